@@ -1,0 +1,60 @@
+// The `sigil` command (CONTRACT §7): operators' and scripts' access to the store named by
+// REDIS_URL, with the service's SECRET. Each command prints one JSON object, or one clear error
+// line and exits non-zero.
+import { parseArgs } from "node:util";
+import { UsageError, type CliCommand } from "./cli/common.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { createLogger } from "./log.js";
+import { openStore, type OpenedStore } from "./store/index.js";
+
+/** Every command; each lives in src/cli/<resource>.ts. */
+const commands: CliCommand[] = [];
+
+function usage(): string {
+  return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");
+}
+
+export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const cmd = commands.find((c) => {
+    const words = c.name.split(" ");
+    return words.every((w, i) => argv[i] === w);
+  });
+  if (!cmd) {
+    process.stderr.write(`${argv.length ? `sigil: unknown command "${argv.join(" ")}"\n` : ""}${usage()}\n`);
+    return 2;
+  }
+  let opened: OpenedStore | undefined;
+  try {
+    const { values } = parseArgs({ args: argv.slice(cmd.name.split(" ").length), options: cmd.options, strict: true });
+    const { config } = loadConfig(env);
+    if (config.redisUrl === undefined) {
+      throw new UsageError(
+        "REDIS_URL is not set: the embedded store lives inside the server process, so the CLI cannot reach it. Run the service on Redis to use the CLI.",
+      );
+    }
+    opened = await openStore(config, createLogger("silent"), { waitMs: 3000 });
+    await opened.store.ping();
+    const out = await cmd.run({ config, opened, values });
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  } catch (err) {
+    const msg =
+      err instanceof ConfigError
+        ? `bad setting ${err.message}`
+        : err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+          ? `${(err as Error).message}\n  usage: sigil ${cmd.name} ${cmd.usage}`
+          : err instanceof Error && err.name === "StoreUnavailableError"
+            ? "cannot reach Redis at REDIS_URL"
+            : err instanceof Error
+              ? err.message
+              : String(err);
+    process.stderr.write(`sigil: ${msg}\n`);
+    return 1;
+  } finally {
+    await opened?.close();
+  }
+}
+
+// Run when executed as the program (bin/sigil.js imports this module).
+const code = await runCli(process.argv.slice(2), process.env);
+process.exitCode = code;

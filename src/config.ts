@@ -1,0 +1,196 @@
+// One schema with documented defaults. loadConfig(env) is the only reader of the environment;
+// everything else receives the frozen Config it returns.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(`${setting}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+const intIn = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const httpUrl = z
+  .string()
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === "http:" || u.protocol === "https:") && !u.search && !u.hash;
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http(s) URL without query or fragment")
+  .transform((s) => s.replace(/\/+$/, ""));
+
+const redisUrl = z.string().refine((s) => {
+  if (s.startsWith("redis+cluster://")) {
+    return s
+      .slice("redis+cluster://".length)
+      .split(",")
+      .every((hp) => /^[^\s:/,]+:\d{1,5}$/.test(hp));
+  }
+  try {
+    const u = new URL(s);
+    return u.protocol === "redis:" || u.protocol === "rediss:";
+  } catch {
+    return false;
+  }
+}, "must be redis://, rediss:// or redis+cluster://host:port,host:port");
+
+// Each entry: env name → schema of the raw string (undefined when unset) and its default.
+const schema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("development"),
+  PORT: intIn(0, 65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  BASE_URL: httpUrl.optional(),
+  AUTH_URL: httpUrl.optional(),
+  REDIS_URL: redisUrl.optional(),
+  REDIS_ADAPTER: z.enum(["classic", "sharded"]).optional(),
+  KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,32}$/, "must be 1-32 of A-Z a-z 0-9 _ . : -").default("sigil"),
+  SECRET: z.string().optional(),
+  TRUST_PROXY: z.string().optional(),
+  CORS_ORIGINS: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  CODE_TTL: intIn(1, 600).default(60),
+  ACCESS_TOKEN_TTL: intIn(60, 86400).default(3600),
+  SECRET_GRACE_PERIOD: intIn(0, 2592000).default(86400),
+  HISTORY_MAX_EVENTS: intIn(1000, 1000000).default(1000),
+  HISTORY_TTL: intIn(86400, 2592000).default(86400),
+  SOLVE_LIMIT_PER_ADDRESS: intIn(1, 1000000).default(10),
+  SOLVE_LIMIT_PER_ADDRESS_WINDOW: intIn(1, 86400).default(600),
+  SOLVE_LIMIT_PER_KEY: intIn(1, 1000000).default(100),
+  SOLVE_LIMIT_PER_KEY_WINDOW: intIn(1, 86400).default(3600),
+  SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
+});
+
+export interface Config {
+  readonly env: "production" | "development" | "test";
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  readonly redisUrl: string | undefined;
+  readonly redisAdapter: "classic" | "sharded";
+  readonly keyPrefix: string;
+  readonly secret: string;
+  /** express "trust proxy" value: false, a hop count, or a list of addresses/subnets. */
+  readonly trustProxy: boolean | number | string;
+  /** undefined: any origin may call the CORS endpoints. */
+  readonly corsOrigins: readonly string[] | undefined;
+  readonly logLevel: string;
+  readonly codeTtl: number;
+  readonly accessTokenTtl: number;
+  readonly secretGracePeriod: number;
+  readonly historyMaxEvents: number;
+  readonly historyTtl: number;
+  readonly solveLimits: {
+    readonly perAddress: number;
+    readonly perAddressWindow: number;
+    readonly perKey: number;
+    readonly perKeyWindow: number;
+  };
+  readonly shutdownTimeout: number;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** Things an operator should hear about at start (generated secret, embedded store). */
+  warnings: string[];
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw; // addresses / subnets / "loopback", as express understands them
+}
+
+function parseOrigins(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === "" || raw.trim() === "*") return undefined;
+  const list = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const o of list) {
+    let ok = false;
+    try {
+      const u = new URL(o);
+      ok = (u.protocol === "http:" || u.protocol === "https:") && u.origin === o;
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError("CORS_ORIGINS", `"${o}" is not an origin like https://app.example`);
+  }
+  return list;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): LoadedConfig {
+  const raw: Record<string, string | undefined> = {};
+  for (const k of Object.keys(schema.shape)) {
+    const v = env[k];
+    raw[k] = v === "" ? undefined : v;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(String(issue.path[0] ?? "config"), issue.message);
+  }
+  const e = parsed.data;
+  const warnings: string[] = [];
+
+  let secret = e.SECRET;
+  if (secret !== undefined && Buffer.byteLength(secret) < 32) {
+    throw new ConfigError("SECRET", "must be at least 32 bytes");
+  }
+  if (secret === undefined) {
+    if (e.NODE_ENV === "production") throw new ConfigError("SECRET", "is required when NODE_ENV=production");
+    secret = randomBytes(32).toString("base64url");
+    warnings.push("SECRET is not set: generated one for this process; tokens and challenges will not survive a restart");
+  }
+  if (e.REDIS_URL === undefined) {
+    warnings.push("REDIS_URL is not set: using the embedded in-process store (one node only, all data is lost on exit)");
+  }
+  const port = e.PORT;
+  const baseUrl = e.BASE_URL ?? `http://localhost:${port}`;
+  const redisAdapter = e.REDIS_ADAPTER ?? (e.REDIS_URL?.startsWith("redis+cluster://") ? "sharded" : "classic");
+
+  const config: Config = {
+    env: e.NODE_ENV,
+    port,
+    host: e.HOST,
+    baseUrl,
+    authUrl: e.AUTH_URL ?? baseUrl,
+    redisUrl: e.REDIS_URL,
+    redisAdapter,
+    keyPrefix: e.KEY_PREFIX,
+    secret,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    corsOrigins: parseOrigins(e.CORS_ORIGINS),
+    logLevel: e.LOG_LEVEL,
+    codeTtl: e.CODE_TTL,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    secretGracePeriod: e.SECRET_GRACE_PERIOD,
+    historyMaxEvents: e.HISTORY_MAX_EVENTS,
+    historyTtl: e.HISTORY_TTL,
+    solveLimits: {
+      perAddress: e.SOLVE_LIMIT_PER_ADDRESS,
+      perAddressWindow: e.SOLVE_LIMIT_PER_ADDRESS_WINDOW,
+      perKey: e.SOLVE_LIMIT_PER_KEY,
+      perKeyWindow: e.SOLVE_LIMIT_PER_KEY_WINDOW,
+    },
+    shutdownTimeout: e.SHUTDOWN_TIMEOUT,
+  };
+  return { config: deepFreeze(config), warnings };
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === "object") {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

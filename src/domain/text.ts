@@ -1,0 +1,7 @@
+// Text rules shared by validation: lengths are counted in Unicode code points (CONTRACT §2).
+
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}

@@ -1,0 +1,29 @@
+// GET /challenge/q — a challenge's question as plain text (CONTRACT §5).
+import type { Request, Response } from "express";
+import type { Challenges } from "../../domain/challenges.js";
+import { headerText, parseInput } from "../input.js";
+import { errorResponse, type ApiOperation } from "../openapi.js";
+import { QuestionInput } from "./schemas.js";
+import { z } from "zod";
+
+export function getQuestion(challenges: Challenges) {
+  return async (req: Request, res: Response) => {
+    const { key } = parseInput(QuestionInput, { key: headerText(req, "key") });
+    const question = await challenges.question(key);
+    res.type("text/plain; charset=utf-8").send(question);
+  };
+}
+
+export const getQuestionSpec: ApiOperation = {
+  method: "get",
+  path: "/challenge/q",
+  summary: "Read a challenge's question.",
+  tags: ["challenges"],
+  headers: QuestionInput,
+  responses: {
+    200: { description: "the question, as given", contentType: "text/plain", schema: z.string() },
+    400: errorResponse("the key is missing or malformed"),
+    404: errorResponse("no challenge has this key, or it has expired"),
+    503: errorResponse("the store cannot be reached"),
+  },
+};

@@ -1,0 +1,61 @@
+// Reading request input: header values as UTF-8 text, JSON-body fallbacks, and validation with
+// the same zod schemas that the OpenAPI document is generated from.
+import type { Request } from "express";
+import { z } from "zod";
+import { codePointLength } from "../domain/text.js";
+import { invalidRequest } from "../errors.js";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header's value as text. Node hands header bytes over as latin1; the contract says header
+ * values are UTF-8, so the bytes are decoded again, strictly: invalid UTF-8 is a 400.
+ */
+export function headerText(req: Request, name: string): string | undefined {
+  const raw = req.headers[name];
+  if (raw === undefined) return undefined;
+  const s = Array.isArray(raw) ? raw.join(", ") : raw;
+  // Pure ASCII needs no re-decoding (the common case, and the hot path).
+  if (!/[^\x00-\x7f]/.test(s)) return s;
+  try {
+    return utf8.decode(Buffer.from(s, "latin1"));
+  } catch {
+    throw invalidRequest(`The ${name} header is not valid UTF-8.`);
+  }
+}
+
+/** The JSON body as an object (empty when there is none); any other JSON value is a 400. */
+export function bodyObject(req: Request): Record<string, unknown> {
+  const b: unknown = req.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b === "object" && !Array.isArray(b)) return b as Record<string, unknown>;
+  throw invalidRequest("The body must be a JSON object.");
+}
+
+/** A string field of min..max Unicode code points (what JSON Schema's lengths count, too). */
+export function textField(name: string, min: number, max: number, description: string) {
+  const msg = `${name} must be ${min} to ${max} characters.`;
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? `${name} is required.` : `${name} must be text.`) })
+    .refine((s) => {
+      const n = codePointLength(s);
+      return n >= min && n <= max;
+    }, msg)
+    .meta({ minLength: min, maxLength: max, description });
+}
+
+/** Validates values against a schema; the first problem becomes a 400 invalid_request. */
+export function parseInput<S extends z.ZodType>(schema: S, values: unknown): z.output<S> {
+  const r = schema.safeParse(values);
+  if (r.success) return r.data;
+  throw invalidRequest(r.error.issues[0]?.message ?? "The request is malformed.");
+}
+
+/** A whole number given as a header string or a JSON number. */
+export function wholeNumber(raw: unknown, name: string): unknown {
+  if (typeof raw === "string") {
+    if (!/^\d{1,10}$/.test(raw)) throw invalidRequest(`${name} must be a whole number of seconds.`);
+    return Number(raw);
+  }
+  return raw;
+}

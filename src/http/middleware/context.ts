@@ -1,0 +1,41 @@
+// Per-request context: a request id (echoed as X-Request-Id), a child logger, and the access log
+// line and metrics once the response is finished. Only the path is logged, never the query
+// string (it can carry codes and state) or headers.
+import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "../../log.js";
+import type { Metrics } from "../../metrics.js";
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      id: string;
+      log: Logger;
+    }
+  }
+}
+
+const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function requestContext(logger: Logger, metrics: Metrics) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const start = process.hrtime.bigint();
+    const incoming = req.headers["x-request-id"];
+    req.id = typeof incoming === "string" && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    req.log = logger.child({ reqId: req.id });
+    res.setHeader("X-Request-Id", req.id);
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const routePath = req.route?.path;
+      const route = typeof routePath === "string" ? req.baseUrl + routePath : "unmatched";
+      metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      metrics.httpDuration.observe({ method: req.method, route }, seconds);
+      req.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        "request",
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,41 @@
+// The one place where errors become HTTP responses (CONTRACT §2).
+import type { NextFunction, Request, Response } from "express";
+import { SigilError, StoreUnavailableError, invalidRequest, notFound, toSigilError } from "../../errors.js";
+
+/** body-parser and other http-errors style failures → the contract's errors. */
+function fromHttpError(err: unknown): SigilError | undefined {
+  if (!err || typeof err !== "object" || !("type" in err)) return undefined;
+  const type = (err as { type?: unknown }).type;
+  switch (type) {
+    case "entity.too.large":
+      return new SigilError(413, "request_too_large", "The body is larger than this endpoint accepts.");
+    case "entity.parse.failed":
+      return invalidRequest("The body is not valid JSON.");
+    case "entity.verify.failed":
+    case "encoding.unsupported":
+    case "charset.unsupported":
+    case "parameters.too.many":
+    case "request.size.invalid":
+      return invalidRequest("The body cannot be read: check its encoding and Content-Type.");
+    default:
+      return undefined;
+  }
+}
+
+export function notFoundHandler(_req: Request, _res: Response, next: NextFunction) {
+  next(notFound());
+}
+
+export function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const mapped = fromHttpError(err) ?? toSigilError(err);
+  if (err instanceof StoreUnavailableError) {
+    req.log?.warn({ err: { message: (err.cause as Error | undefined)?.message } }, "store unavailable");
+  } else if (mapped.status >= 500) {
+    req.log?.error({ err }, "unexpected error");
+  }
+  res.status(mapped.status).set(mapped.headers).json(mapped.toBody());
+}

@@ -1,0 +1,124 @@
+// createServer(deps) builds one Sigil node: the express app, the HTTP server and (later) the
+// realtime channel. It never reads process.env: main.ts and the tests pass everything in.
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import express, { type Express, type Request } from "express";
+import type { Config } from "./config.js";
+import { Challenges } from "./domain/challenges.js";
+import { invalidToken } from "./errors.js";
+import { challengeRoutes } from "./http/challenges/index.js";
+import type { OwnerResolver } from "./http/challenges/new.js";
+import { apiCors } from "./http/middleware/cors.js";
+import { requestContext } from "./http/middleware/context.js";
+import { errorHandler, notFoundHandler } from "./http/middleware/errors.js";
+import { ApiRegistry } from "./http/openapi.js";
+import { opsRoutes } from "./http/ops.js";
+import type { Logger } from "./log.js";
+import { createMetrics, type Metrics } from "./metrics.js";
+import type { Store } from "./store/port.js";
+import { VERSION } from "./version.js";
+
+export interface ServerDeps {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+export interface SigilServer {
+  app: Express;
+  httpServer: HttpServer;
+  api: ApiRegistry;
+  /** Starts listening; resolves with the address (http://host:port). Port 0 picks a free one. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Drains: stops accepting, lets in-flight requests finish (up to the shutdown timeout). */
+  close(): Promise<void>;
+}
+
+/** Headers in all: 16 KB (CONTRACT §2); bodies: 64 KB. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+export const MAX_BODY = "64kb";
+
+export function createServer(deps: ServerDeps): SigilServer {
+  const { config, store, logger } = deps;
+  const metrics = deps.metrics ?? createMetrics();
+  const api = new ApiRegistry();
+  let draining = false;
+
+  const challenges = new Challenges({ store, secret: config.secret, limits: config.solveLimits });
+  // Custom tokens arrive with the realtime channel; until then any presented token is unknown.
+  const resolveOwner: OwnerResolver = async (req: Request) => {
+    if (req.headers.authorization !== undefined) throw invalidToken("The custom token is unknown, expired or revoked.");
+    return undefined;
+  };
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+  app.set("etag", false);
+  app.use(requestContext(logger, metrics));
+  app.use((_req, res, next) => {
+    if (draining) res.setHeader("Connection", "close");
+    next();
+  });
+  app.use(["/challenge", "/auth/user"], apiCors(config));
+  app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
+
+  app.use(challengeRoutes(challenges, resolveOwner, api));
+  app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  httpServer.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (err.code === "HPE_HEADER_OVERFLOW") {
+      const body = JSON.stringify({
+        error: "request_too_large",
+        error_description: "The request headers are larger than 16 KB in all.",
+      });
+      socket.end(
+        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  });
+
+  return {
+    app,
+    httpServer,
+    api,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        httpServer.once("error", reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off("error", reject);
+          const a = httpServer.address() as AddressInfo;
+          const h = a.family === "IPv6" ? `[${a.address}]` : a.address;
+          resolve(`http://${h === "[::]" || h === "0.0.0.0" ? "127.0.0.1" : h}:${a.port}`);
+        });
+      });
+    },
+    close() {
+      draining = true;
+      return new Promise<void>((resolve) => {
+        if (!httpServer.listening) {
+          resolve();
+          return;
+        }
+        const force = setTimeout(() => httpServer.closeAllConnections(), config.shutdownTimeout * 1000);
+        force.unref();
+        httpServer.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        httpServer.closeIdleConnections();
+      });
+    },
+  };
+}

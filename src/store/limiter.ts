@@ -1,0 +1,27 @@
+// Attempt limiters on rate-limiter-flexible (well-kept, atomic Lua on Redis, same semantics in
+// memory), adapted to the port: "over the limit" is a result, a store failure is an error.
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { StoreUnavailableError } from "../errors.js";
+import type { AttemptLimiter, LimitResult } from "./port.js";
+
+export function adaptLimiter(rl: RateLimiterAbstract): AttemptLimiter {
+  return {
+    async consume(id: string): Promise<LimitResult> {
+      try {
+        const res = await rl.consume(id, 1);
+        return { allowed: true, remaining: res.remainingPoints };
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: err.msBeforeNext };
+        throw new StoreUnavailableError(err);
+      }
+    },
+    async refund(id: string): Promise<void> {
+      try {
+        await rl.reward(id, 1);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return;
+        throw new StoreUnavailableError(err);
+      }
+    },
+  };
+}

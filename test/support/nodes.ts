@@ -1,0 +1,61 @@
+// Starting Sigil nodes in this process, on free ports, wired exactly as main.ts wires them.
+import { Writable } from "node:stream";
+import { loadConfig, type Config } from "../../src/config.js";
+import { createLogger } from "../../src/log.js";
+import { createServer, type SigilServer } from "../../src/server.js";
+import { openStore, type OpenedStore } from "../../src/store/index.js";
+import { freePort } from "./ports.js";
+
+/** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
+export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+
+export interface TestNode {
+  url: string;
+  config: Config;
+  server: SigilServer;
+  opened: OpenedStore;
+  /** Every log line the node wrote, as JSON text (for "nothing secret is logged" checks). */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startNode(opts: { redisUrl?: string; env?: Record<string, string> } = {}): Promise<TestNode> {
+  const port = await freePort();
+  const { config } = loadConfig({
+    NODE_ENV: "test",
+    SECRET: TEST_SECRET,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "info",
+    SHUTDOWN_TIMEOUT: "2",
+    ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+    ...opts.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(...chunk.toString().split("\n").filter(Boolean));
+      if (process.env.SIGIL_TEST_LOGS) process.stderr.write(chunk);
+      cb();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const opened = await openStore(config, logger, { waitMs: 3000 });
+  const server = createServer({ config, store: opened.store, logger });
+  const url = await server.listen(config.port, config.host);
+  let closed = false;
+  return {
+    url,
+    config,
+    server,
+    opened,
+    logs,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+      await opened.close();
+    },
+  };
+}

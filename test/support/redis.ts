@@ -1,0 +1,126 @@
+// Private redis-server processes for tests: on free ports (never 6379), nothing saved to disk
+// unless asked, stopped by pid. Where no redis-server exists the Redis suites say so loudly and
+// skip; under CI=true they fail instead.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "./ports.js";
+
+export const IN_CI = process.env.CI === "true" || process.env.CI === "1";
+
+let cachedHas: boolean | undefined;
+export function hasRedisServer(): boolean {
+  cachedHas ??= spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+  return cachedHas;
+}
+
+/** Call in a before() hook: skips the suite (loudly) without redis-server, fails it in CI. */
+export function requireRedis(ctx: Mocha.Context, what = "Redis"): void {
+  if (hasRedisServer()) return;
+  if (IN_CI) throw new Error(`redis-server is not installed: the ${what} suites are mandatory in CI (CI=true)`);
+  console.warn(
+    `\n  !!! redis-server is not installed: SKIPPING the ${what} suites. Install it (apt-get install -y redis-server) to run them. !!!\n`,
+  );
+  ctx.skip();
+}
+
+const live = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const c of live) c.kill("SIGKILL");
+});
+
+export interface RedisServerOptions {
+  /** Keep an append-only file (for "nothing acknowledged is lost" tests). */
+  appendonly?: boolean;
+  extraArgs?: string[];
+}
+
+export class TestRedis {
+  private proc: ChildProcess | undefined;
+  private readonly dir: string;
+
+  private constructor(
+    readonly port: number,
+    private readonly opts: RedisServerOptions,
+  ) {
+    this.dir = mkdtempSync(join(tmpdir(), "sigil-redis-"));
+  }
+
+  static async start(opts: RedisServerOptions = {}): Promise<TestRedis> {
+    const r = new TestRedis(await freePort(), opts);
+    await r.start();
+    return r;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.proc !== undefined;
+  }
+
+  /** (Re)starts the server on its port; resolves when it accepts connections. */
+  async start(): Promise<void> {
+    if (this.proc) return;
+    const args = [
+      "--port", String(this.port),
+      "--bind", "127.0.0.1",
+      "--save", "",
+      "--appendonly", this.opts.appendonly ? "yes" : "no",
+      "--appendfsync", "always",
+      "--dir", this.dir,
+      "--daemonize", "no",
+      "--logfile", "",
+      ...(this.opts.extraArgs ?? []),
+    ];
+    const proc = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+    live.add(proc);
+    this.proc = proc;
+    let out = "";
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${this.port}: ${out}`)), 10_000);
+      proc.stdout!.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (out.includes("Ready to accept connections")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.once("exit", (code) => {
+        clearTimeout(timer);
+        live.delete(proc);
+        if (this.proc === proc) this.proc = undefined;
+        reject(new Error(`redis-server exited with ${code}: ${out}`));
+      });
+    });
+    proc.stdout!.resume();
+    proc.stderr!.resume();
+  }
+
+  /** Stops the server (SIGTERM by default; SIGKILL for a crash) and waits for it to exit. */
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+    const proc = this.proc;
+    if (!proc) return;
+    this.proc = undefined;
+    await new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once("exit", () => resolve());
+      proc.kill(signal);
+    });
+    live.delete(proc);
+  }
+
+  /** Runs redis-cli against this server (for setup and inspection in tests). */
+  cli(...args: string[]): string {
+    const r = spawnSync("redis-cli", ["-p", String(this.port), ...args], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`redis-cli ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop("SIGKILL");
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
