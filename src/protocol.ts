@@ -1,0 +1,87 @@
+// Wire types shared by the server and the bundled client (client/ imports them with
+// `import type`). Types only: nothing here runs. CONTRACT §3, §5, §6.
+
+/** Every JSON error body and every socket error ack (CONTRACT §2). */
+export interface ErrorObject {
+  error: string;
+  error_description: string;
+}
+
+// ---- HTTP payloads ----------------------------------------------------------------------------
+
+export interface NewChallengeResponse {
+  key: string;
+}
+
+export interface SolveResponse {
+  correct: boolean;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+}
+
+export interface UserInfo {
+  id: string;
+  username: string;
+  display_name: string;
+  /** Absolute URL of the user's picture (uploaded or generated). */
+  profile_picture: string;
+}
+
+// ---- Realtime channel (Socket.IO v4) ---------------------------------------------------------
+
+/** `auth` of the Socket.IO handshake. */
+export interface HandshakeAuth {
+  token: string;
+  /** The id of the last event the client saw; events after it are replayed first. */
+  since?: string;
+}
+
+/** One solve attempt on a challenge of the socket's app. */
+export interface ChallengeResultEvent {
+  /** `<milliseconds>-<sequence>`, increasing within an app. */
+  id: string;
+  key: string;
+  correct: boolean;
+  /** ISO 8601 time of the attempt. */
+  at: string;
+}
+
+export interface ReadyEvent {
+  /** client_id of the socket's app. */
+  app: string;
+  /** true only when `since` was given and everything after it was replayed. */
+  recovered: boolean;
+}
+
+export interface NewChallengePayload {
+  question: string;
+  answer: string;
+  ttl?: number;
+}
+
+export interface SolvePayload {
+  key: string;
+  a: string;
+}
+
+export type Ack<T> = (reply: T | ErrorObject) => void;
+
+export interface ServerToClientEvents {
+  "challenge:result": (event: ChallengeResultEvent) => void;
+  ready: (event: ReadyEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  "challenge:new": (payload: NewChallengePayload, ack: Ack<NewChallengeResponse>) => void;
+  "challenge:solve": (payload: SolvePayload, ack: Ack<SolveResponse>) => void;
+}
+
+/** Messages between nodes (Socket.IO serverSideEmit). */
+export interface InterServerEvents {
+  "tokens:revoked": (tokenId: string) => void;
+}
