@@ -1,0 +1,59 @@
+// CONTRACT §1: settings are validated once; a bad one stops the process with one clear line.
+import { expect } from "chai";
+import { spawnSync } from "node:child_process";
+import { ConfigError, loadConfig } from "../src/config.js";
+
+const bad = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.setting;
+    throw e;
+  }
+  return undefined;
+};
+
+describe("Configuration", () => {
+  it("When nothing is set, then the documented defaults apply, with warnings for the store and the secret", () => {
+    const { config, warnings } = loadConfig({});
+    expect(config.port).to.equal(3000);
+    expect(config.baseUrl).to.equal("http://localhost:3000");
+    expect(config.authUrl).to.equal(config.baseUrl);
+    expect(config.redisUrl).to.equal(undefined);
+    expect(config.codeTtl).to.equal(60);
+    expect(Buffer.byteLength(config.secret)).to.be.at.least(32);
+    expect(warnings.join("\n")).to.match(/REDIS_URL/).and.match(/SECRET/);
+    expect(Object.isFrozen(config) && Object.isFrozen(config.solveLimits)).to.equal(true);
+  });
+
+  it("When BASE_URL is set, then AUTH_URL follows it unless set itself", () => {
+    expect(loadConfig({ BASE_URL: "https://api.example/" }).config.authUrl).to.equal("https://api.example");
+    expect(loadConfig({ BASE_URL: "https://api.example", AUTH_URL: "https://login.example" }).config.authUrl).to.equal(
+      "https://login.example",
+    );
+  });
+
+  it("When a setting is bad, then the error names it", () => {
+    expect(bad({ PORT: "http" })).to.equal("PORT");
+    expect(bad({ PORT: "70000" })).to.equal("PORT");
+    expect(bad({ BASE_URL: "ftp://x" })).to.equal("BASE_URL");
+    expect(bad({ REDIS_URL: "http://localhost" })).to.equal("REDIS_URL");
+    expect(bad({ SECRET: "short" })).to.equal("SECRET");
+    expect(bad({ CODE_TTL: "601" })).to.equal("CODE_TTL");
+    expect(bad({ CORS_ORIGINS: "not an origin" })).to.equal("CORS_ORIGINS");
+    expect(bad({ NODE_ENV: "production" }), "SECRET is required in production").to.equal("SECRET");
+    expect(bad({ REDIS_URL: "redis+cluster://a:1,b:2" })).to.equal(undefined);
+  });
+
+  it("When the process starts with a bad setting, then it exits non-zero with one line naming it", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { PATH: process.env.PATH, PORT: "not-a-port" },
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect(r.status).to.equal(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/PORT/);
+  });
+});

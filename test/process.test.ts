@@ -1,0 +1,54 @@
+// The process as an operator meets it: a newcomer's `npm start`, and a SIGTERM drain.
+import { expect } from "chai";
+import { connect } from "node:net";
+import { spawnNode } from "./support/processes.js";
+import { challengeApi, http } from "./support/http.js";
+
+describe("The process", function () {
+  this.timeout(90_000);
+
+  it("When a newcomer runs `npm start` with no settings, then it builds, serves the API on the embedded store, and warns once", async () => {
+    const node = await spawnNode({ command: ["npm", "start", "--silent"], readyTimeoutMs: 80_000 });
+    try {
+      const api = challengeApi(node.url);
+      const key = await api.createKey("first run?", "yes");
+      expect((await api.solve(key, "yes")).json).to.deep.equal({ correct: true });
+      const warnings = node.output().split("\n").filter((l) => l.includes('"level":"warn"'));
+      expect(warnings.filter((l) => l.includes("embedded in-process store"))).to.have.length(1);
+    } finally {
+      node.kill("SIGTERM");
+      await node.exited;
+    }
+  });
+
+  it("When SIGTERM arrives mid-request, then that request still succeeds, new connections are refused, and it exits 0 within 10 s", async () => {
+    const node = await spawnNode();
+    const body = JSON.stringify({ question: "in flight?", answer: "yes" });
+    const half = Math.floor(body.length / 2);
+    const sock = connect(node.port, "127.0.0.1");
+    let response = "";
+    sock.on("data", (d) => (response += d.toString()));
+    const ended = new Promise((r) => sock.on("close", r));
+    await new Promise((r) => sock.once("connect", r));
+    sock.write(
+      `POST /challenge/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    node.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+
+    const refused = await http(node.url, "/healthz").then(
+      () => false,
+      () => true,
+    );
+    expect(refused, "no new connections while draining").to.equal(true);
+
+    sock.write(body.slice(half));
+    await ended;
+    expect(response).to.match(/^HTTP\/1\.1 201 /);
+    expect(response).to.match(/"key":"[0-9a-f-]{36}"/);
+    expect(await node.exited).to.equal(0);
+    expect(Date.now() - t0).to.be.lessThan(10_000);
+  });
+});
