@@ -113,8 +113,13 @@ export function createServer(deps: ServerDeps): SigilServer {
         }
         const force = setTimeout(() => httpServer.closeAllConnections(), config.shutdownTimeout * 1000);
         force.unref();
+        // A keep-alive connection whose request was in flight becomes idle only later: keep
+        // closing idle ones so that the drain ends when the last response does.
+        const sweep = setInterval(() => httpServer.closeIdleConnections(), 50);
+        sweep.unref();
         httpServer.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         httpServer.closeIdleConnections();
