@@ -12,6 +12,11 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Address of the user-facing pages (`{auth_url}`), when it differs from baseUrl. */
   authUrl?: string;
+  /**
+   * The issuer a sign-in callback's `iss` must name: Sigil's public BASE_URL. Defaults to
+   * baseUrl; set it when your server reaches Sigil at another (internal) address.
+   */
+  issuer?: string;
   /** Another fetch; the global one by default. */
   fetch?: Fetch;
 }
@@ -39,7 +44,11 @@ export function createClient(options: ClientOptions = {}): SigilClient {
   return {
     baseUrl,
     challenges: challengeApi(http),
-    signIn: signInApi({ ...http, ...(options.authUrl ? { authUrl: options.authUrl } : {}) }),
+    signIn: signInApi({
+      ...http,
+      ...(options.authUrl ? { authUrl: options.authUrl } : {}),
+      ...(options.issuer ? { issuer: options.issuer } : {}),
+    }),
     connect: (realtime) => new RealtimeConnection({ ...realtime, baseUrl }),
   };
 }
