@@ -30,11 +30,15 @@ export interface SigilClient {
 }
 
 // Captured while the bundle's <script> runs: currentScript is only set during that first run.
+// Only a script served as {base_url}/client.js counts, so that an app which bundled this module
+// into its own script never gets its own address as a silent default.
 const scriptBase: string | undefined = (() => {
   if (typeof document === "undefined") return undefined;
   const el = document.currentScript;
   if (!(el instanceof HTMLScriptElement) || !el.src) return undefined;
-  return new URL(".", el.src).href.replace(/\/+$/, "");
+  const src = new URL(el.src);
+  if (!src.pathname.endsWith("/client.js")) return undefined;
+  return new URL(".", src).href.replace(/\/+$/, "");
 })();
 
 export function createClient(options: ClientOptions = {}): SigilClient {
