@@ -80,7 +80,7 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
       forceNew: true,
       auth: (cb) => {
         const auth: HandshakeAuth = this.lastEventId === undefined ? { token } : { token, since: this.lastEventId };
-        cb(auth as unknown as Record<string, unknown>);
+        cb(auth);
       },
     });
     this.socket.on("challenge:result", (event) => this.onResult(event));
