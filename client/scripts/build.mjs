@@ -21,7 +21,7 @@ await Promise.all([
     globalName: "Sigil",
     platform: "browser",
     minify: true,
-    legalComments: "linked",
+    legalComments: "eof", // licence comments stay in the one file that is served
     outfile: join(root, "dist/browser/client.js"),
   }),
 ]);
