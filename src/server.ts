@@ -7,6 +7,7 @@ import type { Config } from "./config.js";
 import { Challenges } from "./domain/challenges.js";
 import { invalidToken } from "./errors.js";
 import { challengeRoutes } from "./http/challenges/index.js";
+import { clientBundleRoutes } from "./http/client-bundle.js";
 import type { OwnerResolver } from "./http/challenges/new.js";
 import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
@@ -66,6 +67,7 @@ export function createServer(deps: ServerDeps): SigilServer {
 
   app.use(challengeRoutes(challenges, resolveOwner, api));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
+  app.use(clientBundleRoutes());
 
   app.use(notFoundHandler);
   app.use(errorHandler);

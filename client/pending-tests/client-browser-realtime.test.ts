@@ -1,0 +1,79 @@
+// The browser bundle's realtime connection in headless Chromium: a page that loads /client.js
+// creates a challenge with non-Latin-1 text, solves it, receives the live results over the
+// socket, and after a server-side disconnect resumes with no event lost or repeated.
+import { expect } from "chai";
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type * as SigilModule from "../client/src/index.js";
+import type { ChallengeResultEvent, ReadyEvent } from "../client/src/index.js";
+import { describeBackends } from "./support/backends.js";
+import { ensureClientBundle } from "./support/client-bundle.js";
+import { challengeApi } from "./support/http.js";
+import { IN_CI } from "./support/redis.js";
+
+declare const Sigil: typeof SigilModule;
+declare global {
+  interface Window {
+    seen: { events: ChallengeResultEvent[]; readies: ReadyEvent[] };
+    conn: SigilModule.RealtimeConnection;
+  }
+}
+
+const CHROMIUM = "/usr/bin/chromium";
+
+describeBackends("Client in a browser: realtime", (backend) => {
+  let browser: Browser;
+  let page: Page;
+  before(async function () {
+    this.timeout(60_000);
+    if (!existsSync(CHROMIUM)) {
+      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
+      this.skip();
+    }
+    ensureClientBundle();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+  });
+  after(() => browser?.close());
+  beforeEach(async () => {
+    page = await browser.newPage();
+  });
+  afterEach(() => page?.close());
+
+  it("When a page connects with a CUSTOM TOKEN, then results arrive live, and a server-side disconnect loses or repeats nothing", async () => {
+    const node = await backend.startNode();
+    const { token } = await node.server.customTokens.create({ app: "test-app" });
+    await page.goto(`${node.url}/demo`);
+    const key = await page.evaluate(async (token) => {
+      window.seen = { events: [], readies: [] };
+      const sigil = Sigil.createClient();
+      window.conn = sigil.connect({ token, socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
+      window.conn.on("challenge:result", (e) => window.seen.events.push(e));
+      window.conn.on("ready", (e) => window.seen.readies.push(e));
+      const { key } = await window.conn.createChallenge({ question: "日本の首都は？", answer: "東京" });
+      await sigil.challenges.solve(key, "大阪");
+      return key;
+    }, token);
+    await page.waitForFunction(() => window.seen.events.length === 1);
+
+    node.server.io.disconnectSockets(true);
+    const api = challengeApi(node.url);
+    await api.solve(key, "京都");
+    await api.solve(key, "東京");
+    await page.waitForFunction(() => window.seen.readies.length === 2 && window.seen.events.length === 3);
+    await page.waitForTimeout(200);
+    const seen = await page.evaluate(() => window.seen);
+    expect(seen.readies).to.deep.equal([
+      { app: "test-app", recovered: false },
+      { app: "test-app", recovered: true },
+    ]);
+    expect(seen.events.map((e) => [e.key, e.correct])).to.deep.equal([
+      [key, false],
+      [key, false],
+      [key, true],
+    ]);
+    expect(new Set(seen.events.map((e) => e.id)).size).to.equal(3);
+  });
+});

@@ -1,0 +1,31 @@
+// Builds the client's JavaScript (the declarations come from `tsc -p tsconfig.json` after this):
+//   dist/index.js           ES module for bundlers and Node; socket.io-client stays an import
+//   dist/browser/client.js  IIFE for <script>, global `Sigil`, minified, socket.io-client inside;
+//                           the service serves it as /client.js, and its map as /client.js.map
+// and prints the browser bundle's size, minified and gzipped, to keep an eye on it.
+import { build } from "esbuild";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const entry = join(root, "src/index.ts");
+const common = { entryPoints: [entry], bundle: true, sourcemap: true, target: "es2022", logLevel: "warning" };
+
+await Promise.all([
+  build({ ...common, format: "esm", platform: "neutral", external: ["socket.io-client"], outfile: join(root, "dist/index.js") }),
+  build({
+    ...common,
+    format: "iife",
+    globalName: "Sigil",
+    platform: "browser",
+    minify: true,
+    legalComments: "eof", // licence comments stay in the one file that is served
+    outfile: join(root, "dist/browser/client.js"),
+  }),
+]);
+
+const bundle = readFileSync(join(root, "dist/browser/client.js"));
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`@sigil/client: dist/browser/client.js ${kb(bundle.length)} minified, ${kb(gzipSync(bundle, { level: 9 }).length)} gzipped`);

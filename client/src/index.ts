@@ -1,0 +1,28 @@
+// @sigil/client — sign-in helpers, challenges and the realtime channel of a Sigil service.
+// The browser bundle (/client.js) exposes exactly these exports as the global `Sigil`.
+export { createClient, type ClientOptions, type SigilClient } from "./client.js";
+export { SigilError, type SigilErrorCode } from "./errors.js";
+export { challengeApi, fitsInHeader, type ChallengeApi, type CreateChallengeInput } from "./challenges.js";
+export {
+  signInApi,
+  type AuthorizeInput,
+  type AuthorizeRequest,
+  type ExchangeCodeInput,
+  type SignInApi,
+  type SignInOptions,
+} from "./signin.js";
+export { challengeFromVerifier, generateState, generateVerifier } from "./pkce.js";
+export { connectRealtime, RealtimeConnection, type RealtimeEvents, type RealtimeOptions } from "./realtime.js";
+export { compareEventIds } from "./event-ids.js";
+export type { Fetch, HttpOptions } from "./http.js";
+export type {
+  ChallengeResultEvent,
+  ErrorObject,
+  NewChallengePayload,
+  NewChallengeResponse,
+  ReadyEvent,
+  SolvePayload,
+  SolveResponse,
+  TokenResponse,
+  UserInfo,
+} from "../../src/protocol.js";

@@ -1,0 +1,171 @@
+// The realtime channel (CONTRACT §6): a Socket.IO connection authenticated with a CUSTOM TOKEN.
+//
+// Resume: the connection remembers the id of the last `challenge:result` it delivered and sends
+// it as `since` in the handshake of every (re)connection — `auth` is given as a callback, which
+// Socket.IO calls again before each attempt. The service replays what came after it, in order,
+// then says `ready` with `recovered`. An event at or before the last delivered id is dropped, so
+// an app sees each event once and in order; `ready` with `recovered: false` tells it to resync.
+//
+// Socket.IO reconnects by itself after network failures but not after the server closed the
+// socket (a drain, a slow reader); the service asks clients to reconnect then, so this does it,
+// with backoff. A refused token (connect_error `invalid_token`) is final: `error`, no retries.
+import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
+import type {
+  ChallengeResultEvent,
+  ClientToServerEvents,
+  HandshakeAuth,
+  NewChallengePayload,
+  NewChallengeResponse,
+  ReadyEvent,
+  ServerToClientEvents,
+  SolveResponse,
+} from "../../src/protocol.js";
+import { TypedEmitter } from "./emitter.js";
+import { isErrorObject, SigilError } from "./errors.js";
+import { isNewEvent } from "./event-ids.js";
+import { isObject } from "./http.js";
+
+export interface RealtimeOptions {
+  /** Address of the service (`{base_url}`); a path prefix is kept for the Socket.IO path. */
+  baseUrl: string;
+  /** A CUSTOM TOKEN of your app (from /developers or `sigil tokens create`). */
+  token: string;
+  /** Resume after this event id (e.g. saved from `lastEventId` by an earlier run). */
+  since?: string;
+  /** Milliseconds to wait for an acknowledgement of challenge:new / challenge:solve. Default 10 s. */
+  ackTimeout?: number;
+  /** Extra Socket.IO options (e.g. `transports: ["websocket"]`); auth, path and forceNew are set here. */
+  socket?: Partial<ManagerOptions & SocketOptions>;
+}
+
+export interface RealtimeEvents {
+  /** A solve attempt on one of your app's challenges, on whichever node it happened. */
+  "challenge:result": (event: ChallengeResultEvent) => void;
+  /** After each (re)connection and its replay. `recovered: false`: events may be missing, resync. */
+  ready: (event: ReadyEvent) => void;
+  /** The connection was refused for good (e.g. `invalid_token`: unknown, expired, revoked). */
+  error: (error: SigilError) => void;
+  /** The connection dropped; it is being re-established unless `close()` was called or `error` fired. */
+  disconnect: (reason: string) => void;
+}
+
+type SigilSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 5000;
+
+const isKey = (v: unknown): v is NewChallengeResponse => isObject(v) && typeof v.key === "string";
+const isSolved = (v: unknown): v is SolveResponse => isObject(v) && typeof v.correct === "boolean";
+
+export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
+  /** The id of the last `challenge:result` delivered; persist it to resume in a later run. */
+  lastEventId: string | undefined;
+  private readonly socket: SigilSocket;
+  private readonly ackTimeout: number;
+  private closed = false;
+  private refused = false;
+  private retries = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: RealtimeOptions) {
+    super();
+    this.lastEventId = options.since;
+    this.ackTimeout = options.ackTimeout ?? 10_000;
+    const url = new URL(options.baseUrl);
+    const token = options.token;
+    this.socket = io(url.origin, {
+      ...options.socket,
+      path: `${url.pathname.replace(/\/+$/, "")}/socket.io/`,
+      // Own manager: closing this connection must not close another one to the same service.
+      forceNew: true,
+      auth: (cb) => {
+        const auth: HandshakeAuth = this.lastEventId === undefined ? { token } : { token, since: this.lastEventId };
+        cb(auth);
+      },
+    });
+    this.socket.on("challenge:result", (event) => this.onResult(event));
+    this.socket.on("ready", (event) => {
+      this.retries = 0;
+      this.emit("ready", event);
+    });
+    this.socket.on("connect_error", (err) => this.onConnectError(err));
+    this.socket.on("disconnect", (reason) => this.onDisconnect(reason));
+  }
+
+  /** True while the socket is connected (events flow after `ready`). */
+  get connected(): boolean {
+    return this.socket.connected;
+  }
+
+  /** Creates a challenge owned by this token's app; its solve attempts arrive as `challenge:result`. */
+  async createChallenge(payload: NewChallengePayload): Promise<NewChallengeResponse> {
+    const reply = await this.call(() => this.socket.timeout(this.ackTimeout).emitWithAck("challenge:new", payload));
+    return this.check(reply, isKey, "challenge:new");
+  }
+
+  /** Tries an answer; `{correct}` (a wrong answer is not an error). */
+  async solve(key: string, a: string): Promise<SolveResponse> {
+    const reply = await this.call(() => this.socket.timeout(this.ackTimeout).emitWithAck("challenge:solve", { key, a }));
+    return this.check(reply, isSolved, "challenge:solve");
+  }
+
+  /** Closes the connection for good. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.socket.disconnect();
+  }
+
+  private onResult(event: ChallengeResultEvent): void {
+    // The service replays without duplicates; this guard keeps the promise even if a live event
+    // and a replayed one were to cross during a reconnect.
+    if (!isNewEvent(event.id, this.lastEventId)) return;
+    this.lastEventId = event.id;
+    this.emit("challenge:result", event);
+  }
+
+  private onConnectError(err: Error & { data?: unknown }): void {
+    // Socket.IO keeps retrying transport failures by itself (socket.active stays true); a refusal
+    // by the service's handshake check is final.
+    if (this.socket.active) return;
+    this.refused = true;
+    const error = isErrorObject(err.data)
+      ? SigilError.fromObject(err.data)
+      : new SigilError(err.message || "network_error", "The service refused the connection.");
+    this.emit("error", error);
+  }
+
+  private onDisconnect(reason: string): void {
+    this.emit("disconnect", reason);
+    if (this.closed || this.refused || reason !== "io server disconnect") return;
+    // The server closed the socket (drain, slow reader, revoked token): come back with `since`.
+    // A revoked token is then refused at the handshake, which ends the retries.
+    const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.retries++);
+    this.retryTimer = setTimeout(() => {
+      if (!this.closed) this.socket.connect();
+    }, base / 2 + Math.random() * (base / 2));
+  }
+
+  private async call<T>(emit: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new SigilError("closed", "The realtime connection was closed.");
+    if (this.refused) throw new SigilError("invalid_token", "The realtime connection was refused.");
+    try {
+      return await emit();
+    } catch {
+      // emitWithAck rejects on its timeout, or when the socket closes before the ack.
+      if (this.closed) throw new SigilError("closed", "The realtime connection was closed.");
+      throw new SigilError("timeout", `No acknowledgement from the service within ${this.ackTimeout} ms.`);
+    }
+  }
+
+  private check<T>(reply: unknown, valid: (v: unknown) => v is T, what: string): T {
+    if (isErrorObject(reply)) throw SigilError.fromObject(reply);
+    if (!valid(reply)) throw new SigilError("invalid_response", `The service's acknowledgement of ${what} is not what the contract says.`);
+    return reply;
+  }
+}
+
+/** Opens a realtime connection (it connects at once and reconnects by itself). */
+export function connectRealtime(options: RealtimeOptions): RealtimeConnection {
+  return new RealtimeConnection(options);
+}

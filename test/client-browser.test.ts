@@ -1,0 +1,151 @@
+// The browser bundle in a real headless Chromium: a page on another origin loads /client.js
+// from the service and uses the global `Sigil` with text no browser can put in a header; and
+// the service's own /demo page works end to end under its CSP.
+import { expect } from "chai";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type * as SigilModule from "../client/src/index.js";
+import { describeBackends } from "./support/backends.js";
+import { ensureClientBundle } from "./support/client-bundle.js";
+import { challengeApi } from "./support/http.js";
+import { IN_CI } from "./support/redis.js";
+
+declare const Sigil: typeof SigilModule;
+
+const CHROMIUM = "/usr/bin/chromium";
+
+function requireChromium(ctx: Mocha.Context): void {
+  if (existsSync(CHROMIUM)) return;
+  if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
+  console.warn(`\n  !!! ${CHROMIUM} is missing: SKIPPING the browser suites (apt-get install -y chromium). !!!\n`);
+  ctx.skip();
+}
+
+/** A page on its own origin that loads the client from the service, as an app's page would. */
+function appPage(sigilUrl: string): Promise<Server> {
+  const html = `<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`;
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+describeBackends(
+  "Client in a browser",
+  (backend) => {
+    let browser: Browser;
+    let page: Page;
+    let problems: string[];
+
+    before(async function () {
+      this.timeout(60_000);
+      requireChromium(this);
+      ensureClientBundle();
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+      });
+    });
+    after(() => browser?.close());
+    beforeEach(async () => {
+      page = await browser.newPage();
+      problems = [];
+      page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+      page.on("console", (msg) => {
+        if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+      });
+    });
+    afterEach(() => page?.close());
+
+    it("When an app's page on another origin loads /client.js, then it creates, reads and solves a challenge in Japanese", async () => {
+      const node = await backend.startNode();
+      const app = await appPage(node.url);
+      try {
+        await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+        const out = await page.evaluate(async () => {
+          // No baseUrl: the client takes the address it was loaded from.
+          const sigil = Sigil.createClient();
+          const { key } = await sigil.challenges.create({ question: "日本の首都は？", answer: "東京", ttl: 600 });
+          const question = await sigil.challenges.question(key);
+          const wrong = await sigil.challenges.solve(key, "大阪");
+          const right = await sigil.challenges.solve(key, "東京");
+          let error: unknown;
+          try {
+            await sigil.challenges.question("0b7c3d38-2b8a-4f5e-9a39-6a0d2d0c1e11");
+          } catch (e) {
+            error = e instanceof Sigil.SigilError ? { code: e.code, status: e.status } : String(e);
+          }
+          return { baseUrl: sigil.baseUrl, key, question, wrong, right, error };
+        });
+        expect(out.baseUrl).to.equal(node.url);
+        expect(out.question).to.equal("日本の首都は？");
+        expect(out.wrong).to.deep.equal({ correct: false });
+        expect(out.right).to.deep.equal({ correct: true });
+        expect(out.error).to.deep.equal({ code: "not_found", status: 404 });
+        // The service holds exactly what the browser sent.
+        expect((await challengeApi(node.url).question(out.key)).text).to.equal("日本の首都は？");
+        expect(problems.filter((p) => !p.includes("404"))).to.deep.equal([]);
+      } finally {
+        await new Promise((resolve) => app.close(resolve));
+      }
+    });
+
+    it("When too many wrong answers come from the browser, then it sees rate_limited with retryAfter (Retry-After is exposed)", async () => {
+      const node = await backend.startNode();
+      const app = await appPage(node.url);
+      try {
+        await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+        const out = await page.evaluate(async () => {
+          const sigil = Sigil.createClient();
+          const { key } = await sigil.challenges.create({ question: "Größe?", answer: "groß" });
+          for (let i = 0; i < 10; i++) await sigil.challenges.solve(key, `falsch ${i}`);
+          try {
+            await sigil.challenges.solve(key, "groß");
+            return "no error";
+          } catch (e) {
+            return e instanceof Sigil.SigilError ? { code: e.code, status: e.status, retryAfter: e.retryAfter } : String(e);
+          }
+        });
+        expect(out).to.deep.include({ code: "rate_limited", status: 429 });
+        expect((out as { retryAfter: number }).retryAfter).to.be.within(1, 600);
+      } finally {
+        await new Promise((resolve) => app.close(resolve));
+      }
+    });
+
+    it("When someone uses the /demo page, then it creates a challenge, shows its key, and solves it", async () => {
+      const node = await backend.startNode();
+      await page.goto(`${node.url}/demo`);
+      await page.fill("#question", "Was ist 6 × 7? 🦊");
+      await page.fill("#answer", "zweiundvierzig");
+      await page.click("#create button[type=submit]");
+      await page.waitForFunction(() => document.getElementById("created")!.textContent!.startsWith("Key: "));
+      const key = (await page.textContent("#created"))!.slice("Key: ".length);
+      expect(await page.inputValue("#key")).to.equal(key);
+      expect(await page.getAttribute("#share", "href")).to.equal(`${node.url}/demo#key=${key}`);
+
+      await page.click("#load");
+      await page.waitForFunction(() => document.getElementById("question-text")!.textContent !== "");
+      expect(await page.textContent("#question-text")).to.equal("Was ist 6 × 7? 🦊");
+
+      await page.fill("#attempt", "41");
+      await page.click("#solve button[type=submit]");
+      await page.waitForFunction(() => document.getElementById("result")!.textContent !== "");
+      expect(await page.textContent("#result")).to.equal("Not correct; try again.");
+      await page.fill("#attempt", "zweiundvierzig");
+      await page.click("#solve button[type=submit]");
+      await page.waitForFunction(() => document.getElementById("result")!.textContent === "Correct!");
+      expect(problems).to.deep.equal([]);
+    });
+
+    it("When the demo is opened with a shared key, then it shows that challenge's question", async () => {
+      const node = await backend.startNode();
+      const key = await challengeApi(node.url).createKey("shared?", "yes");
+      await page.goto(`${node.url}/demo#key=${key}`);
+      await page.waitForFunction(() => document.getElementById("question-text")!.textContent !== "");
+      expect(await page.textContent("#question-text")).to.equal("shared?");
+      expect(problems).to.deep.equal([]);
+    });
+  },
+  ["memory"],
+);
