@@ -1,21 +1,9 @@
 // The one error family of Sigil (CONTRACT §2). Domain code throws these; http/ maps them to a
 // response once (http/middleware/errors.ts) and realtime/ maps them to an ack or connect_error.
 
-export type ErrorCode =
-  | "invalid_request"
-  | "invalid_grant"
-  | "unsupported_grant_type"
-  | "invalid_client"
-  | "invalid_token"
-  | "unauthorized_client"
-  | "access_denied"
-  | "unsupported_response_type"
-  | "not_found"
-  | "method_not_allowed"
-  | "request_too_large"
-  | "rate_limited"
-  | "unavailable"
-  | "server_error";
+import type { ErrorCode } from "./protocol.js";
+
+export type { ErrorCode };
 
 export interface ErrorBody {
   error: ErrorCode;

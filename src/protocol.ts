@@ -1,9 +1,26 @@
 // Wire types shared by the server and the bundled client (client/ imports them with
 // `import type`). Types only: nothing here runs. CONTRACT §3, §5, §6.
 
+/** The error codes the server sends (CONTRACT §2, §3). */
+export type ErrorCode =
+  | "invalid_request"
+  | "invalid_grant"
+  | "unsupported_grant_type"
+  | "invalid_client"
+  | "invalid_token"
+  | "unauthorized_client"
+  | "access_denied"
+  | "unsupported_response_type"
+  | "not_found"
+  | "method_not_allowed"
+  | "request_too_large"
+  | "rate_limited"
+  | "unavailable"
+  | "server_error";
+
 /** Every JSON error body and every socket error ack (CONTRACT §2). */
 export interface ErrorObject {
-  error: string;
+  error: ErrorCode;
   error_description: string;
 }
 

@@ -2,24 +2,11 @@
 // refused socket, an error ack, an OAuth error on the callback URL, a network failure — arrives
 // as a SigilError carrying the contract's `error` code (CONTRACT §2), so an app handles them all
 // in one place: `if (e instanceof SigilError && e.code === "rate_limited") wait(e.retryAfter)`.
-import type { ErrorObject } from "../../src/protocol.js";
+import type { ErrorCode, ErrorObject } from "../../src/protocol.js";
 
 /** The codes of CONTRACT §2 and §3, plus the ones the client itself raises. */
 export type SigilErrorCode =
-  | "invalid_request"
-  | "invalid_grant"
-  | "unsupported_grant_type"
-  | "invalid_client"
-  | "invalid_token"
-  | "unauthorized_client"
-  | "access_denied"
-  | "unsupported_response_type"
-  | "not_found"
-  | "method_not_allowed"
-  | "request_too_large"
-  | "rate_limited"
-  | "unavailable"
-  | "server_error"
+  | ErrorCode
   // Raised by the client, never sent by the server:
   | "network_error" // the request or socket could not reach the service
   | "invalid_response" // the service answered something the contract does not allow
@@ -62,8 +49,8 @@ export class SigilError extends Error {
     this.retryAfter = retryAfter;
   }
 
-  /** The wire form (CONTRACT §2). */
-  toJSON(): ErrorObject {
+  /** The wire form (CONTRACT §2); client-side codes keep the same shape. */
+  toJSON(): { error: string; error_description: string } {
     return { error: this.code, error_description: this.description };
   }
 
