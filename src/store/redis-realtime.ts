@@ -1,0 +1,160 @@
+// Redis side of CUSTOM TOKENs, event history (Streams) and the feed. Each write that other nodes
+// must hear about publishes in the same Lua script, so the feed carries an app's events in id
+// order. Every script touches one key (Redis Cluster: one hash tag per app).
+import { StoreUnavailableError } from "../errors.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import { guarded } from "./redis.js";
+import {
+  type CustomTokenRecord,
+  type CustomTokenStore,
+  type EventLog,
+  type Feed,
+  type FeedMessage,
+  type HistoryLimits,
+  type HistoryRead,
+  type StoredEvent,
+} from "./realtime-port.js";
+
+const APPEND = `
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'k', ARGV[3], 'c', ARGV[4], 't', ARGV[5])
+redis.call('XTRIM', KEYS[1], 'MINID', '~', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PUBLISH', ARGV[7], cjson.encode({t='e', app=ARGV[8], id=id, k=ARGV[3], c=ARGV[4], at=ARGV[5]}))
+return id`;
+
+const READ_AFTER = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}} end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+local maxdel = '0-0'
+for i = 1, #info, 2 do if info[i] == 'max-deleted-entry-id' then maxdel = info[i + 1] end end
+return {maxdel, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
+
+const REVOKE = `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local r = cjson.decode(raw)
+r.r = 1
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
+redis.call('PUBLISH', ARGV[2], cjson.encode({t='r', id=ARGV[1]}))
+return 1`;
+
+type Scripted = RedisClient & {
+  sigilEvAppend(key: string, ...args: Array<string | number>): Promise<string>;
+  sigilEvRead(key: string, since: string, count: number): Promise<[string, Array<[string, string[]]>]>;
+  sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
+};
+
+function withScripts(redis: RedisClient): Scripted {
+  const r = redis as Scripted;
+  if (typeof r.sigilEvAppend !== "function") {
+    redis.defineCommand("sigilEvAppend", { numberOfKeys: 1, lua: APPEND });
+    redis.defineCommand("sigilEvRead", { numberOfKeys: 1, lua: READ_AFTER });
+    redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
+  }
+  return r;
+}
+
+interface StoredToken {
+  n: string;
+  c: number;
+  e?: number;
+  r?: number;
+}
+
+export class RedisCustomTokens implements CustomTokenStore {
+  private readonly redis: Scripted;
+  constructor(redis: RedisClient, private readonly keys: Keyspace) {
+    this.redis = withScripts(redis);
+  }
+
+  async create(r: CustomTokenRecord): Promise<void> {
+    const doc: StoredToken = { n: r.name, c: r.createdAt, ...(r.expiresAt !== undefined ? { e: r.expiresAt } : {}) };
+    await guarded(() => this.redis.hset(this.keys.customTokens(r.app), r.id, JSON.stringify(doc)));
+  }
+
+  async get(app: string, id: string): Promise<CustomTokenRecord | null> {
+    const raw = await guarded(() => this.redis.hget(this.keys.customTokens(app), id));
+    return raw === null ? null : toRecord(app, id, raw);
+  }
+
+  async list(app: string): Promise<CustomTokenRecord[]> {
+    const all = await guarded(() => this.redis.hgetall(this.keys.customTokens(app)));
+    return Object.entries(all).map(([id, raw]) => toRecord(app, id, raw));
+  }
+
+  async revoke(app: string, id: string): Promise<boolean> {
+    return (await guarded(() => this.redis.sigilCtRevoke(this.keys.customTokens(app), id, this.keys.feed))) === 1;
+  }
+}
+
+function toRecord(app: string, id: string, raw: string): CustomTokenRecord {
+  const d = JSON.parse(raw) as StoredToken;
+  return { id, app, name: d.n, createdAt: d.c, ...(d.e !== undefined ? { expiresAt: d.e } : {}), revoked: d.r === 1 };
+}
+
+export class RedisEventLog implements EventLog {
+  private readonly redis: Scripted;
+  constructor(redis: RedisClient, private readonly keys: Keyspace) {
+    this.redis = withScripts(redis);
+  }
+
+  async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
+    const ttlMs = limits.ttlSeconds * 1000;
+    const args = [limits.maxEvents, Math.max(0, Date.now() - ttlMs), e.key, e.correct ? "1" : "0", e.at, ttlMs, this.keys.feed, app];
+    const id = await guarded(() => this.redis.sigilEvAppend(this.keys.events(app), ...args));
+    return { id, ...e };
+  }
+
+  async readAfter(app: string, since: string, count: number): Promise<HistoryRead> {
+    const [maxDeleted, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), since, count));
+    const events = entries.map(([id, fields]) => {
+      const f: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+      return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
+    });
+    if (maxDeleted === "") return { events, complete: false };
+    const [sm, ss] = since.split("-").map(BigInt) as [bigint, bigint];
+    const [dm, ds] = maxDeleted.split("-").map(BigInt) as [bigint, bigint];
+    return { events, complete: sm > dm || (sm === dm && ss >= ds) };
+  }
+}
+
+/** Subscribes a dedicated connection (offline queue on) to the feed channel. */
+export class RedisFeed implements Feed {
+  constructor(private readonly sub: RedisClient, private readonly keys: Keyspace) {}
+
+  async subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void> {
+    let readyBefore = this.sub.status === "ready";
+    this.sub.on("ready", () => {
+      // ioredis subscribes again by itself on reconnect; tell the caller so it can catch up.
+      if (readyBefore) setTimeout(() => onResubscribed?.(), 100);
+      readyBefore = true;
+    });
+    this.sub.on("message", (channel: string, raw: string) => {
+      if (channel !== this.keys.feed) return;
+      const m = parseFeed(raw);
+      if (m) listener(m);
+    });
+    try {
+      await this.sub.subscribe(this.keys.feed);
+    } catch (err) {
+      throw new StoreUnavailableError(err);
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+function parseFeed(raw: string): FeedMessage | undefined {
+  try {
+    const m = JSON.parse(raw) as Record<string, string>;
+    if (m.t === "r" && m.id) return { type: "revoked", tokenId: m.id };
+    if (m.t === "e" && m.app && m.id) {
+      return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
+    }
+  } catch {
+    // not ours
+  }
+  return undefined;
+}
