@@ -12,6 +12,8 @@ export function keyspace(prefix: string) {
     customTokens: (app: string) => `${prefix}:ct:{${app}}`,
     /** Stream: the app's solve events (history for replay). */
     events: (app: string) => `${prefix}:ev:{${app}}`,
+    /** String: the newest event id trimmed from the app's history (replay is complete after it). */
+    eventsCut: (app: string) => `${prefix}:ev:{${app}}:cut`,
     /** Pub/sub channel (not a key): new events and revocations, to every node. */
     feed: `${prefix}:feed`,
   };

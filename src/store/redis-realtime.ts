@@ -6,6 +6,7 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { guarded } from "./redis.js";
 import {
+  compareEventIds,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -16,19 +17,35 @@ import {
   type StoredEvent,
 } from "./realtime-port.js";
 
+// KEYS: stream, cut (the newest id ever trimmed away). ARGV: maxEvents, minId (ms), key,
+// correct, at, ttlMs, channel, app. Count trimming is exact, in batches of TRIM_BATCH, so the
+// history keeps at least maxEvents and the cut is known exactly.
 const APPEND = `
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'k', ARGV[3], 'c', ARGV[4], 't', ARGV[5])
-redis.call('XTRIM', KEYS[1], 'MINID', '~', ARGV[2])
+local id = redis.call('XADD', KEYS[1], '*', 'k', ARGV[3], 'c', ARGV[4], 't', ARGV[5])
+local maxlen = tonumber(ARGV[1])
+local n = redis.call('XLEN', KEYS[1])
+local cut = nil
+if n > maxlen + ${100} then
+  local old = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', n - maxlen)
+  cut = old[#old][1]
+  redis.call('XTRIM', KEYS[1], 'MAXLEN', maxlen)
+end
+local stale = redis.call('XREVRANGE', KEYS[1], '(' .. ARGV[2], '-', 'COUNT', 1)
+if #stale > 0 then
+  cut = stale[1][1]
+  redis.call('XTRIM', KEYS[1], 'MINID', ARGV[2])
+end
+if cut then redis.call('SET', KEYS[2], cut) end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
 redis.call('PUBLISH', ARGV[7], cjson.encode({t='e', app=ARGV[8], id=id, k=ARGV[3], c=ARGV[4], at=ARGV[5]}))
 return id`;
 
+// KEYS: stream, cut. ARGV: since, count. Returns {cut or '' when there is no history, entries}.
 const READ_AFTER = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}} end
-local info = redis.call('XINFO', 'STREAM', KEYS[1])
-local maxdel = '0-0'
-for i = 1, #info, 2 do if info[i] == 'max-deleted-entry-id' then maxdel = info[i + 1] end end
-return {maxdel, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
+local cut = redis.call('GET', KEYS[2]) or '0-0'
+return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
 
 const REVOKE = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -40,16 +57,16 @@ redis.call('PUBLISH', ARGV[2], cjson.encode({t='r', id=ARGV[1]}))
 return 1`;
 
 type Scripted = RedisClient & {
-  sigilEvAppend(key: string, ...args: Array<string | number>): Promise<string>;
-  sigilEvRead(key: string, since: string, count: number): Promise<[string, Array<[string, string[]]>]>;
+  sigilEvAppend(key: string, cut: string, ...args: Array<string | number>): Promise<string>;
+  sigilEvRead(key: string, cut: string, since: string, count: number): Promise<[string, Array<[string, string[]]>]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
 };
 
 function withScripts(redis: RedisClient): Scripted {
   const r = redis as Scripted;
   if (typeof r.sigilEvAppend !== "function") {
-    redis.defineCommand("sigilEvAppend", { numberOfKeys: 1, lua: APPEND });
-    redis.defineCommand("sigilEvRead", { numberOfKeys: 1, lua: READ_AFTER });
+    redis.defineCommand("sigilEvAppend", { numberOfKeys: 2, lua: APPEND });
+    redis.defineCommand("sigilEvRead", { numberOfKeys: 2, lua: READ_AFTER });
     redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
   }
   return r;
@@ -101,22 +118,19 @@ export class RedisEventLog implements EventLog {
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
     const ttlMs = limits.ttlSeconds * 1000;
-    const args = [limits.maxEvents, Math.max(0, Date.now() - ttlMs), e.key, e.correct ? "1" : "0", e.at, ttlMs, this.keys.feed, app];
-    const id = await guarded(() => this.redis.sigilEvAppend(this.keys.events(app), ...args));
+    const args = [limits.maxEvents, Math.max(1, Date.now() - ttlMs), e.key, e.correct ? "1" : "0", e.at, ttlMs, this.keys.feed, app];
+    const id = await guarded(() => this.redis.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), ...args));
     return { id, ...e };
   }
 
   async readAfter(app: string, since: string, count: number): Promise<HistoryRead> {
-    const [maxDeleted, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), since, count));
+    const [cut, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count));
     const events = entries.map(([id, fields]) => {
       const f: Record<string, string> = {};
       for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
       return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
     });
-    if (maxDeleted === "") return { events, complete: false };
-    const [sm, ss] = since.split("-").map(BigInt) as [bigint, bigint];
-    const [dm, ds] = maxDeleted.split("-").map(BigInt) as [bigint, bigint];
-    return { events, complete: sm > dm || (sm === dm && ss >= ds) };
+    return { events, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
   }
 }
 
