@@ -34,6 +34,24 @@ describeBackends(
       expect(onC.events).to.have.length(1);
     });
 
+    it("When the nodes use the sharded adapter on a standalone Redis 7, then delivery and broadcasts work", async () => {
+      const [s1, s2] = await Promise.all([
+        backend.startNode({ REDIS_ADAPTER: "sharded" }),
+        backend.startNode({ REDIS_ADAPTER: "sharded" }),
+      ]);
+      expect(s1!.server.io.of("/").adapter.constructor.name).to.match(/Sharded/);
+      const on1 = await readyClient(s1!.url, { token });
+      const key = await challengeApi(s2!.url).createKey("q", "a", bearer());
+      await challengeApi(s2!.url).solve(key, "a");
+      await on1.waitEvents(1);
+      const got: string[] = [];
+      (on1.socket as any).on("hello", (v: string) => got.push(v));
+      (s2!.server.io as any).emit("hello", "from s2");
+      const until = Date.now() + 2000;
+      while (!got.length && Date.now() < until) await sleep(10);
+      expect(got).to.deep.equal(["from s2"]);
+    });
+
     it("When a socket on node A solves over the channel, then a socket on node B gets the event", async () => {
       const onA = await readyClient(a.url, { token });
       const onB = await readyClient(b.url, { token });
@@ -112,12 +130,28 @@ describeBackends(
 );
 
 describeBackends(
-  "Realtime channel with a node killed outright",
+  "Realtime channel with nodes in their own processes",
   (backend) => {
     let p1: ProcessNode | undefined;
     let p2: ProcessNode | undefined;
     afterEach(async () => {
       await Promise.all([p1?.stop("SIGKILL"), p2?.stop("SIGKILL")]);
+    });
+
+    it("When a node gets SIGTERM, then its sockets are told to reconnect and it exits cleanly", async function () {
+      this.timeout(30_000);
+      p1 = await startProcessNode({ REDIS_URL: backend.redis!.url, LOG_LEVEL: "info" });
+      const helper = await backend.startNode();
+      const { token } = await helper.server.customTokens.create({ app: APP });
+      const cl = await readyClient(p1.url, { token, reconnection: true });
+      const t0 = Date.now();
+      const code = await p1.stop("SIGTERM");
+      expect(code).to.equal(0);
+      expect(Date.now() - t0).to.be.lessThan(10_000);
+      expect(await cl.waitDisconnect()).to.equal("transport close");
+      expect(cl.socket.active).to.equal(true);
+      expect(p1.output()).to.not.include(token);
+      cl.close();
     });
 
     it("When the client's node is SIGKILLed, then reconnecting to another node with since loses no event", async function () {

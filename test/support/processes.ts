@@ -16,8 +16,8 @@ export interface ProcessNode {
   pid: number;
   /** Everything the process wrote (JSON log lines). */
   output(): string;
-  /** Sends the signal and waits for the process to exit. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends the signal and waits for the process to exit; resolves with its exit code (null: killed). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 export async function startProcessNode(env: Record<string, string> = {}, timeoutMs = 15_000): Promise<ProcessNode> {
@@ -63,6 +63,7 @@ export async function startProcessNode(env: Record<string, string> = {}, timeout
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+      return child.exitCode;
     },
   };
 }
