@@ -25,6 +25,6 @@ export class ChannelEvents {
    * `after` was already trimmed from the history (the caller must then resynchronise).
    */
   page(app: string, after: string, count: number) {
-    return this.store.events.readAfter(app, after, count);
+    return this.store.events.readAfter(app, after, count, this.limits);
   }
 }

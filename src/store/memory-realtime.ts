@@ -66,20 +66,24 @@ export class MemoryEventLog implements EventLog {
     h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
     const event: StoredEvent = { id: `${h.last[0]}-${h.last[1]}`, ...e };
     h.events.push(event);
-    const minMs = now - limits.ttlSeconds * 1000;
-    while (h.events.length > limits.maxEvents || (h.events[0] && Number(h.events[0].id.split("-")[0]) < minMs)) {
-      h.maxDeleted = h.events.shift()!.id;
-    }
+    while (h.events.length > limits.maxEvents) h.maxDeleted = h.events.shift()!.id;
+    trimByTime(h, limits);
     this.bus.publish({ type: "event", app, event });
     return { ...event };
   }
 
-  async readAfter(app: string, since: string, count: number): Promise<HistoryRead> {
+  async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
     const h = this.apps.get(app);
     if (!h) return { events: [], complete: false };
+    trimByTime(h, limits);
     const events = h.events.filter((e) => compareEventIds(e.id, since) > 0).slice(0, count);
     return { events: events.map((e) => ({ ...e })), complete: compareEventIds(since, h.maxDeleted) >= 0 };
   }
+}
+
+function trimByTime(h: AppHistory, limits: HistoryLimits): void {
+  const minMs = Date.now() - limits.ttlSeconds * 1000;
+  while (h.events[0] && Number(h.events[0].id.split("-")[0]) < minMs) h.maxDeleted = h.events.shift()!.id;
 }
 
 export class MemoryFeed implements Feed {

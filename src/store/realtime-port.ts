@@ -45,8 +45,8 @@ export interface HistoryRead {
 export interface EventLog {
   /** Appends to the app's history (trimmed to the limits) and tells every node (feed). */
   append(app: string, event: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent>;
-  /** Up to `count` events after `since`, oldest first; `complete` as of this read. */
-  readAfter(app: string, since: string, count: number): Promise<HistoryRead>;
+  /** Up to `count` events after `since`, oldest first (trimming by time first); `complete` as of this read. */
+  readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead>;
 }
 
 export type FeedMessage =

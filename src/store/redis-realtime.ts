@@ -17,33 +17,41 @@ import {
   type StoredEvent,
 } from "./realtime-port.js";
 
-// KEYS: stream, cut (the newest id ever trimmed away). ARGV: maxEvents, minId (ms), key,
-// correct, at, ttlMs, channel, app. Count trimming is exact, in batches of TRIM_BATCH, so the
-// history keeps at least maxEvents and the cut is known exactly.
-const APPEND = `
+// Time trimming, on Redis's clock (the one the ids come from): drops entries older than ttlMs
+// and records the newest dropped id as the cut.
+const TRIM_BY_TIME = `
+local function trimByTime(stream, cutKey, ttlms)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local minid = string.format('%d', math.max(1, now - ttlms))
+  local stale = redis.call('XREVRANGE', stream, '(' .. minid, '-', 'COUNT', 1)
+  if #stale > 0 then
+    redis.call('SET', cutKey, stale[1][1])
+    redis.call('XTRIM', stream, 'MINID', minid)
+  end
+end`;
+
+// KEYS: stream, cut (the newest id ever trimmed away; neither key expires, so the cut is never
+// forgotten). ARGV: maxEvents, ttlMs, key, correct, at, channel, app. Count trimming is exact,
+// in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
+const APPEND = `${TRIM_BY_TIME}
 local id = redis.call('XADD', KEYS[1], '*', 'k', ARGV[3], 'c', ARGV[4], 't', ARGV[5])
 local maxlen = tonumber(ARGV[1])
 local n = redis.call('XLEN', KEYS[1])
-local cut = nil
-if n > maxlen + ${100} then
+if n > maxlen + 100 then
   local old = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', n - maxlen)
-  cut = old[#old][1]
+  redis.call('SET', KEYS[2], old[#old][1])
   redis.call('XTRIM', KEYS[1], 'MAXLEN', maxlen)
 end
-local stale = redis.call('XREVRANGE', KEYS[1], '(' .. ARGV[2], '-', 'COUNT', 1)
-if #stale > 0 then
-  cut = stale[1][1]
-  redis.call('XTRIM', KEYS[1], 'MINID', ARGV[2])
-end
-if cut then redis.call('SET', KEYS[2], cut) end
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
-redis.call('PUBLISH', ARGV[7], cjson.encode({t='e', app=ARGV[8], id=id, k=ARGV[3], c=ARGV[4], at=ARGV[5]}))
+trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[2]))
+redis.call('PUBLISH', ARGV[6], cjson.encode({t='e', app=ARGV[7], id=id, k=ARGV[3], c=ARGV[4], at=ARGV[5]}))
 return id`;
 
-// KEYS: stream, cut. ARGV: since, count. Returns {cut or '' when there is no history, entries}.
-const READ_AFTER = `
+// KEYS: stream, cut. ARGV: since, count, ttlMs. Returns {cut, or '' when the app never had an
+// event, and the entries after since}.
+const READ_AFTER = `${TRIM_BY_TIME}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}} end
+trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[3]))
 local cut = redis.call('GET', KEYS[2]) or '0-0'
 return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
 
@@ -58,7 +66,7 @@ return 1`;
 
 type Scripted = RedisClient & {
   sigilEvAppend(key: string, cut: string, ...args: Array<string | number>): Promise<string>;
-  sigilEvRead(key: string, cut: string, since: string, count: number): Promise<[string, Array<[string, string[]]>]>;
+  sigilEvRead(key: string, cut: string, since: string, count: number, ttlMs: number): Promise<[string, Array<[string, string[]]>]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
 };
 
@@ -117,14 +125,14 @@ export class RedisEventLog implements EventLog {
   }
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
-    const ttlMs = limits.ttlSeconds * 1000;
-    const args = [limits.maxEvents, Math.max(1, Date.now() - ttlMs), e.key, e.correct ? "1" : "0", e.at, ttlMs, this.keys.feed, app];
+    const ttlMs = Math.round(limits.ttlSeconds * 1000);
+    const args = [limits.maxEvents, ttlMs, e.key, e.correct ? "1" : "0", e.at, this.keys.feed, app];
     const id = await guarded(() => this.redis.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), ...args));
     return { id, ...e };
   }
 
-  async readAfter(app: string, since: string, count: number): Promise<HistoryRead> {
-    const [cut, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count));
+  async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
+    const [cut, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count, Math.round(limits.ttlSeconds * 1000)));
     const events = entries.map(([id, fields]) => {
       const f: Record<string, string> = {};
       for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
