@@ -38,6 +38,16 @@ describe("Realtime channel through Redis trouble", function () {
     expect(cl.socket.connected).to.equal(true);
   });
 
+  it("When a token is revoked while the subscriptions are cut, then its sockets still drop", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const { token, id } = await a!.server.customTokens.create({ app: "test-app" });
+    const cl = await readyClient(b!.url, { token });
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    await a!.server.customTokens.revoke("test-app", id);
+    expect(await cl.waitDisconnect(2000)).to.equal("io server disconnect");
+  });
+
   it("When Redis restarts, then the history survives and live events flow again", async () => {
     const a = await startNode({ redisUrl: redis.url });
     nodes.push(a);

@@ -87,6 +87,12 @@ export class CustomTokens {
     return live.length;
   }
 
+  /** Whether a token (already verified once) is still neither revoked nor expired. */
+  async isActive(app: string, id: string): Promise<boolean> {
+    const rec = await this.deps.store.customTokens.get(app, id);
+    return !!rec && !rec.revoked && (rec.expiresAt === undefined || rec.expiresAt > Date.now());
+  }
+
   /** The identity behind a presented token, or invalid_token (missing, malformed, expired, revoked). */
   async verify(token: unknown): Promise<TokenIdentity> {
     if (typeof token !== "string" || token === "" || token.length > MAX_TOKEN_LENGTH) throw invalid();

@@ -59,8 +59,16 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   const ready = clients.feed.subscribe(
     (m) => registry.onFeed(m),
     () => {
-      // The feed was away: anything published meanwhile is read back from the history.
-      for (const s of registry.all()) s.catchUp().catch(() => dropConnection(s.socket));
+      // The feed was away: events published meanwhile are read back from the history, and
+      // revocations made meanwhile are found in the token records.
+      for (const s of registry.all()) {
+        s.catchUp().catch(() => dropConnection(s.socket));
+        const { app, tokenId } = s.socket.data;
+        deps.tokens.isActive(app, tokenId).then(
+          (active) => active || s.socket.disconnect(true),
+          () => {},
+        );
+      }
     },
   );
   ready.catch((err: unknown) => logger.error({ err: { message: (err as Error).message } }, "realtime feed subscription failed"));
@@ -68,7 +76,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   io.use(handshakeAuth(deps.tokens, logger, () => draining));
   io.on("connection", (socket) => {
     const session = new Session(socket, deps.events, config.channelMaxQueue);
-    registry.add(session);
+    if (!registry.add(session)) return;
     registerHandlers(socket, deps.challenges, logger, config.channelRateLimit);
 
     let expiry: NodeJS.Timeout | undefined;

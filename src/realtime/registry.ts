@@ -4,13 +4,23 @@
 import type { FeedMessage } from "../store/realtime-port.js";
 import type { Session } from "./session.js";
 
+/** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */
+const RECENT_MS = 10_000;
+
 export class SessionRegistry {
   private readonly byApp = new Map<string, Set<Session>>();
   private readonly byToken = new Map<string, Set<Session>>();
+  private readonly recentlyRevoked = new Map<string, number>();
 
-  add(s: Session): void {
+  /** Adds a session; false (and the socket is dropped) if its token was revoked during the handshake. */
+  add(s: Session): boolean {
+    if (this.recentlyRevoked.has(s.socket.data.tokenId)) {
+      s.socket.disconnect(true);
+      return false;
+    }
     addTo(this.byApp, s.app, s);
     addTo(this.byToken, s.socket.data.tokenId, s);
+    return true;
   }
 
   remove(s: Session): void {
@@ -23,6 +33,9 @@ export class SessionRegistry {
       for (const s of this.byApp.get(m.app) ?? []) s.deliver(m.event);
     } else {
       // A revoked token: a Socket.IO disconnect, so the client does not retry with it.
+      const now = Date.now();
+      for (const [id, at] of this.recentlyRevoked) if (now - at > RECENT_MS) this.recentlyRevoked.delete(id);
+      this.recentlyRevoked.set(m.tokenId, now);
       for (const s of [...(this.byToken.get(m.tokenId) ?? [])]) s.socket.disconnect(true);
     }
   }
