@@ -192,7 +192,7 @@ describeBackends("Realtime channel", (backend) => {
       expect(all).to.have.length(6);
     });
 
-    it("then events that happen during the replay arrive once each, in order", async () => {
+    it("then a reconnect amid a stream of solves gets every event once, in order", async () => {
       const key = await api.createKey("q", "a", bearer());
       const c = await readyClient(node.url, { token });
       await api.solve(key, "a");
@@ -216,6 +216,37 @@ describeBackends("Realtime channel", (backend) => {
       });
       expect(ids).to.deep.equal(sorted);
       expect(evs.length).to.equal(40);
+    });
+
+    it("then events published while the history is being read come once each, after the replay, before ready", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      const c = await readyClient(node.url, { token });
+      await api.solve(key, "a");
+      const [seen] = await c.waitEvents(1);
+      c.close();
+      await api.solve(key, "no");
+      await api.solve(key, "no");
+      // A slow history read: 3 solves land before it runs (in the replay and live), 3 after it
+      // (live only).
+      const events = node.opened.store.events;
+      const read = events.readAfter.bind(events);
+      let first = true;
+      events.readAfter = async (...args) => {
+        if (!first) return read(...args);
+        first = false;
+        for (let i = 0; i < 3; i++) await api.solve(key, "a");
+        await sleep(100);
+        const r = await read(...args);
+        for (let i = 0; i < 3; i++) await api.solve(key, "a");
+        await sleep(100);
+        return r;
+      };
+      const back = await readyClient(node.url, { token, since: seen!.id });
+      expect(back.readies[0]).to.deep.equal({ app: APP, recovered: true });
+      expect(back.events.map((e) => e.correct)).to.deep.equal([false, false, true, true, true, true, true, true]);
+      expect(new Set(back.events.map((e) => e.id)).size).to.equal(8);
+      await sleep(100);
+      expect(back.events).to.have.length(8);
     });
 
     it("then a since older than the history gives recovered:false", async () => {
