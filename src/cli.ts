@@ -3,12 +3,16 @@
 // line and exits non-zero.
 import { parseArgs } from "node:util";
 import { UsageError, type CliCommand } from "./cli/common.js";
+import { tokensCommands } from "./cli/tokens.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { noApps } from "./domain/custom-tokens.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [];
+const commands: CliCommand[] = [
+  ...tokensCommands(() => noApps), // the integrator: (ctx) => (id) => apps over ctx.opened.store
+];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");

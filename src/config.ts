@@ -68,6 +68,8 @@ const schema = z.object({
   SOLVE_LIMIT_PER_KEY: intIn(1, 1000000).default(100),
   SOLVE_LIMIT_PER_KEY_WINDOW: intIn(1, 86400).default(3600),
   SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
+  CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
+  CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
 });
 
 export interface Config {
@@ -97,6 +99,10 @@ export interface Config {
     readonly perKeyWindow: number;
   };
   readonly shutdownTimeout: number;
+  /** Packets a socket may have waiting to be sent before it counts as a slow reader and is dropped. */
+  readonly channelMaxQueue: number;
+  /** Client → server events per second per socket (token bucket, burst of the same size). */
+  readonly channelRateLimit: number;
 }
 
 export interface LoadedConfig {
@@ -183,6 +189,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       perKeyWindow: e.SOLVE_LIMIT_PER_KEY_WINDOW,
     },
     shutdownTimeout: e.SHUTDOWN_TIMEOUT,
+    channelMaxQueue: e.CHANNEL_MAX_QUEUE,
+    channelRateLimit: e.CHANNEL_RATE_LIMIT,
   };
   return { config: deepFreeze(config), warnings };
 }

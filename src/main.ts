@@ -2,8 +2,10 @@
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./log.js";
 import { createMetrics } from "./metrics.js";
+import { noApps } from "./domain/custom-tokens.js";
 import { createServer } from "./server.js";
 import { openStore } from "./store/index.js";
+import { openRealtimeClients } from "./store/realtime-clients.js";
 
 async function main(): Promise<void> {
   let loaded;
@@ -21,7 +23,9 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
-  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }) });
+  const realtime = await openRealtimeClients(config, logger, opened);
+  const appExists = noApps; // the integrator: (id) => apps.exists(id)
+  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime, appExists });
   const url = await server.listen();
   logger.info({ url, baseUrl: config.baseUrl, store: opened.store.kind }, "sigil is listening");
 
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeout * 1000);
     hard.unref();
     await server.close();
+    await realtime.close();
     await opened.close();
     logger.info("stopped");
     process.exit(0);

@@ -4,8 +4,9 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import type { AddressInfo, Socket } from "node:net";
 import express, { type Express, type Request } from "express";
 import type { Config } from "./config.js";
+import { ChannelEvents } from "./domain/channel-events.js";
 import { Challenges } from "./domain/challenges.js";
-import { invalidToken } from "./errors.js";
+import { bearerToken, CustomTokens, type AppExists } from "./domain/custom-tokens.js";
 import { challengeRoutes } from "./http/challenges/index.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
 import type { OwnerResolver } from "./http/challenges/new.js";
@@ -16,7 +17,10 @@ import { ApiRegistry } from "./http/openapi.js";
 import { opsRoutes } from "./http/ops.js";
 import type { Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { attachRealtime } from "./realtime/index.js";
+import type { ChannelServer } from "./realtime/types.js";
 import type { Store } from "./store/port.js";
+import type { RealtimeClients } from "./store/realtime-clients.js";
 import { VERSION } from "./version.js";
 
 export interface ServerDeps {
@@ -24,12 +28,20 @@ export interface ServerDeps {
   store: Store;
   logger: Logger;
   metrics?: Metrics;
+  /** The realtime channel's feed and adapter clients (store/realtime-clients.ts). */
+  realtime: RealtimeClients;
+  /** Whether an app (client_id) exists: CUSTOM TOKENs are issued and accepted only for these. */
+  appExists: AppExists;
 }
 
 export interface SigilServer {
   app: Express;
   httpServer: HttpServer;
   api: ApiRegistry;
+  /** The realtime channel's Socket.IO server. */
+  io: ChannelServer;
+  /** CUSTOM TOKENs: create, list, revoke (for /developers and the CLI). */
+  customTokens: CustomTokens;
   /** Starts listening; resolves with the address (http://host:port). Port 0 picks a free one. */
   listen(port?: number, host?: string): Promise<string>;
   /** Drains: stops accepting, lets in-flight requests finish (up to the shutdown timeout). */
@@ -46,11 +58,19 @@ export function createServer(deps: ServerDeps): SigilServer {
   const api = new ApiRegistry();
   let draining = false;
 
-  const challenges = new Challenges({ store, secret: config.secret, limits: config.solveLimits });
-  // Custom tokens arrive with the realtime channel; until then any presented token is unknown.
+  const customTokens = new CustomTokens({ store, secret: config.secret, appExists: deps.appExists });
+  const events = new ChannelEvents(store, config);
+  const challenges = new Challenges({
+    store,
+    secret: config.secret,
+    limits: config.solveLimits,
+    onOwnedAttempt: async (o) => void (await events.record(o)),
+  });
+  // Authorization: Bearer <CUSTOM TOKEN> makes the challenge that token's app's (CONTRACT §5).
   const resolveOwner: OwnerResolver = async (req: Request) => {
-    if (req.headers.authorization !== undefined) throw invalidToken("The custom token is unknown, expired or revoked.");
-    return undefined;
+    const h = req.headers.authorization;
+    if (h === undefined) return undefined;
+    return (await customTokens.verify(bearerToken(h))).app;
   };
 
   const app = express();
@@ -91,11 +111,17 @@ export function createServer(deps: ServerDeps): SigilServer {
     socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
 
+  const realtime = attachRealtime(httpServer, { config, logger, tokens: customTokens, events, challenges, clients: deps.realtime });
+
   return {
     app,
     httpServer,
     api,
-    listen(port = config.port, host = config.host) {
+    io: realtime.io,
+    customTokens,
+    async listen(port = config.port, host = config.host) {
+      // Hear the feed before taking connections; do not wait forever for a Redis that is away.
+      await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(port, host, () => {
@@ -106,8 +132,9 @@ export function createServer(deps: ServerDeps): SigilServer {
         });
       });
     },
-    close() {
+    async close() {
       draining = true;
+      await realtime.close();
       return new Promise<void>((resolve) => {
         if (!httpServer.listening) {
           resolve();

@@ -2,6 +2,7 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import { adaptLimiter } from "./limiter.js";
+import { MemoryBus, MemoryCustomTokens, MemoryEventLog } from "./memory-realtime.js";
 
 /** A map whose entries expire; expired entries are dropped on read and by a periodic sweep. */
 export class ExpiringMap<V> {
@@ -64,6 +65,10 @@ class MemoryChallenges implements ChallengeStore {
 export class MemoryStore implements Store {
   readonly kind = "memory" as const;
   readonly challenges = new MemoryChallenges();
+  /** In-process feed of new events and revocations (MemoryFeed listens to it). */
+  readonly bus = new MemoryBus();
+  readonly customTokens = new MemoryCustomTokens(this.bus);
+  readonly events = new MemoryEventLog(this.bus);
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(

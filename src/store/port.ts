@@ -1,6 +1,7 @@
 // The store port: what the domain needs from persistence, and nothing more. Two implementations
 // (redis.ts, memory.ts) pass one contract suite (test/store.contract.test.ts). Every method may
 // throw StoreUnavailableError when the backing store cannot be reached.
+import type { CustomTokenStore, EventLog } from "./realtime-port.js";
 
 export interface ChallengeRecord {
   question: string;
@@ -37,6 +38,8 @@ export interface LimiterSpec {
 export interface Store {
   readonly kind: "memory" | "redis";
   readonly challenges: ChallengeStore;
+  readonly customTokens: CustomTokenStore;
+  readonly events: EventLog;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -11,6 +11,8 @@ export interface ClientOptions {
   commandTimeoutMs?: number;
   /** Called for connection errors (ioredis emits them as events; unhandled ones are noisy). */
   onError?: (err: Error) => void;
+  /** Redis Cluster only: route SSUBSCRIBE to the shard of each channel (sharded pub/sub). */
+  shardedSubscribers?: boolean;
 }
 
 const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 5), 1000);
@@ -43,6 +45,7 @@ export function createRedisClient(url: string, opts: ClientOptions = {}): RedisC
       enableOfflineQueue: !failFast,
       clusterRetryStrategy: retryStrategy,
       enableAutoPipelining: failFast,
+      ...(opts.shardedSubscribers ? { shardedSubscribers: true } : {}),
     };
     client = new Cluster(nodes, copts);
   } else {

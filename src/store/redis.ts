@@ -6,6 +6,8 @@ import { keyspace, type Keyspace } from "./keys.js";
 import { adaptLimiter } from "./limiter.js";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import type { RedisClient } from "./redis-client.js";
+import { RedisCustomTokens, RedisEventLog } from "./redis-realtime.js";
+import type { CustomTokenStore, EventLog } from "./realtime-port.js";
 
 /** Runs a Redis call; any failure of the connection becomes StoreUnavailableError. */
 export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
@@ -50,6 +52,8 @@ export class RedisStore implements Store {
   readonly kind = "redis" as const;
   readonly keys: Keyspace;
   readonly challenges: ChallengeStore;
+  readonly customTokens: CustomTokenStore;
+  readonly events: EventLog;
 
   constructor(
     readonly redis: RedisClient,
@@ -57,6 +61,8 @@ export class RedisStore implements Store {
   ) {
     this.keys = keyspace(prefix);
     this.challenges = new RedisChallenges(redis, this.keys);
+    this.customTokens = new RedisCustomTokens(redis, this.keys);
+    this.events = new RedisEventLog(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

@@ -2,8 +2,10 @@
 import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
+import type { AppExists } from "../../src/domain/custom-tokens.js";
 import { createServer, type SigilServer } from "../../src/server.js";
 import { openStore, type OpenedStore } from "../../src/store/index.js";
+import { openRealtimeClients } from "../../src/store/realtime-clients.js";
 import { freePort } from "./ports.js";
 
 /** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
@@ -19,7 +21,13 @@ export interface TestNode {
   close(): Promise<void>;
 }
 
-export async function startNode(opts: { redisUrl?: string; env?: Record<string, string> } = {}): Promise<TestNode> {
+/** Client ids of the apps tests "register" (apps live on another branch; see appExists). */
+export const TEST_APPS = new Set<string>(["test-app", "other-app"]);
+const testAppExists: AppExists = async (id) => TEST_APPS.has(id);
+
+export async function startNode(
+  opts: { redisUrl?: string; env?: Record<string, string>; appExists?: AppExists } = {},
+): Promise<TestNode> {
   const port = await freePort();
   const { config } = loadConfig({
     NODE_ENV: "test",
@@ -42,7 +50,8 @@ export async function startNode(opts: { redisUrl?: string; env?: Record<string, 
   });
   const logger = createLogger(config.logLevel, sink);
   const opened = await openStore(config, logger, { waitMs: 3000 });
-  const server = createServer({ config, store: opened.store, logger });
+  const realtime = await openRealtimeClients(config, logger, opened);
+  const server = createServer({ config, store: opened.store, logger, realtime, appExists: opts.appExists ?? testAppExists });
   const url = await server.listen(config.port, config.host);
   let closed = false;
   return {
@@ -55,6 +64,7 @@ export async function startNode(opts: { redisUrl?: string; env?: Record<string, 
       if (closed) return;
       closed = true;
       await server.close();
+      await realtime.close();
       await opened.close();
     },
   };

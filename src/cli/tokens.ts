@@ -1,0 +1,46 @@
+// `sigil tokens create|revoke` (CONTRACT §7): CUSTOM TOKENs of an app, from the command line.
+import { CustomTokens, type AppExists } from "../domain/custom-tokens.js";
+import { required, UsageError, type CliCommand, type CliContext } from "./common.js";
+
+/** How the CLI learns whether an app exists, given the opened store (wired in cli.ts). */
+export type CliAppLookup = (ctx: CliContext) => AppExists;
+
+function domain(ctx: CliContext, appLookup: CliAppLookup): CustomTokens {
+  return new CustomTokens({ store: ctx.opened.store, secret: ctx.config.secret, appExists: appLookup(ctx) });
+}
+
+export function tokensCommands(appLookup: CliAppLookup): CliCommand[] {
+  return [
+    {
+      name: "tokens create",
+      usage: "--app CLIENT_ID [--name N] [--expires-in SECONDS]",
+      options: { app: { type: "string" }, name: { type: "string" }, "expires-in": { type: "string" } },
+      async run(ctx) {
+        const app = required(ctx.values, "app");
+        const raw = ctx.values["expires-in"];
+        if (raw !== undefined && (typeof raw !== "string" || !/^\d{1,10}$/.test(raw))) {
+          throw new UsageError("--expires-in must be a whole number of seconds");
+        }
+        const name = ctx.values.name;
+        const { id, token } = await domain(ctx, appLookup).create({
+          app,
+          ...(typeof name === "string" ? { name } : {}),
+          ...(typeof raw === "string" ? { expiresIn: Number(raw) } : {}),
+        });
+        return { id, token };
+      },
+    },
+    {
+      name: "tokens revoke",
+      usage: "--app CLIENT_ID --id ID",
+      options: { app: { type: "string" }, id: { type: "string" } },
+      async run(ctx) {
+        const app = required(ctx.values, "app");
+        const id = required(ctx.values, "id");
+        if (!(await appLookup(ctx)(app))) throw new UsageError("No app has this client_id.");
+        await domain(ctx, appLookup).revoke(app, id);
+        return { revoked: true };
+      },
+    },
+  ];
+}

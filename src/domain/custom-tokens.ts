@@ -1,0 +1,122 @@
+// CUSTOM TOKENs (CONTRACT §6, §7): issued per app, signed JWTs whose id (jti) names a stored
+// record, so that a token can be listed (without its value), expire and be revoked.
+import jwt from "jsonwebtoken";
+import { invalidRequest, invalidToken, notFound } from "../errors.js";
+import type { Store } from "../store/port.js";
+import type { CustomTokenRecord } from "../store/realtime-port.js";
+import { keyedHash, randomToken } from "./secrets.js";
+
+/** Whether an app (client_id) exists; wired to the apps of the sign-in half by the caller. */
+export type AppExists = (clientId: string) => Promise<boolean>;
+
+/** The app lookup until apps exist on this branch: no app, so no token can be issued. */
+export const noApps: AppExists = async () => false;
+
+export interface CustomTokenDeps {
+  store: Store;
+  secret: string;
+  appExists: AppExists;
+}
+
+export interface IssueInput {
+  app: string;
+  name?: string;
+  /** Seconds until the token expires; none: it never does. */
+  expiresIn?: number;
+}
+
+/** A verified token: which app, which token id, and when it expires (ms), if ever. */
+export interface TokenIdentity {
+  app: string;
+  tokenId: string;
+  expiresAt?: number;
+}
+
+const AUDIENCE = "sigil:custom-token";
+const MAX_EXPIRES_IN = 10 * 365 * 86400;
+const MAX_TOKEN_LENGTH = 2048;
+
+export class CustomTokens {
+  /** Domain-separated signing key, so no other token signed with SECRET can pass as this one. */
+  private readonly key: string;
+
+  constructor(private readonly deps: CustomTokenDeps) {
+    this.key = keyedHash(deps.secret, "custom-token-signing");
+  }
+
+  /** Issues a token; its value is returned here once and never stored. */
+  async create(input: IssueInput): Promise<{ id: string; token: string; record: CustomTokenRecord }> {
+    const name = (input.name ?? "").trim() || "custom token";
+    if ([...name].length > 64) throw invalidRequest("name must be 1 to 64 characters.");
+    const exp = input.expiresIn;
+    if (exp !== undefined && (!Number.isInteger(exp) || exp < 1 || exp > MAX_EXPIRES_IN)) {
+      throw invalidRequest(`expires-in must be a whole number of seconds from 1 to ${MAX_EXPIRES_IN}.`);
+    }
+    if (!(await this.deps.appExists(input.app))) throw notFound("No app has this client_id.");
+    const now = Date.now();
+    const record: CustomTokenRecord = {
+      id: randomToken(16),
+      app: input.app,
+      name,
+      createdAt: now,
+      ...(exp !== undefined ? { expiresAt: Math.floor(now / 1000) * 1000 + exp * 1000 } : {}),
+      revoked: false,
+    };
+    await this.deps.store.customTokens.create(record);
+    const claims: Record<string, unknown> = { sub: record.app, jti: record.id, aud: AUDIENCE, iat: Math.floor(now / 1000) };
+    if (record.expiresAt !== undefined) claims.exp = record.expiresAt / 1000;
+    const token = jwt.sign(claims, this.key, { algorithm: "HS256", noTimestamp: true });
+    return { id: record.id, token, record };
+  }
+
+  /** The app's tokens, newest first, without their values. */
+  async list(app: string): Promise<CustomTokenRecord[]> {
+    const all = await this.deps.store.customTokens.list(app);
+    return all.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Revokes one of the app's tokens; its live sockets are dropped on every node. */
+  async revoke(app: string, id: string): Promise<void> {
+    if (!(await this.deps.store.customTokens.revoke(app, id))) throw notFound("This app has no token with this id.");
+  }
+
+  /** Revokes every token of an app (call when the app is deleted: its tokens die with it). */
+  async revokeAll(app: string): Promise<number> {
+    const live = (await this.deps.store.customTokens.list(app)).filter((t) => !t.revoked);
+    for (const t of live) await this.deps.store.customTokens.revoke(app, t.id);
+    return live.length;
+  }
+
+  /** Whether a token (already verified once) is still neither revoked nor expired. */
+  async isActive(app: string, id: string): Promise<boolean> {
+    const rec = await this.deps.store.customTokens.get(app, id);
+    return !!rec && !rec.revoked && (rec.expiresAt === undefined || rec.expiresAt > Date.now());
+  }
+
+  /** The identity behind a presented token, or invalid_token (missing, malformed, expired, revoked). */
+  async verify(token: unknown): Promise<TokenIdentity> {
+    if (typeof token !== "string" || token === "" || token.length > MAX_TOKEN_LENGTH) throw invalid();
+    let claims: jwt.JwtPayload;
+    try {
+      const c = jwt.verify(token, this.key, { algorithms: ["HS256"], audience: AUDIENCE });
+      if (typeof c === "string") throw invalid();
+      claims = c;
+    } catch {
+      throw invalid();
+    }
+    if (typeof claims.sub !== "string" || typeof claims.jti !== "string") throw invalid();
+    const rec = await this.deps.store.customTokens.get(claims.sub, claims.jti);
+    if (!rec || rec.revoked) throw invalid();
+    if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now()) throw invalid();
+    return { app: rec.app, tokenId: rec.id, ...(rec.expiresAt !== undefined ? { expiresAt: rec.expiresAt } : {}) };
+  }
+}
+
+const invalid = () => invalidToken("The custom token is missing, malformed, unknown, expired or revoked.");
+
+/** The token of an `Authorization: Bearer <token>` header value (undefined when absent). */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : "";
+}

@@ -1,0 +1,75 @@
+// The parts of the store port that the realtime channel needs: CUSTOM TOKEN records, the per-app
+// event history, and the feed that tells every node about new events and revocations.
+
+export interface CustomTokenRecord {
+  id: string;
+  /** client_id of the app the token belongs to. */
+  app: string;
+  name: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /** Milliseconds since the epoch; absent when the token never expires. */
+  expiresAt?: number;
+  revoked: boolean;
+}
+
+export interface CustomTokenStore {
+  create(record: CustomTokenRecord): Promise<void>;
+  get(app: string, id: string): Promise<CustomTokenRecord | null>;
+  list(app: string): Promise<CustomTokenRecord[]>;
+  /** Marks the token revoked and tells every node (feed). False when the app has no such token. */
+  revoke(app: string, id: string): Promise<boolean>;
+}
+
+/** One solve attempt as stored in an app's history. */
+export interface StoredEvent {
+  /** `<milliseconds>-<sequence>`, increasing within an app. */
+  id: string;
+  key: string;
+  correct: boolean;
+  /** ISO 8601. */
+  at: string;
+}
+
+export interface HistoryLimits {
+  maxEvents: number;
+  ttlSeconds: number;
+}
+
+export interface HistoryRead {
+  events: StoredEvent[];
+  /** True when nothing after `since` was trimmed from the history. */
+  complete: boolean;
+}
+
+export interface EventLog {
+  /** Appends to the app's history (trimmed to the limits) and tells every node (feed). */
+  append(app: string, event: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent>;
+  /** Up to `count` events after `since`, oldest first (trimming by time first); `complete` as of this read. */
+  readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead>;
+}
+
+export type FeedMessage =
+  | { type: "event"; app: string; event: StoredEvent }
+  | { type: "revoked"; tokenId: string };
+
+/** Messages to every node. The Redis feed needs its own subscriber connection. */
+export interface Feed {
+  /** onResubscribed: the feed was away (Redis outage) and is back; messages may have been missed. */
+  subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+const EVENT_ID = /^(\d{1,16})-(\d{1,16})$/;
+
+export function isEventId(s: unknown): s is string {
+  return typeof s === "string" && EVENT_ID.test(s);
+}
+
+/** Orders two event ids (<ms>-<seq>) numerically: negative, zero or positive. */
+export function compareEventIds(a: string, b: string): number {
+  const [am, as] = a.split("-").map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split("-").map(BigInt) as [bigint, bigint];
+  if (am !== bm) return am < bm ? -1 : 1;
+  return as === bs ? 0 : as < bs ? -1 : 1;
+}

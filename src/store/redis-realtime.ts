@@ -1,0 +1,182 @@
+// Redis side of CUSTOM TOKENs, event history (Streams) and the feed. Each write that other nodes
+// must hear about publishes in the same Lua script, so the feed carries an app's events in id
+// order. Every script touches one key (Redis Cluster: one hash tag per app).
+import { StoreUnavailableError } from "../errors.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import { guarded } from "./redis.js";
+import {
+  compareEventIds,
+  type CustomTokenRecord,
+  type CustomTokenStore,
+  type EventLog,
+  type Feed,
+  type FeedMessage,
+  type HistoryLimits,
+  type HistoryRead,
+  type StoredEvent,
+} from "./realtime-port.js";
+
+// Time trimming, on Redis's clock (the one the ids come from): drops entries older than ttlMs
+// and records the newest dropped id as the cut.
+const TRIM_BY_TIME = `
+local function trimByTime(stream, cutKey, ttlms)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local minid = string.format('%d', math.max(1, now - ttlms))
+  local stale = redis.call('XREVRANGE', stream, '(' .. minid, '-', 'COUNT', 1)
+  if #stale > 0 then
+    redis.call('SET', cutKey, stale[1][1])
+    redis.call('XTRIM', stream, 'MINID', minid)
+  end
+end`;
+
+// KEYS: stream, cut (the newest id ever trimmed away; neither key expires, so the cut is never
+// forgotten). ARGV: maxEvents, ttlMs, key, correct, at, channel, app. Count trimming is exact,
+// in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
+const APPEND = `${TRIM_BY_TIME}
+local id = redis.call('XADD', KEYS[1], '*', 'k', ARGV[3], 'c', ARGV[4], 't', ARGV[5])
+local maxlen = tonumber(ARGV[1])
+local n = redis.call('XLEN', KEYS[1])
+if n > maxlen + 100 then
+  local old = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', n - maxlen)
+  redis.call('SET', KEYS[2], old[#old][1])
+  redis.call('XTRIM', KEYS[1], 'MAXLEN', maxlen)
+end
+trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[2]))
+redis.call('PUBLISH', ARGV[6], cjson.encode({t='e', app=ARGV[7], id=id, k=ARGV[3], c=ARGV[4], at=ARGV[5]}))
+return id`;
+
+// KEYS: stream, cut. ARGV: since, count, ttlMs. Returns {cut, or '' when the app never had an
+// event, and the entries after since}.
+const READ_AFTER = `${TRIM_BY_TIME}
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}} end
+trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[3]))
+local cut = redis.call('GET', KEYS[2]) or '0-0'
+return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
+
+const REVOKE = `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local r = cjson.decode(raw)
+r.r = 1
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
+redis.call('PUBLISH', ARGV[2], cjson.encode({t='r', id=ARGV[1]}))
+return 1`;
+
+type Scripted = RedisClient & {
+  sigilEvAppend(key: string, cut: string, ...args: Array<string | number>): Promise<string>;
+  sigilEvRead(key: string, cut: string, since: string, count: number, ttlMs: number): Promise<[string, Array<[string, string[]]>]>;
+  sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
+};
+
+function withScripts(redis: RedisClient): Scripted {
+  const r = redis as Scripted;
+  if (typeof r.sigilEvAppend !== "function") {
+    redis.defineCommand("sigilEvAppend", { numberOfKeys: 2, lua: APPEND });
+    redis.defineCommand("sigilEvRead", { numberOfKeys: 2, lua: READ_AFTER });
+    redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
+  }
+  return r;
+}
+
+interface StoredToken {
+  n: string;
+  c: number;
+  e?: number;
+  r?: number;
+}
+
+export class RedisCustomTokens implements CustomTokenStore {
+  private readonly redis: Scripted;
+  constructor(redis: RedisClient, private readonly keys: Keyspace) {
+    this.redis = withScripts(redis);
+  }
+
+  async create(r: CustomTokenRecord): Promise<void> {
+    const doc: StoredToken = { n: r.name, c: r.createdAt, ...(r.expiresAt !== undefined ? { e: r.expiresAt } : {}) };
+    await guarded(() => this.redis.hset(this.keys.customTokens(r.app), r.id, JSON.stringify(doc)));
+  }
+
+  async get(app: string, id: string): Promise<CustomTokenRecord | null> {
+    const raw = await guarded(() => this.redis.hget(this.keys.customTokens(app), id));
+    return raw === null ? null : toRecord(app, id, raw);
+  }
+
+  async list(app: string): Promise<CustomTokenRecord[]> {
+    const all = await guarded(() => this.redis.hgetall(this.keys.customTokens(app)));
+    return Object.entries(all).map(([id, raw]) => toRecord(app, id, raw));
+  }
+
+  async revoke(app: string, id: string): Promise<boolean> {
+    return (await guarded(() => this.redis.sigilCtRevoke(this.keys.customTokens(app), id, this.keys.feed))) === 1;
+  }
+}
+
+function toRecord(app: string, id: string, raw: string): CustomTokenRecord {
+  const d = JSON.parse(raw) as StoredToken;
+  return { id, app, name: d.n, createdAt: d.c, ...(d.e !== undefined ? { expiresAt: d.e } : {}), revoked: d.r === 1 };
+}
+
+export class RedisEventLog implements EventLog {
+  private readonly redis: Scripted;
+  constructor(redis: RedisClient, private readonly keys: Keyspace) {
+    this.redis = withScripts(redis);
+  }
+
+  async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
+    const ttlMs = Math.round(limits.ttlSeconds * 1000);
+    const args = [limits.maxEvents, ttlMs, e.key, e.correct ? "1" : "0", e.at, this.keys.feed, app];
+    const id = await guarded(() => this.redis.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), ...args));
+    return { id, ...e };
+  }
+
+  async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
+    const [cut, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count, Math.round(limits.ttlSeconds * 1000)));
+    const events = entries.map(([id, fields]) => {
+      const f: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+      return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
+    });
+    return { events, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
+  }
+}
+
+/** Subscribes a dedicated connection (offline queue on) to the feed channel. */
+export class RedisFeed implements Feed {
+  constructor(private readonly sub: RedisClient, private readonly keys: Keyspace) {}
+
+  async subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void> {
+    let readyBefore = this.sub.status === "ready";
+    this.sub.on("ready", () => {
+      // ioredis subscribes again by itself on reconnect; tell the caller so it can catch up.
+      if (readyBefore) setTimeout(() => onResubscribed?.(), 100);
+      readyBefore = true;
+    });
+    this.sub.on("message", (channel: string, raw: string) => {
+      if (channel !== this.keys.feed) return;
+      const m = parseFeed(raw);
+      if (m) listener(m);
+    });
+    try {
+      await this.sub.subscribe(this.keys.feed);
+    } catch (err) {
+      throw new StoreUnavailableError(err);
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+function parseFeed(raw: string): FeedMessage | undefined {
+  try {
+    const m = JSON.parse(raw) as Record<string, string>;
+    if (m.t === "r" && m.id) return { type: "revoked", tokenId: m.id };
+    if (m.t === "e" && m.app && m.id) {
+      return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
+    }
+  } catch {
+    // not ours
+  }
+  return undefined;
+}

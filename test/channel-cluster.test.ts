@@ -1,0 +1,93 @@
+// The store, delivery and replay on a local three-master Redis Cluster with the sharded adapter.
+import { expect } from "chai";
+import { readyClient, refusal } from "./support/channel.js";
+import { TestCluster } from "./support/cluster.js";
+import { challengeApi } from "./support/http.js";
+import { startNode, type TestNode } from "./support/nodes.js";
+import { requireRedis } from "./support/redis.js";
+
+const APP = "test-app";
+
+describe("Redis Cluster (three masters, sharded adapter)", function () {
+  this.timeout(30_000);
+  let cluster: TestCluster;
+  let nodes: TestNode[] = [];
+  let a: TestNode, b: TestNode;
+  let token: string;
+  before(async function () {
+    requireRedis(this, "Redis Cluster");
+    cluster = await TestCluster.start();
+  });
+  beforeEach(async () => {
+    cluster.flushAll();
+    nodes = await Promise.all([0, 1].map(() => startNode({ redisUrl: cluster.url, env: { REDIS_ADAPTER: "sharded" } })));
+    [a, b] = nodes as [TestNode, TestNode];
+    ({ token } = await a.server.customTokens.create({ app: APP }));
+  });
+  afterEach(async () => {
+    await Promise.all(nodes.map((n) => n.close()));
+  });
+  after(async () => {
+    await cluster?.destroy();
+  });
+  const bearer = () => ({ authorization: `Bearer ${token}` });
+
+  it("When the nodes run on the cluster, then they use the sharded adapter and the store answers", async () => {
+    expect(a.config.redisAdapter).to.equal("sharded");
+    expect(a.server.io.of("/").adapter.constructor.name).to.match(/Sharded/);
+    const r = await challengeApi(a.url).question("00000000-0000-4000-8000-000000000000");
+    expect(r.status).to.equal(404);
+  });
+
+  it("When challenges are made and solved on different nodes, then the store and its limits work", async () => {
+    const keys = await Promise.all(Array.from({ length: 6 }, (_, i) => challengeApi(a.url).createKey(`q${i}`, `a${i}`)));
+    for (const [i, k] of keys.entries()) {
+      expect((await challengeApi(b.url).question(k)).text).to.equal(`q${i}`);
+      expect((await challengeApi(b.url).solve(k, `a${i}`)).json).to.deep.equal({ correct: true });
+    }
+    const k = keys[0]!;
+    for (let i = 0; i < 10; i++) expect((await challengeApi(a.url).solve(k, "wrong")).status).to.equal(200);
+    expect((await challengeApi(b.url).solve(k, "a0")).status).to.equal(429);
+  });
+
+  it("When a solve happens on node B, then the socket on node A gets it", async () => {
+    const onA = await readyClient(a.url, { token });
+    const key = await challengeApi(a.url).createKey("q", "a", bearer());
+    await challengeApi(b.url).solve(key, "a");
+    const [e] = await onA.waitEvents(1);
+    expect(e).to.include({ key, correct: true });
+  });
+
+  it("When a socket was away while 5 solves happened, then it gets exactly those 5 on reconnect", async () => {
+    const key = await challengeApi(a.url).createKey("q", "a", bearer());
+    const first = await readyClient(a.url, { token });
+    await challengeApi(b.url).solve(key, "a");
+    const [seen] = await first.waitEvents(1);
+    first.close();
+    for (let i = 0; i < 5; i++) await challengeApi(i % 2 ? a.url : b.url).solve(key, "no");
+    const back = await readyClient(b.url, { token, since: seen!.id });
+    expect(back.readies[0]).to.deep.equal({ app: APP, recovered: true });
+    expect(back.events).to.have.length(5);
+    await challengeApi(a.url).solve(key, "a");
+    await back.waitEvents(6);
+  });
+
+  it("When a token is revoked on node A, then its socket on node B drops within 1 s", async () => {
+    const { token: t, id } = await a.server.customTokens.create({ app: APP });
+    const onB = await readyClient(b.url, { token: t });
+    await a.server.customTokens.revoke(APP, id);
+    expect(await onB.waitDisconnect(1000)).to.equal("io server disconnect");
+    expect((await refusal(b.url, { token: t })).message).to.equal("invalid_token");
+  });
+
+  it("When the adapter broadcasts, then sockets on every node receive it (sharded pub/sub works)", async () => {
+    const onA = await readyClient(a.url, { token });
+    const onB = await readyClient(b.url, { token });
+    const got: string[] = [];
+    for (const c of [onA, onB]) (c.socket as any).on("ping-all", (v: string) => got.push(v));
+    (b.server.io as any).emit("ping-all", "x");
+    const until = Date.now() + 2000;
+    while (got.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(got).to.deep.equal(["x", "x"]);
+  });
+});

@@ -1,0 +1,73 @@
+// The channel through Redis trouble: a dropped subscription loses no live event, and a Redis
+// restart (with its data on disk) keeps the history and the live feed.
+import { expect } from "chai";
+import { readyClient } from "./support/channel.js";
+import { challengeApi } from "./support/http.js";
+import { startNode, type TestNode } from "./support/nodes.js";
+import { requireRedis, TestRedis } from "./support/redis.js";
+
+describe("Realtime channel through Redis trouble", function () {
+  this.timeout(30_000);
+  let redis: TestRedis;
+  let nodes: TestNode[] = [];
+  before(async function () {
+    requireRedis(this);
+    redis = await TestRedis.start({ appendonly: true });
+  });
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((n) => n.close()));
+  });
+  after(async () => {
+    await redis?.destroy();
+  });
+
+  it("When the nodes' subscriptions are cut while solves go on, then the sockets still get every event", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const { token } = await a!.server.customTokens.create({ app: "test-app" });
+    const cl = await readyClient(a!.url, { token });
+    const key = await challengeApi(b!.url).createKey("q", "a", { authorization: `Bearer ${token}` });
+    await challengeApi(b!.url).solve(key, "a");
+    await cl.waitEvents(1);
+    // Cut every subscriber connection; publishes made before they are back reach nobody.
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    for (let i = 0; i < 3; i++) await challengeApi(b!.url).solve(key, "no");
+    const evs = await cl.waitEvents(4, 5000);
+    expect(evs.map((e) => e.correct)).to.deep.equal([true, false, false, false]);
+    expect(new Set(evs.map((e) => e.id)).size).to.equal(4);
+    expect(cl.socket.connected).to.equal(true);
+  });
+
+  it("When a token is revoked while the subscriptions are cut, then its sockets still drop", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const { token, id } = await a!.server.customTokens.create({ app: "test-app" });
+    const cl = await readyClient(b!.url, { token });
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    await a!.server.customTokens.revoke("test-app", id);
+    expect(await cl.waitDisconnect(2000)).to.equal("io server disconnect");
+  });
+
+  it("When Redis restarts, then the history survives and live events flow again", async () => {
+    const a = await startNode({ redisUrl: redis.url });
+    nodes.push(a);
+    const { token } = await a.server.customTokens.create({ app: "test-app" });
+    const cl = await readyClient(a.url, { token });
+    const api = challengeApi(a.url);
+    const key = await api.createKey("q", "a", { authorization: `Bearer ${token}` });
+    await api.solve(key, "a");
+    const [first] = await cl.waitEvents(1);
+    await redis.stop();
+    expect((await api.solve(key, "a")).status).to.equal(503);
+    await redis.start();
+    const until = Date.now() + 5000;
+    while ((await api.solve(key, "a")).status !== 200) {
+      if (Date.now() > until) throw new Error("Redis did not come back");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await cl.waitEvents(2, 5000);
+    const back = await readyClient(a.url, { token, since: first!.id });
+    expect(back.readies[0]).to.deep.equal({ app: "test-app", recovered: true });
+    expect(back.events).to.have.length(1);
+  });
+});

@@ -1,0 +1,327 @@
+// CONTRACT §5 (owned challenges) and §6 (the realtime channel) on one node, on the embedded
+// store and on Redis.
+import { expect } from "chai";
+import { describeBackends } from "./support/backends.js";
+import { call, channelClient, readyClient, refusal, sleep } from "./support/channel.js";
+import { challengeApi } from "./support/http.js";
+import type { TestNode } from "./support/nodes.js";
+
+const APP = "test-app";
+const EVENT_ID = /^\d+-\d+$/;
+
+describeBackends("Realtime channel", (backend) => {
+  let node: TestNode;
+  let token: string;
+  let tokenId: string;
+  let api: ReturnType<typeof challengeApi>;
+  beforeEach(async () => {
+    node = await backend.startNode();
+    api = challengeApi(node.url);
+    ({ token, id: tokenId } = await node.server.customTokens.create({ app: APP, name: "ci" }));
+  });
+  const bearer = () => ({ authorization: `Bearer ${token}` });
+
+  describe("When a client connects", () => {
+    it("then a valid token in auth.token is accepted and ready says {app, recovered:false}", async () => {
+      const c = await readyClient(node.url, { token });
+      expect(c.readies).to.deep.equal([{ app: APP, recovered: false }]);
+    });
+
+    it("then the token may come as Authorization: Bearer", async () => {
+      const c = await readyClient(node.url, { token, viaHeader: true });
+      expect(c.readies[0]).to.deep.equal({ app: APP, recovered: false });
+    });
+
+    const bad: Array<[string, () => Promise<string | undefined>]> = [
+      ["missing", async () => undefined],
+      ["malformed", async () => "not-a-jwt"],
+      ["signed with another secret", async () => token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA")],
+      ["unknown (never issued here)", async () => {
+        const other = await backend.startNode({ SECRET: "another-secret-0123456789abcdef0123456789" });
+        return (await other.server.customTokens.create({ app: APP })).token;
+      }],
+      ["revoked", async () => {
+        const t = await node.server.customTokens.create({ app: APP });
+        await node.server.customTokens.revoke(APP, t.id);
+        return t.token;
+      }],
+      ["expired", async () => {
+        const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+        await sleep(1100);
+        return t.token;
+      }],
+    ];
+    for (const [what, make] of bad) {
+      it(`then a ${what} token is refused with connect_error invalid_token and the §2 body`, async () => {
+        const t = await make();
+        const err = await refusal(node.url, t === undefined ? {} : { token: t });
+        expect(err.message).to.equal("invalid_token");
+        expect(err.data.error).to.equal("invalid_token");
+        expect(err.data.error_description).to.be.a("string").and.not.empty;
+        expect(JSON.stringify(err.data)).to.not.include(t ?? "@@");
+      });
+    }
+  });
+
+  describe("When a challenge is created with the app's CUSTOM TOKEN", () => {
+    it("then every solve attempt reaches the app's sockets as challenge:result", async () => {
+      const c1 = await readyClient(node.url, { token });
+      const c2 = await readyClient(node.url, { token, viaHeader: true });
+      const key = await api.createKey("2+2?", "4", bearer());
+      expect((await api.solve(key, "5")).json).to.deep.equal({ correct: false });
+      expect((await api.solve(key, "4")).json).to.deep.equal({ correct: true });
+      for (const c of [c1, c2]) {
+        const evs = await c.waitEvents(2);
+        expect(evs.map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
+        for (const e of evs) {
+          expect(e.id).to.match(EVENT_ID);
+          expect(Object.keys(e).sort()).to.deep.equal(["at", "correct", "id", "key"]);
+          expect(new Date(e.at).toISOString()).to.equal(e.at);
+        }
+      }
+    });
+
+    it("then another app's sockets and anonymous challenges send nothing to this app", async () => {
+      const other = (await node.server.customTokens.create({ app: "other-app" })).token;
+      const mine = await readyClient(node.url, { token });
+      const theirs = await readyClient(node.url, { token: other });
+      const k1 = await api.createKey("q", "a", { authorization: `Bearer ${other}` });
+      const k2 = await api.createKey("q", "a");
+      await api.solve(k1, "a");
+      await api.solve(k2, "a");
+      await theirs.waitEvents(1);
+      await sleep(100);
+      expect(mine.events).to.deep.equal([]);
+      expect(theirs.events).to.have.length(1);
+    });
+
+    for (const [what, header] of [
+      ["unknown", "Bearer nope"],
+      ["empty", "Bearer "],
+      ["not Bearer", "Basic abc"],
+    ] as const) {
+      it(`then an ${what} token is 401 invalid_token, not an anonymous challenge`, async () => {
+        const r = await api.create("q", "a", { authorization: header });
+        expect(r.status).to.equal(401);
+        expect(r.json.error).to.equal("invalid_token");
+        expect(r.headers["www-authenticate"]).to.equal('Bearer error="invalid_token"');
+      });
+    }
+
+    it("then a revoked token is 401 invalid_token", async () => {
+      await node.server.customTokens.revoke(APP, tokenId);
+      const r = await api.create("q", "a", bearer());
+      expect(r.status).to.equal(401);
+    });
+  });
+
+  describe("When a client uses challenge:new and challenge:solve", () => {
+    it("then both answer through their acks and the attempt becomes an event", async () => {
+      const c = await readyClient(node.url, { token });
+      const created = await call<{ key: string }>(c, "challenge:new", { question: "Hauptstadt?", answer: "Berlin", ttl: 120 });
+      expect(Object.keys(created)).to.deep.equal(["key"]);
+      expect((await api.question(created.key)).text).to.equal("Hauptstadt?");
+      expect(await call(c, "challenge:solve", { key: created.key, a: "Berlin" })).to.deep.equal({ correct: true });
+      const [e] = await c.waitEvents(1);
+      expect(e).to.include({ key: created.key, correct: true });
+    });
+
+    const badPayloads: Array<[string, string, unknown[]]> = [
+      ["no payload", "challenge:new", []],
+      ["a string", "challenge:new", ["hello"]],
+      ["null", "challenge:solve", [null]],
+      ["an array", "challenge:solve", [["k", "a"]]],
+      ["an empty question", "challenge:new", [{ question: "", answer: "a" }]],
+      ["a ttl out of range", "challenge:new", [{ question: "q", answer: "a", ttl: 5 }]],
+      ["a ttl as text", "challenge:new", [{ question: "q", answer: "a", ttl: "100" }]],
+      ["a key that is not a UUID", "challenge:solve", [{ key: "nope", a: "a" }]],
+      ["an answer of 201 characters", "challenge:solve", [{ key: "00000000-0000-4000-8000-000000000000", a: "x".repeat(201) }]],
+    ];
+    for (const [what, event, args] of badPayloads) {
+      it(`then ${what} for ${event} acks invalid_request`, async () => {
+        const c = await readyClient(node.url, { token });
+        const reply = await call<Record<string, string>>(c, event, ...args);
+        expect(reply.error).to.equal("invalid_request");
+        expect(reply.error_description).to.be.a("string");
+      });
+    }
+
+    it("then an unknown key acks not_found and the socket stays connected", async () => {
+      const c = await readyClient(node.url, { token });
+      const reply = await call<Record<string, string>>(c, "challenge:solve", { key: "00000000-0000-4000-8000-000000000000", a: "x" });
+      expect(reply.error).to.equal("not_found");
+      // No ack, unknown events, huge garbage: ignored without a crash.
+      (c.socket as any).emit("challenge:new", { question: "q" });
+      (c.socket as any).emit("nonsense", 1, 2, 3);
+      expect(await call(c, "challenge:new", { question: "q", answer: "a" })).to.have.property("key");
+      expect(c.socket.connected).to.equal(true);
+    });
+
+    it("then more events than the per-socket rate are refused with rate_limited", async () => {
+      const c = await readyClient(node.url, { token });
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, () => call<Record<string, string>>(c, "challenge:solve", { key: "bad", a: "x" })),
+      );
+      const limited = replies.filter((r) => r.error === "rate_limited");
+      expect(limited.length).to.be.greaterThan(0);
+      expect(replies.filter((r) => r.error === "invalid_request").length).to.be.greaterThan(0);
+    });
+  });
+
+  describe("When a client reconnects with since", () => {
+    it("then it gets exactly the events it missed, in order, then ready recovered:true, then live ones", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      const c = await readyClient(node.url, { token });
+      await api.solve(key, "first");
+      const [seen] = await c.waitEvents(1);
+      c.close();
+      const missed: boolean[] = [];
+      for (let i = 0; i < 5; i++) {
+        const ok = i % 2 === 0;
+        await api.solve(key, ok ? "a" : `wrong${i}`);
+        missed.push(ok);
+      }
+      const back = await readyClient(node.url, { token, since: seen!.id });
+      expect(back.readies).to.deep.equal([{ app: APP, recovered: true }]);
+      expect(back.events.map((e) => e.correct)).to.deep.equal(missed);
+      const ids = back.events.map((e) => e.id);
+      expect(new Set(ids).size).to.equal(5);
+      expect(ids.every((id) => id !== seen!.id)).to.equal(true);
+      await api.solve(key, "a");
+      const all = await back.waitEvents(6);
+      expect(all).to.have.length(6);
+    });
+
+    it("then a reconnect amid a stream of solves gets every event once, in order", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      const c = await readyClient(node.url, { token });
+      await api.solve(key, "a");
+      const [seen] = await c.waitEvents(1);
+      c.close();
+      for (let i = 0; i < 20; i++) await api.solve(key, "a");
+      const back = channelClient(node.url, { token, since: seen!.id });
+      // Sequential (concurrent right answers could meet the attempt limit before their refunds).
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) statuses.push((await api.solve(key, "a")).status);
+      expect(statuses.every((st) => st === 200)).to.equal(true);
+      const evs = await back.waitEvents(40);
+      await sleep(100);
+      const ids = back.events.map((e) => e.id);
+      expect(ids).to.have.length(40);
+      expect(new Set(ids).size).to.equal(40);
+      const sorted = [...ids].sort((x, y) => {
+        const [a1, a2] = x.split("-").map(Number) as [number, number];
+        const [b1, b2] = y.split("-").map(Number) as [number, number];
+        return a1 - b1 || a2 - b2;
+      });
+      expect(ids).to.deep.equal(sorted);
+      expect(evs.length).to.equal(40);
+    });
+
+    it("then events published while the history is being read come once each, after the replay, before ready", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      const c = await readyClient(node.url, { token });
+      await api.solve(key, "a");
+      const [seen] = await c.waitEvents(1);
+      c.close();
+      await api.solve(key, "no");
+      await api.solve(key, "no");
+      // A slow history read: 3 solves land before it runs (in the replay and live), 3 after it
+      // (live only).
+      const events = node.opened.store.events;
+      const read = events.readAfter.bind(events);
+      let first = true;
+      events.readAfter = async (...args) => {
+        if (!first) return read(...args);
+        first = false;
+        for (let i = 0; i < 3; i++) await api.solve(key, "a");
+        await sleep(100);
+        const r = await read(...args);
+        for (let i = 0; i < 3; i++) await api.solve(key, "a");
+        await sleep(100);
+        return r;
+      };
+      const back = await readyClient(node.url, { token, since: seen!.id });
+      expect(back.readies[0]).to.deep.equal({ app: APP, recovered: true });
+      expect(back.events.map((e) => e.correct)).to.deep.equal([false, false, true, true, true, true, true, true]);
+      expect(new Set(back.events.map((e) => e.id)).size).to.equal(8);
+      await sleep(100);
+      expect(back.events).to.have.length(8);
+    });
+
+    it("then a since older than the history gives recovered:false", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      const c = await readyClient(node.url, { token });
+      await api.solve(key, "a");
+      const [seen] = await c.waitEvents(1);
+      c.close();
+      // Push the event out of the history (HISTORY_MAX_EVENTS is 1,000; Redis trims in blocks).
+      const limits = { maxEvents: 1000, ttlSeconds: 86400 };
+      const at = new Date().toISOString();
+      for (let i = 0; i < 12; i++) {
+        await Promise.all(Array.from({ length: 100 }, () => node.opened.store.events.append(APP, { key, correct: false, at }, limits)));
+      }
+      const back = await readyClient(node.url, { token, since: seen!.id });
+      expect(back.readies[0]).to.deep.equal({ app: APP, recovered: false });
+    });
+
+    it("then a malformed since counts as none: ready recovered:false", async () => {
+      const c = await readyClient(node.url, { token, since: "yesterday" });
+      expect(c.readies[0]).to.deep.equal({ app: APP, recovered: false });
+    });
+  });
+
+  describe("When the token stops being valid", () => {
+    it("then revoking it disconnects its sockets within 1 s, and only its sockets", async () => {
+      const other = await node.server.customTokens.create({ app: APP });
+      const c = await readyClient(node.url, { token });
+      const keep = await readyClient(node.url, { token: other.token });
+      const t0 = Date.now();
+      await node.server.customTokens.revoke(APP, tokenId);
+      expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
+      expect(Date.now() - t0).to.be.lessThan(1000);
+      await sleep(50);
+      expect(keep.socket.connected).to.equal(true);
+    });
+
+    it("then its expiry disconnects the socket", async () => {
+      const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+      const c = await readyClient(node.url, { token: t.token });
+      expect(await c.waitDisconnect(2500)).to.equal("io server disconnect");
+    });
+  });
+
+  describe("When the node drains (SIGTERM)", () => {
+    it("then sockets are closed at the transport, so clients reconnect (elsewhere)", async () => {
+      const c = await readyClient(node.url, { token, reconnection: true });
+      await node.close();
+      expect(await c.waitDisconnect()).to.equal("transport close");
+      expect(c.socket.active).to.equal(true);
+      c.close();
+    });
+  });
+
+  describe("When tokens are listed", () => {
+    it("then they show without their value, newest first, revoked ones marked", async () => {
+      await sleep(5);
+      const second = await node.server.customTokens.create({ app: APP, name: "second", expiresIn: 3600 });
+      await node.server.customTokens.revoke(APP, tokenId);
+      const list = await node.server.customTokens.list(APP);
+      expect(list.map((t) => [t.id, t.name, t.revoked])).to.deep.equal([
+        [second.id, "second", false],
+        [tokenId, "ci", true],
+      ]);
+      expect(JSON.stringify(list)).to.not.include(token);
+      expect(list[0]!.expiresAt).to.be.a("number");
+    });
+
+    it("then a token cannot be issued for an unknown app", async () => {
+      try {
+        await node.server.customTokens.create({ app: "no-such-app" });
+        expect.fail("issued");
+      } catch (err) {
+        expect((err as { code?: string }).code).to.equal("not_found");
+      }
+    });
+  });
+});

@@ -1,0 +1,113 @@
+// socket.io-client helpers for channel tests: a client that records everything it receives.
+import { io as connect, type Socket } from "socket.io-client";
+import type {
+  ChallengeResultEvent,
+  ClientToServerEvents,
+  ErrorObject,
+  ReadyEvent,
+  ServerToClientEvents,
+} from "../../src/protocol.js";
+
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface ChannelClient {
+  socket: ClientSocket;
+  events: ChallengeResultEvent[];
+  readies: ReadyEvent[];
+  disconnects: string[];
+  /** Resolves when at least n events arrived (rejects after ms). */
+  waitEvents(n: number, ms?: number): Promise<ChallengeResultEvent[]>;
+  waitReady(ms?: number): Promise<ReadyEvent>;
+  waitDisconnect(ms?: number): Promise<string>;
+  /** The id of the last event seen. */
+  lastId(): string | undefined;
+  close(): void;
+}
+
+const open = new Set<ClientSocket>();
+afterEach(() => {
+  for (const s of open) s.disconnect();
+  open.clear();
+});
+
+function until<T>(check: () => T | undefined, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const v = check();
+      if (v !== undefined) return resolve(v);
+      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 5);
+    };
+    tick();
+  });
+}
+
+export interface ConnectOptions {
+  token?: string;
+  since?: string;
+  /** Send the token as `Authorization: Bearer` instead of auth.token. */
+  viaHeader?: boolean;
+  reconnection?: boolean;
+  /** Called for the auth of each (re)connection instead of the fixed token/since. */
+  auth?: (cb: (data: object) => void) => void;
+}
+
+export function channelClient(url: string, opts: ConnectOptions = {}): ChannelClient {
+  const auth = opts.auth ?? (opts.viaHeader || opts.token === undefined ? {} : { token: opts.token, ...(opts.since ? { since: opts.since } : {}) });
+  const socket: ClientSocket = connect(url, {
+    path: "/socket.io/",
+    transports: ["websocket"],
+    forceNew: true,
+    reconnection: opts.reconnection ?? false,
+    reconnectionDelay: 50,
+    reconnectionDelayMax: 200,
+    auth,
+    ...(opts.viaHeader ? { extraHeaders: { authorization: `Bearer ${opts.token}` } } : {}),
+  });
+  open.add(socket);
+  const c: ChannelClient = {
+    socket,
+    events: [],
+    readies: [],
+    disconnects: [],
+    waitEvents: (n, ms = 3000) => until(() => (c.events.length >= n ? c.events : undefined), ms, `${n} events (have ${c.events.length})`),
+    waitReady: (ms = 3000) => until(() => c.readies[c.readies.length - 1], ms, "ready"),
+    waitDisconnect: (ms = 3000) => until(() => c.disconnects[c.disconnects.length - 1], ms, "disconnect"),
+    lastId: () => c.events[c.events.length - 1]?.id,
+    close: () => {
+      socket.disconnect();
+      open.delete(socket);
+    },
+  };
+  socket.on("challenge:result", (e) => c.events.push(e));
+  socket.on("ready", (r) => c.readies.push(r));
+  socket.on("disconnect", (reason) => c.disconnects.push(reason));
+  return c;
+}
+
+/** Connects and resolves once `ready` arrived. */
+export async function readyClient(url: string, opts: ConnectOptions = {}): Promise<ChannelClient> {
+  const c = channelClient(url, opts);
+  await c.waitReady();
+  return c;
+}
+
+/** Resolves with the connect_error of a refused connection (rejects if it connects). */
+export function refusal(url: string, opts: ConnectOptions = {}): Promise<{ message: string; data: ErrorObject }> {
+  const c = channelClient(url, opts);
+  return new Promise((resolve, reject) => {
+    c.socket.on("connect", () => reject(new Error("the connection was accepted")));
+    c.socket.on("connect_error", (err: Error & { data?: ErrorObject }) => {
+      c.close();
+      resolve({ message: err.message, data: err.data as ErrorObject });
+    });
+  });
+}
+
+/** Emits with an ack and resolves with the reply. */
+export function call<T = unknown>(c: ChannelClient, event: string, ...args: unknown[]): Promise<T> {
+  return (c.socket as unknown as Socket).timeout(3000).emitWithAck(event, ...args) as Promise<T>;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
