@@ -4,7 +4,10 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import type { AddressInfo, Socket } from "node:net";
 import express, { type Express, type Request } from "express";
 import type { Config } from "./config.js";
+import { Accounts } from "./domain/accounts.js";
+import { Apps } from "./domain/apps.js";
 import { Challenges } from "./domain/challenges.js";
+import { OAuth } from "./domain/oauth.js";
 import { invalidToken } from "./errors.js";
 import { challengeRoutes } from "./http/challenges/index.js";
 import type { OwnerResolver } from "./http/challenges/new.js";
@@ -12,7 +15,9 @@ import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
 import { errorHandler, notFoundHandler } from "./http/middleware/errors.js";
 import { ApiRegistry } from "./http/openapi.js";
+import { oauthRoutes } from "./http/oauth/index.js";
 import { opsRoutes } from "./http/ops.js";
+import { pageRoutes } from "./http/pages/index.js";
 import type { Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import type { Store } from "./store/port.js";
@@ -46,6 +51,10 @@ export function createServer(deps: ServerDeps): SigilServer {
   let draining = false;
 
   const challenges = new Challenges({ store, secret: config.secret, limits: config.solveLimits });
+  const accounts = new Accounts(store);
+  // apps.byClientId(clientId) tells whether an app exists (CUSTOM TOKENs need it).
+  const apps = new Apps({ store, secret: config.secret, gracePeriod: config.secretGracePeriod });
+  const oauth = new OAuth({ store, secret: config.secret, codeTtl: config.codeTtl, accessTokenTtl: config.accessTokenTtl });
   // Custom tokens arrive with the realtime channel; until then any presented token is unknown.
   const resolveOwner: OwnerResolver = async (req: Request) => {
     if (req.headers.authorization !== undefined) throw invalidToken("The custom token is unknown, expired or revoked.");
@@ -65,6 +74,8 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
   app.use(challengeRoutes(challenges, resolveOwner, api));
+  app.use(oauthRoutes({ config, store, accounts, apps, oauth }, api));
+  app.use(pageRoutes({ config, store, accounts, apps, oauth }));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
 
   app.use(notFoundHandler);

@@ -2,6 +2,7 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import { adaptLimiter } from "./limiter.js";
+import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./memory/signin.js";
 
 /** A map whose entries expire; expired entries are dropped on read and by a periodic sweep. */
 export class ExpiringMap<V> {
@@ -64,6 +65,10 @@ class MemoryChallenges implements ChallengeStore {
 export class MemoryStore implements Store {
   readonly kind = "memory" as const;
   readonly challenges = new MemoryChallenges();
+  readonly accounts = new MemoryAccounts();
+  readonly sessions = new MemorySessions();
+  readonly apps = new MemoryApps();
+  readonly grants = new MemoryGrants();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(
@@ -75,5 +80,7 @@ export class MemoryStore implements Store {
 
   async close(): Promise<void> {
     this.challenges.map.close();
+    this.sessions.map.close();
+    this.grants.close();
   }
 }

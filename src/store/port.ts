@@ -2,6 +2,8 @@
 // (redis.ts, memory.ts) pass one contract suite (test/store.contract.test.ts). Every method may
 // throw StoreUnavailableError when the backing store cannot be reached.
 
+import type { AccountStore, AppStore, GrantStore, SessionStore } from "./signin-port.js";
+
 export interface ChallengeRecord {
   question: string;
   /** Keyed hash of the NFC-normalised answer (hex); the answer itself is never stored. */
@@ -37,6 +39,11 @@ export interface LimiterSpec {
 export interface Store {
   readonly kind: "memory" | "redis";
   readonly challenges: ChallengeStore;
+  /** Sign-in (signin-port.ts). */
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly apps: AppStore;
+  readonly grants: GrantStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

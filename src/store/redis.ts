@@ -6,6 +6,7 @@ import { keyspace, type Keyspace } from "./keys.js";
 import { adaptLimiter } from "./limiter.js";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import type { RedisClient } from "./redis-client.js";
+import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./redis/signin.js";
 
 /** Runs a Redis call; any failure of the connection becomes StoreUnavailableError. */
 export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
@@ -50,6 +51,10 @@ export class RedisStore implements Store {
   readonly kind = "redis" as const;
   readonly keys: Keyspace;
   readonly challenges: ChallengeStore;
+  readonly accounts: RedisAccounts;
+  readonly sessions: RedisSessions;
+  readonly apps: RedisApps;
+  readonly grants: RedisGrants;
 
   constructor(
     readonly redis: RedisClient,
@@ -57,6 +62,10 @@ export class RedisStore implements Store {
   ) {
     this.keys = keyspace(prefix);
     this.challenges = new RedisChallenges(redis, this.keys);
+    this.accounts = new RedisAccounts(redis, this.keys);
+    this.sessions = new RedisSessions(redis, this.keys);
+    this.apps = new RedisApps(redis, this.keys);
+    this.grants = new RedisGrants(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {
