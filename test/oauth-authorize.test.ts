@@ -28,7 +28,8 @@ describeBackends("Authorize", (backend) => {
       ["a loopback URL on another path", { redirect_uri: "http://127.0.0.1:9999/other" }],
     ] as const) {
       it(`then ${what} shows a 400 page and nothing redirects`, async () => {
-        const q = new URLSearchParams({ client_id: app.clientId, state: "s", ...params });
+        const q = new URLSearchParams({ client_id: app.clientId, state: "s" });
+        for (const [k, v] of Object.entries(params)) q.set(k, v);
         for (const c of [alice, new PageClient(base)]) {
           const r = await c.get(`/authorize?${q}`);
           expect(r.status).to.equal(400);
