@@ -2,13 +2,15 @@
 // REDIS_URL, with the service's SECRET. Each command prints one JSON object, or one clear error
 // line and exits non-zero.
 import { parseArgs } from "node:util";
+import { appsCreate } from "./cli/apps.js";
 import { UsageError, type CliCommand } from "./cli/common.js";
+import { usersCreate } from "./cli/users.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [];
+const commands: CliCommand[] = [usersCreate, appsCreate];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");

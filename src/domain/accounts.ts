@@ -77,6 +77,11 @@ export class Accounts {
     return this.store.accounts.byId(id);
   }
 
+  byUsername(raw: string) {
+    const u = raw.trim().toLowerCase();
+    return USERNAME.test(u) ? this.store.accounts.byUsername(u) : Promise.resolve(null);
+  }
+
   async setDisplayName(id: string, raw: string): Promise<void> {
     const user = await this.store.accounts.byId(id);
     if (!user) return;
