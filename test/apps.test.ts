@@ -1,7 +1,7 @@
 // CONTRACT §4 (/developers): registering apps, secrets shown once, rotation, deletion.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { PageClient, authorize, csrfOf, registerApp, token, type TestApp } from "./support/pages.js";
+import { PageClient, authorize, csrfOf, registerApp, token, userInfo, type TestApp } from "./support/pages.js";
 
 describeBackends("Apps on /developers", (backend) => {
   let base: string;
@@ -71,13 +71,16 @@ describeBackends("Apps on /developers", (backend) => {
     expect((await trade(app, fresh)).status).to.equal(200);
   });
 
-  it("When an app is deleted, then its client id is unknown to /authorize", async () => {
+  it("When an app is deleted, then its client id is unknown to /authorize and its tokens stop working", async () => {
     const app = await registerApp(dev);
+    const t = (await trade(app, app.clientSecret)).json.access_token as string;
+    expect((await userInfo(base, t, app.clientId)).status).to.equal(200);
     const page = await dev.get("/developers");
     expect((await dev.post(`/developers/${app.clientId}/delete`, { _csrf: csrfOf(page.text) })).status).to.equal(303);
     expect((await dev.get("/developers")).text).to.not.contain(app.clientId);
     const r = await dev.get(`/authorize?client_id=${app.clientId}`);
     expect(r.status).to.equal(400);
+    expect((await userInfo(base, t, app.clientId)).status).to.equal(401);
   });
 
   it("When someone else tries to rotate or delete an app, then nothing changes", async () => {

@@ -2,6 +2,7 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
 import type { Accounts } from "../../domain/accounts.js";
+import type { Apps } from "../../domain/apps.js";
 import type { OAuth } from "../../domain/oauth.js";
 import { invalidRequest, invalidToken } from "../../errors.js";
 import type { UserInfo } from "../../protocol.js";
@@ -26,7 +27,7 @@ function bearer(req: Request): string {
   throw invalidToken();
 }
 
-export function userEndpoint(deps: { accounts: Accounts; oauth: OAuth; baseUrl: string }) {
+export function userEndpoint(deps: { accounts: Accounts; apps: Apps; oauth: OAuth; baseUrl: string }) {
   return async (req: Request, res: Response) => {
     res.set("Cache-Control", "no-store");
     if ("access_token" in (req.query as object)) {
@@ -35,8 +36,9 @@ export function userEndpoint(deps: { accounts: Accounts; oauth: OAuth; baseUrl: 
     const clientId = headerText(req, "client_id");
     if (!clientId) throw invalidRequest("The client_id header is required.");
     const rec = await deps.oauth.verifyToken(bearer(req), clientId);
-    const user = await deps.accounts.byId(rec.userId);
-    if (!user) throw invalidToken();
+    // A deleted app's tokens (and a deleted user's) stop working at once.
+    const [user, app] = await Promise.all([deps.accounts.byId(rec.userId), deps.apps.byClientId(rec.clientId)]);
+    if (!user || !app) throw invalidToken();
     const out: UserInfo = {
       id: user.id,
       username: user.username,
