@@ -83,7 +83,7 @@ export function authorizeGet(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
     if (await deps.oauth.hasConsent(user.id, c.app.clientId)) return approve(deps, res, c, user.id);
-    sendPage(res, 200, ConsentPage({ user, appName: c.app.name, csrf: csrfToken(req), hidden: c.p as Record<string, string> }));
+    sendPage(res, 200, ConsentPage({ user, appName: c.app.name, csrf: await csrfToken(req), hidden: c.p as Record<string, string> }));
   });
 }
 

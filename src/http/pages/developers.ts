@@ -13,7 +13,7 @@ export type AppExtras = (app: AppRecord, req: Request) => import("preact").Compo
 
 async function render(req: Request, res: Response, deps: PagesDeps, user: UserRecord, status: number, extra: { shown?: ShownSecret; error?: string } = {}, appExtras?: AppExtras) {
   const apps = await deps.apps.listByOwner(user.id);
-  sendPage(res, status, DevelopersPage({ user, apps, csrf: csrfToken(req), ...extra, appExtras: appExtras && ((a) => appExtras(a, req)) }));
+  sendPage(res, status, DevelopersPage({ user, apps, csrf: await csrfToken(req), ...extra, appExtras: appExtras && ((a) => appExtras(a, req)) }));
 }
 
 /** Every redirect_uri field, each split on line breaks. */

@@ -63,7 +63,15 @@ const csrf = csrfSync({
   },
 });
 
-export const csrfToken = (req: Request): string => csrf.generateToken(req);
+/**
+ * The CSRF token for a form on this page. The session is saved before the page is sent, so a
+ * store that cannot be reached is a 503 now, not a form that can never be submitted.
+ */
+export async function csrfToken(req: Request): Promise<string> {
+  const token = csrf.generateToken(req);
+  await new Promise<void>((resolve, reject) => req.session.save((e) => (e ? reject(e) : resolve())));
+  return token;
+}
 export const csrfCheck: RequestHandler = csrf.csrfSynchronisedProtection;
 
 /** Headers every page sends (CONTRACT §3): no framing, no referrer (codes ride in URLs). */

@@ -7,7 +7,7 @@ import { csrfToken, endSession, safeReturnTo, signInSession } from "./session.js
 
 export function signInPage(_deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(res, 200, SignInPage({ csrf: csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
+    sendPage(res, 200, SignInPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
   });
 }
 
@@ -21,7 +21,7 @@ export function signIn(deps: PagesDeps) {
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      sendPage(res, err.status, SignInPage({ csrf: csrfToken(req), returnTo, error: err.description, username: username.slice(0, 64) }));
+      sendPage(res, err.status, SignInPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: username.slice(0, 64) }));
     }
   });
 }

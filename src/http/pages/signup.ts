@@ -8,7 +8,7 @@ import { csrfToken, safeReturnTo, signInSession } from "./session.js";
 
 export function signUpPage(_deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(res, 200, SignUpPage({ csrf: csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
+    sendPage(res, 200, SignUpPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
   });
 }
 
@@ -25,7 +25,7 @@ export function signUp(deps: PagesDeps) {
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      sendPage(res, err.status, SignUpPage({ csrf: csrfToken(req), returnTo, error: err.description, username: form.username, displayName: form.displayName }));
+      sendPage(res, err.status, SignUpPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: form.username, displayName: form.displayName }));
     }
   });
 }
