@@ -115,6 +115,16 @@ describeBackends("Accounts and pages", (backend) => {
       expect(r.headers["retry-after"]).to.match(/^\d+$/);
     });
 
+    it("then sign-in attempts from one address are throttled (the 101st failure in 15 minutes is 429)", async function () {
+      this.timeout(60000);
+      const c = new PageClient(base);
+      const csrf = csrfOf((await c.get("/signin")).text);
+      for (let i = 0; i < 100; i++) {
+        expect((await c.post("/signin", { _csrf: csrf, username: `nobody${i}`, password: "nope-nope" })).status).to.equal(401);
+      }
+      expect((await c.post("/signin", { _csrf: csrf, username: "someone-else", password: "nope-nope" })).status).to.equal(429);
+    });
+
     it("then signing out ends the session", async () => {
       const c = new PageClient(base);
       await c.signUp("gina");
@@ -124,6 +134,17 @@ describeBackends("Accounts and pages", (backend) => {
       const again = await c.get("/account");
       expect(again.status).to.equal(303);
       expect(again.headers.location).to.match(/^\/signin\?return_to=%2Faccount/);
+    });
+  });
+
+  describe("When the pages are served over https (behind a proxy)", () => {
+    it("then the session cookie is Secure too", async () => {
+      const node = await backend.startNode({ AUTH_URL: "https://auth.example", TRUST_PROXY: "loopback" });
+      const r = await http(node.url, "/signup", { headers: { "x-forwarded-proto": "https" } });
+      const cookie = String(r.headers["set-cookie"]);
+      expect(cookie).to.match(/HttpOnly/i);
+      expect(cookie).to.match(/SameSite=Lax/i);
+      expect(cookie).to.match(/; Secure/i);
     });
   });
 
