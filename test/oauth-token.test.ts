@@ -184,6 +184,14 @@ describeBackends("Token and user endpoints", (backend) => {
       expect(r.json.error).to.equal("invalid_request");
     });
 
+    it("then many concurrent successful trades from one address are never throttled", async function () {
+      this.timeout(30000);
+      const codes = [];
+      for (let i = 0; i < 25; i++) codes.push(await code());
+      const results = await Promise.all(codes.map((c) => token(base, fields(c))));
+      expect(results.map((r) => r.status)).to.deep.equal(codes.map(() => 200));
+    });
+
     it("then the 20th failure for one client_id from one address is 429, and so is the right secret after it", async () => {
       const c = await code();
       for (let i = 1; i <= 19; i++) expect((await token(base, fields(c, { client_secret: `wrong-${i}` }))).status).to.equal(401);

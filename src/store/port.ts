@@ -26,6 +26,8 @@ export type LimitResult = { allowed: true; remaining: number } | { allowed: fals
 /** A fixed-window counter shared by every node: reserve an attempt, refund it if it did not count. */
 export interface AttemptLimiter {
   consume(id: string): Promise<LimitResult>;
+  /** Whether id is already over its limit, without counting an attempt. */
+  check(id: string): Promise<LimitResult>;
   refund(id: string): Promise<void>;
 }
 

@@ -44,13 +44,20 @@ export function readCredentials(req: Request, body: Record<string, unknown>): Cl
   return { clientId: bodyId, clientSecret: bodySecret, basic: false };
 }
 
-/** The authenticated app; 401 invalid_client on failure, 429 once failures pile up. */
+const tooMany = (ms: number) => rateLimited(ms / 1000, "Too many failed client authentications; try again later.");
+
+/**
+ * The authenticated app; 401 invalid_client on failure, 429 once failures pile up. Only failures
+ * count (secrets are 256 random bits, so this is about abuse, not guessing): a busy app making
+ * many concurrent token requests from one address is never throttled by its own successes.
+ */
 export async function authenticateClient(apps: Apps, limiter: AttemptLimiter, creds: ClientCredentials, address: string): Promise<AppRecord> {
   const id = `${creds.clientId.slice(0, 64)}|${address}`;
-  const slot = await limiter.consume(id);
-  if (!slot.allowed) throw rateLimited(slot.retryAfterMs / 1000, "Too many failed client authentications; try again later.");
+  const state = await limiter.check(id);
+  if (!state.allowed) throw tooMany(state.retryAfterMs);
   const app = creds.clientId.length <= 64 && creds.clientSecret.length <= 256 ? await apps.authenticate(creds.clientId, creds.clientSecret) : null;
-  if (!app) throw invalidClient(creds.basic);
-  await limiter.refund(id);
-  return app;
+  if (app) return app;
+  const failed = await limiter.consume(id);
+  if (!failed.allowed) throw tooMany(failed.retryAfterMs);
+  throw invalidClient(creds.basic);
 }
