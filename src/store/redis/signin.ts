@@ -14,7 +14,13 @@ export class RedisAccounts implements AccountStore {
   async create(user: UserRecord): Promise<boolean> {
     const ok = await guarded(() => this.redis.set(this.keys.username(user.username), user.id, "NX"));
     if (ok !== "OK") return false;
-    await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user)));
+    try {
+      await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user)));
+    } catch (err) {
+      // Free the name again so a failed sign-up does not hold it (best effort: Redis is failing).
+      await this.redis.del(this.keys.username(user.username)).catch(() => undefined);
+      throw err;
+    }
     return true;
   }
   async byId(id: string) {
