@@ -68,6 +68,13 @@ describeBackends("Token and user endpoints", (backend) => {
       expect((await token(base, f)).status).to.equal(200);
     });
 
+    it("then an app with one redirect URL may leave redirect_uri out of both requests", async () => {
+      const u = await authorize(alice, { client_id: other.clientId, state: "one" });
+      expect(u.origin + u.pathname).to.equal(other.redirectUri);
+      const r = await token(base, { code: u.searchParams.get("code")!, client_id: other.clientId, client_secret: other.clientSecret });
+      expect(r.status).to.equal(200);
+    });
+
     it("then /auth/user returns the four fields, with an absolute picture URL that serves", async () => {
       const t = (await token(base, fields(await code()))).json.access_token as string;
       const r = await userInfo(base, t, app.clientId);

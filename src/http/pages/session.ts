@@ -13,7 +13,9 @@ declare module "express-session" {
   }
 }
 
+/** A signed-in session lasts a week; an anonymous one (a CSRF token for a form) two hours. */
 const DEFAULT_TTL = 7 * 24 * 3600;
+const ANONYMOUS_TTL = 2 * 3600;
 
 /** express-session's Store contract, on our SessionStore port. */
 class PortSessionStore extends session.Store {
@@ -50,7 +52,7 @@ export function sessions(config: Config, store: SessionStore): RequestHandler {
       httpOnly: true,
       sameSite: "lax",
       secure: config.authUrl.startsWith("https:"),
-      maxAge: DEFAULT_TTL * 1000,
+      maxAge: ANONYMOUS_TTL * 1000,
       path: "/",
     },
   });
@@ -91,6 +93,7 @@ export function signInSession(req: Request, userId: string): Promise<void> {
     req.session.regenerate((err) => {
       if (err) return reject(err);
       req.session.userId = userId;
+      req.session.cookie.maxAge = DEFAULT_TTL * 1000;
       req.session.save((e) => (e ? reject(e) : resolve()));
     });
   });
