@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { chromium, type Browser } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
+import { IN_CI } from "./support/redis.js";
 import { PageClient, pkce, registerApp, token, userInfo } from "./support/pages.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -19,6 +20,7 @@ describeBackends("A person signs in with Sigil in a browser", (backend) => {
   before(async function () {
     this.timeout(60000);
     if (!existsSync(CHROMIUM)) {
+      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser test is mandatory in CI (CI=true)`);
       console.warn("\n  !!! /usr/bin/chromium is missing: SKIPPING the browser test (apt-get install -y chromium) !!!\n");
       this.skip();
     }
