@@ -26,14 +26,33 @@ class PortSessionStore extends session.Store {
     const exp = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : 0;
     return exp ? Math.max(1, Math.ceil((exp - Date.now()) / 1000)) : DEFAULT_TTL;
   }
+  // Callbacks run outside the promise chain (nextTick), so nothing they do becomes an unhandled
+  // rejection; a session that cannot be parsed counts as no session.
   override get(sid: string, cb: (err: unknown, s?: session.SessionData | null) => void): void {
-    this.sessions.get(sid).then((raw) => cb(null, raw ? (JSON.parse(raw) as session.SessionData) : null), cb);
+    this.sessions.get(sid).then(
+      (raw) => {
+        let s: session.SessionData | null = null;
+        try {
+          s = raw ? (JSON.parse(raw) as session.SessionData) : null;
+        } catch {
+          s = null;
+        }
+        process.nextTick(cb, null, s);
+      },
+      (e: unknown) => process.nextTick(cb, e),
+    );
   }
   override set(sid: string, s: session.SessionData, cb?: (err?: unknown) => void): void {
-    this.sessions.set(sid, JSON.stringify(s), PortSessionStore.ttl(s)).then(() => cb?.(), (e) => cb?.(e));
+    this.sessions.set(sid, JSON.stringify(s), PortSessionStore.ttl(s)).then(
+      () => process.nextTick(() => cb?.()),
+      (e: unknown) => process.nextTick(() => cb?.(e)),
+    );
   }
   override destroy(sid: string, cb?: (err?: unknown) => void): void {
-    this.sessions.destroy(sid).then(() => cb?.(), (e) => cb?.(e));
+    this.sessions.destroy(sid).then(
+      () => process.nextTick(() => cb?.()),
+      (e: unknown) => process.nextTick(() => cb?.(e)),
+    );
   }
   override touch(sid: string, s: session.SessionData, cb?: () => void): void {
     this.set(sid, s, () => cb?.());
@@ -108,7 +127,7 @@ export function endSession(req: Request): Promise<void> {
  * control characters, no scheme or host. Anything else becomes the fallback.
  */
 export function safeReturnTo(raw: unknown, fallback = "/account"): string {
-  if (typeof raw !== "string" || raw.length === 0 || raw.length > 4000) return fallback;
+  if (typeof raw !== "string" || raw.length === 0 || raw.length > 8000) return fallback;
   if (!raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return fallback;
   try {
     const u = new URL(raw, "http://sigil.invalid");
