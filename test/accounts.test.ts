@@ -64,6 +64,7 @@ describeBackends("Accounts and pages", (backend) => {
       ["a password of 7 characters", { username: "carol", password: "1234567" }],
       ["a password of 129 characters", { username: "carol", password: "p".repeat(129) }],
       ["a display name of 65 characters", { username: "carol", password: "password1", display_name: "é".repeat(65) }],
+      ["a display name with a control character", { username: "carol", password: "password1", display_name: "a\u0007b" }],
     ] as const) {
       it(`then ${what} is refused with 400 and the form again`, async () => {
         const c = new PageClient(base);
@@ -72,6 +73,12 @@ describeBackends("Accounts and pages", (backend) => {
         expect(r.text).to.contain('name="username"');
       });
     }
+
+    it("then lengths count code points: a display name of 64 emoji is accepted", async () => {
+      const c = new PageClient(base);
+      expect((await c.signUp("emoji", "password123", "😀".repeat(64))).status).to.equal(303);
+      expect((await c.get("/account")).text).to.contain("😀".repeat(64));
+    });
 
     it("then a form without its CSRF token is refused with 403", async () => {
       const c = new PageClient(base);

@@ -25,6 +25,7 @@ export function checkDisplayName(raw: string): string {
   const d = raw.trim();
   const n = codePointLength(d);
   if (n < 1 || n > 64) throw new FormError("Display names are 1 to 64 characters.");
+  if (/[\x00-\x1f\x7f]/.test(d)) throw new FormError("Display names cannot hold control characters.");
   return d;
 }
 
