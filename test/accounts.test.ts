@@ -40,6 +40,15 @@ describeBackends("Accounts and pages", (backend) => {
       expect(acct.text).to.contain("Alice Liddell");
     });
 
+    it("then the password appears in no log line", async () => {
+      const node = await backend.startNode();
+      const c = new PageClient(node.url);
+      await c.signUp("logan", "very-secret-pass-1");
+      await c.submit("/signin", "/signin", { username: "logan", password: "very-secret-pass-2" });
+      expect(node.logs.length).to.be.above(0);
+      expect(node.logs.join("\n")).to.not.match(/very-secret-pass/);
+    });
+
     it("then the session cookie is HttpOnly and SameSite=Lax (and not Secure on http)", async () => {
       const c = new PageClient(base);
       const page = await c.get("/signup");
