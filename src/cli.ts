@@ -2,16 +2,20 @@
 // REDIS_URL, with the service's SECRET. Each command prints one JSON object, or one clear error
 // line and exits non-zero.
 import { parseArgs } from "node:util";
+import { appsCreate } from "./cli/apps.js";
 import { UsageError, type CliCommand } from "./cli/common.js";
 import { tokensCommands } from "./cli/tokens.js";
+import { usersCreate } from "./cli/users.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { noApps } from "./domain/custom-tokens.js";
+import { appExistsIn } from "./domain/apps.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
 const commands: CliCommand[] = [
-  ...tokensCommands(() => noApps), // the integrator: (ctx) => (id) => apps over ctx.opened.store
+  usersCreate,
+  appsCreate,
+  ...tokensCommands((ctx) => appExistsIn(ctx.opened.store)),
 ];
 
 function usage(): string {

@@ -2,7 +2,6 @@
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./log.js";
 import { createMetrics } from "./metrics.js";
-import { noApps } from "./domain/custom-tokens.js";
 import { createServer } from "./server.js";
 import { openStore } from "./store/index.js";
 import { openRealtimeClients } from "./store/realtime-clients.js";
@@ -24,8 +23,7 @@ async function main(): Promise<void> {
 
   const opened = await openStore(config, logger);
   const realtime = await openRealtimeClients(config, logger, opened);
-  const appExists = noApps; // the integrator: (id) => apps.exists(id)
-  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime, appExists });
+  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime });
   const url = await server.listen();
   logger.info({ url, baseUrl: config.baseUrl, store: opened.store.kind }, "sigil is listening");
 

@@ -4,9 +4,12 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import type { AddressInfo, Socket } from "node:net";
 import express, { type Express, type Request } from "express";
 import type { Config } from "./config.js";
+import { Accounts } from "./domain/accounts.js";
+import { appExistsIn, Apps } from "./domain/apps.js";
 import { ChannelEvents } from "./domain/channel-events.js";
 import { Challenges } from "./domain/challenges.js";
 import { bearerToken, CustomTokens, type AppExists } from "./domain/custom-tokens.js";
+import { OAuth } from "./domain/oauth.js";
 import { challengeRoutes } from "./http/challenges/index.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
 import type { OwnerResolver } from "./http/challenges/new.js";
@@ -14,7 +17,9 @@ import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
 import { errorHandler, notFoundHandler } from "./http/middleware/errors.js";
 import { ApiRegistry } from "./http/openapi.js";
+import { oauthRoutes } from "./http/oauth/index.js";
 import { opsRoutes } from "./http/ops.js";
+import { pageRoutes } from "./http/pages/index.js";
 import type { Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { attachRealtime } from "./realtime/index.js";
@@ -30,8 +35,11 @@ export interface ServerDeps {
   metrics?: Metrics;
   /** The realtime channel's feed and adapter clients (store/realtime-clients.ts). */
   realtime: RealtimeClients;
-  /** Whether an app (client_id) exists: CUSTOM TOKENs are issued and accepted only for these. */
-  appExists: AppExists;
+  /**
+   * Whether an app (client_id) exists, for issuing CUSTOM TOKENs. Defaults to the registered
+   * apps; the channel tests pass their own directory of app ids.
+   */
+  appExists?: AppExists;
 }
 
 export interface SigilServer {
@@ -58,7 +66,17 @@ export function createServer(deps: ServerDeps): SigilServer {
   const api = new ApiRegistry();
   let draining = false;
 
-  const customTokens = new CustomTokens({ store, secret: config.secret, appExists: deps.appExists });
+  const accounts = new Accounts(store);
+  // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
+  const apps = new Apps({
+    store,
+    secret: config.secret,
+    gracePeriod: config.secretGracePeriod,
+    onDelete: (clientId) => customTokens.revokeAll(clientId),
+  });
+  const appExists: AppExists = deps.appExists ?? appExistsIn(store);
+  const customTokens = new CustomTokens({ store, secret: config.secret, appExists });
+  const oauth = new OAuth({ store, secret: config.secret, codeTtl: config.codeTtl, accessTokenTtl: config.accessTokenTtl });
   const events = new ChannelEvents(store, config);
   const challenges = new Challenges({
     store,
@@ -86,6 +104,8 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
   app.use(challengeRoutes(challenges, resolveOwner, api));
+  app.use(oauthRoutes({ config, store, accounts, apps, oauth }, api));
+  app.use(pageRoutes({ config, store, accounts, apps, oauth }));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
   app.use(clientBundleRoutes());
 

@@ -52,15 +52,34 @@ describeBackends(
       }
     });
 
-    it("When the real command runs, then it is registered and answers with one clear error line", function () {
-      this.timeout(20_000);
-      const r = spawnSync(process.execPath, ["bin/sigil.js", "tokens", "create", "--app", "test-app"], {
-        encoding: "utf8",
-        env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
+    it("When the real commands run, then an app made with `sigil apps create` gets a token that opens the channel", function () {
+      this.timeout(30_000);
+      const sigil = (...args: string[]) => {
+        const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
+        });
+        return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+      };
+      expect(sigil("users", "create", "--username", "carol", "--password", "long enough pw").status).to.equal(0);
+      const app = sigil("apps", "create", "--owner", "carol", "--name", "Quiz", "--redirect-uri", "https://quiz.example/cb");
+      expect(app.status, app.err).to.equal(0);
+      const { client_id } = JSON.parse(app.out) as { client_id: string };
+
+      const made = sigil("tokens", "create", "--app", client_id, "--name", "ops");
+      expect(made.status, made.err).to.equal(0);
+      const { id, token } = JSON.parse(made.out) as { id: string; token: string };
+      expect(made.out).to.not.include("\n");
+
+      const unknown = sigil("tokens", "create", "--app", "no-such-app");
+      expect(unknown.status).to.equal(1);
+      expect(unknown.err).to.equal("sigil: No app has this client_id.");
+      return readyClient(node.url, { token }).then(async (c) => {
+        expect(c.readies[0]!.app).to.equal(client_id);
+        const revoked = sigil("tokens", "revoke", "--app", client_id, "--id", id);
+        expect(JSON.parse(revoked.out)).to.deep.equal({ revoked: true });
+        expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
       });
-      // Apps arrive with the sign-in branch; until the integrator wires them, no app exists.
-      expect(r.status).to.equal(1);
-      expect(r.stderr.trim()).to.equal("sigil: No app has this client_id.");
     });
   },
   ["redis"],

@@ -9,9 +9,6 @@ import { keyedHash, randomToken } from "./secrets.js";
 /** Whether an app (client_id) exists; wired to the apps of the sign-in half by the caller. */
 export type AppExists = (clientId: string) => Promise<boolean>;
 
-/** The app lookup until apps exist on this branch: no app, so no token can be issued. */
-export const noApps: AppExists = async () => false;
-
 export interface CustomTokenDeps {
   store: Store;
   secret: string;

@@ -16,6 +16,26 @@ export function keyspace(prefix: string) {
     eventsCut: (app: string) => `${prefix}:ev:{${app}}:cut`,
     /** Pub/sub channel (not a key): new events and revocations, to every node. */
     feed: `${prefix}:feed`,
+    /** String (JSON UserRecord). */
+    user: (id: string) => `${prefix}:user:{${id}}`,
+    /** String: user id, by lower-cased username (SET NX makes usernames unique). */
+    username: (name: string) => `${prefix}:username:{${name}}`,
+    /** String (raw image bytes) of the user's uploaded picture. */
+    picture: (id: string) => `${prefix}:picture:{${id}}`,
+    /** String (express-session JSON) with the session's TTL. */
+    session: (sid: string) => `${prefix}:sess:{${sid}}`,
+    /** String (JSON AppRecord). */
+    app: (clientId: string) => `${prefix}:app:{${clientId}}`,
+    /** Set of client ids an owner registered. */
+    ownerApps: (ownerId: string) => `${prefix}:apps-of:{${ownerId}}`,
+    /** Set of client ids a user consented to. */
+    consents: (userId: string) => `${prefix}:consents:{${userId}}`,
+    /** String (JSON CodeRecord) with CODE_TTL; shares its tag with codeUsed (one Lua script). */
+    code: (codeHash: string) => `${prefix}:code:{${codeHash}}`,
+    /** String "ok" | "revoked": the code was taken; "revoked" revokes the tokens issued from it. */
+    codeUsed: (codeHash: string) => `${prefix}:code-used:{${codeHash}}`,
+    /** String (JSON TokenRecord) with the access token's TTL. */
+    token: (tokenHash: string) => `${prefix}:token:{${tokenHash}}`,
   };
 }
 

@@ -15,6 +15,15 @@ export function adaptLimiter(rl: RateLimiterAbstract): AttemptLimiter {
         throw new StoreUnavailableError(err);
       }
     },
+    async check(id: string): Promise<LimitResult> {
+      try {
+        const res = await rl.consume(id, 0);
+        return { allowed: true, remaining: res.remainingPoints };
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: err.msBeforeNext };
+        throw new StoreUnavailableError(err);
+      }
+    },
     async refund(id: string): Promise<void> {
       try {
         await rl.reward(id, 1);

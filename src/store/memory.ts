@@ -3,6 +3,7 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import { adaptLimiter } from "./limiter.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog } from "./memory-realtime.js";
+import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./memory/signin.js";
 
 /** A map whose entries expire; expired entries are dropped on read and by a periodic sweep. */
 export class ExpiringMap<V> {
@@ -69,6 +70,10 @@ export class MemoryStore implements Store {
   readonly bus = new MemoryBus();
   readonly customTokens = new MemoryCustomTokens(this.bus);
   readonly events = new MemoryEventLog(this.bus);
+  readonly accounts = new MemoryAccounts();
+  readonly sessions = new MemorySessions();
+  readonly apps = new MemoryApps();
+  readonly grants = new MemoryGrants();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(
@@ -80,5 +85,7 @@ export class MemoryStore implements Store {
 
   async close(): Promise<void> {
     this.challenges.map.close();
+    this.sessions.map.close();
+    this.grants.close();
   }
 }

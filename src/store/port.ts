@@ -3,6 +3,8 @@
 // throw StoreUnavailableError when the backing store cannot be reached.
 import type { CustomTokenStore, EventLog } from "./realtime-port.js";
 
+import type { AccountStore, AppStore, GrantStore, SessionStore } from "./signin-port.js";
+
 export interface ChallengeRecord {
   question: string;
   /** Keyed hash of the NFC-normalised answer (hex); the answer itself is never stored. */
@@ -25,6 +27,8 @@ export type LimitResult = { allowed: true; remaining: number } | { allowed: fals
 /** A fixed-window counter shared by every node: reserve an attempt, refund it if it did not count. */
 export interface AttemptLimiter {
   consume(id: string): Promise<LimitResult>;
+  /** Whether id is already over its limit, without counting an attempt. */
+  check(id: string): Promise<LimitResult>;
   refund(id: string): Promise<void>;
 }
 
@@ -40,6 +44,11 @@ export interface Store {
   readonly challenges: ChallengeStore;
   readonly customTokens: CustomTokenStore;
   readonly events: EventLog;
+  /** Sign-in (signin-port.ts). */
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly apps: AppStore;
+  readonly grants: GrantStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

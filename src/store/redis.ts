@@ -8,6 +8,7 @@ import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Stor
 import type { RedisClient } from "./redis-client.js";
 import { RedisCustomTokens, RedisEventLog } from "./redis-realtime.js";
 import type { CustomTokenStore, EventLog } from "./realtime-port.js";
+import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./redis/signin.js";
 
 /** Runs a Redis call; any failure of the connection becomes StoreUnavailableError. */
 export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
@@ -54,6 +55,10 @@ export class RedisStore implements Store {
   readonly challenges: ChallengeStore;
   readonly customTokens: CustomTokenStore;
   readonly events: EventLog;
+  readonly accounts: RedisAccounts;
+  readonly sessions: RedisSessions;
+  readonly apps: RedisApps;
+  readonly grants: RedisGrants;
 
   constructor(
     readonly redis: RedisClient,
@@ -63,6 +68,10 @@ export class RedisStore implements Store {
     this.challenges = new RedisChallenges(redis, this.keys);
     this.customTokens = new RedisCustomTokens(redis, this.keys);
     this.events = new RedisEventLog(redis, this.keys);
+    this.accounts = new RedisAccounts(redis, this.keys);
+    this.sessions = new RedisSessions(redis, this.keys);
+    this.apps = new RedisApps(redis, this.keys);
+    this.grants = new RedisGrants(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

@@ -1,0 +1,104 @@
+// Accounts: sign-up, sign-in (throttled per account and per address), profile edits.
+import { randomUUID } from "node:crypto";
+import { SigilError, rateLimited } from "../errors.js";
+import type { AttemptLimiter, Store } from "../store/port.js";
+import type { UserRecord } from "../store/signin-port.js";
+import { codePointLength } from "./text.js";
+import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.js";
+
+export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
+
+/** A rule a person broke in a form: shown on the page next to the form, status 400. */
+export class FormError extends SigilError {
+  constructor(message: string, status = 400) {
+    super(status, "invalid_request", message);
+  }
+}
+
+export function checkUsername(raw: string): string {
+  const u = raw.trim().toLowerCase();
+  if (!USERNAME.test(u)) throw new FormError("Usernames are 3 to 32 of a-z, 0-9, _ . and -.");
+  return u;
+}
+
+export function checkDisplayName(raw: string): string {
+  const d = raw.trim();
+  const n = codePointLength(d);
+  if (n < 1 || n > 64) throw new FormError("Display names are 1 to 64 characters.");
+  if (/[\x00-\x1f\x7f]/.test(d)) throw new FormError("Display names cannot hold control characters.");
+  return d;
+}
+
+export function checkPassword(raw: string): string {
+  const n = codePointLength(raw);
+  if (n < 8 || n > 128) throw new FormError("Passwords are 8 to 128 characters.");
+  return raw;
+}
+
+export class Accounts {
+  private readonly perAccount: AttemptLimiter;
+  private readonly perAddress: AttemptLimiter;
+
+  constructor(private readonly store: Store) {
+    this.perAccount = store.limiter({ name: "signin-user", points: 10, windowSeconds: 900 });
+    this.perAddress = store.limiter({ name: "signin-addr", points: 100, windowSeconds: 900 });
+  }
+
+  async create(input: { username: string; password: string; displayName?: string | undefined }): Promise<UserRecord> {
+    const username = checkUsername(input.username);
+    const password = checkPassword(input.password);
+    const displayName = checkDisplayName(input.displayName?.trim() ? input.displayName : username);
+    const user: UserRecord = {
+      id: randomUUID(),
+      username,
+      displayName,
+      passwordHash: await hashPassword(password),
+      createdAt: Date.now(),
+    };
+    if (!(await this.store.accounts.create(user))) throw new FormError("That username is taken.", 409);
+    return user;
+  }
+
+  /** The user for these credentials; a FormError when wrong; 429 when throttled. */
+  async signIn(rawUsername: string, password: string, address: string): Promise<UserRecord> {
+    const username = rawUsername.trim().toLowerCase().slice(0, 64);
+    const [a, b] = await Promise.all([this.perAccount.consume(username), this.perAddress.consume(address)]);
+    if (!a.allowed || !b.allowed) {
+      const ms = Math.max(a.allowed ? 0 : a.retryAfterMs, b.allowed ? 0 : b.retryAfterMs);
+      throw rateLimited(ms / 1000, "Too many sign-in attempts; try again later.");
+    }
+    const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
+    const ok = await verifyPassword(password.slice(0, 256), user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !ok) throw new FormError("The username or password is wrong.", 401);
+    await Promise.all([this.perAccount.refund(username), this.perAddress.refund(address)]);
+    return user;
+  }
+
+  byId(id: string) {
+    return this.store.accounts.byId(id);
+  }
+
+  byUsername(raw: string) {
+    const u = raw.trim().toLowerCase();
+    return USERNAME.test(u) ? this.store.accounts.byUsername(u) : Promise.resolve(null);
+  }
+
+  async setDisplayName(id: string, raw: string): Promise<void> {
+    const user = await this.store.accounts.byId(id);
+    if (!user) return;
+    user.displayName = checkDisplayName(raw);
+    await this.store.accounts.update(user);
+  }
+
+  async setPicture(id: string, type: string, data: Buffer): Promise<void> {
+    const user = await this.store.accounts.byId(id);
+    if (!user) return;
+    await this.store.accounts.savePicture(id, data);
+    user.picture = { type, version: (user.picture?.version ?? 0) + 1 };
+    await this.store.accounts.update(user);
+  }
+
+  picture(id: string) {
+    return this.store.accounts.picture(id);
+  }
+}

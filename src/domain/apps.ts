@@ -1,0 +1,110 @@
+// Apps (OAuth clients): registration, secret rotation with a grace period, deletion, lookup.
+// Secrets are stored only as keyed hashes and compared in constant time.
+import type { Store } from "../store/port.js";
+import type { AppRecord } from "../store/signin-port.js";
+import { FormError } from "./accounts.js";
+import { redirectUriProblem } from "./redirect-uris.js";
+import { keyedHash, randomToken, sameDigest } from "./secrets.js";
+import { codePointLength } from "./text.js";
+
+export interface AppsDeps {
+  store: Store;
+  secret: string;
+  /** Seconds an old secret keeps working after a rotation. */
+  gracePeriod: number;
+  /** Runs before an app is deleted (revokes its CUSTOM TOKENs); a failure keeps the app. */
+  onDelete?: (clientId: string) => Promise<unknown>;
+}
+
+export const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Whether a registered app has this client_id (what CUSTOM TOKENs are issued for). */
+export function appExistsIn(store: Store): (clientId: string) => Promise<boolean> {
+  return async (clientId) => CLIENT_ID.test(clientId) && (await store.apps.get(clientId)) !== null;
+}
+
+export class Apps {
+  constructor(private readonly deps: AppsDeps) {}
+
+  private hash(clientId: string, secret: string): string {
+    return keyedHash(this.deps.secret, "client-secret", clientId, secret);
+  }
+
+  /** Validates a name and redirect URLs as a person typed them. */
+  static check(name: string, redirectUris: string[]): { name: string; redirectUris: string[] } {
+    const n = name.trim();
+    if (codePointLength(n) < 1 || codePointLength(n) > 64) throw new FormError("App names are 1 to 64 characters.");
+    const uris = [...new Set(redirectUris.map((u) => u.trim()).filter(Boolean))];
+    if (uris.length === 0) throw new FormError("Give at least one redirect URL.");
+    if (uris.length > 20) throw new FormError("An app has at most 20 redirect URLs.");
+    for (const u of uris) {
+      const problem = redirectUriProblem(u);
+      if (problem) throw new FormError(problem);
+    }
+    return { name: n, redirectUris: uris };
+  }
+
+  /** Registers an app; the secret is returned this once. */
+  async create(ownerId: string, name: string, redirectUris: string[]): Promise<{ app: AppRecord; clientSecret: string }> {
+    const checked = Apps.check(name, redirectUris);
+    const clientId = randomToken(16);
+    const clientSecret = randomToken(32);
+    const app: AppRecord = {
+      clientId,
+      ownerId,
+      name: checked.name,
+      redirectUris: checked.redirectUris,
+      secretHash: this.hash(clientId, clientSecret),
+      createdAt: Date.now(),
+    };
+    await this.deps.store.apps.create(app);
+    return { app, clientSecret };
+  }
+
+  /** The app with this client id, or null. Other parts (CUSTOM TOKENs) use this to check an app exists. */
+  async byClientId(clientId: string): Promise<AppRecord | null> {
+    if (!CLIENT_ID.test(clientId)) return null;
+    return this.deps.store.apps.get(clientId);
+  }
+
+  listByOwner(ownerId: string): Promise<AppRecord[]> {
+    return this.deps.store.apps.listByOwner(ownerId);
+  }
+
+  /** The owner's app, or null when it is not theirs (or gone). */
+  async owned(ownerId: string, clientId: string): Promise<AppRecord | null> {
+    const app = await this.byClientId(clientId);
+    return app && app.ownerId === ownerId ? app : null;
+  }
+
+  /** A new secret; the old one keeps working for the grace period unless revokeNow. */
+  async rotateSecret(app: AppRecord, revokeNow: boolean): Promise<string> {
+    const clientSecret = randomToken(32);
+    const next: AppRecord = { ...app, secretHash: this.hash(app.clientId, clientSecret) };
+    delete next.previousSecretHash;
+    delete next.previousSecretUntil;
+    if (!revokeNow && this.deps.gracePeriod > 0) {
+      next.previousSecretHash = app.secretHash;
+      next.previousSecretUntil = Date.now() + this.deps.gracePeriod * 1000;
+    }
+    await this.deps.store.apps.update(next);
+    return clientSecret;
+  }
+
+  async delete(app: AppRecord): Promise<void> {
+    await this.deps.onDelete?.(app.clientId);
+    await this.deps.store.apps.delete(app.clientId);
+  }
+
+  /** Client authentication: the app when the secret is its current (or still graced) one. */
+  async authenticate(clientId: string, clientSecret: string): Promise<AppRecord | null> {
+    const app = await this.byClientId(clientId);
+    const given = this.hash(clientId, clientSecret);
+    if (!app) return null;
+    if (sameDigest(given, app.secretHash)) return app;
+    if (app.previousSecretHash && (app.previousSecretUntil ?? 0) > Date.now() && sameDigest(given, app.previousSecretHash)) {
+      return app;
+    }
+    return null;
+  }
+}

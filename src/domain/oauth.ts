@@ -1,0 +1,100 @@
+// Authorization codes and access tokens (RFC 6749 §4.1, RFC 7636 PKCE S256). Codes and tokens
+// are opaque random strings; the store holds only their keyed hashes.
+import { createHash } from "node:crypto";
+import { SigilError, invalidToken } from "../errors.js";
+import type { Store } from "../store/port.js";
+import type { AppRecord, TokenRecord } from "../store/signin-port.js";
+import { redirectUriMatches } from "./redirect-uris.js";
+import { keyedHash, randomToken, sameDigest } from "./secrets.js";
+
+export interface OAuthDeps {
+  store: Store;
+  secret: string;
+  codeTtl: number;
+  accessTokenTtl: number;
+}
+
+/** RFC 7636 §4.1/4.2: 43–128 unreserved characters. */
+export const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export const invalidGrant = (d: string) => new SigilError(400, "invalid_grant", d);
+
+export class OAuth {
+  constructor(private readonly deps: OAuthDeps) {}
+
+  private hash(kind: string, value: string): string {
+    return keyedHash(this.deps.secret, kind, value);
+  }
+
+  /** The redirect URL the request names (or the app's only one), or undefined when unregistered. */
+  static resolveRedirect(app: AppRecord, given: string | undefined): string | undefined {
+    if (given === undefined) return app.redirectUris.length === 1 ? app.redirectUris[0] : undefined;
+    return app.redirectUris.some((r) => redirectUriMatches(r, given)) ? given : undefined;
+  }
+
+  async issueCode(input: { clientId: string; redirectUri: string; redirectUriGiven: boolean; userId: string; codeChallenge?: string | undefined }): Promise<string> {
+    const code = randomToken(32); // 256 random bits
+    await this.deps.store.grants.saveCode(
+      this.hash("code", code),
+      {
+        clientId: input.clientId,
+        redirectUri: input.redirectUri,
+        redirectUriGiven: input.redirectUriGiven,
+        userId: input.userId,
+        ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
+      },
+      this.deps.codeTtl,
+    );
+    return code;
+  }
+
+  /** Trades a code for an access token; every failure is invalid_grant (a replay also revokes). */
+  async redeem(input: { code: string; clientId: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
+    if (input.code.length > 512) throw invalidGrant("The code is unknown, expired or already used.");
+    const codeHash = this.hash("code", input.code);
+    const taken = await this.deps.store.grants.takeCode(codeHash, this.deps.accessTokenTtl + 60);
+    if (taken.kind === "replay") throw invalidGrant("The code was already used; the tokens issued from it are revoked.");
+    if (taken.kind === "unknown") throw invalidGrant("The code is unknown, expired or already used.");
+    const code = taken.code;
+    if (code.clientId !== input.clientId) throw invalidGrant("The code was issued to another client.");
+    const redirectOk = input.redirectUri === undefined ? !code.redirectUriGiven : input.redirectUri === code.redirectUri;
+    if (!redirectOk) throw invalidGrant("The redirect_uri does not match the authorization request.");
+    if (code.codeChallenge === undefined) {
+      if (input.codeVerifier !== undefined) throw invalidGrant("A code_verifier was sent but no code_challenge was.");
+    } else {
+      if (input.codeVerifier === undefined || !PKCE_VALUE.test(input.codeVerifier)) {
+        throw invalidGrant("The code_verifier is missing or malformed.");
+      }
+      const s256 = createHash("sha256").update(input.codeVerifier).digest("base64url");
+      const same = Buffer.from(s256).length === Buffer.from(code.codeChallenge).length &&
+        sameDigest(Buffer.from(s256).toString("hex"), Buffer.from(code.codeChallenge).toString("hex"));
+      if (!same) throw invalidGrant("The code_verifier does not match the code_challenge.");
+    }
+    const token = randomToken(32);
+    const record: TokenRecord = { userId: code.userId, clientId: code.clientId, codeHash };
+    await this.deps.store.grants.saveToken(this.hash("token", token), record, this.deps.accessTokenTtl);
+    return { accessToken: token, expiresIn: this.deps.accessTokenTtl };
+  }
+
+  grantConsent(userId: string, clientId: string) {
+    return this.deps.store.grants.grantConsent(userId, clientId);
+  }
+  hasConsent(userId: string, clientId: string) {
+    return this.deps.store.grants.hasConsent(userId, clientId);
+  }
+  consents(userId: string) {
+    return this.deps.store.grants.consents(userId);
+  }
+  withdrawConsent(userId: string, clientId: string) {
+    return this.deps.store.grants.withdrawConsent(userId, clientId);
+  }
+
+  /** The token's record when it is live and was issued to clientId; invalid_token otherwise. */
+  async verifyToken(token: string, clientId: string): Promise<TokenRecord> {
+    if (token.length === 0 || token.length > 512) throw invalidToken();
+    const rec = await this.deps.store.grants.token(this.hash("token", token));
+    if (!rec) throw invalidToken();
+    if (rec.clientId !== clientId) throw invalidToken("The access token was issued to another client.");
+    return rec;
+  }
+}

@@ -1,0 +1,40 @@
+// Redirect URL rules (CONTRACT §3, §4; RFC 8252 §7.3 for loopback).
+
+const LOOPBACK = new Set(["127.0.0.1", "[::1]"]);
+
+export function isLoopback(u: URL): boolean {
+  return LOOPBACK.has(u.hostname);
+}
+
+/** Why a URL cannot be registered, or undefined when it can. */
+export function redirectUriProblem(raw: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return `"${raw.slice(0, 100)}" is not an absolute URL.`;
+  }
+  if (raw.length > 2000) return "Redirect URLs are at most 2000 characters.";
+  if (raw.includes("#")) return "Redirect URLs cannot hold a fragment (#).";
+  if (u.username || u.password) return "Redirect URLs cannot hold a user name or password.";
+  if (u.protocol === "https:") return undefined;
+  if (u.protocol === "http:" && isLoopback(u)) return undefined;
+  return "Redirect URLs must use https (http only for 127.0.0.1 or [::1]).";
+}
+
+/** Whether `given` matches a registered URL: exact string equality, save the loopback port. */
+export function redirectUriMatches(registered: string, given: string): boolean {
+  if (registered === given) return true;
+  let r: URL, g: URL;
+  try {
+    r = new URL(registered);
+    g = new URL(given);
+  } catch {
+    return false;
+  }
+  if (!isLoopback(r) || r.protocol !== "http:" || g.protocol !== "http:" || g.hostname !== r.hostname) return false;
+  // Same URL once the port is set aside; the given string must be what it parses to, so that
+  // no alternative spelling sneaks past string equality.
+  const withoutPort = (s: string, u: URL) => s.replace(`${u.hostname}:${u.port}`, u.hostname);
+  return withoutPort(given, g) === withoutPort(registered, r);
+}

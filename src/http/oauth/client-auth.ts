@@ -1,0 +1,63 @@
+// Client authentication at the token endpoint (RFC 6749 §2.3.1): client_secret_basic or
+// client_secret_post, never both. Failures are throttled per client_id and address (CONTRACT §3).
+import type { Request } from "express";
+import type { Apps } from "../../domain/apps.js";
+import { SigilError, invalidRequest, rateLimited } from "../../errors.js";
+import type { AttemptLimiter } from "../../store/port.js";
+import type { AppRecord } from "../../store/signin-port.js";
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  basic: boolean;
+}
+
+const invalidClient = (basic: boolean) =>
+  new SigilError(401, "invalid_client", "The client is unknown or its secret is wrong.", basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {});
+
+function formDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, " "));
+  } catch {
+    throw invalidRequest("The Basic credentials are not properly encoded.");
+  }
+}
+
+/** The credentials of the request; invalid_request when missing, malformed or given twice. */
+export function readCredentials(req: Request, body: Record<string, unknown>): ClientCredentials {
+  const auth = req.headers.authorization;
+  const bodyId = typeof body.client_id === "string" ? body.client_id : undefined;
+  const bodySecret = typeof body.client_secret === "string" ? body.client_secret : undefined;
+  if (auth !== undefined) {
+    const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(auth);
+    if (!m) throw invalidRequest("The Authorization header must be Basic client credentials.");
+    const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+    const i = decoded.indexOf(":");
+    if (i < 0) throw invalidRequest("The Basic credentials must be client_id:client_secret.");
+    if (bodySecret !== undefined) throw invalidRequest("Send the client credentials either as Basic or in the body, not both.");
+    const clientId = formDecode(decoded.slice(0, i));
+    if (bodyId !== undefined && bodyId !== clientId) throw invalidRequest("client_id differs from the Basic credentials.");
+    return { clientId, clientSecret: formDecode(decoded.slice(i + 1)), basic: true };
+  }
+  if (!bodyId) throw invalidRequest("client_id is required.");
+  if (!bodySecret) throw invalidRequest("client_secret is required (in the body or as HTTP Basic).");
+  return { clientId: bodyId, clientSecret: bodySecret, basic: false };
+}
+
+const tooMany = (ms: number) => rateLimited(ms / 1000, "Too many failed client authentications; try again later.");
+
+/**
+ * The authenticated app; 401 invalid_client on failure, 429 once failures pile up. Only failures
+ * count (secrets are 256 random bits, so this is about abuse, not guessing): a busy app making
+ * many concurrent token requests from one address is never throttled by its own successes.
+ */
+export async function authenticateClient(apps: Apps, limiter: AttemptLimiter, creds: ClientCredentials, address: string): Promise<AppRecord> {
+  const id = `${creds.clientId.slice(0, 64)}|${address}`;
+  const state = await limiter.check(id);
+  if (!state.allowed) throw tooMany(state.retryAfterMs);
+  const app = creds.clientId.length <= 64 && creds.clientSecret.length <= 256 ? await apps.authenticate(creds.clientId, creds.clientSecret) : null;
+  if (app) return app;
+  const failed = await limiter.consume(id);
+  if (!failed.allowed) throw tooMany(failed.retryAfterMs);
+  throw invalidClient(creds.basic);
+}

@@ -1,0 +1,68 @@
+// GET {base_url}/auth/user — the signed-in user's profile for an access token (CONTRACT §3).
+import type { Request, Response } from "express";
+import { z } from "zod";
+import type { Accounts } from "../../domain/accounts.js";
+import type { Apps } from "../../domain/apps.js";
+import type { OAuth } from "../../domain/oauth.js";
+import { invalidRequest, invalidToken } from "../../errors.js";
+import type { UserInfo } from "../../protocol.js";
+import { headerText } from "../input.js";
+import { errorResponse, type ApiOperation } from "../openapi.js";
+import { pictureUrl } from "../pages/pictures.js";
+
+export const UserInfoSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  display_name: z.string(),
+  profile_picture: z.string().meta({ description: "absolute URL" }),
+});
+
+/** The token of `Authorization: Bearer <token>` or a bare `Authorization: <token>`. */
+function bearer(req: Request): string {
+  const raw = req.headers.authorization?.trim();
+  if (!raw) throw invalidToken("An access token is required (Authorization: Bearer <token>).");
+  const m = /^Bearer +(\S+)$/i.exec(raw);
+  if (m) return m[1]!;
+  if (/^\S+$/.test(raw)) return raw;
+  throw invalidToken();
+}
+
+export function userEndpoint(deps: { accounts: Accounts; apps: Apps; oauth: OAuth; baseUrl: string }) {
+  return async (req: Request, res: Response) => {
+    res.set("Cache-Control", "no-store");
+    if ("access_token" in (req.query as object)) {
+      throw invalidRequest("Send the access token in the Authorization header, never in the URL.");
+    }
+    const clientId = headerText(req, "client_id");
+    if (!clientId) throw invalidRequest("The client_id header is required.");
+    const rec = await deps.oauth.verifyToken(bearer(req), clientId);
+    // A deleted app's tokens (and a deleted user's) stop working at once.
+    const [user, app] = await Promise.all([deps.accounts.byId(rec.userId), deps.apps.byClientId(rec.clientId)]);
+    if (!user || !app) throw invalidToken();
+    const out: UserInfo = {
+      id: user.id,
+      username: user.username,
+      display_name: user.displayName,
+      profile_picture: pictureUrl(deps.baseUrl, user),
+    };
+    res.json(out);
+  };
+}
+
+export const userSpec: ApiOperation = {
+  method: "get",
+  path: "/auth/user",
+  summary: "The profile of the user an access token was issued for.",
+  tags: ["oauth"],
+  headers: z.object({
+    authorization: z.string().meta({ description: "Bearer <access_token> (a bare token is accepted too)" }),
+    client_id: z.string().meta({ description: "the client id the token was issued to" }),
+  }),
+  security: [{ bearer: [] }],
+  responses: {
+    200: { description: "the user", schema: UserInfoSchema },
+    400: errorResponse("client_id missing, or a token in the query string"),
+    401: errorResponse("invalid_token"),
+    503: errorResponse("the store cannot be reached"),
+  },
+};

@@ -1,0 +1,48 @@
+// What the page handlers share: the domain objects, the settings, and small helpers.
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Config } from "../../config.js";
+import type { Accounts } from "../../domain/accounts.js";
+import type { Apps } from "../../domain/apps.js";
+import type { OAuth } from "../../domain/oauth.js";
+import type { Store } from "../../store/port.js";
+import type { UserRecord } from "../../store/signin-port.js";
+
+export interface PagesDeps {
+  config: Config;
+  store: Store;
+  accounts: Accounts;
+  apps: Apps;
+  oauth: OAuth;
+}
+
+/** The signed-in user, or undefined (a session whose user is gone counts as signed out). */
+export async function currentUser(req: Request, deps: PagesDeps): Promise<UserRecord | undefined> {
+  const id = req.session.userId;
+  if (!id) return undefined;
+  return (await deps.accounts.byId(id)) ?? undefined;
+}
+
+/** Runs an async page handler and forwards errors to the page error handler. */
+export const page = (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (req: Request, res: Response, next: NextFunction) => {
+    fn(req, res).catch(next);
+  };
+
+/** A field of a urlencoded/multipart body as one string ("" when absent; first when repeated). */
+export function field(req: Request, name: string): string {
+  const v: unknown = (req.body as Record<string, unknown> | undefined)?.[name];
+  if (typeof v === "string") return v;
+  if (Array.isArray(v) && typeof v[0] === "string") return v[0];
+  return "";
+}
+
+/** A query parameter as one string, or undefined when absent or repeated. */
+export function queryParam(req: Request, name: string): string | undefined {
+  const v: unknown = (req.query as Record<string, unknown>)[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Where a signed-out person goes to sign in and come back to this page. */
+export function signInUrl(req: Request): string {
+  return `/signin?${new URLSearchParams({ return_to: req.originalUrl })}`;
+}

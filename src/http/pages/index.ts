@@ -1,0 +1,53 @@
+// The user-facing pages on {auth_url} (CONTRACT §3, §4): sessions, CSRF, page headers, and an
+// error handler that answers in HTML.
+import express, { Router, type NextFunction, type Request, type Response } from "express";
+import { SigilError, StoreUnavailableError, toSigilError } from "../../errors.js";
+import { ErrorPage } from "../../views/consent.js";
+import { sendPage } from "../../views/layout.js";
+import { authorizeGet, authorizePost } from "../oauth/authorize.js";
+import { route } from "../route.js";
+import { accountPage, pictureUpload, updateAccount, withdrawConsent } from "./account.js";
+import type { PagesDeps } from "./context.js";
+import { createApp, deleteApp, developersPage, rotateSecret, type AppExtras } from "./developers.js";
+import { getPicture } from "./pictures.js";
+import { csrfCheck, pageHeaders, sessions } from "./session.js";
+import { signIn, signInPage, signOut } from "./signin.js";
+import { signUp, signUpPage } from "./signup.js";
+
+const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize"];
+
+function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(err);
+  if ((err as { code?: unknown }).code === "EBADCSRFTOKEN") {
+    sendPage(res, 403, ErrorPage({ title: "Form expired", message: "This form has expired or did not come from Sigil. Go back, reload the page and try again." }));
+    return;
+  }
+  const h = err as { status?: unknown; expose?: unknown };
+  const e =
+    typeof h.status === "number" && h.status >= 400 && h.status < 500 && h.expose === true && !(err instanceof SigilError)
+      ? new SigilError(h.status, h.status === 413 ? "request_too_large" : "invalid_request", h.status === 413 ? "The form is larger than this page accepts." : "The form could not be read.")
+      : toSigilError(err);
+  if (err instanceof StoreUnavailableError) req.log?.warn("store unavailable");
+  else if (e.status >= 500) req.log?.error({ err }, "unexpected error");
+  res.set(e.headers);
+  const title = e.status === 429 ? "Slow down" : e.status >= 500 ? "Something went wrong" : "That did not work";
+  sendPage(res, e.status, ErrorPage({ title, message: e.description }));
+}
+
+export function pageRoutes(deps: PagesDeps, opts: { appExtras?: AppExtras } = {}): Router {
+  const router = Router();
+  route(router, "/pictures/:id", { get: getPicture(deps) });
+
+  router.use(PAGE_PATHS, pageHeaders, sessions(deps.config, deps.store.sessions), express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }));
+  route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
+  route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
+  route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
+  route(router, "/account", { get: accountPage(deps), post: [pictureUpload(), csrfCheck, updateAccount(deps)] });
+  route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
+  route(router, "/developers", { get: developersPage(deps, opts.appExtras), post: [csrfCheck, createApp(deps, opts.appExtras)] });
+  route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps, opts.appExtras)] });
+  route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });
+  route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
+  router.use(PAGE_PATHS, pageErrors);
+  return router;
+}

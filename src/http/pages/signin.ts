@@ -1,0 +1,36 @@
+// GET/POST {auth_url}/signin — sign in, then continue to return_to (CONTRACT §4).
+import { FormError } from "../../domain/accounts.js";
+import { sendPage } from "../../views/layout.js";
+import { SignInPage } from "../../views/auth.js";
+import { field, page, queryParam, type PagesDeps } from "./context.js";
+import { csrfToken, endSession, safeReturnTo, signInSession } from "./session.js";
+
+export function signInPage(_deps: PagesDeps) {
+  return page(async (req, res) => {
+    sendPage(res, 200, SignInPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
+  });
+}
+
+export function signIn(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const returnTo = safeReturnTo(queryParam(req, "return_to"));
+    const username = field(req, "username");
+    try {
+      const user = await deps.accounts.signIn(username, field(req, "password"), req.ip ?? "");
+      await signInSession(req, user.id);
+      res.redirect(303, returnTo);
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      sendPage(res, err.status, SignInPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: username.slice(0, 64) }));
+    }
+  });
+}
+
+/** POST {auth_url}/signout — end the session. */
+export function signOut(_deps: PagesDeps) {
+  return page(async (req, res) => {
+    await endSession(req);
+    res.clearCookie("sigil.sid", { path: "/" });
+    res.redirect(303, "/signin");
+  });
+}

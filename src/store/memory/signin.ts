@@ -1,0 +1,121 @@
+// The embedded store's part for sign-in: accounts, sessions, apps and grants, in maps.
+import { ExpiringMap } from "../memory.js"; // used only at construction, so the cycle is harmless
+import type {
+  AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
+} from "../signin-port.js";
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+export class MemoryAccounts implements AccountStore {
+  private readonly users = new Map<string, UserRecord>();
+  private readonly names = new Map<string, string>();
+  private readonly pictures = new Map<string, Buffer>();
+
+  async create(user: UserRecord): Promise<boolean> {
+    if (this.names.has(user.username)) return false;
+    this.names.set(user.username, user.id);
+    this.users.set(user.id, clone(user));
+    return true;
+  }
+  async byId(id: string) {
+    const u = this.users.get(id);
+    return u ? clone(u) : null;
+  }
+  async byUsername(username: string) {
+    const id = this.names.get(username);
+    return id === undefined ? null : this.byId(id);
+  }
+  async update(user: UserRecord) {
+    this.users.set(user.id, clone(user));
+  }
+  async savePicture(id: string, data: Buffer) {
+    this.pictures.set(id, Buffer.from(data));
+  }
+  async picture(id: string) {
+    return this.pictures.get(id) ?? null;
+  }
+}
+
+export class MemorySessions implements SessionStore {
+  readonly map = new ExpiringMap<string>();
+  async get(sid: string) {
+    return this.map.get(sid) ?? null;
+  }
+  async set(sid: string, data: string, ttlSeconds: number) {
+    this.map.set(sid, data, ttlSeconds * 1000);
+  }
+  async destroy(sid: string) {
+    this.map.delete(sid);
+  }
+}
+
+export class MemoryApps implements AppStore {
+  private readonly apps = new Map<string, AppRecord>();
+  async create(app: AppRecord) {
+    this.apps.set(app.clientId, clone(app));
+  }
+  async get(clientId: string) {
+    const a = this.apps.get(clientId);
+    return a ? clone(a) : null;
+  }
+  async update(app: AppRecord) {
+    if (this.apps.has(app.clientId)) this.apps.set(app.clientId, clone(app));
+  }
+  async delete(clientId: string) {
+    this.apps.delete(clientId);
+  }
+  async listByOwner(ownerId: string) {
+    return [...this.apps.values()].filter((a) => a.ownerId === ownerId).map(clone);
+  }
+}
+
+export class MemoryGrants implements GrantStore {
+  private readonly consentSets = new Map<string, Set<string>>();
+  readonly codes = new ExpiringMap<CodeRecord>();
+  readonly used = new ExpiringMap<"ok" | "revoked">();
+  readonly tokens = new ExpiringMap<TokenRecord>();
+
+  async grantConsent(userId: string, clientId: string) {
+    let s = this.consentSets.get(userId);
+    if (!s) this.consentSets.set(userId, (s = new Set()));
+    s.add(clientId);
+  }
+  async hasConsent(userId: string, clientId: string) {
+    return this.consentSets.get(userId)?.has(clientId) ?? false;
+  }
+  async consents(userId: string) {
+    return [...(this.consentSets.get(userId) ?? [])];
+  }
+  async withdrawConsent(userId: string, clientId: string) {
+    this.consentSets.get(userId)?.delete(clientId);
+  }
+  async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number) {
+    this.codes.set(codeHash, clone(code), ttlSeconds * 1000);
+  }
+  async takeCode(codeHash: string, markTtlSeconds: number) {
+    const code = this.codes.get(codeHash);
+    if (code) {
+      this.codes.delete(codeHash);
+      this.used.set(codeHash, "ok", markTtlSeconds * 1000);
+      return { kind: "first" as const, code };
+    }
+    if (this.used.has(codeHash)) {
+      this.used.set(codeHash, "revoked", markTtlSeconds * 1000);
+      return { kind: "replay" as const };
+    }
+    return { kind: "unknown" as const };
+  }
+  async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
+    this.tokens.set(tokenHash, clone(token), ttlSeconds * 1000);
+  }
+  async token(tokenHash: string) {
+    const t = this.tokens.get(tokenHash);
+    if (!t || this.used.get(t.codeHash) === "revoked") return null;
+    return clone(t);
+  }
+  close() {
+    this.codes.close();
+    this.used.close();
+    this.tokens.close();
+  }
+}

@@ -1,0 +1,129 @@
+// The Redis store's part for sign-in. Records are JSON strings; key names come from keys.ts.
+import { guarded } from "../redis.js";
+import type { Keyspace } from "../keys.js";
+import type { RedisClient } from "../redis-client.js";
+import type {
+  AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
+} from "../signin-port.js";
+
+const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
+
+export class RedisAccounts implements AccountStore {
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+
+  async create(user: UserRecord): Promise<boolean> {
+    const ok = await guarded(() => this.redis.set(this.keys.username(user.username), user.id, "NX"));
+    if (ok !== "OK") return false;
+    try {
+      await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user)));
+    } catch (err) {
+      // Free the name again so a failed sign-up does not hold it (best effort: Redis is failing).
+      await this.redis.del(this.keys.username(user.username)).catch(() => undefined);
+      throw err;
+    }
+    return true;
+  }
+  async byId(id: string) {
+    return parse<UserRecord>(await guarded(() => this.redis.get(this.keys.user(id))));
+  }
+  async byUsername(username: string) {
+    const id = await guarded(() => this.redis.get(this.keys.username(username)));
+    return id === null ? null : this.byId(id);
+  }
+  async update(user: UserRecord) {
+    await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user), "XX"));
+  }
+  async savePicture(id: string, data: Buffer) {
+    await guarded(() => this.redis.set(this.keys.picture(id), data));
+  }
+  async picture(id: string) {
+    return guarded(() => this.redis.getBuffer(this.keys.picture(id)));
+  }
+}
+
+export class RedisSessions implements SessionStore {
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+  async get(sid: string) {
+    return guarded(() => this.redis.get(this.keys.session(sid)));
+  }
+  async set(sid: string, data: string, ttlSeconds: number) {
+    await guarded(() => this.redis.set(this.keys.session(sid), data, "EX", Math.max(1, ttlSeconds)));
+  }
+  async destroy(sid: string) {
+    await guarded(() => this.redis.del(this.keys.session(sid)));
+  }
+}
+
+export class RedisApps implements AppStore {
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+  async create(app: AppRecord) {
+    await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app)));
+    await guarded(() => this.redis.sadd(this.keys.ownerApps(app.ownerId), app.clientId));
+  }
+  async get(clientId: string) {
+    return parse<AppRecord>(await guarded(() => this.redis.get(this.keys.app(clientId))));
+  }
+  async update(app: AppRecord) {
+    await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app), "XX"));
+  }
+  async delete(clientId: string) {
+    const app = await this.get(clientId);
+    await guarded(() => this.redis.del(this.keys.app(clientId)));
+    if (app) await guarded(() => this.redis.srem(this.keys.ownerApps(app.ownerId), clientId));
+  }
+  async listByOwner(ownerId: string) {
+    const ids = await guarded(() => this.redis.smembers(this.keys.ownerApps(ownerId)));
+    const apps = await Promise.all(ids.sort().map((id) => this.get(id)));
+    return apps.filter((a): a is AppRecord => a !== null);
+  }
+}
+
+// Takes a code atomically: KEYS[1] code, KEYS[2] its "used" mark (same hash tag), ARGV[1] mark TTL.
+const TAKE_CODE = `
+local c = redis.call('GET', KEYS[1])
+if c then
+  redis.call('DEL', KEYS[1])
+  redis.call('SET', KEYS[2], 'ok', 'EX', ARGV[1])
+  return {'first', c}
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
+  return {'replay'}
+end
+return {'unknown'}`;
+
+export class RedisGrants implements GrantStore {
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+
+  async grantConsent(userId: string, clientId: string) {
+    await guarded(() => this.redis.sadd(this.keys.consents(userId), clientId));
+  }
+  async hasConsent(userId: string, clientId: string) {
+    return (await guarded(() => this.redis.sismember(this.keys.consents(userId), clientId))) === 1;
+  }
+  async consents(userId: string) {
+    return (await guarded(() => this.redis.smembers(this.keys.consents(userId)))).sort();
+  }
+  async withdrawConsent(userId: string, clientId: string) {
+    await guarded(() => this.redis.srem(this.keys.consents(userId), clientId));
+  }
+  async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number) {
+    await guarded(() => this.redis.set(this.keys.code(codeHash), JSON.stringify(code), "EX", ttlSeconds));
+  }
+  async takeCode(codeHash: string, markTtlSeconds: number) {
+    const r = (await guarded(() =>
+      this.redis.eval(TAKE_CODE, 2, this.keys.code(codeHash), this.keys.codeUsed(codeHash), String(markTtlSeconds)),
+    )) as [string, string?];
+    if (r[0] === "first") return { kind: "first" as const, code: JSON.parse(r[1]!) as CodeRecord };
+    return { kind: r[0] === "replay" ? ("replay" as const) : ("unknown" as const) };
+  }
+  async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
+    await guarded(() => this.redis.set(this.keys.token(tokenHash), JSON.stringify(token), "EX", ttlSeconds));
+  }
+  async token(tokenHash: string) {
+    const t = parse<TokenRecord>(await guarded(() => this.redis.get(this.keys.token(tokenHash))));
+    if (!t) return null;
+    const used = await guarded(() => this.redis.get(this.keys.codeUsed(t.codeHash)));
+    return used === "revoked" ? null : t;
+  }
+}

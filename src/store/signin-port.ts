@@ -1,0 +1,88 @@
+// The sign-in half of the store port (CONTRACT §3, §4): accounts, sessions, apps and grants
+// (consents, codes, access tokens). Same rules as port.ts: both stores pass the same tests, and
+// every method may throw StoreUnavailableError.
+
+export interface UserRecord {
+  id: string;
+  /** Lower-cased; unique. */
+  username: string;
+  displayName: string;
+  /** "scrypt$N$r$p$salt$hash" — never the password. */
+  passwordHash: string;
+  /** Set once a picture was uploaded; bumped on each upload (cache busting). */
+  picture?: { type: string; version: number };
+  createdAt: number;
+}
+
+export interface AccountStore {
+  /** Creates the user; false when the username is taken. */
+  create(user: UserRecord): Promise<boolean>;
+  byId(id: string): Promise<UserRecord | null>;
+  byUsername(username: string): Promise<UserRecord | null>;
+  /** Replaces the record of an existing user (the username never changes). */
+  update(user: UserRecord): Promise<void>;
+  savePicture(id: string, data: Buffer): Promise<void>;
+  picture(id: string): Promise<Buffer | null>;
+}
+
+export interface SessionStore {
+  get(sid: string): Promise<string | null>;
+  set(sid: string, data: string, ttlSeconds: number): Promise<void>;
+  destroy(sid: string): Promise<void>;
+}
+
+export interface AppRecord {
+  clientId: string;
+  ownerId: string;
+  name: string;
+  redirectUris: string[];
+  /** Keyed hash of the current secret. */
+  secretHash: string;
+  /** The previous secret during its grace period. */
+  previousSecretHash?: string;
+  previousSecretUntil?: number;
+  createdAt: number;
+}
+
+export interface AppStore {
+  create(app: AppRecord): Promise<void>;
+  get(clientId: string): Promise<AppRecord | null>;
+  update(app: AppRecord): Promise<void>;
+  delete(clientId: string): Promise<void>;
+  listByOwner(ownerId: string): Promise<AppRecord[]>;
+}
+
+export interface CodeRecord {
+  clientId: string;
+  redirectUri: string;
+  /** false when the authorization request left redirect_uri out (then /token may too). */
+  redirectUriGiven: boolean;
+  userId: string;
+  codeChallenge?: string;
+}
+
+export interface TokenRecord {
+  userId: string;
+  clientId: string;
+  /** Hash of the code the token was issued from (its replay revokes the token). */
+  codeHash: string;
+}
+
+export interface GrantStore {
+  grantConsent(userId: string, clientId: string): Promise<void>;
+  hasConsent(userId: string, clientId: string): Promise<boolean>;
+  consents(userId: string): Promise<string[]>;
+  withdrawConsent(userId: string, clientId: string): Promise<void>;
+
+  saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number): Promise<void>;
+  /**
+   * Takes a code for its one use: "first" with the record (the code is gone after), "replay" when
+   * it was taken before (the tokens issued from it are revoked by this call), or "unknown".
+   * markTtlSeconds: how long the "taken" mark outlives the code (≥ the token lifetime).
+   */
+  takeCode(codeHash: string, markTtlSeconds: number): Promise<{ kind: "first"; code: CodeRecord } | { kind: "replay" } | { kind: "unknown" }>;
+
+  saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number): Promise<void>;
+  /** The token, or null when unknown, expired, or revoked through its code. */
+  token(tokenHash: string): Promise<TokenRecord | null>;
+}

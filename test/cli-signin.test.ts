@@ -1,0 +1,75 @@
+// CONTRACT §7: `sigil users create` and `sigil apps create`, run as the real command against a
+// private Redis; what they make works with a node on that Redis.
+import { spawnSync } from "node:child_process";
+import { expect } from "chai";
+import { TestRedis, requireRedis } from "./support/redis.js";
+import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { PageClient, authorize, csrfOf, token, userInfo } from "./support/pages.js";
+
+describe("CLI: users and apps", function () {
+  this.timeout(60000);
+  let redis: TestRedis;
+  const nodes: TestNode[] = [];
+  before(async function () {
+    requireRedis(this);
+    redis = await TestRedis.start();
+  });
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((n) => n.close()));
+  });
+  after(async () => {
+    await redis?.destroy();
+  });
+
+  function sigil(args: string[], env: Record<string, string | undefined> = { REDIS_URL: redis.url }) {
+    const r = spawnSync("node", ["bin/sigil.js", ...args], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", ...env },
+    });
+    return { code: r.status, out: r.stdout, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
+  }
+
+  it("When an operator creates a user and an app, then each prints one JSON object and the app signs that user in", async () => {
+    const u = sigil(["users", "create", "--username", "Olga", "--password", "password123", "--display-name", "Olga O."]);
+    expect(u.code, u.err).to.equal(0);
+    expect(Object.keys(u.json).sort()).to.deep.equal(["id", "username"]);
+    expect(u.json.username).to.equal("olga");
+    expect(u.out.trim().split("\n")).to.have.length(1);
+
+    const a = sigil(["apps", "create", "--owner", "olga", "--name", "Shop", "--redirect-uri", "https://shop.example/cb", "--redirect-uri", "http://127.0.0.1/cb"]);
+    expect(a.code, a.err).to.equal(0);
+    expect(Object.keys(a.json).sort()).to.deep.equal(["client_id", "client_secret", "name", "redirect_uris"]);
+    expect(a.json.redirect_uris).to.deep.equal(["https://shop.example/cb", "http://127.0.0.1/cb"]);
+
+    const node = await startNode({ redisUrl: redis.url });
+    nodes.push(node);
+    const c = new PageClient(node.url);
+    const page = await c.get("/signin");
+    expect((await c.post("/signin", { _csrf: csrfOf(page.text), username: "olga", password: "password123" })).status).to.equal(303);
+    const url = await authorize(c, { client_id: a.json.client_id, redirect_uri: "https://shop.example/cb" });
+    const t = await token(node.url, { code: url.searchParams.get("code")!, client_id: a.json.client_id, client_secret: a.json.client_secret, redirect_uri: "https://shop.example/cb" });
+    expect(t.status).to.equal(200);
+    expect((await userInfo(node.url, t.json.access_token, a.json.client_id)).json).to.include({ username: "olga", display_name: "Olga O." });
+  });
+
+  it("When the input is bad, then it prints a clear error and exits non-zero", () => {
+    expect(sigil(["users", "create", "--username", "x", "--password", "password123"]).code).to.not.equal(0);
+    expect(sigil(["users", "create", "--username", "paul"]).err).to.contain("--password");
+    sigil(["users", "create", "--username", "paul", "--password", "password123"]);
+    const dup = sigil(["users", "create", "--username", "PAUL", "--password", "password123"]);
+    expect(dup.code).to.not.equal(0);
+    expect(dup.err).to.contain("taken");
+    const noOwner = sigil(["apps", "create", "--owner", "nobody", "--name", "X", "--redirect-uri", "https://x.example/cb"]);
+    expect(noOwner.code).to.not.equal(0);
+    expect(noOwner.err).to.contain("nobody");
+    const badUri = sigil(["apps", "create", "--owner", "paul", "--name", "X", "--redirect-uri", "http://x.example/cb"]);
+    expect(badUri.code).to.not.equal(0);
+    expect(badUri.err).to.contain("https");
+  });
+
+  it("When REDIS_URL is not set, then it says the embedded store lives in the server and stops", () => {
+    const r = sigil(["users", "create", "--username", "quinn", "--password", "password123"], {});
+    expect(r.code).to.not.equal(0);
+    expect(r.err).to.contain("embedded store");
+  });
+});

@@ -1,0 +1,148 @@
+// CONTRACT §3, GET /authorize: every rule, on both stores.
+import { expect } from "chai";
+import { describeBackends } from "./support/backends.js";
+import { PageClient, authorize, csrfOf, pkce, registerApp, type TestApp } from "./support/pages.js";
+
+describeBackends("Authorize", (backend) => {
+  let base: string;
+  let app: TestApp;
+  let alice: PageClient;
+  beforeEach(async () => {
+    base = (await backend.startNode()).url;
+    const dev = new PageClient(base);
+    await dev.signUp("devon");
+    app = await registerApp(dev, ["https://app.example/cb?tenant=7", "http://127.0.0.1:9999/loop", "https://other.example/cb"], "Photo <Printer>");
+    alice = new PageClient(base);
+    await alice.signUp("alice", "password123", "Alice");
+  });
+
+  describe("When the client or redirect URL is wrong", () => {
+    for (const [what, params] of [
+      ["an unknown client_id", { client_id: "nope", redirect_uri: "https://app.example/cb?tenant=7" }],
+      ["no client_id", { client_id: "", redirect_uri: "https://app.example/cb?tenant=7" }],
+      ["an unregistered redirect_uri", { redirect_uri: "https://evil.example/cb" }],
+      ["a redirect_uri differing only by a trailing slash", { redirect_uri: "https://app.example/cb/?tenant=7" }],
+      ["a redirect_uri with extra query", { redirect_uri: "https://app.example/cb?tenant=7&x=1" }],
+      ["no redirect_uri while several are registered", {}],
+      ["a loopback URL on another host", { redirect_uri: "http://127.0.0.2:9999/loop" }],
+      ["a loopback URL on another path", { redirect_uri: "http://127.0.0.1:9999/other" }],
+    ] as const) {
+      it(`then ${what} shows a 400 page and nothing redirects`, async () => {
+        const q = new URLSearchParams({ client_id: app.clientId, state: "s" });
+        for (const [k, v] of Object.entries(params)) q.set(k, v);
+        for (const c of [alice, new PageClient(base)]) {
+          const r = await c.get(`/authorize?${q}`);
+          expect(r.status).to.equal(400);
+          expect(r.headers.location).to.equal(undefined);
+          expect(r.headers["content-type"]).to.match(/^text\/html/);
+        }
+      });
+    }
+
+    it("then a loopback redirect URL matches with any port (RFC 8252)", async () => {
+      const u = await authorize(alice, { client_id: app.clientId, redirect_uri: "http://127.0.0.1:51234/loop", state: "s" });
+      expect(u.origin).to.equal("http://127.0.0.1:51234");
+      expect(u.searchParams.get("code")).to.be.a("string");
+    });
+  });
+
+  describe("When the request is otherwise bad", () => {
+    const redirect_uri = "https://app.example/cb?tenant=7";
+    for (const [what, params, error] of [
+      ["response_type=token", { response_type: "token" }, "unsupported_response_type"],
+      ["response_type=id_token", { response_type: "id_token" }, "unsupported_response_type"],
+      ["code_challenge_method=plain", { code_challenge: "a".repeat(43), code_challenge_method: "plain" }, "invalid_request"],
+      ["a code_challenge_method without challenge", { code_challenge_method: "S256" }, "invalid_request"],
+      ["a malformed code_challenge", { code_challenge: "short", code_challenge_method: "S256" }, "invalid_request"],
+    ] as const) {
+      it(`then ${what} redirects with error=${error}, iss and state`, async () => {
+        const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "st 1", ...params })}`);
+        expect(r.status).to.equal(303);
+        const u = new URL(String(r.headers.location));
+        expect(u.origin + u.pathname).to.equal("https://app.example/cb");
+        expect(u.searchParams.get("tenant")).to.equal("7");
+        expect(u.searchParams.get("error")).to.equal(error);
+        expect(u.searchParams.get("error_description")).to.be.a("string");
+        expect(u.searchParams.get("iss")).to.equal(base);
+        expect(u.searchParams.get("state")).to.equal("st 1");
+        expect(u.searchParams.get("code")).to.equal(null);
+      });
+    }
+  });
+
+  describe("When a person is not signed in", () => {
+    it("then they sign in (with a link to sign up) and come back to the consent page", async () => {
+      const c = new PageClient(base);
+      const q = new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb", state: "abc" });
+      const r = await c.get(`/authorize?${q}`);
+      expect(r.status).to.equal(303);
+      const signin = String(r.headers.location);
+      expect(signin).to.match(/^\/signin\?return_to=/);
+      const page = await c.get(signin);
+      expect(page.text).to.contain("Sign up");
+      const back = await c.post(signin, { _csrf: csrfOf(page.text), username: "alice", password: "password123" });
+      expect(back.status).to.equal(303);
+      const consent = await c.get(String(back.headers.location));
+      expect(consent.status).to.equal(200);
+      expect(consent.text).to.contain("Photo &lt;Printer>");
+    });
+  });
+
+  describe("When a signed-in person sees the consent page", () => {
+    it("then it names the app and the three fields, with allow and deny buttons, and the page headers", async () => {
+      const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb" })}`);
+      expect(r.status).to.equal(200);
+      expect(r.text).to.contain("Photo &lt;Printer>");
+      for (const f of ["display name", "username", "profile picture"]) expect(r.text).to.contain(f);
+      expect(r.text).to.contain('name="decision" value="allow"');
+      expect(r.text).to.contain('name="decision" value="deny"');
+      expect(r.headers["content-security-policy"]).to.contain("frame-ancestors 'none'");
+      expect(r.headers["referrer-policy"]).to.equal("no-referrer");
+    });
+
+    it("then allow sends 303 with code, iss and state, keeping the URL's own query", async () => {
+      const p = pkce();
+      const u = await authorize(alice, {
+        client_id: app.clientId, redirect_uri: "https://app.example/cb?tenant=7", state: "xyz&=", response_type: "code",
+        code_challenge: p.challenge, code_challenge_method: "S256",
+      });
+      expect(u.origin + u.pathname).to.equal("https://app.example/cb");
+      expect(u.searchParams.get("tenant")).to.equal("7");
+      expect(u.searchParams.get("state")).to.equal("xyz&=");
+      expect(u.searchParams.get("iss")).to.equal(base);
+      expect(Buffer.from(u.searchParams.get("code")!, "base64url").length).to.be.at.least(16);
+    });
+
+    it("then without state the redirect carries no state", async () => {
+      const u = await authorize(alice, { client_id: app.clientId, redirect_uri: "https://other.example/cb" });
+      expect(u.searchParams.has("state")).to.equal(false);
+    });
+
+    it("then deny sends 303 with error=access_denied, iss and state", async () => {
+      const u = await authorize(alice, { client_id: app.clientId, redirect_uri: "https://other.example/cb", state: "s1" }, "deny");
+      expect(u.searchParams.get("error")).to.equal("access_denied");
+      expect(u.searchParams.get("iss")).to.equal(base);
+      expect(u.searchParams.get("state")).to.equal("s1");
+      expect(u.searchParams.get("code")).to.equal(null);
+    });
+
+    it("then a granted consent is remembered, and withdrawing it on /account asks again", async () => {
+      const q = new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb" });
+      await authorize(alice, Object.fromEntries(q));
+      const again = await alice.get(`/authorize?${q}`);
+      expect(again.status).to.equal(303);
+      expect(new URL(String(again.headers.location)).searchParams.get("code")).to.be.a("string");
+      const acct = await alice.get("/account");
+      expect(acct.text).to.contain("Photo &lt;Printer>");
+      const w = await alice.post("/account/consents/withdraw", { _csrf: csrfOf(acct.text), client_id: app.clientId });
+      expect(w.status).to.equal(303);
+      expect((await alice.get(`/authorize?${q}`)).status).to.equal(200);
+    });
+
+    it("then a consent POST without the CSRF token is refused and redirects nowhere", async () => {
+      const r = await alice.post("/authorize", { client_id: app.clientId, redirect_uri: "https://other.example/cb", decision: "allow" });
+      expect(r.status).to.equal(403);
+      expect(r.headers.location).to.equal(undefined);
+    });
+  });
+});

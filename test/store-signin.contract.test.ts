@@ -1,0 +1,89 @@
+// The sign-in part of the store port (src/store/signin-port.ts): one contract, both stores.
+import { expect } from "chai";
+import { describeBackends } from "./support/backends.js";
+import type { Store } from "../src/store/port.js";
+import type { AppRecord, UserRecord } from "../src/store/signin-port.js";
+
+const user = (id: string, username: string): UserRecord => ({ id, username, displayName: username, passwordHash: "x", createdAt: 1 });
+const app = (clientId: string, ownerId: string): AppRecord => ({ clientId, ownerId, name: clientId, redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describeBackends("Store contract: sign-in", (backend) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = (await backend.startNode()).opened.store;
+  });
+
+  it("When two users take one username, then only the first gets it", async () => {
+    expect(await store.accounts.create(user("u1", "ann"))).to.equal(true);
+    expect(await store.accounts.create(user("u2", "ann"))).to.equal(false);
+    expect((await store.accounts.byUsername("ann"))!.id).to.equal("u1");
+    expect(await store.accounts.byId("u2")).to.equal(null);
+  });
+
+  it("When a user is updated and a picture saved, then both read back (bytes exact)", async () => {
+    await store.accounts.create(user("u1", "ann"));
+    await store.accounts.update({ ...user("u1", "ann"), displayName: "Ann B", picture: { type: "image/png", version: 1 } });
+    expect((await store.accounts.byId("u1"))!.displayName).to.equal("Ann B");
+    const bytes = Buffer.from([0, 255, 1, 128, 10, 13]);
+    await store.accounts.savePicture("u1", bytes);
+    expect(Buffer.compare((await store.accounts.picture("u1"))!, bytes)).to.equal(0);
+    expect(await store.accounts.picture("u2")).to.equal(null);
+  });
+
+  it("When a session is set, then it reads back until its TTL or destroy", async () => {
+    await store.sessions.set("s1", '{"a":1}', 1);
+    await store.sessions.set("s2", '{"b":2}', 60);
+    expect(await store.sessions.get("s1")).to.equal('{"a":1}');
+    await store.sessions.destroy("s2");
+    expect(await store.sessions.get("s2")).to.equal(null);
+    await sleep(1100);
+    expect(await store.sessions.get("s1")).to.equal(null);
+  });
+
+  it("When apps are created, listed and deleted, then the owner's list follows", async () => {
+    await store.apps.create(app("c1", "o1"));
+    await store.apps.create(app("c2", "o1"));
+    await store.apps.create(app("c3", "o2"));
+    expect((await store.apps.listByOwner("o1")).map((a) => a.clientId).sort()).to.deep.equal(["c1", "c2"]);
+    await store.apps.delete("c1");
+    expect(await store.apps.get("c1")).to.equal(null);
+    expect((await store.apps.listByOwner("o1")).map((a) => a.clientId)).to.deep.equal(["c2"]);
+    await store.apps.update({ ...app("c2", "o1"), name: "renamed" });
+    expect((await store.apps.get("c2"))!.name).to.equal("renamed");
+  });
+
+  it("When consents are granted and withdrawn, then they are listed per user", async () => {
+    await store.grants.grantConsent("u1", "c1");
+    await store.grants.grantConsent("u1", "c2");
+    expect(await store.grants.hasConsent("u1", "c1")).to.equal(true);
+    expect(await store.grants.hasConsent("u2", "c1")).to.equal(false);
+    await store.grants.withdrawConsent("u1", "c1");
+    expect(await store.grants.consents("u1")).to.deep.equal(["c2"]);
+  });
+
+  it("When a code is taken twice, then the second take is a replay that revokes its tokens", async () => {
+    await store.grants.saveCode("h1", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60);
+    const first = await store.grants.takeCode("h1", 120);
+    expect(first.kind).to.equal("first");
+    await store.grants.saveToken("t1", { userId: "u", clientId: "c", codeHash: "h1" }, 60);
+    expect(await store.grants.token("t1")).to.deep.equal({ userId: "u", clientId: "c", codeHash: "h1" });
+    expect((await store.grants.takeCode("h1", 120)).kind).to.equal("replay");
+    expect(await store.grants.token("t1")).to.equal(null);
+    expect((await store.grants.takeCode("nope", 120)).kind).to.equal("unknown");
+  });
+
+  it("When concurrent takes race for one code, then exactly one wins", async () => {
+    await store.grants.saveCode("h2", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60);
+    const results = await Promise.all(Array.from({ length: 10 }, () => store.grants.takeCode("h2", 120)));
+    expect(results.filter((r) => r.kind === "first")).to.have.length(1);
+  });
+
+  it("When a code or token outlives its TTL, then it is gone", async () => {
+    await store.grants.saveCode("h3", { clientId: "c", redirectUri: "r", redirectUriGiven: false, userId: "u" }, 1);
+    await store.grants.saveToken("t3", { userId: "u", clientId: "c", codeHash: "hx" }, 1);
+    await sleep(1100);
+    expect((await store.grants.takeCode("h3", 120)).kind).to.equal("unknown");
+    expect(await store.grants.token("t3")).to.equal(null);
+  });
+});

@@ -1,0 +1,115 @@
+// A cookie-keeping client for the HTML pages (as a browser without JavaScript would use them),
+// and shorthands for the OAuth flow: register an app, authorize, trade the code, read the user.
+import { createHash, randomBytes } from "node:crypto";
+import { http, type TestResponse } from "./http.js";
+
+export class PageClient {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  private keep(r: TestResponse): TestResponse {
+    const set = r.headers["set-cookie"];
+    for (const c of Array.isArray(set) ? set : set ? [set] : []) {
+      const [pair] = c.split(";");
+      const i = pair!.indexOf("=");
+      const name = pair!.slice(0, i);
+      const value = pair!.slice(i + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(c) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return r;
+  }
+
+  private cookieHeader(): Record<string, string> {
+    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {};
+  }
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<TestResponse> {
+    return this.keep(await http(this.base, path, { headers: { ...this.cookieHeader(), ...headers } }));
+  }
+
+  async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<TestResponse> {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+    return this.keep(
+      await http(this.base, path, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...this.cookieHeader(), ...headers },
+        body: body.toString(),
+      }),
+    );
+  }
+
+  async postRaw(path: string, body: Buffer, contentType: string): Promise<TestResponse> {
+    return this.keep(await http(this.base, path, { method: "POST", headers: { "content-type": contentType, ...this.cookieHeader() }, body }));
+  }
+
+  /** Loads `pagePath`, then posts its form to `action` with the page's CSRF token. */
+  async submit(pagePath: string, action: string, fields: Record<string, string | string[]>): Promise<TestResponse> {
+    const page = await this.get(pagePath);
+    return this.post(action, { _csrf: csrfOf(page.text), ...fields });
+  }
+
+  signUp(username: string, password = "correct horse battery", displayName?: string): Promise<TestResponse> {
+    return this.submit("/signup", "/signup", { username, password, ...(displayName !== undefined ? { display_name: displayName } : {}) });
+  }
+}
+
+export function csrfOf(html: string): string {
+  const m = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!m) throw new Error(`no CSRF token in page: ${html.slice(0, 300)}`);
+  return m[1]!;
+}
+
+export interface TestApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+/** Signs up a developer (on `dev`) and registers an app; returns its credentials. */
+export async function registerApp(dev: PageClient, redirectUris: string[] = ["https://app.example/callback"], name = "Test App"): Promise<TestApp> {
+  const r = await dev.submit("/developers", "/developers", { name, redirect_uri: redirectUris.join("\n") });
+  if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text.slice(0, 500)}`);
+  const clientId = /class="client-id">([^<]+)</.exec(r.text)![1]!;
+  const clientSecret = /class="secret client-secret">([^<]+)</.exec(r.text)![1]!;
+  return { clientId, clientSecret, redirectUri: redirectUris[0]! };
+}
+
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** A signed-in user goes through /authorize (allowing when asked); returns the redirect URL. */
+export async function authorize(user: PageClient, params: Record<string, string>, decision = "allow"): Promise<URL> {
+  const path = `/authorize?${new URLSearchParams(params)}`;
+  let r = await user.get(path);
+  if (r.status === 200) {
+    const hidden: Record<string, string> = {};
+    for (const m of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) hidden[m[1]!] = decodeHtml(m[2]!);
+    r = await user.post("/authorize", { ...hidden, decision });
+  }
+  if (r.status !== 303) throw new Error(`authorize: expected 303, got ${r.status} ${r.text.slice(0, 300)}`);
+  return new URL(r.headers.location as string);
+}
+
+export function decodeHtml(s: string): string {
+  return s.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+}
+
+/** POST /token with a form body. */
+export function token(base: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<TestResponse> {
+  return http(base, "/token", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+export function userInfo(base: string, accessToken: string, clientId: string): Promise<TestResponse> {
+  return http(base, "/auth/user", { headers: { authorization: `Bearer ${accessToken}`, client_id: clientId } });
+}
+
+export const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
