@@ -25,9 +25,12 @@ function pageErrors(err: unknown, req: Request, res: Response, next: NextFunctio
   }
   const h = err as { status?: unknown; expose?: unknown };
   const e =
-    typeof h.status === "number" && h.status >= 400 && h.status < 500 && h.expose === true && !(err instanceof SigilError)
-      ? new SigilError(h.status, h.status === 413 ? "request_too_large" : "invalid_request", h.status === 413 ? "The form is larger than this page accepts." : "The form could not be read.")
-      : toSigilError(err);
+    // The router's 400 for a path parameter that is not valid percent-encoding (no `expose`).
+    err instanceof URIError && h.status === 400
+      ? new SigilError(400, "invalid_request", "The address could not be read.")
+      : typeof h.status === "number" && h.status >= 400 && h.status < 500 && h.expose === true && !(err instanceof SigilError)
+        ? new SigilError(h.status, h.status === 413 ? "request_too_large" : "invalid_request", h.status === 413 ? "The form is larger than this page accepts." : "The form could not be read.")
+        : toSigilError(err);
   if (err instanceof StoreUnavailableError) req.log?.warn("store unavailable");
   else if (e.status >= 500) req.log?.error({ err }, "unexpected error");
   res.set(e.headers);
