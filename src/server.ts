@@ -105,7 +105,7 @@ export function createServer(deps: ServerDeps): SigilServer {
 
   app.use(challengeRoutes(challenges, resolveOwner, api));
   app.use(oauthRoutes({ config, store, accounts, apps, oauth }, api));
-  app.use(pageRoutes({ config, store, accounts, apps, oauth }));
+  app.use(pageRoutes({ config, store, accounts, apps, oauth, customTokens }));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
   app.use(clientBundleRoutes());
 

@@ -26,6 +26,12 @@ describeBackends("HTTP errors", (backend) => {
   let base: string;
   beforeEach(async () => (base = (await backend.startNode()).url));
 
+  it("When a path parameter is not valid percent-encoding, then 400 invalid_request", async () => {
+    const r = await http(base, "/pictures/%E0%A4%A");
+    expect(r.status).to.equal(400);
+    expectContractError(r, "invalid_request");
+  });
+
   it("When a route is unknown, then 404 not_found", async () => {
     const r = await http(base, "/no/such/thing");
     expect(r.status).to.equal(404);

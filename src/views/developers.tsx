@@ -1,6 +1,8 @@
-// The developers console (CONTRACT §4): register apps, see client ids, rotate secrets, delete.
-import type { ComponentChildren } from "preact";
+// The developers console (CONTRACT §4): register apps, see client ids, rotate secrets, delete,
+// and each app's CUSTOM TOKENs.
+import type { CustomTokenRecord } from "../store/realtime-port.js";
 import type { AppRecord, UserRecord } from "../store/signin-port.js";
+import { CustomTokensSection, type ShownToken } from "./custom-tokens.js";
 import { Csrf, ErrorNote, Page } from "./layout.js";
 
 export interface ShownSecret {
@@ -12,11 +14,14 @@ export interface ShownSecret {
 export function DevelopersPage(p: {
   user: UserRecord;
   apps: AppRecord[];
+  /** Each app's CUSTOM TOKENs by client_id (records, without values). */
+  tokens: Map<string, CustomTokenRecord[]>;
   csrf: string;
+  /** The time the page speaks of (ms), for "expired". */
+  now: number;
   shown?: ShownSecret | undefined;
+  shownToken?: ShownToken | undefined;
   error?: string | undefined;
-  /** Per-app extra sections (the CUSTOM TOKENs section plugs in here). */
-  appExtras?: ((app: AppRecord) => ComponentChildren) | undefined;
 }) {
   return (
     <Page title="Developers" user={p.user} csrf={p.csrf}>
@@ -40,7 +45,7 @@ export function DevelopersPage(p: {
         </form>
       </section>
       {p.apps.map((app) => (
-        <section key={app.clientId} class="app">
+        <section key={app.clientId} class="app" id={`app-${app.clientId}`}>
           <h2>{app.name}</h2>
           <p>client_id: <code>{app.clientId}</code></p>
           <p>Redirect URLs:</p>
@@ -57,8 +62,13 @@ export function DevelopersPage(p: {
             <Csrf token={p.csrf} />
             <button type="submit">Delete app</button>
           </form>
-          {/* CUSTOM TOKENs (issue: realtime channel) render here through appExtras. */}
-          {p.appExtras?.(app)}
+          <CustomTokensSection
+            clientId={app.clientId}
+            tokens={p.tokens.get(app.clientId) ?? []}
+            csrf={p.csrf}
+            now={p.now}
+            shown={p.shownToken?.app === app.clientId ? p.shownToken : undefined}
+          />
         </section>
       ))}
     </Page>

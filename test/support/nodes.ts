@@ -2,9 +2,11 @@
 import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
+import { appExistsIn } from "../../src/domain/apps.js";
 import type { AppExists } from "../../src/domain/custom-tokens.js";
 import { createServer, type SigilServer } from "../../src/server.js";
 import { openStore, type OpenedStore } from "../../src/store/index.js";
+import type { Store } from "../../src/store/port.js";
 import { openRealtimeClients } from "../../src/store/realtime-clients.js";
 import { freePort } from "./ports.js";
 
@@ -21,9 +23,13 @@ export interface TestNode {
   close(): Promise<void>;
 }
 
-/** Client ids of the apps tests "register" (apps live on another branch; see appExists). */
+/** Client ids the channel tests use without registering an app (see appExists). */
 export const TEST_APPS = new Set<string>(["test-app", "other-app"]);
-const testAppExists: AppExists = async (id) => TEST_APPS.has(id);
+/** The fixed test ids, and every app registered on /developers (as in production). */
+const testAppExists = (store: Store): AppExists => {
+  const registered = appExistsIn(store);
+  return async (id) => TEST_APPS.has(id) || (await registered(id));
+};
 
 export async function startNode(
   opts: { redisUrl?: string; env?: Record<string, string>; appExists?: AppExists } = {},
@@ -51,7 +57,7 @@ export async function startNode(
   const logger = createLogger(config.logLevel, sink);
   const opened = await openStore(config, logger, { waitMs: 3000 });
   const realtime = await openRealtimeClients(config, logger, opened);
-  const server = createServer({ config, store: opened.store, logger, realtime, appExists: opts.appExists ?? testAppExists });
+  const server = createServer({ config, store: opened.store, logger, realtime, appExists: opts.appExists ?? testAppExists(opened.store) });
   const url = await server.listen(config.port, config.host);
   let closed = false;
   return {

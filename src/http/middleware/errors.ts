@@ -4,6 +4,8 @@ import { SigilError, StoreUnavailableError, invalidRequest, notFound, toSigilErr
 
 /** body-parser and other http-errors style failures → the contract's errors. */
 function fromHttpError(err: unknown): SigilError | undefined {
+  // The router's 400 for a path parameter that is not valid percent-encoding (e.g. /pictures/%E0).
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400) return invalidRequest("The address could not be read.");
   if (!err || typeof err !== "object" || !("type" in err)) return undefined;
   const type = (err as { type?: unknown }).type;
   switch (type) {

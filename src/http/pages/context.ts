@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
 import type { Apps } from "../../domain/apps.js";
+import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
 import type { Store } from "../../store/port.js";
 import type { UserRecord } from "../../store/signin-port.js";
@@ -13,6 +14,8 @@ export interface PagesDeps {
   accounts: Accounts;
   apps: Apps;
   oauth: OAuth;
+  /** The CUSTOM TOKENs of apps, managed on /developers. */
+  customTokens: CustomTokens;
 }
 
 /** The signed-in user, or undefined (a session whose user is gone counts as signed out). */

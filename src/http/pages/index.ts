@@ -8,7 +8,8 @@ import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { route } from "../route.js";
 import { accountPage, pictureUpload, updateAccount, withdrawConsent } from "./account.js";
 import type { PagesDeps } from "./context.js";
-import { createApp, deleteApp, developersPage, rotateSecret, type AppExtras } from "./developers.js";
+import { createToken, revokeToken } from "./custom-tokens.js";
+import { createApp, deleteApp, developersPage, rotateSecret } from "./developers.js";
 import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
@@ -24,9 +25,12 @@ function pageErrors(err: unknown, req: Request, res: Response, next: NextFunctio
   }
   const h = err as { status?: unknown; expose?: unknown };
   const e =
-    typeof h.status === "number" && h.status >= 400 && h.status < 500 && h.expose === true && !(err instanceof SigilError)
-      ? new SigilError(h.status, h.status === 413 ? "request_too_large" : "invalid_request", h.status === 413 ? "The form is larger than this page accepts." : "The form could not be read.")
-      : toSigilError(err);
+    // The router's 400 for a path parameter that is not valid percent-encoding (no `expose`).
+    err instanceof URIError && h.status === 400
+      ? new SigilError(400, "invalid_request", "The address could not be read.")
+      : typeof h.status === "number" && h.status >= 400 && h.status < 500 && h.expose === true && !(err instanceof SigilError)
+        ? new SigilError(h.status, h.status === 413 ? "request_too_large" : "invalid_request", h.status === 413 ? "The form is larger than this page accepts." : "The form could not be read.")
+        : toSigilError(err);
   if (err instanceof StoreUnavailableError) req.log?.warn("store unavailable");
   else if (e.status >= 500) req.log?.error({ err }, "unexpected error");
   res.set(e.headers);
@@ -34,7 +38,7 @@ function pageErrors(err: unknown, req: Request, res: Response, next: NextFunctio
   sendPage(res, e.status, ErrorPage({ title, message: e.description }));
 }
 
-export function pageRoutes(deps: PagesDeps, opts: { appExtras?: AppExtras } = {}): Router {
+export function pageRoutes(deps: PagesDeps): Router {
   const router = Router();
   route(router, "/pictures/:id", { get: getPicture(deps) });
 
@@ -44,9 +48,11 @@ export function pageRoutes(deps: PagesDeps, opts: { appExtras?: AppExtras } = {}
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   route(router, "/account", { get: accountPage(deps), post: [pictureUpload(), csrfCheck, updateAccount(deps)] });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
-  route(router, "/developers", { get: developersPage(deps, opts.appExtras), post: [csrfCheck, createApp(deps, opts.appExtras)] });
-  route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps, opts.appExtras)] });
+  route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
+  route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });
+  route(router, "/developers/:clientId/tokens", { post: [csrfCheck, createToken(deps)] });
+  route(router, "/developers/:clientId/tokens/:tokenId/revoke", { post: [csrfCheck, revokeToken(deps)] });
   route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
   router.use(PAGE_PATHS, pageErrors);
   return router;
