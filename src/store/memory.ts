@@ -2,7 +2,7 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import { adaptLimiter } from "./limiter.js";
-import { MemoryBus, MemoryCustomTokens, MemoryEventLog } from "./memory-realtime.js";
+import { MemoryBus, MemoryCustomTokens, MemoryEventLog } from "./memory/realtime.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./memory/signin.js";
 
 /** A map whose entries expire; expired entries are dropped on read and by a periodic sweep. */

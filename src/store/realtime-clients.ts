@@ -5,10 +5,10 @@ import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import type { OpenedStore } from "./index.js";
 import { MemoryStore } from "./memory.js";
-import { MemoryFeed } from "./memory-realtime.js";
+import { MemoryFeed } from "./memory/realtime.js";
 import type { Feed } from "./realtime-port.js";
 import { createRedisClient, type RedisClient } from "./redis-client.js";
-import { RedisFeed, } from "./redis-realtime.js";
+import { RedisFeed, } from "./redis/realtime.js";
 import { RedisStore } from "./redis.js";
 
 export interface RealtimeClients {

@@ -6,7 +6,7 @@ import { keyspace, type Keyspace } from "./keys.js";
 import { adaptLimiter } from "./limiter.js";
 import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import type { RedisClient } from "./redis-client.js";
-import { RedisCustomTokens, RedisEventLog } from "./redis-realtime.js";
+import { RedisCustomTokens, RedisEventLog } from "./redis/realtime.js";
 import type { CustomTokenStore, EventLog } from "./realtime-port.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./redis/signin.js";
 

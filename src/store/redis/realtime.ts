@@ -1,10 +1,10 @@
 // Redis side of CUSTOM TOKENs, event history (Streams) and the feed. Each write that other nodes
 // must hear about publishes in the same Lua script, so the feed carries an app's events in id
 // order. Every script touches one key (Redis Cluster: one hash tag per app).
-import { StoreUnavailableError } from "../errors.js";
-import type { Keyspace } from "./keys.js";
-import type { RedisClient } from "./redis-client.js";
-import { guarded } from "./redis.js";
+import { StoreUnavailableError } from "../../errors.js";
+import type { Keyspace } from "../keys.js";
+import type { RedisClient } from "../redis-client.js";
+import { guarded } from "../redis.js";
 import {
   compareEventIds,
   type CustomTokenRecord,
@@ -15,7 +15,7 @@ import {
   type HistoryLimits,
   type HistoryRead,
   type StoredEvent,
-} from "./realtime-port.js";
+} from "../realtime-port.js";
 
 // Time trimming, on Redis's clock (the one the ids come from): drops entries older than ttlMs
 // and records the newest dropped id as the cut.
