@@ -1,7 +1,9 @@
 // The demo page (GET /demo): static HTML that uses the bundled client (/client.js) to create a
-// challenge, share its key and solve it. Nothing from a request is ever put into this HTML:
-// the page reads its input in the browser and writes results with textContent only.
+// challenge, share its key, solve it, and watch the results arrive live over the realtime
+// channel (with a CUSTOM TOKEN the visitor pastes). Nothing from a request is ever put into this
+// HTML: the page reads its input in the browser and writes results with textContent only.
 import { createHash } from "node:crypto";
+import { DEMO_SCRIPT } from "./demo-script.js";
 
 const STYLE = `
 body { font: 16px/1.5 system-ui, sans-serif; max-width: 42rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
@@ -11,59 +13,8 @@ input, textarea { width: 100%; box-sizing: border-box; font: inherit; padding: .
 button { margin-top: .6rem; font: inherit; }
 output { display: block; margin-top: .6rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .error { color: #a00; }
-`;
-
-const SCRIPT = `
-"use strict";
-const sigil = Sigil.createClient();
-const $ = (id) => document.getElementById(id);
-function show(id, text, isError) {
-  const el = $(id);
-  el.textContent = text;
-  el.className = isError ? "error" : "";
-}
-function describe(err) {
-  if (err instanceof Sigil.SigilError) {
-    return err.description + " (" + err.code + (err.retryAfter !== undefined ? ", retry in " + err.retryAfter + " s" : "") + ")";
-  }
-  return String(err);
-}
-$("create").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  try {
-    const ttl = $("ttl").value.trim();
-    const { key } = await sigil.challenges.create({
-      question: $("question").value,
-      answer: $("answer").value,
-      ...(ttl ? { ttl: Number(ttl) } : {}),
-    });
-    show("created", "Key: " + key);
-    const link = new URL("#key=" + key, location.href).href;
-    $("share").textContent = link;
-    $("share").href = link;
-    $("key").value = key;
-  } catch (err) {
-    show("created", describe(err), true);
-  }
-});
-$("load").addEventListener("click", async () => {
-  try {
-    show("question-text", await sigil.challenges.question($("key").value.trim()));
-  } catch (err) {
-    show("question-text", describe(err), true);
-  }
-});
-$("solve").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  try {
-    const { correct } = await sigil.challenges.solve($("key").value.trim(), $("attempt").value);
-    show("result", correct ? "Correct!" : "Not correct; try again.");
-  } catch (err) {
-    show("result", describe(err), true);
-  }
-});
-const shared = new URLSearchParams(location.hash.slice(1)).get("key");
-if (shared) { $("key").value = shared; $("load").click(); }
+#live-results li.correct strong { color: #070; }
+#live-results li.wrong strong { color: #a00; }
 `;
 
 const sha256 = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
@@ -71,9 +22,9 @@ const sha256 = (s: string) => `'sha256-${createHash("sha256").update(s).digest("
 /** Content-Security-Policy of the page: only its own inline script and style, and /client.js. */
 export const DEMO_CSP = [
   "default-src 'none'",
-  `script-src 'self' ${sha256(SCRIPT)}`,
+  `script-src 'self' ${sha256(DEMO_SCRIPT)}`,
   `style-src ${sha256(STYLE)}`,
-  // The realtime channel (Socket.IO) will connect here too: 'self' covers ws(s) to this host.
+  // The realtime channel (Socket.IO, polling then WebSocket): 'self' covers ws(s) to this host.
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -85,11 +36,11 @@ export const DEMO_HTML = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sigil demo: challenges</title>
+<title>Sigil demo: challenges, live</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>Sigil demo: challenges</h1>
+<h1>Sigil demo: challenges, live</h1>
 <p>This page uses the bundled client, <code>client.js</code>, served by this Sigil service.</p>
 
 <section>
@@ -104,6 +55,7 @@ export const DEMO_HTML = `<!doctype html>
 <button type="submit">Create</button>
 </form>
 <output id="created"></output>
+<output id="owner"></output>
 <p>Share: <a id="share" href="#"></a></p>
 </section>
 
@@ -121,17 +73,23 @@ export const DEMO_HTML = `<!doctype html>
 <output id="result"></output>
 </section>
 
-<!-- LIVE RESULTS: once the realtime channel (CONTRACT §6) is available, this section asks for a
-     CUSTOM TOKEN, creates challenges with it, and lists every solve attempt as it arrives
-     (sigil.connect({token}).on("challenge:result", …)). Until then it only says so. -->
 <section id="live">
 <h2>3. Live results</h2>
-<p id="live-status">Live results will appear here once the realtime channel is available on this service.</p>
+<p>Paste a CUSTOM TOKEN of your app (<code>npx sigil tokens create --app CLIENT_ID</code>).
+It stays in this browser tab only, never in a URL. Challenges you then create belong to the app, and every
+attempt on them is listed here as it happens, from any device, without reloading.</p>
+<form id="connect" autocomplete="off">
+<label for="token">CUSTOM TOKEN</label>
+<input id="token" type="password" required autocomplete="off" spellcheck="false">
+<button type="submit">Connect</button>
+<button type="button" id="disconnect" hidden>Disconnect and forget the token</button>
+</form>
+<output id="live-status">Not connected.</output>
 <ol id="live-results"></ol>
 </section>
 
 <script src="client.js"></script>
-<script>${SCRIPT}</script>
+<script>${DEMO_SCRIPT}</script>
 </body>
 </html>
 `;

@@ -1,6 +1,8 @@
 // The browser bundle's realtime connection in headless Chromium: a page that loads /client.js
-// creates a challenge with non-Latin-1 text, solves it, receives the live results over the
-// socket, and after a server-side disconnect resumes with no event lost or repeated.
+// (the /demo page, so its CSP is exercised too) creates a challenge with non-Latin-1 text, reads
+// it back, solves it, receives the live results over the socket, and after a server-side
+// disconnect resumes with no event lost or repeated. The demo's own live results section is
+// driven as a visitor would in client-browser-demo.test.ts.
 import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -14,7 +16,7 @@ import { IN_CI } from "./support/redis.js";
 declare const Sigil: typeof SigilModule;
 declare global {
   interface Window {
-    seen: { events: ChallengeResultEvent[]; readies: ReadyEvent[] };
+    seen: { events: ChallengeResultEvent[]; readies: ReadyEvent[]; disconnects: string[] };
     conn: SigilModule.RealtimeConnection;
   }
 }
@@ -46,19 +48,26 @@ describeBackends("Client in a browser: realtime", (backend) => {
     const node = await backend.startNode();
     const { token } = await node.server.customTokens.create({ app: "test-app" });
     await page.goto(`${node.url}/demo`);
-    const key = await page.evaluate(async (token) => {
-      window.seen = { events: [], readies: [] };
+    const out = await page.evaluate(async (token) => {
+      window.seen = { events: [], readies: [], disconnects: [] };
       const sigil = Sigil.createClient();
       window.conn = sigil.connect({ token, socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
       window.conn.on("challenge:result", (e) => window.seen.events.push(e));
       window.conn.on("ready", (e) => window.seen.readies.push(e));
+      window.conn.on("disconnect", (reason) => window.seen.disconnects.push(reason));
       const { key } = await window.conn.createChallenge({ question: "日本の首都は？", answer: "東京" });
-      await sigil.challenges.solve(key, "大阪");
-      return key;
+      const question = await sigil.challenges.question(key);
+      const first = await sigil.challenges.solve(key, "大阪");
+      return { key, question, first };
     }, token);
+    const { key } = out;
+    expect(out.question).to.equal("日本の首都は？");
+    expect(out.first).to.deep.equal({ correct: false });
     await page.waitForFunction(() => window.seen.events.length === 1);
 
+    // The server drops the socket; two attempts happen while the page is away.
     node.server.io.disconnectSockets(true);
+    await page.waitForFunction(() => window.seen.disconnects.includes("io server disconnect"));
     const api = challengeApi(node.url);
     await api.solve(key, "京都");
     await api.solve(key, "東京");

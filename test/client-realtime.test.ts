@@ -1,45 +1,13 @@
 // The client's realtime connection (client/src/realtime.ts) against the live channel
 // (CONTRACT §6): CUSTOM TOKEN, typed events, acks as promises, and resume with `since` after
-// server-side disconnects and dropped transports, on one node and across two nodes on Redis.
+// server-side disconnects and dropped transports, on one node (two nodes: client-nodes.test.ts).
 import { expect } from "chai";
-import {
-  createClient,
-  SigilError,
-  type ChallengeResultEvent,
-  type ReadyEvent,
-  type RealtimeConnection,
-  type SigilClient,
-} from "../client/src/index.js";
+import { createClient, SigilError, type RealtimeConnection, type SigilClient } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
+import { record } from "./support/client-realtime.js";
 import type { TestNode } from "./support/nodes.js";
 
 const APP = "test-app";
-
-/** Everything one connection reported, and waits on it. */
-function record(conn: RealtimeConnection) {
-  const r = {
-    events: [] as ChallengeResultEvent[],
-    readies: [] as ReadyEvent[],
-    errors: [] as SigilError[],
-    disconnects: [] as string[],
-    async until<T>(check: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-      const started = Date.now();
-      for (;;) {
-        const v = check();
-        if (v !== undefined && v !== false) return v;
-        if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((res) => setTimeout(res, 10));
-      }
-    },
-    readyCount: (n: number) => r.until(() => r.readies.length >= n && r.readies[n - 1], `ready #${n}`),
-    eventCount: (n: number) => r.until(() => r.events.length >= n && r.events, `${n} events (have ${r.events.length})`),
-  };
-  conn.on("challenge:result", (e) => r.events.push(e));
-  conn.on("ready", (e) => r.readies.push(e));
-  conn.on("error", (e) => r.errors.push(e));
-  conn.on("disconnect", (reason) => r.disconnects.push(reason));
-  return r;
-}
 
 const open: RealtimeConnection[] = [];
 afterEach(() => {
@@ -182,23 +150,3 @@ describeBackends("Client: realtime", (backend) => {
     }
   });
 });
-
-describeBackends(
-  "Client: realtime across two nodes on one Redis",
-  (backend) => {
-    it("When the app is connected to one node and attempts happen on the other, then it sees them all, in order", async () => {
-      const [a, b] = await Promise.all([backend.startNode(), backend.startNode()]);
-      const { token } = await a.server.customTokens.create({ app: APP });
-      const conn = createClient({ baseUrl: a.url }).connect({ token });
-      open.push(conn);
-      const r = record(conn);
-      await r.readyCount(1);
-      const onB = createClient({ baseUrl: b.url });
-      const { key } = await onB.challenges.create({ question: "q", answer: "a", token });
-      for (const attempt of ["1", "2", "3", "a"]) await onB.challenges.solve(key, attempt);
-      const events = await r.eventCount(4);
-      expect(events.map((e) => e.correct)).to.deep.equal([false, false, false, true]);
-    });
-  },
-  ["redis"],
-);
