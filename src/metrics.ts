@@ -1,11 +1,14 @@
 // Prometheus metrics (prom-client), one registry per server so that several nodes can live in
 // one process (tests) without sharing counters.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export interface Metrics {
   registry: Registry;
   httpRequests: Counter<"method" | "route" | "status">;
   httpDuration: Histogram<"method" | "route">;
+  /** Authenticated channel sockets on this node (set by realtime/). */
+  channelSockets: Gauge;
+  channelConnections: Counter;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -24,6 +27,16 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       help: "HTTP request latency, by route",
       labelNames: ["method", "route"],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    channelSockets: new Gauge({
+      name: "sigil_channel_sockets",
+      help: "Authenticated realtime sockets connected to this node",
+      registers: [registry],
+    }),
+    channelConnections: new Counter({
+      name: "sigil_channel_connections_total",
+      help: "Realtime sockets accepted by this node",
       registers: [registry],
     }),
   };

@@ -131,7 +131,7 @@ export function createServer(deps: ServerDeps): SigilServer {
     socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
 
-  const realtime = attachRealtime(httpServer, { config, logger, tokens: customTokens, events, challenges, clients: deps.realtime });
+  const realtime = attachRealtime(httpServer, { config, logger, tokens: customTokens, events, challenges, clients: deps.realtime, metrics });
 
   return {
     app,

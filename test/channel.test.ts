@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { call, channelClient, readyClient, refusal, sleep } from "./support/channel.js";
-import { challengeApi } from "./support/http.js";
+import { challengeApi, http } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 
 const APP = "test-app";
@@ -25,6 +25,20 @@ describeBackends("Realtime channel", (backend) => {
     it("then a valid token in auth.token is accepted and ready says {app, recovered:false}", async () => {
       const c = await readyClient(node.url, { token });
       expect(c.readies).to.deep.equal([{ app: APP, recovered: false }]);
+    });
+
+    it("then /metrics counts it while it is connected", async () => {
+      const sockets = async () => {
+        const text = (await http(node.url, "/metrics")).text;
+        return Number(/^sigil_channel_sockets (\d+)$/m.exec(text)?.[1]);
+      };
+      expect(await sockets()).to.equal(0);
+      const c = await readyClient(node.url, { token });
+      expect(await sockets()).to.equal(1);
+      c.close();
+      for (let i = 0; i < 50 && (await sockets()) !== 0; i++) await sleep(20);
+      expect(await sockets()).to.equal(0);
+      expect((await http(node.url, "/metrics")).text).to.match(/^sigil_channel_connections_total 1$/m);
     });
 
     it("then the token may come as Authorization: Bearer", async () => {

@@ -9,6 +9,7 @@ import type { ChannelEvents } from "../domain/channel-events.js";
 import type { Challenges } from "../domain/challenges.js";
 import type { CustomTokens } from "../domain/custom-tokens.js";
 import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
 import type { RealtimeClients } from "../store/realtime-clients.js";
 import { handshakeAuth } from "./auth.js";
 import { registerHandlers } from "./handlers.js";
@@ -23,6 +24,7 @@ export interface RealtimeDeps {
   events: ChannelEvents;
   challenges: Challenges;
   clients: RealtimeClients;
+  metrics: Metrics;
 }
 
 export interface Realtime {
@@ -78,6 +80,8 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     const session = new Session(socket, deps.events, config.channelMaxQueue);
     if (!registry.add(session)) return;
     registerHandlers(socket, deps.challenges, logger, config.channelRateLimit);
+    deps.metrics.channelConnections.inc();
+    deps.metrics.channelSockets.inc();
 
     let expiry: NodeJS.Timeout | undefined;
     const { expiresAt } = socket.data;
@@ -89,6 +93,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     if (expiresAt !== undefined) armExpiry();
 
     socket.on("disconnect", () => {
+      deps.metrics.channelSockets.dec();
       clearTimeout(expiry);
       session.close();
       registry.remove(session);
