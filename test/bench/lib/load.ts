@@ -1,0 +1,75 @@
+// Load generation with autocannon, from the bench process: a warm-up that is thrown away, then a
+// measurement of fixed duration. Requests are built per call by `next()`, so a benchmark can mix
+// keys, right and wrong answers, or anything else a realistic client does.
+import autocannon from "autocannon";
+
+export interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  total: number;
+}
+
+export interface LoadRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadOptions {
+  url: string;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  next: () => LoadRequest;
+  /** Optional check of each response (counted as non-2xx-like failures when false). */
+  onResponse?: (status: number, body: string) => void;
+}
+
+function run(url: string, seconds: number, connections: number, opts: LoadOptions): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const r = opts.next();
+          return { ...req, method: r.method, path: r.path, headers: r.headers ?? {}, body: r.body };
+        },
+        ...(opts.onResponse ? { onResponse: (status: number, body: string) => opts.onResponse!(status, body) } : {}),
+      } as any,
+    ],
+  });
+}
+
+export async function measure(opts: LoadOptions): Promise<Measurement> {
+  if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
+  const r = await run(opts.url, opts.seconds, opts.connections, opts);
+  return {
+    rps: r.requests.total / (r.duration || opts.seconds),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    total: r.requests.total,
+  };
+}
+
+/** Benchmark settings, read once from the environment by run.ts. */
+export interface BenchSettings {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  /** Names of the modules to run (empty: all). */
+  only: string[];
+  /** Write CPU profiles of the Sigil process into this directory. */
+  profileDir: string | undefined;
+}
