@@ -4,7 +4,7 @@ import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
 import { measure, type LoadRequest } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
-import { sigilEnv, startProcess, type ServerProcess } from "./lib/procs.js";
+import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import type { Row } from "./lib/report.js";
 
 const CHALLENGES = 2000;

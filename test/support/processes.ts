@@ -1,11 +1,11 @@
-// Child processes for benchmarks and fault tests: one `node --import tsx <entry>` per server, so
+// Sigil (or a baseline) as a child process, for benchmarks and fault tests: one `node --import tsx <entry>` per server, so
 // that one pid owns it (no npm/sh/tsx chain), started on a free loopback port and stopped by pid.
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface ServerProcess {
   name: string;
