@@ -81,8 +81,11 @@ export function createServer(deps: ServerDeps): SigilServer {
         error: "request_too_large",
         error_description: "The request headers are larger than 16 KB in all.",
       });
+      // A response to HEAD has no body: a client would read it as the start of another response.
+      const raw = (err as { rawPacket?: unknown }).rawPacket;
+      const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString("latin1") === "HEAD ";
       socket.end(
-        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
       );
       return;
     }
