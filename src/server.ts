@@ -2,12 +2,14 @@
 // realtime channel. It never reads process.env: main.ts and the tests pass everything in.
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import express, { type Express, type Request } from "express";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Config } from "./config.js";
 import { Challenges } from "./domain/challenges.js";
 import { invalidToken } from "./errors.js";
 import { challengeRoutes } from "./http/challenges/index.js";
-import type { OwnerResolver } from "./http/challenges/new.js";
+import { newChallenge, type OwnerResolver } from "./http/challenges/new.js";
+import { solveChallenge } from "./http/challenges/solve.js";
+import { hotRoutes } from "./http/hot-routes.js";
 import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
 import { errorHandler, notFoundHandler } from "./http/middleware/errors.js";
@@ -56,12 +58,15 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
-  app.use(requestContext(logger, metrics));
-  app.use((_req, res, next) => {
+  const context = requestContext(logger, metrics);
+  const drainFlag: RequestHandler = (_req, res, next) => {
     if (draining) res.setHeader("Connection", "close");
     next();
-  });
-  app.use(["/challenge", "/auth/user"], apiCors(config));
+  };
+  const cors = apiCors(config);
+  app.use(context);
+  app.use(drainFlag);
+  app.use(["/challenge", "/auth/user"], cors);
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
   app.use(challengeRoutes(challenges, resolveOwner, api));
@@ -70,7 +75,16 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  // POST /challenge/solve and /challenge/new without a body: same middleware and handlers, no router.
+  const hot = hotRoutes({
+    app,
+    routes: { "/challenge/solve": solveChallenge(challenges), "/challenge/new": newChallenge(challenges, resolveOwner) },
+    before: [context, drainFlag, cors],
+    errorHandler,
+  });
+  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    if (!hot(req, res)) app(req, res);
+  });
   httpServer.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();

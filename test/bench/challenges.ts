@@ -2,7 +2,7 @@
 // node:http + ioredis baseline (baseline-challenges.ts), in one run.
 import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
-import { measure, type LoadRequest } from "./lib/load.js";
+import { selected, sideBySide, type LoadRequest } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import type { Row } from "./lib/report.js";
@@ -75,12 +75,9 @@ export const challengesBench: BenchModule = {
         ["POST /challenge/solve", solve],
         ["POST /challenge/new", create],
       ] as const) {
+        if (!selected(settings, name)) continue;
         const opts = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, next };
-        ctx.log(`  ${name}: Sigil…`);
-        const subject = await measure({ ...opts, url: sigil.url });
-        ctx.log(`  ${name}: baseline…`);
-        const base = await measure({ ...opts, url: baseline.url });
-        rows.push({ name, subject, baseline: base, goal: 0.7 });
+        rows.push({ name, ...(await sideBySide(ctx, name, { ...opts, url: sigil.url }, { ...opts, url: baseline.url })), goal: 0.7 });
       }
       return rows;
     } finally {

@@ -1,6 +1,8 @@
 // npm run bench — starts a private redis-server, runs every benchmark module (or those named in
 // BENCH_ONLY), and prints one table: Sigil beside its baseline, measured in this run.
-// Settings (env): BENCH_SECONDS (10) per measurement, BENCH_WARMUP (3) seconds of warm-up,
+// Settings (env): BENCH_SECONDS (10) per measurement, BENCH_WARMUP (3) seconds of warm-up before
+// each, BENCH_ROUNDS (2) alternated rounds per side (best kept), BENCH_ENDPOINTS (substrings of
+// benchmark names, e.g. "solve"),
 // BENCH_CONNECTIONS (50), BENCH_ONLY (comma-separated module names), BENCH_PROFILE (a directory:
 // the Sigil processes write --cpu-prof profiles there), BENCH_MARKDOWN=1 (also a Markdown table).
 import { cpus, loadavg } from "node:os";
@@ -24,6 +26,8 @@ function num(name: string, dflt: number): number {
 async function main(): Promise<void> {
   const settings: BenchSettings = {
     seconds: num("BENCH_SECONDS", 10),
+    rounds: num("BENCH_ROUNDS", 2),
+    endpoints: (process.env.BENCH_ENDPOINTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     warmupSeconds: num("BENCH_WARMUP", 3),
     connections: num("BENCH_CONNECTIONS", 50),
     only: (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
@@ -33,7 +37,7 @@ async function main(): Promise<void> {
   const modules = MODULES.filter((m) => settings.only.length === 0 || settings.only.includes(m.name));
   const log = (l: string) => process.stderr.write(l + "\n");
   log(
-    `sigil bench: ${settings.seconds}s per measurement after ${settings.warmupSeconds}s warm-up, ` +
+    `sigil bench: ${settings.rounds} round(s) of ${settings.seconds}s per side after ${settings.warmupSeconds}s warm-up, ` +
       `${settings.connections} connections; node ${process.version}, ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`,
   );
   const redis = await TestRedis.start();

@@ -66,10 +66,41 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
 /** Benchmark settings, read once from the environment by run.ts. */
 export interface BenchSettings {
   seconds: number;
+  /** Measurements of each side, alternated (S B S B …); the best of each is reported. */
+  rounds: number;
+  /** Substrings of the benchmark names to run (empty: all). */
+  endpoints: string[];
   warmupSeconds: number;
   connections: number;
   /** Names of the modules to run (empty: all). */
   only: string[];
   /** Write CPU profiles of the Sigil process into this directory. */
   profileDir: string | undefined;
+}
+
+export function selected(settings: BenchSettings, name: string): boolean {
+  return settings.endpoints.length === 0 || settings.endpoints.some((e) => name.includes(e));
+}
+
+/**
+ * Measures the subject and its baseline alternately, settings.rounds times each, and keeps each
+ * side's best round: on a shared machine, noise only ever slows a run down, so the best round is the
+ * closest to what the code can do, and alternating exposes both sides to the same background.
+ */
+export async function sideBySide(
+  ctx: { settings: BenchSettings; log(line: string): void },
+  name: string,
+  subject: LoadOptions,
+  baseline: LoadOptions,
+): Promise<{ subject: Measurement; baseline: Measurement }> {
+  let s: Measurement | undefined;
+  let b: Measurement | undefined;
+  for (let round = 1; round <= Math.max(1, ctx.settings.rounds); round++) {
+    const ms = await measure(subject);
+    const mb = await measure(baseline);
+    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s, baseline ${mb.rps.toFixed(0)} req/s`);
+    if (!s || ms.rps > s.rps) s = ms;
+    if (!b || mb.rps > b.rps) b = mb;
+  }
+  return { subject: s!, baseline: b! };
 }
