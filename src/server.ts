@@ -7,8 +7,8 @@ import type { Config } from "./config.js";
 import { Challenges } from "./domain/challenges.js";
 import { invalidToken } from "./errors.js";
 import { challengeRoutes } from "./http/challenges/index.js";
-import { newChallenge, type OwnerResolver } from "./http/challenges/new.js";
-import { solveChallenge } from "./http/challenges/solve.js";
+import { createChallenge, newChallengeInput, type OwnerResolver } from "./http/challenges/new.js";
+import { solve } from "./http/challenges/solve.js";
 import { hotRoutes } from "./http/hot-routes.js";
 import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
@@ -75,12 +75,18 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  // POST /challenge/solve and /challenge/new without a body: same middleware and handlers, no router.
+  // POST /challenge/solve and /challenge/new without a body: the same code without express's
+  // router and prototypes (see http/hot-routes.ts); everything else goes to express.
   const hot = hotRoutes({
     app,
-    routes: { "/challenge/solve": solveChallenge(challenges), "/challenge/new": newChallenge(challenges, resolveOwner) },
     before: [context, drainFlag, cors],
-    errorHandler,
+    routes: {
+      "/challenge/solve": { run: async (req, address) => ({ status: 200, body: await solve(challenges, req, {}, address) }) },
+      "/challenge/new": {
+        anonymousOnly: true,
+        run: async (req) => ({ status: 201, body: await createChallenge(challenges, newChallengeInput(req, {}), undefined) }),
+      },
+    },
   });
   const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!hot(req, res)) app(req, res);
