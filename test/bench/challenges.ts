@@ -52,6 +52,13 @@ export const challengesBench: BenchModule = {
         }
       }
       ctx.log(`  ${keys.length} challenges ready`);
+      // Both servers do the real work: a right answer is right and a wrong one wrong on each.
+      for (const p of procs) {
+        for (const [a, correct] of [[`answer-7`, true], ["nope", false]] as const) {
+          const r = await http(p.url, "/challenge/solve", { method: "POST", headers: { "content-type": "application/json", key: keys[7]!, a } });
+          if (r.status !== 200 || r.json?.correct !== correct) throw new Error(`setup: ${p.name} answered ${r.status} ${r.text} for a ${correct ? "right" : "wrong"} answer`);
+        }
+      }
 
       // Right and wrong answers mixed (about one in three right), keys spread over all challenges.
       let n = 0;
