@@ -84,7 +84,8 @@ export const challengesBench: BenchModule = {
       ] as const) {
         if (!selected(settings, name)) continue;
         const opts = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, next };
-        rows.push({ name, ...(await sideBySide(ctx, name, { ...opts, url: sigil.url }, { ...opts, url: baseline.url })), goal: 0.7 });
+        const sides = await sideBySide(ctx, name, { ...opts, url: sigil.url, pid: sigil.proc.pid }, { ...opts, url: baseline.url, pid: baseline.proc.pid });
+        rows.push({ name, ...sides, goal: 0.7 });
       }
       return rows;
     } finally {

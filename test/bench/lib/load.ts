@@ -2,6 +2,19 @@
 // measurement of fixed duration. Requests are built per call by `next()`, so a benchmark can mix
 // keys, right and wrong answers, or anything else a realistic client does.
 import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Measurement {
   rps: number;
@@ -11,6 +24,8 @@ export interface Measurement {
   errors: number;
   timeouts: number;
   total: number;
+  /** CPU time of the server process per request (µs): less sensitive to a busy machine than req/s. */
+  cpuUsPerRequest?: number;
 }
 
 export interface LoadRequest {
@@ -22,6 +37,8 @@ export interface LoadRequest {
 
 export interface LoadOptions {
   url: string;
+  /** The server's pid, to report its CPU time per request. */
+  pid?: number;
   seconds: number;
   warmupSeconds: number;
   connections: number;
@@ -51,8 +68,11 @@ function run(url: string, seconds: number, connections: number, opts: LoadOption
 
 export async function measure(opts: LoadOptions): Promise<Measurement> {
   if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
+  const cpu0 = cpuSeconds(opts.pid);
   const r = await run(opts.url, opts.seconds, opts.connections, opts);
+  const cpu1 = cpuSeconds(opts.pid);
   return {
+    ...(cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / r.requests.total } : {}),
     rps: r.requests.total / (r.duration || opts.seconds),
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -98,7 +118,8 @@ export async function sideBySide(
   for (let round = 1; round <= Math.max(1, ctx.settings.rounds); round++) {
     const ms = await measure(subject);
     const mb = await measure(baseline);
-    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s, baseline ${mb.rps.toFixed(0)} req/s`);
+    const cpu = (m: Measurement) => (m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`);
+    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}`);
     if (!s || ms.rps > s.rps) s = ms;
     if (!b || mb.rps > b.rps) b = mb;
   }
