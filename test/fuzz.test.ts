@@ -31,7 +31,8 @@ function send(port: number, method: string, path: string, headers: Record<string
     });
     req.on("timeout", () => req.destroy(new Error("no answer within 5 s")));
     req.on("error", reject);
-    req.end(body);
+    // A string body would be written with the headers in UTF-8, re-encoding their latin1 bytes.
+    req.end(typeof body === "string" ? Buffer.from(body) : body);
   });
 }
 
