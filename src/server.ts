@@ -2,7 +2,7 @@
 // realtime channel. It never reads process.env: main.ts and the tests pass everything in.
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import express, { type Express, type Request } from "express";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Config } from "./config.js";
 import { Accounts } from "./domain/accounts.js";
 import { appExistsIn, Apps } from "./domain/apps.js";
@@ -11,8 +11,10 @@ import { Challenges } from "./domain/challenges.js";
 import { bearerToken, CustomTokens, type AppExists } from "./domain/custom-tokens.js";
 import { OAuth } from "./domain/oauth.js";
 import { challengeRoutes } from "./http/challenges/index.js";
+import { createChallenge, newChallengeInput, type OwnerResolver } from "./http/challenges/new.js";
+import { solve } from "./http/challenges/solve.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
-import type { OwnerResolver } from "./http/challenges/new.js";
+import { hotRoutes } from "./http/hot-routes.js";
 import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
 import { errorHandler, notFoundHandler } from "./http/middleware/errors.js";
@@ -95,12 +97,15 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
-  app.use(requestContext(logger, metrics));
-  app.use((_req, res, next) => {
+  const context = requestContext(logger, metrics);
+  const drainFlag: RequestHandler = (_req, res, next) => {
     if (draining) res.setHeader("Connection", "close");
     next();
-  });
-  app.use(["/challenge", "/auth/user"], apiCors(config));
+  };
+  const cors = apiCors(config);
+  app.use(context);
+  app.use(drainFlag);
+  app.use(["/challenge", "/auth/user"], cors);
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
   app.use(challengeRoutes(challenges, resolveOwner, api));
@@ -112,7 +117,22 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  // POST /challenge/solve and /challenge/new without a body: the same code without express's
+  // router and prototypes (see http/hot-routes.ts); everything else goes to express.
+  const hot = hotRoutes({
+    app,
+    before: [context, drainFlag, cors],
+    routes: {
+      "/challenge/solve": { run: async (req, address) => ({ status: 200, body: await solve(challenges, req, {}, address) }) },
+      "/challenge/new": {
+        anonymousOnly: true,
+        run: async (req) => ({ status: 201, body: await createChallenge(challenges, newChallengeInput(req, {}), undefined) }),
+      },
+    },
+  });
+  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    if (!hot(req, res)) app(req, res);
+  });
   httpServer.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
@@ -123,8 +143,11 @@ export function createServer(deps: ServerDeps): SigilServer {
         error: "request_too_large",
         error_description: "The request headers are larger than 16 KB in all.",
       });
+      // A response to HEAD has no body: a client would read it as the start of another response.
+      const raw = (err as { rawPacket?: unknown }).rawPacket;
+      const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString("latin1") === "HEAD ";
       socket.end(
-        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
       );
       return;
     }

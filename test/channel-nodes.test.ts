@@ -4,7 +4,7 @@ import { describeBackends } from "./support/backends.js";
 import { call, readyClient, refusal, sleep } from "./support/channel.js";
 import { challengeApi } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
-import { startProcessNode, type NodeProcess } from "./support/processes.js";
+import { startProcessNode, type ServerProcess } from "./support/processes.js";
 
 const APP = "test-app";
 
@@ -132,8 +132,8 @@ describeBackends(
 describeBackends(
   "Realtime channel with nodes in their own processes",
   (backend) => {
-    let p1: NodeProcess | undefined;
-    let p2: NodeProcess | undefined;
+    let p1: ServerProcess | undefined;
+    let p2: ServerProcess | undefined;
     afterEach(async () => {
       await Promise.all([p1?.stop("SIGKILL"), p2?.stop("SIGKILL")]);
     });

@@ -1,5 +1,6 @@
 // Reading request input: header values as UTF-8 text, JSON-body fallbacks, and validation with
 // the same zod schemas that the OpenAPI document is generated from.
+import type { IncomingHttpHeaders } from "node:http";
 import type { Request } from "express";
 import { z } from "zod";
 import { codePointLength } from "../domain/text.js";
@@ -11,7 +12,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * A header's value as text. Node hands header bytes over as latin1; the contract says header
  * values are UTF-8, so the bytes are decoded again, strictly: invalid UTF-8 is a 400.
  */
-export function headerText(req: Request, name: string): string | undefined {
+export function headerText(req: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   const raw = req.headers[name];
   if (raw === undefined) return undefined;
   const s = Array.isArray(raw) ? raw.join(", ") : raw;

@@ -1,37 +1,71 @@
-// Sigil nodes as child processes (start-up, signals, crashes), each the single owner of its pid:
-// `node --import tsx src/main.ts`, or any command given. Stopped by pid; killed if the test
-// process exits first.
+// Servers as child processes (start-up, signals, crashes, benchmarks, fault tests): one
+// `node --import tsx <entry>` (or any command) per server, so that one pid owns it, on a free
+// loopback port, ready once it answers HTTP, stopped by pid, killed if the test process exits.
 import { spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEST_SECRET } from "./nodes.js";
 import { freePort } from "./ports.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const live = new Set<ChildProcess>();
-process.on("exit", () => {
-  for (const p of live) p.kill("SIGKILL");
-});
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-export interface NodeProcess {
+export interface ServerProcess {
+  name: string;
   url: string;
   port: number;
   pid: number;
   proc: ChildProcess;
-  /** Everything the process printed (stdout + stderr). */
+  /** stdout and stderr (the last 20,000 characters), for assertions and diagnosis. */
   output(): string;
   /** Resolves with the exit code (or signal name) once the process has exited. */
   exited: Promise<number | string>;
   kill(signal?: NodeJS.Signals): void;
-  /** Sends the signal and waits for the exit; resolves with the exit code (null: killed by it). */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Sends a signal and waits for the exit (SIGKILL after graceMs); resolves as `exited`. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | string>;
 }
 
-/** Starts a node with only the given environment (plus PATH, HOME and PORT): a newcomer's view. */
-export async function spawnNode(
-  opts: { env?: Record<string, string>; command?: string[]; readyTimeoutMs?: number } = {},
-): Promise<NodeProcess> {
-  const port = await freePort();
-  const [cmd, ...args] = opts.command ?? [process.execPath, "--import", "tsx", "src/main.ts"];
+/** GET url until it answers (any status) or timeoutMs passes. */
+export async function waitHttp(url: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((res) => {
+      const req = request(url, { agent: false, timeout: 1000 }, (r) => {
+        r.resume();
+        r.on("end", () => res(true));
+      });
+      req.on("error", () => res(false));
+      req.on("timeout", () => req.destroy());
+      req.end();
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const live = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const c of live) c.kill("SIGKILL");
+});
+
+export async function startProcess(opts: {
+  name?: string;
+  /** Entry file relative to the project root, run as `node [nodeArgs] --import tsx <entry>`. */
+  entry?: string;
+  /** Or any command (e.g. ["npm", "start"]). */
+  command?: string[];
+  nodeArgs?: string[];
+  /** A free one when not given; passed as PORT. */
+  port?: number;
+  /** The whole environment besides PATH, HOME and PORT: nothing else leaks in from the tests. */
+  env?: Record<string, string>;
+  /** Path polled until the server answers. */
+  readyPath?: string;
+  readyTimeoutMs?: number;
+}): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort());
+  const [cmd, ...args] = opts.command ?? [process.execPath, ...(opts.nodeArgs ?? []), "--import", "tsx", opts.entry ?? "src/main.ts"];
   const proc = spawn(cmd!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...opts.env },
@@ -39,49 +73,71 @@ export async function spawnNode(
   });
   live.add(proc);
   let out = "";
-  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | string>((resolve) =>
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  proc.stdout!.on("data", keep);
+  proc.stderr!.on("data", keep);
+  const exited = new Promise<number | string>((res) =>
     proc.once("exit", (code, signal) => {
       live.delete(proc);
-      resolve(code ?? signal ?? "unknown");
+      res(code ?? signal ?? "unknown");
     }),
   );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not listen in time:\n${out}`)), opts.readyTimeoutMs ?? 20_000);
-    const check = () => {
-      if (out.includes("sigil is listening")) {
-        clearTimeout(timer);
-        proc.stdout!.off("data", check);
-        resolve();
-      }
-    };
-    proc.stdout!.on("data", check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`node exited (${code}) before listening:\n${out}`));
-    });
+  const name = opts.name ?? "sigil";
+  const url = `http://127.0.0.1:${port}`;
+  const early = exited.then((c) => {
+    throw new Error(`${name} exited (${c}) before answering:\n${out}`);
   });
+  try {
+    await Promise.race([waitHttp(url + (opts.readyPath ?? "/healthz"), opts.readyTimeoutMs ?? 20_000), early]);
+  } catch (err) {
+    proc.kill("SIGKILL");
+    throw err;
+  }
+  early.catch(() => {});
   return {
-    url: `http://127.0.0.1:${port}`,
+    name,
+    url,
     port,
     pid: proc.pid!,
     proc,
     output: () => out,
     exited,
     kill: (signal = "SIGTERM") => void proc.kill(signal),
-    async stop(signal = "SIGTERM") {
+    async stop(signal = "SIGTERM", graceMs = 15_000) {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      await exited;
-      return proc.exitCode;
+      const t = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+      const code = await exited;
+      clearTimeout(t);
+      return code;
     },
   };
 }
 
+/** A node with only the given settings (plus PATH, HOME, PORT): the newcomer's view. */
+export function spawnNode(opts: { env?: Record<string, string>; command?: string[]; readyTimeoutMs?: number } = {}) {
+  return startProcess(opts);
+}
+
 /** A test node in a child process: the shared test secret, loopback, a short drain. */
-export function startProcessNode(env: Record<string, string> = {}, timeoutMs = 15_000): Promise<NodeProcess> {
-  return spawnNode({
-    readyTimeoutMs: timeoutMs,
+export function startProcessNode(env: Record<string, string> = {}, readyTimeoutMs = 15_000): Promise<ServerProcess> {
+  return startProcess({
+    readyTimeoutMs,
     env: { NODE_ENV: "test", SECRET: TEST_SECRET, HOST: "127.0.0.1", SHUTDOWN_TIMEOUT: "2", ...env },
   });
+}
+
+/** The env of a Sigil node for benches and fault tests: quiet, private Redis, loopback only. */
+export function sigilEnv(port: number, redisUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: `http://127.0.0.1:${port}`,
+    REDIS_URL: redisUrl,
+    SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
+    LOG_LEVEL: "warn",
+    ...extra,
+  };
 }

@@ -1,4 +1,5 @@
 // POST /challenge/new — create a challenge (CONTRACT §5).
+import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";
 import { bodyObject, headerText, parseInput, wholeNumber } from "../input.js";
@@ -8,22 +9,35 @@ import { NewChallengeHeaders, NewChallengeInput, NewChallengeOutput } from "./sc
 /** Resolves the optional owner of a new challenge from its Authorization header (custom token). */
 export type OwnerResolver = (req: Request) => Promise<string | undefined>;
 
+/** The endpoint's input, validated: headers first, then the JSON body (or {}). */
+export function newChallengeInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>) {
+  return parseInput(NewChallengeInput, {
+    question: headerText(req, "question") ?? body.question,
+    answer: headerText(req, "answer") ?? body.answer,
+    ttl: wholeNumber(headerText(req, "ttl") ?? body.ttl, "ttl"),
+  });
+}
+
+/** Creates the challenge; the reply body of a 201. */
+export async function createChallenge(
+  challenges: Challenges,
+  input: ReturnType<typeof newChallengeInput>,
+  owner: string | undefined,
+): Promise<{ key: string }> {
+  const key = await challenges.create({
+    question: input.question,
+    answer: input.answer,
+    ttlSeconds: input.ttl,
+    ...(owner !== undefined ? { owner } : {}),
+  });
+  return { key };
+}
+
 export function newChallenge(challenges: Challenges, resolveOwner: OwnerResolver) {
   return async (req: Request, res: Response) => {
-    const body = bodyObject(req);
-    const input = parseInput(NewChallengeInput, {
-      question: headerText(req, "question") ?? body.question,
-      answer: headerText(req, "answer") ?? body.answer,
-      ttl: wholeNumber(headerText(req, "ttl") ?? body.ttl, "ttl"),
-    });
+    const input = newChallengeInput(req, bodyObject(req));
     const owner = await resolveOwner(req);
-    const key = await challenges.create({
-      question: input.question,
-      answer: input.answer,
-      ttlSeconds: input.ttl,
-      ...(owner !== undefined ? { owner } : {}),
-    });
-    res.status(201).json({ key });
+    res.status(201).json(await createChallenge(challenges, input, owner));
   };
 }
 

@@ -1,19 +1,29 @@
 // POST /challenge/solve — try an answer (CONTRACT §5).
+import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";
 import { bodyObject, headerText, parseInput } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
 import { SolveHeaders, SolveInput, SolveOutput } from "./schemas.js";
 
+/** The endpoint without express: headers, JSON body (or {}) and client address in, reply out. */
+export async function solve(
+  challenges: Challenges,
+  req: { headers: IncomingHttpHeaders },
+  body: Record<string, unknown>,
+  address: string,
+): Promise<{ correct: boolean }> {
+  const input = parseInput(SolveInput, {
+    key: headerText(req, "key") ?? body.key,
+    a: headerText(req, "a") ?? body.a,
+  });
+  const { correct } = await challenges.solve(input.key, input.a, address);
+  return { correct };
+}
+
 export function solveChallenge(challenges: Challenges) {
   return async (req: Request, res: Response) => {
-    const body = bodyObject(req);
-    const input = parseInput(SolveInput, {
-      key: headerText(req, "key") ?? body.key,
-      a: headerText(req, "a") ?? body.a,
-    });
-    const { correct } = await challenges.solve(input.key, input.a, req.ip ?? "unknown");
-    res.json({ correct });
+    res.json(await solve(challenges, req, bodyObject(req), req.ip ?? "unknown"));
   };
 }
 

@@ -1,6 +1,7 @@
 // The one place where errors become HTTP responses (CONTRACT §2).
 import type { NextFunction, Request, Response } from "express";
 import { SigilError, StoreUnavailableError, invalidRequest, notFound, toSigilError } from "../../errors.js";
+import type { Logger } from "../../log.js";
 
 /** body-parser and other http-errors style failures → the contract's errors. */
 function fromHttpError(err: unknown): SigilError | undefined {
@@ -28,16 +29,22 @@ export function notFoundHandler(_req: Request, _res: Response, next: NextFunctio
   next(notFound());
 }
 
+/** Maps any thrown value to the error to send, logging what an operator must see. */
+export function errorReply(err: unknown, log: Logger | undefined): SigilError {
+  const mapped = fromHttpError(err) ?? toSigilError(err);
+  if (err instanceof StoreUnavailableError) {
+    log?.warn({ err: { message: (err.cause as Error | undefined)?.message } }, "store unavailable");
+  } else if (mapped.status >= 500) {
+    log?.error({ err }, "unexpected error");
+  }
+  return mapped;
+}
+
 export function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
   if (res.headersSent) {
     next(err);
     return;
   }
-  const mapped = fromHttpError(err) ?? toSigilError(err);
-  if (err instanceof StoreUnavailableError) {
-    req.log?.warn({ err: { message: (err.cause as Error | undefined)?.message } }, "store unavailable");
-  } else if (mapped.status >= 500) {
-    req.log?.error({ err }, "unexpected error");
-  }
+  const mapped = errorReply(err, req.log);
   res.status(mapped.status).set(mapped.headers).json(mapped.toBody());
 }

@@ -1,0 +1,127 @@
+// Load generation with autocannon, from the bench process: a warm-up that is thrown away, then a
+// measurement of fixed duration. Requests are built per call by `next()`, so a benchmark can mix
+// keys, right and wrong answers, or anything else a realistic client does.
+import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  total: number;
+  /** CPU time of the server process per request (µs): less sensitive to a busy machine than req/s. */
+  cpuUsPerRequest?: number;
+}
+
+export interface LoadRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadOptions {
+  url: string;
+  /** The server's pid, to report its CPU time per request. */
+  pid?: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  next: () => LoadRequest;
+  /** Optional check of each response (counted as non-2xx-like failures when false). */
+  onResponse?: (status: number, body: string) => void;
+}
+
+function run(url: string, seconds: number, connections: number, opts: LoadOptions): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const r = opts.next();
+          return { ...req, method: r.method, path: r.path, headers: r.headers ?? {}, body: r.body };
+        },
+        ...(opts.onResponse ? { onResponse: (status: number, body: string) => opts.onResponse!(status, body) } : {}),
+      } as any,
+    ],
+  });
+}
+
+export async function measure(opts: LoadOptions): Promise<Measurement> {
+  if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
+  const cpu0 = cpuSeconds(opts.pid);
+  const r = await run(opts.url, opts.seconds, opts.connections, opts);
+  const cpu1 = cpuSeconds(opts.pid);
+  return {
+    ...(cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / r.requests.total } : {}),
+    rps: r.requests.total / (r.duration || opts.seconds),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    total: r.requests.total,
+  };
+}
+
+/** Benchmark settings, read once from the environment by run.ts. */
+export interface BenchSettings {
+  seconds: number;
+  /** Measurements of each side, alternated (S B S B …); the best of each is reported. */
+  rounds: number;
+  /** Substrings of the benchmark names to run (empty: all). */
+  endpoints: string[];
+  warmupSeconds: number;
+  connections: number;
+  /** Names of the modules to run (empty: all). */
+  only: string[];
+  /** Write CPU profiles of the Sigil process into this directory. */
+  profileDir: string | undefined;
+}
+
+export function selected(settings: BenchSettings, name: string): boolean {
+  return settings.endpoints.length === 0 || settings.endpoints.some((e) => name.includes(e));
+}
+
+/**
+ * Measures the subject and its baseline alternately, settings.rounds times each, and keeps each
+ * side's best round: on a shared machine, noise only ever slows a run down, so the best round is the
+ * closest to what the code can do, and alternating exposes both sides to the same background.
+ */
+export async function sideBySide(
+  ctx: { settings: BenchSettings; log(line: string): void },
+  name: string,
+  subject: LoadOptions,
+  baseline: LoadOptions,
+): Promise<{ subject: Measurement; baseline: Measurement }> {
+  let s: Measurement | undefined;
+  let b: Measurement | undefined;
+  for (let round = 1; round <= Math.max(1, ctx.settings.rounds); round++) {
+    const ms = await measure(subject);
+    const mb = await measure(baseline);
+    const cpu = (m: Measurement) => (m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`);
+    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}`);
+    if (!s || ms.rps > s.rps) s = ms;
+    if (!b || mb.rps > b.rps) b = mb;
+  }
+  return { subject: s!, baseline: b! };
+}

@@ -1,0 +1,65 @@
+// npm run bench — starts a private redis-server, runs every benchmark module (or those named in
+// BENCH_ONLY), and prints one table: Sigil beside its baseline, measured in this run.
+// Settings (env): BENCH_SECONDS (10) per measurement, BENCH_WARMUP (3) seconds of warm-up before
+// each, BENCH_ROUNDS (2) alternated rounds per side (best kept), BENCH_ENDPOINTS (substrings of
+// benchmark names, e.g. "solve"),
+// BENCH_CONNECTIONS (50), BENCH_ONLY (comma-separated module names), BENCH_PROFILE (a directory:
+// the Sigil processes write --cpu-prof profiles there), BENCH_MARKDOWN=1 (also a Markdown table).
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import { hasRedisServer, TestRedis } from "../support/redis.js";
+import { challengesBench } from "./challenges.js";
+import type { BenchSettings } from "./lib/load.js";
+import type { BenchModule } from "./lib/module.js";
+import { formatMarkdown, formatTable, type Row } from "./lib/report.js";
+
+const MODULES: BenchModule[] = [challengesBench];
+
+function num(name: string, dflt: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === "") return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const settings: BenchSettings = {
+    seconds: num("BENCH_SECONDS", 10),
+    rounds: num("BENCH_ROUNDS", 2),
+    endpoints: (process.env.BENCH_ENDPOINTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    warmupSeconds: num("BENCH_WARMUP", 3),
+    connections: num("BENCH_CONNECTIONS", 50),
+    only: (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    profileDir: process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined,
+  };
+  if (!hasRedisServer()) throw new Error("redis-server is not installed (apt-get install -y redis-server)");
+  const modules = MODULES.filter((m) => settings.only.length === 0 || settings.only.includes(m.name));
+  const log = (l: string) => process.stderr.write(l + "\n");
+  log(
+    `sigil bench: ${settings.rounds} round(s) of ${settings.seconds}s per side after ${settings.warmupSeconds}s warm-up, ` +
+      `${settings.connections} connections; node ${process.version}, ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+  );
+  const redis = await TestRedis.start();
+  const rows: Row[] = [];
+  try {
+    for (const m of modules) {
+      log(`${m.name}: ${m.description}`);
+      redis.cli("FLUSHALL");
+      rows.push(...(await m.run({ settings, redis, log })));
+    }
+  } finally {
+    await redis.destroy();
+  }
+  process.stdout.write("\n" + formatTable(rows) + "\n");
+  if (process.env.BENCH_MARKDOWN) process.stdout.write("\n" + formatMarkdown(rows) + "\n");
+  log(`load after the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")} (figures are only comparable within one run)`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,96 @@
+// The hot routes (POST /challenge/solve and /challenge/new without a body) skip express's router;
+// a request with a body takes the express path. Both must look the same from outside.
+import { expect } from "chai";
+import fc from "fast-check";
+import { describeBackends } from "./support/backends.js";
+import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
+
+const SAME_HEADERS = ["content-type", "access-control-allow-origin", "access-control-expose-headers", "vary", "connection"];
+const pick = (r: TestResponse) => Object.fromEntries(SAME_HEADERS.map((h) => [h, r.headers[h]]));
+
+describeBackends("Hot routes and the express path answer alike", (backend) => {
+  for (const corsOrigins of ["", "https://app.example"]) {
+    it(`When the same solve comes with and without a body (CORS_ORIGINS="${corsOrigins}"), then status, headers and body match`, async () => {
+      const node = await backend.startNode(corsOrigins ? { CORS_ORIGINS: corsOrigins } : {});
+      const api = challengeApi(node.url);
+      const key = await api.createKey("q", "right");
+      const origin = { origin: "https://app.example" };
+      const hot = await api.solve(key, "right", origin);
+      const viaExpress = await http(node.url, "/challenge/solve", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...origin },
+        body: JSON.stringify({ key, a: "right" }),
+      });
+      const empty = await http(node.url, "/challenge/solve", {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": "0", key, a: "right", ...origin },
+      });
+      for (const r of [hot, viaExpress, empty]) {
+        expect(r.status).to.equal(200);
+        expect(r.json).to.deep.equal({ correct: true });
+        expect(r.headers["x-request-id"]).to.match(/^[0-9a-f-]{36}$/);
+      }
+      expect(pick(hot)).to.deep.equal(pick(viaExpress));
+      expect(pick(empty)).to.deep.equal(pick(viaExpress));
+    });
+  }
+
+  it("When errors happen on a hot route, then they are the same JSON errors with their headers", async () => {
+    const node = await backend.startNode({ SOLVE_LIMIT_PER_ADDRESS: "1" });
+    const api = challengeApi(node.url);
+    expect((await http(node.url, "/challenge/new", { method: "POST", headers: { question: "q" } })).json.error).to.equal("invalid_request");
+    expect((await api.solve("0b7c3d38-2b8a-4f5e-9a39-6a0d2d0c1e11", "x")).status).to.equal(404);
+    const key = await api.createKey("q", "right");
+    await api.solve(key, "wrong");
+    const limited = await api.solve(key, "wrong");
+    expect(limited.status).to.equal(429);
+    expect(limited.headers["retry-after"]).to.match(/^\d+$/);
+    expect(limited.headers["access-control-allow-origin"]).to.equal("*");
+    expect((await api.create("q", "a", { authorization: "Bearer nope" })).status).to.equal(401);
+  });
+
+  it("When hot requests are served, then /metrics counts them under their route and X-Request-Id is echoed", async () => {
+    const node = await backend.startNode();
+    const api = challengeApi(node.url);
+    const r = await api.create("q", "a", { "x-request-id": "trace-123" });
+    expect(r.headers["x-request-id"]).to.equal("trace-123");
+    await api.solve(r.json.key, "a");
+    const metrics = (await http(node.url, "/metrics")).text;
+    expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/new",status="201"\} 1/);
+    expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/solve",status="200"\} 1/);
+  });
+
+  it("When random header values reach both paths, then status and body are the same (differential fuzz)", async function () {
+    this.timeout(30_000);
+    const node = await backend.startNode({ LOG_LEVEL: "warn", SOLVE_LIMIT_PER_ADDRESS: "1000000", SOLVE_LIMIT_PER_KEY: "1000000" });
+    const api = challengeApi(node.url);
+    const known = await api.createKey("q", "right ✓");
+    const text = fc.oneof(
+      fc.string({ maxLength: 12 }).filter((t) => !/[\x00-\x1f\x7f]/.test(t)).map(utf8Header),
+      fc.string({ unit: fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 4 }),
+      fc.constantFrom("", " ", utf8Header("right ✓"), "x".repeat(201), "60", "59", "abc", "99999999999"),
+      fc.constant(known),
+      fc.uuid(),
+    );
+    const fields = fc.dictionary(fc.constantFrom("key", "a", "question", "answer", "ttl"), text, { maxKeys: 4 });
+    const strip = (r: TestResponse) => ({
+      status: r.status,
+      body: r.json?.key !== undefined ? { key: "<uuid>" } : r.json,
+      retry: r.headers["retry-after"] !== undefined,
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("/challenge/solve", "/challenge/new"), fields, async (path, headers) => {
+        const hot = await http(node.url, path, { method: "POST", headers });
+        const viaExpress = await http(node.url, path, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json", "content-length": "2" },
+          // A Buffer, not a string: node:http writes a string body together with the headers in
+          // UTF-8, which would re-encode latin1 header bytes and hide invalid UTF-8.
+          body: Buffer.from("{}"),
+        });
+        expect(strip(hot), JSON.stringify(headers)).to.deep.equal(strip(viaExpress));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
+    );
+  });
+});
