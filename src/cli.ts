@@ -40,7 +40,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         "REDIS_URL is not set: the embedded store lives inside the server process, so the CLI cannot reach it. Run the service on Redis to use the CLI.",
       );
     }
-    opened = await openStore(config, createLogger("silent"), { waitMs: 3000 });
+    // A one-shot command can afford patience that a request path cannot (a busy machine, a
+    // Redis that is still starting): it waits longer, then fails with one clear line.
+    opened = await openStore(config, createLogger("silent"), { waitMs: 10_000, commandTimeoutMs: 5000 });
     await opened.store.ping();
     const out = await cmd.run({ config, opened, values });
     process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -77,6 +77,7 @@ describeBackends(
       return readyClient(node.url, { token }).then(async (c) => {
         expect(c.readies[0]!.app).to.equal(client_id);
         const revoked = sigil("tokens", "revoke", "--app", client_id, "--id", id);
+        expect(revoked.status, revoked.err).to.equal(0);
         expect(JSON.parse(revoked.out)).to.deep.equal({ revoked: true });
         expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
       });

@@ -25,12 +25,19 @@ function throttledErrorLog(logger: Logger, what: string) {
   };
 }
 
-export async function openStore(config: Config, logger: Logger, opts: { waitMs?: number } = {}): Promise<OpenedStore> {
+export async function openStore(
+  config: Config,
+  logger: Logger,
+  opts: { waitMs?: number; commandTimeoutMs?: number } = {},
+): Promise<OpenedStore> {
   if (config.redisUrl === undefined) {
     const store = new MemoryStore();
     return { store, close: () => store.close() };
   }
-  const redis = createRedisClient(config.redisUrl, { onError: throttledErrorLog(logger, "redis") });
+  const redis = createRedisClient(config.redisUrl, {
+    onError: throttledErrorLog(logger, "redis"),
+    ...(opts.commandTimeoutMs !== undefined ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
+  });
   try {
     await waitReady(redis, opts.waitMs ?? 5000);
   } catch {
