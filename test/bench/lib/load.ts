@@ -43,15 +43,19 @@ export interface LoadOptions {
   warmupSeconds: number;
   connections: number;
   next: () => LoadRequest;
+  /** A fixed number of requests instead of `seconds` (for single-use inputs such as codes). */
+  amount?: number;
+  /** With `amount`: requests of warm-up (thrown away) before the measurement. */
+  warmupAmount?: number;
   /** Optional check of each response (counted as non-2xx-like failures when false). */
   onResponse?: (status: number, body: string) => void;
 }
 
-function run(url: string, seconds: number, connections: number, opts: LoadOptions): Promise<autocannon.Result> {
+function run(url: string, seconds: number, connections: number, opts: LoadOptions, amount?: number): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections,
-    duration: seconds,
+    ...(amount !== undefined ? { amount } : { duration: seconds }),
     pipelining: 1,
     timeout: 10,
     requests: [
@@ -67,9 +71,11 @@ function run(url: string, seconds: number, connections: number, opts: LoadOption
 }
 
 export async function measure(opts: LoadOptions): Promise<Measurement> {
-  if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
+  if (opts.amount !== undefined) {
+    if (opts.warmupAmount) await run(opts.url, 0, opts.connections, opts, opts.warmupAmount);
+  } else if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
   const cpu0 = cpuSeconds(opts.pid);
-  const r = await run(opts.url, opts.seconds, opts.connections, opts);
+  const r = await run(opts.url, opts.seconds, opts.connections, opts, opts.amount);
   const cpu1 = cpuSeconds(opts.pid);
   return {
     ...(cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / r.requests.total } : {}),
