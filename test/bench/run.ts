@@ -9,12 +9,13 @@ import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { hasRedisServer, TestRedis } from "../support/redis.js";
 import { challengesBench } from "./challenges.js";
+import { realtimeBench } from "./realtime.js";
 import { signinBench } from "./signin.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { formatMarkdown, formatTable, type Row } from "./lib/report.js";
 
-const MODULES: BenchModule[] = [challengesBench, signinBench];
+const MODULES: BenchModule[] = [challengesBench, signinBench, realtimeBench];
 
 function num(name: string, dflt: number): number {
   const v = process.env[name];
