@@ -207,6 +207,8 @@ async function burst(ctx: BenchContext, who: string, url: string, pid: number, t
     await sleep(1000);
     const before = rss(pid);
     const cpu0 = cpuSeconds(pid);
+    const clientCpu = () => swarm.procs.reduce((a, p) => a + (cpuSeconds(p.pid) ?? NaN), 0);
+    const ccpu0 = clientCpu();
     const t0 = performance.now();
     const per = swarm.procs.map((_, i) => Math.floor(count / clients) + (i < count % clients ? 1 : 0));
     const done = await Promise.all(
@@ -218,6 +220,7 @@ async function burst(ctx: BenchContext, who: string, url: string, pid: number, t
     );
     const wall = (performance.now() - t0) / 1000;
     const cpu1 = cpuSeconds(pid);
+    const ccpu1 = clientCpu();
     const connected = done.reduce((a, d) => a + d.connected, 0);
     const failed = done.reduce((a, d) => a + d.failed, 0);
     const times = done.flatMap((d) => d.times).sort((a, b) => a - b);
@@ -235,6 +238,7 @@ async function burst(ctx: BenchContext, who: string, url: string, pid: number, t
     };
     ctx.log(
       `  ${who}: ${connected} sockets (${failed} refused/failed) in ${wall.toFixed(2)} s = ${r.rate.toFixed(0)}/s, handshake p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms; ` +
+        `CPU per connection: node ${r.cpuUsPerConnection?.toFixed(0)} µs, clients ${(((ccpu1 - ccpu0) * 1e6) / connected).toFixed(0)} µs; ` +
         `RSS ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB = ${(r.bytesPerSocket / 1024).toFixed(1)} KiB/socket`,
     );
     return r;
