@@ -7,11 +7,19 @@
 // REDIRECT_URI.
 import { createServer } from "node:http";
 import Provider from "oidc-provider";
+// @ts-expect-error -- untyped deep imports of oidc-provider's own memory adapter and its LRU
+import { setStorage } from "oidc-provider/lib/adapters/memory_adapter.js";
+// @ts-expect-error -- see above
+import LRU from "oidc-provider/lib/helpers/lru.js";
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
 const issuer = `http://127.0.0.1:${port}`;
 const ACCOUNT = "alice-0001";
+
+// The memory adapter keeps at most 1,000 entries by default (an LRU): a pool of a few thousand codes
+// minted ahead would be evicted before it is traded. Same adapter, same LRU, a larger bound.
+setStorage(new LRU({ maxSize: 1_000_000 }));
 
 const provider = new Provider(issuer, {
   clients: [

@@ -3,6 +3,7 @@
 // keys, right and wrong answers, or anything else a realistic client does.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 export function cpuSeconds(pid: number | undefined): number | undefined {
@@ -75,17 +76,23 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
     if (opts.warmupAmount) await run(opts.url, 0, opts.connections, opts, opts.warmupAmount);
   } else if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
   const cpu0 = cpuSeconds(opts.pid);
+  const t0 = performance.now();
   const r = await run(opts.url, opts.seconds, opts.connections, opts, opts.amount);
+  const wall = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds(opts.pid);
+  // A short fixed-count run: autocannon's per-second histogram (requests.total) misses the last
+  // partial second, so count completed requests over the run's own wall time.
+  const total = opts.amount !== undefined ? (r as autocannon.Result & { totalCompletedRequests: number }).totalCompletedRequests : r.requests.total;
+  const rps = opts.amount !== undefined ? total / wall : r.requests.total / (r.duration || opts.seconds);
   return {
-    ...(cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / r.requests.total } : {}),
-    rps: r.requests.total / (r.duration || opts.seconds),
+    ...(cpu0 !== undefined && cpu1 !== undefined && total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / total } : {}),
+    rps,
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
-    total: r.requests.total,
+    total,
   };
 }
 
