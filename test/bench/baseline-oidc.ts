@@ -8,7 +8,7 @@
 import { createServer } from "node:http";
 import Provider from "oidc-provider";
 // @ts-expect-error -- untyped deep imports of oidc-provider's own memory adapter and its LRU
-import { setStorage } from "oidc-provider/lib/adapters/memory_adapter.js";
+import MemoryAdapter from "oidc-provider/lib/adapters/memory_adapter.js";
 // @ts-expect-error -- see above
 import LRU from "oidc-provider/lib/helpers/lru.js";
 
@@ -18,8 +18,10 @@ const issuer = `http://127.0.0.1:${port}`;
 const ACCOUNT = "alice-0001";
 
 // The memory adapter keeps at most 1,000 entries by default (an LRU): a pool of a few thousand codes
-// minted ahead would be evicted before it is traded. Same adapter, same LRU, a larger bound.
-setStorage(new LRU({ maxSize: 1_000_000 }));
+// minted ahead would be evicted before it is traded. The same adapter class over the same LRU
+// helper, with a larger bound, shared by every model as the default one is.
+const store = new LRU({ maxSize: 1_000_000 });
+const adapter = (model: string) => new MemoryAdapter(model, store, 0);
 
 const provider = new Provider(issuer, {
   clients: [
@@ -48,8 +50,14 @@ const provider = new Provider(issuer, {
   // Sigil's bench runs with CODE_TTL=600 too, so a pool of codes minted ahead lasts the run.
   ttl: { AuthorizationCode: 600, AccessToken: 3600, Session: 86400, Interaction: 600, Grant: 86400 },
   cookies: { keys: ["bench-cookie-key-0123456789abcdef"] },
+  adapter,
 } as any);
 provider.proxy = false;
+// Why a trade failed (the bench prints this process's output when one does).
+let reported = 0;
+provider.on("grant.error", (_ctx: unknown, err: { message: string; error_detail?: string }) => {
+  if (reported++ < 3) process.stderr.write(`grant.error: ${err.message} ${err.error_detail ?? ""}\n`);
+});
 
 const callback = provider.callback();
 

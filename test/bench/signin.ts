@@ -26,6 +26,7 @@ interface Side {
   tokenRequest(code: string): LoadRequest;
   userRequest(accessToken: string): LoadRequest;
   userPath: string;
+  mintConcurrency: number;
 }
 
 /** Follows same-origin redirects with the page client's cookies until one leaves for the app. */
@@ -48,8 +49,8 @@ function codeOf(u: URL): string {
 
 async function mintPool(side: Side, n: number): Promise<string[]> {
   const codes: string[] = [];
-  for (let i = 0; i < n; i += 25) {
-    codes.push(...(await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => side.mintCode()))));
+  for (let i = 0; i < n; i += side.mintConcurrency) {
+    codes.push(...(await Promise.all(Array.from({ length: Math.min(side.mintConcurrency, n - i) }, () => side.mintCode()))));
   }
   return codes;
 }
@@ -104,6 +105,7 @@ export const signinBench: BenchModule = {
         }),
         userRequest: (at) => ({ method: "GET", path: "/auth/user", headers: { authorization: `Bearer ${at}`, client_id: app.clientId } }),
         userPath: "/auth/user",
+        mintConcurrency: Number(process.env.BENCH_MINT_CONCURRENCY ?? 1),
       };
 
       // oidc-provider: /auth, login and consent finished by the interaction endpoint, once; then
@@ -125,6 +127,7 @@ export const signinBench: BenchModule = {
         }),
         userRequest: (at) => ({ method: "GET", path: "/me", headers: { authorization: `Bearer ${at}` } }),
         userPath: "/me",
+        mintConcurrency: Number(process.env.BENCH_MINT_CONCURRENCY ?? 1),
       };
 
       // One access token per side, through its flow, checked on its userinfo endpoint.
@@ -164,6 +167,7 @@ export const signinBench: BenchModule = {
             const mintMs = Date.now() - t0;
             let i = 0;
             let bad = 0;
+            let firstBad = "";
             const m = await measure({
               ...common,
               url: side.proc.url,
@@ -172,11 +176,11 @@ export const signinBench: BenchModule = {
               warmupAmount: warm,
               // one code per request; never reused (a replay would be an error, counted as non-2xx)
               next: () => side.tokenRequest(pool[i++] ?? "exhausted"),
-              onResponse: (status) => {
-                if (status !== 200) bad++;
+              onResponse: (status, body) => {
+                if (status !== 200 && bad++ === 0) firstBad = `${status} ${body.slice(0, 200)}`;
               },
             });
-            if (bad > 0) ctx.log(`  ${side.name}: ${bad} token trades failed`);
+            if (bad > 0) ctx.log(`  ${side.name}: ${bad} token trades failed, the first with ${firstBad}\n${side.proc.output().slice(-600)}`);
             line.push(`${side.name} ${m.rps.toFixed(0)} trades/s p99 ${m.p99} ms (minted ${pool.length} codes in ${mintMs} ms)`);
             if (!best[side.name] || m.rps > best[side.name]!.rps) best[side.name] = m;
           }

@@ -55,7 +55,7 @@ export interface LoadOptions {
 function run(url: string, seconds: number, connections: number, opts: LoadOptions, amount?: number): Promise<autocannon.Result> {
   return autocannon({
     url,
-    connections,
+    connections: amount !== undefined ? Math.min(connections, amount) : connections,
     ...(amount !== undefined ? { amount } : { duration: seconds }),
     pipelining: 1,
     timeout: 10,
@@ -76,13 +76,15 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
     if (opts.warmupAmount) await run(opts.url, 0, opts.connections, opts, opts.warmupAmount);
   } else if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
   const cpu0 = cpuSeconds(opts.pid);
+  // A fixed-count run ends on autocannon's next one-second tick, not with its last response: time
+  // it from the start to the last response instead.
+  let last = 0;
+  const timed: LoadOptions = { ...opts, onResponse: (status, body) => ((last = performance.now()), opts.onResponse?.(status, body)) };
   const t0 = performance.now();
-  const r = await run(opts.url, opts.seconds, opts.connections, opts, opts.amount);
-  const wall = (performance.now() - t0) / 1000;
+  const r = await run(opts.url, opts.seconds, opts.connections, timed, opts.amount);
+  const wall = ((last || performance.now()) - t0) / 1000;
   const cpu1 = cpuSeconds(opts.pid);
-  // A short fixed-count run: autocannon's per-second histogram (requests.total) misses the last
-  // partial second, so count completed requests over the run's own wall time.
-  const total = opts.amount !== undefined ? (r as autocannon.Result & { totalCompletedRequests: number }).totalCompletedRequests : r.requests.total;
+  const total = r.requests.total;
   const rps = opts.amount !== undefined ? total / wall : r.requests.total / (r.duration || opts.seconds);
   return {
     ...(cpu0 !== undefined && cpu1 !== undefined && total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / total } : {}),
