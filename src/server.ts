@@ -15,6 +15,7 @@ import { createChallenge, newChallengeInput, type OwnerResolver } from "./http/c
 import { solve } from "./http/challenges/solve.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
 import { hotRoutes } from "./http/hot-routes.js";
+import { USER_HEADERS, userInfo } from "./http/oauth/user.js";
 import { apiCors } from "./http/middleware/cors.js";
 import { requestContext } from "./http/middleware/context.js";
 import { errorHandler, notFoundHandler } from "./http/middleware/errors.js";
@@ -117,8 +118,9 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  // POST /challenge/solve and /challenge/new without a body: the same code without express's
-  // router and prototypes (see http/hot-routes.ts); everything else goes to express.
+  // POST /challenge/solve and /challenge/new, and GET /auth/user, without a body: the same code
+  // without express's router and prototypes (see http/hot-routes.ts); everything else goes to express.
+  const userDeps = { accounts, apps, oauth, baseUrl: config.baseUrl };
   const hot = hotRoutes({
     app,
     before: [context, drainFlag, cors],
@@ -128,6 +130,7 @@ export function createServer(deps: ServerDeps): SigilServer {
         anonymousOnly: true,
         run: async (req) => ({ status: 201, body: await createChallenge(challenges, newChallengeInput(req, {}), undefined) }),
       },
+      "/auth/user": { method: "GET", headers: USER_HEADERS, run: async (req) => ({ status: 200, body: await userInfo(userDeps, req) }) },
     },
   });
   const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {

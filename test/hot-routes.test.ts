@@ -4,6 +4,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { describeBackends } from "./support/backends.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
+import { PageClient, authorize, basic, registerApp, token } from "./support/pages.js";
 
 const SAME_HEADERS = ["content-type", "access-control-allow-origin", "access-control-expose-headers", "vary", "connection"];
 const pick = (r: TestResponse) => Object.fromEntries(SAME_HEADERS.map((h) => [h, r.headers[h]]));
@@ -92,5 +93,42 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
     );
+  });
+  it("When GET /auth/user is asked on the hot path and through express, then status, headers and body match", async () => {
+    const node = await backend.startNode({ CORS_ORIGINS: "https://app.example" });
+    const dev = new PageClient(node.url);
+    await dev.signUp("devon");
+    const app = await registerApp(dev);
+    const alice = new PageClient(node.url);
+    await alice.signUp("alice", "password123", "Alice Liddell");
+    const code = (await authorize(alice, { client_id: app.clientId, redirect_uri: app.redirectUri, response_type: "code" })).searchParams.get("code")!;
+    const t = await token(node.url, { grant_type: "authorization_code", code, redirect_uri: app.redirectUri }, { authorization: basic(app.clientId, app.clientSecret) });
+    const at = t.json.access_token as string;
+    const same = [...SAME_HEADERS, "cache-control", "www-authenticate"];
+    const cases: Array<Record<string, string>> = [
+      { authorization: `Bearer ${at}`, client_id: app.clientId },
+      { authorization: at, client_id: app.clientId },
+      { authorization: `Bearer ${at}`, client_id: "another-app" },
+      { authorization: `Bearer ${at}` },
+      { authorization: "Bearer nope", client_id: app.clientId },
+      { authorization: "Basic a b", client_id: app.clientId },
+      { client_id: app.clientId },
+      { authorization: `Bearer ${at}`, client_id: utf8Header("ümlaut") },
+      { authorization: `Bearer ${at}`, client_id: "\xff\xfe" },
+    ];
+    for (const headers of cases) {
+      const h = { origin: "https://app.example", ...headers };
+      const hot = await http(node.url, "/auth/user", { headers: h });
+      // "/auth/user?" is not the hot route's exact path: express serves it, with an empty query.
+      const viaExpress = await http(node.url, "/auth/user?", { headers: h });
+      expect(hot.status, JSON.stringify(headers)).to.equal(viaExpress.status);
+      expect(hot.json, JSON.stringify(headers)).to.deep.equal(viaExpress.json);
+      expect(Object.fromEntries(same.map((k) => [k, hot.headers[k]]))).to.deep.equal(Object.fromEntries(same.map((k) => [k, viaExpress.headers[k]])));
+      expect(hot.headers["cache-control"]).to.equal("no-store");
+    }
+    expect((await http(node.url, "/auth/user", { headers: { authorization: `Bearer ${at}`, client_id: app.clientId } })).json.username).to.equal("alice");
+    expect((await http(node.url, `/auth/user?access_token=${at}`, { headers: { client_id: app.clientId } })).status).to.equal(400);
+    const metrics = (await http(node.url, "/metrics")).text;
+    expect(metrics).to.match(/sigil_http_requests_total\{method="GET",route="\/auth\/user",status="200"\} \d+/);
   });
 });

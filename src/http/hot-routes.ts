@@ -1,5 +1,5 @@
-// The hot routes — POST /challenge/solve, and POST /challenge/new without a custom token — when
-// the request has no body, are served on node's own request and response, without express's
+// The hot routes — POST /challenge/solve, POST /challenge/new without a custom token, and GET
+// /auth/user (exactly that path: no query string) — when the request has no body, are served on node's own request and response, without express's
 // router, body parser or request/response prototypes. Profiling showed those cost more than
 // the Redis round trips: a handler that answered at once without touching Redis still served
 // ~40% of the raw baseline when it went through express (express sets the prototype of every
@@ -19,11 +19,15 @@ export interface HotRoute {
   run(req: IncomingMessage, address: string): Promise<{ status: number; body: unknown }>;
   /** Leave requests with an Authorization header to express (the owner resolver takes express's request). */
   anonymousOnly?: boolean;
+  /** The method served (default POST); any other goes to express. */
+  method?: "GET" | "POST";
+  /** Response headers of every answer, errors included (set where the express handler sets them). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface HotRoutesDeps {
   app: Express;
-  /** path → route; POST only. */
+  /** path → route. */
   routes: Record<string, HotRoute>;
   /** Middleware run first, in order, on node's req/res; each must call next() synchronously. */
   before: RequestHandler[];
@@ -65,10 +69,9 @@ export function hotRoutes(deps: HotRoutesDeps): (req: IncomingMessage, res: Serv
   };
 
   return (req, res) => {
-    if (req.method !== "POST") return false;
     const url = req.url ?? "";
     const route = table.get(url);
-    if (route === undefined || !noBody(req)) return false;
+    if (route === undefined || req.method !== (route.method ?? "POST") || !noBody(req)) return false;
     if (route.anonymousOnly && req.headers.authorization !== undefined) return false;
 
     // The fields the middleware reads from express's request: the route (metrics label it), path.
@@ -94,6 +97,7 @@ export function hotRoutes(deps: HotRoutesDeps): (req: IncomingMessage, res: Serv
         }
         return;
       }
+      if (route.headers) for (const k of Object.keys(route.headers)) res.setHeader(k, route.headers[k]!);
       route.run(req, addressOf(req)).then((out) => sendJson(res, out.status, out.body), fail);
     };
     next();

@@ -5,15 +5,20 @@
 // benchmark names, e.g. "solve"),
 // BENCH_CONNECTIONS (50), BENCH_ONLY (comma-separated module names), BENCH_PROFILE (a directory:
 // the Sigil processes write --cpu-prof profiles there), BENCH_MARKDOWN=1 (also a Markdown table).
+// Module settings: signin — BENCH_TOKEN_CODES (2000 codes traded per round and side); realtime —
+// BENCH_SOLVE_RATE (200 solves/s), BENCH_SOCKETS (10000), BENCH_SOCKET_CLIENTS (2 client
+// processes), BENCH_SOCKET_CONCURRENCY (250 handshakes in flight per client process).
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { hasRedisServer, TestRedis } from "../support/redis.js";
 import { challengesBench } from "./challenges.js";
+import { realtimeBench } from "./realtime.js";
+import { signinBench } from "./signin.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { formatMarkdown, formatTable, type Row } from "./lib/report.js";
 
-const MODULES: BenchModule[] = [challengesBench];
+const MODULES: BenchModule[] = [challengesBench, signinBench, realtimeBench];
 
 function num(name: string, dflt: number): number {
   const v = process.env[name];

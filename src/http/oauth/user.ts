@@ -1,4 +1,5 @@
 // GET {base_url}/auth/user — the signed-in user's profile for an access token (CONTRACT §3).
+import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import { z } from "zod";
 import type { Accounts } from "../../domain/accounts.js";
@@ -18,7 +19,7 @@ export const UserInfoSchema = z.object({
 });
 
 /** The token of `Authorization: Bearer <token>` or a bare `Authorization: <token>`. */
-function bearer(req: Request): string {
+function bearer(req: { headers: IncomingMessage["headers"] }): string {
   const raw = req.headers.authorization?.trim();
   if (!raw) throw invalidToken("An access token is required (Authorization: Bearer <token>).");
   const m = /^Bearer +(\S+)$/i.exec(raw);
@@ -27,25 +28,34 @@ function bearer(req: Request): string {
   throw invalidToken();
 }
 
-export function userEndpoint(deps: { accounts: Accounts; apps: Apps; oauth: OAuth; baseUrl: string }) {
+export type UserDeps = { accounts: Accounts; apps: Apps; oauth: OAuth; baseUrl: string };
+
+/** The response headers of every answer of this endpoint, errors included. */
+export const USER_HEADERS: Readonly<Record<string, string>> = { "Cache-Control": "no-store" };
+
+/** The profile for a request's headers (Authorization, client_id); the query is checked by the caller. */
+export async function userInfo(deps: UserDeps, req: { headers: IncomingMessage["headers"] }): Promise<UserInfo> {
+  const clientId = headerText(req, "client_id");
+  if (!clientId) throw invalidRequest("The client_id header is required.");
+  const rec = await deps.oauth.verifyToken(bearer(req), clientId);
+  // A deleted app's tokens (and a deleted user's) stop working at once.
+  const [user, app] = await Promise.all([deps.accounts.byId(rec.userId), deps.apps.byClientId(rec.clientId)]);
+  if (!user || !app) throw invalidToken();
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.displayName,
+    profile_picture: pictureUrl(deps.baseUrl, user),
+  };
+}
+
+export function userEndpoint(deps: UserDeps) {
   return async (req: Request, res: Response) => {
-    res.set("Cache-Control", "no-store");
+    res.set(USER_HEADERS);
     if ("access_token" in (req.query as object)) {
       throw invalidRequest("Send the access token in the Authorization header, never in the URL.");
     }
-    const clientId = headerText(req, "client_id");
-    if (!clientId) throw invalidRequest("The client_id header is required.");
-    const rec = await deps.oauth.verifyToken(bearer(req), clientId);
-    // A deleted app's tokens (and a deleted user's) stop working at once.
-    const [user, app] = await Promise.all([deps.accounts.byId(rec.userId), deps.apps.byClientId(rec.clientId)]);
-    if (!user || !app) throw invalidToken();
-    const out: UserInfo = {
-      id: user.id,
-      username: user.username,
-      display_name: user.displayName,
-      profile_picture: pictureUrl(deps.baseUrl, user),
-    };
-    res.json(out);
+    res.json(await userInfo(deps, req));
   };
 }
 

@@ -3,6 +3,7 @@
 // keys, right and wrong answers, or anything else a realistic client does.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 export function cpuSeconds(pid: number | undefined): number | undefined {
@@ -43,15 +44,19 @@ export interface LoadOptions {
   warmupSeconds: number;
   connections: number;
   next: () => LoadRequest;
+  /** A fixed number of requests instead of `seconds` (for single-use inputs such as codes). */
+  amount?: number;
+  /** With `amount`: requests of warm-up (thrown away) before the measurement. */
+  warmupAmount?: number;
   /** Optional check of each response (counted as non-2xx-like failures when false). */
   onResponse?: (status: number, body: string) => void;
 }
 
-function run(url: string, seconds: number, connections: number, opts: LoadOptions): Promise<autocannon.Result> {
+function run(url: string, seconds: number, connections: number, opts: LoadOptions, amount?: number): Promise<autocannon.Result> {
   return autocannon({
     url,
-    connections,
-    duration: seconds,
+    connections: amount !== undefined ? Math.min(connections, amount) : connections,
+    ...(amount !== undefined ? { amount } : { duration: seconds }),
     pipelining: 1,
     timeout: 10,
     requests: [
@@ -67,19 +72,29 @@ function run(url: string, seconds: number, connections: number, opts: LoadOption
 }
 
 export async function measure(opts: LoadOptions): Promise<Measurement> {
-  if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
+  if (opts.amount !== undefined) {
+    if (opts.warmupAmount) await run(opts.url, 0, opts.connections, opts, opts.warmupAmount);
+  } else if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
   const cpu0 = cpuSeconds(opts.pid);
-  const r = await run(opts.url, opts.seconds, opts.connections, opts);
+  // A fixed-count run ends on autocannon's next one-second tick, not with its last response: time
+  // it from the start to the last response instead.
+  let last = 0;
+  const timed: LoadOptions = { ...opts, onResponse: (status, body) => ((last = performance.now()), opts.onResponse?.(status, body)) };
+  const t0 = performance.now();
+  const r = await run(opts.url, opts.seconds, opts.connections, timed, opts.amount);
+  const wall = ((last || performance.now()) - t0) / 1000;
   const cpu1 = cpuSeconds(opts.pid);
+  const total = r.requests.total;
+  const rps = opts.amount !== undefined ? total / wall : r.requests.total / (r.duration || opts.seconds);
   return {
-    ...(cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / r.requests.total } : {}),
-    rps: r.requests.total / (r.duration || opts.seconds),
+    ...(cpu0 !== undefined && cpu1 !== undefined && total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / total } : {}),
+    rps,
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
-    total: r.requests.total,
+    total,
   };
 }
 

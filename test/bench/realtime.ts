@@ -1,0 +1,392 @@
+// Realtime, Sigil on Redis (child processes), beside a bare floor (baseline-realtime.ts) in one run:
+// - solve → event latency across two nodes at a steady rate: POST /challenge/solve on node B, the
+//   app's socket on node A receives challenge:result; timed in this process from the request's send
+//   to the event's arrival (one clock). Floor: HTTP → Redis PUBLISH on floor B → SUBSCRIBE on floor
+//   A → Socket.IO emit to one socket, timed the same way.
+// - connections accepted per second: a burst of BENCH_SOCKETS websocket handshakes (authenticated
+//   with a CUSTOM TOKEN on Sigil, none on the bare server) from BENCH_SOCKET_CLIENTS client
+//   processes, at most BENCH_SOCKET_CONCURRENCY in flight per process; sockets / wall time.
+// - resident memory per idle socket: RSS of the node (from /proc) before the burst and once the
+//   sockets have sat idle a few seconds, divided by the count.
+// Settings: BENCH_SOLVE_RATE (200), BENCH_SECONDS / BENCH_WARMUP / BENCH_ROUNDS as elsewhere,
+// BENCH_SOCKETS (10000), BENCH_SOCKET_CLIENTS (2), BENCH_SOCKET_CONCURRENCY (250).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { performance } from "node:perf_hooks";
+import { io } from "socket.io-client";
+import { http } from "../support/http.js";
+import { freePort } from "../support/ports.js";
+import { ROOT, sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
+import type { BenchContext, BenchModule } from "./lib/module.js";
+import type { Row } from "./lib/report.js";
+
+const LIMITS = {
+  SOLVE_LIMIT_PER_ADDRESS: "1000000",
+  SOLVE_LIMIT_PER_KEY: "1000000",
+  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
+  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
+};
+
+const num = (name: string, dflt: number) => {
+  const v = Number(process.env[name] ?? dflt);
+  return Number.isFinite(v) && v > 0 ? v : dflt;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident set size of a process in bytes (VmRSS from /proc). */
+function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!m) throw new Error(`no VmRSS for ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const empty = (): Measurement => ({ rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0, timeouts: 0, total: 0 });
+
+interface LatencyTarget {
+  /** Where solves are sent (node B). */
+  httpUrl: string;
+  path: string;
+  headers(key: string): Record<string, string>;
+  /** Where the socket listens (node A). */
+  socketUrl: string;
+  token?: string;
+  /** Event names to wait for before sending (Sigil sends `ready` after its replay). */
+  readyEvent: string;
+  keys: string[];
+  pids: number[];
+}
+
+/**
+ * Solves at a steady `rate` for warm-up + `seconds`; each key is used once per keys.length/rate
+ * seconds, so an event is matched to its request by key. Events of warm-up solves are not counted.
+ */
+async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmup: number): Promise<Measurement> {
+  const socket = io(t.socketUrl, { path: "/socket.io/", transports: ["websocket"], forceNew: true, reconnection: false, ...(t.token ? { auth: { token: t.token } } : {}) });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const pending = new Map<string, { t0: number; counted: boolean }>();
+  const lat: number[] = [];
+  let non2xx = 0;
+  let httpErrors = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${t.readyEvent} from ${t.socketUrl}`)), 10_000);
+      socket.once(t.readyEvent, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.once("connect_error", (e) => reject(e));
+    });
+    socket.on("challenge:result", (e: { key: string }) => {
+      const now = performance.now();
+      const p = pending.get(e.key);
+      if (!p) return;
+      pending.delete(e.key);
+      if (p.counted) lat.push(now - p.t0);
+    });
+    const warmCount = Math.round(rate * warmup);
+    const total = warmCount + Math.round(rate * seconds);
+    const send = (i: number) => {
+      const key = t.keys[i % t.keys.length]!;
+      pending.set(key, { t0: performance.now(), counted: i >= warmCount });
+      const req = request(t.httpUrl + t.path, { method: "POST", agent, headers: t.headers(key) }, (res) => {
+        if (res.statusCode !== 200) non2xx++;
+        res.resume();
+      });
+      req.on("error", () => httpErrors++);
+      req.end();
+    };
+    const cpu0 = t.pids.map(cpuSeconds);
+    let sent = 0;
+    let measuredFrom = 0;
+    const start = performance.now();
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+        while (sent < due) {
+          if (sent === warmCount) measuredFrom = performance.now();
+          send(sent++);
+        }
+        if (sent >= total) return resolve();
+        setTimeout(tick, 1);
+      };
+      tick();
+    });
+    const elapsed = (performance.now() - measuredFrom) / 1000;
+    const until = Date.now() + 3000;
+    while ([...pending.values()].some((p) => p.counted) && Date.now() < until) await sleep(10);
+    const cpu1 = t.pids.map(cpuSeconds);
+    const lost = [...pending.values()].filter((p) => p.counted).length;
+    const cpu = cpu0.every((c) => c !== undefined) && cpu1.every((c) => c !== undefined) ? cpu1.reduce((a, c, i) => a! + c! - cpu0[i]!, 0)! : undefined;
+    lat.sort((a, b) => a - b);
+    const measured = total - warmCount;
+    return {
+      rps: measured / elapsed,
+      p50: percentile(lat, 50),
+      p99: percentile(lat, 99),
+      non2xx,
+      errors: lost + httpErrors,
+      timeouts: 0,
+      total: measured,
+      ...(cpu !== undefined ? { cpuUsPerRequest: (cpu * 1e6) / measured } : {}),
+    };
+  } finally {
+    socket.disconnect();
+    agent.destroy();
+  }
+}
+
+interface Swarm {
+  procs: ChildProcess[];
+  close(): Promise<void>;
+}
+
+function message<T>(p: ChildProcess, type: string, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`socket client: no "${type}" within ${ms} ms`)), ms);
+    const on = (m: { type: string }) => {
+      if (m.type !== type) return;
+      clearTimeout(timer);
+      p.off("message", on);
+      resolve(m as T);
+    };
+    p.on("message", on);
+    p.once("exit", (code) => reject(new Error(`socket client exited (${code})`)));
+  });
+}
+
+async function startSwarm(n: number): Promise<Swarm> {
+  const procs = Array.from({ length: n }, () =>
+    spawn(process.execPath, ["--import", "tsx", "test/bench/socket-swarm.ts"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+  );
+  process.once("exit", () => procs.forEach((p) => p.kill("SIGKILL")));
+  await Promise.all(procs.map((p) => message(p, "up", 20_000)));
+  return {
+    procs,
+    async close() {
+      await Promise.all(
+        procs.map(
+          (p) =>
+            new Promise<void>((resolve) => {
+              if (p.exitCode !== null || p.signalCode !== null) return resolve();
+              const t = setTimeout(() => p.kill("SIGKILL"), 10_000);
+              p.once("exit", () => {
+                clearTimeout(t);
+                resolve();
+              });
+              p.send({ type: "close" });
+            }),
+        ),
+      );
+    },
+  };
+}
+
+interface BurstResult {
+  rate: number;
+  connected: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  cpuUsPerConnection?: number;
+  bytesPerSocket: number;
+}
+
+/** Connects `count` sockets to one node from the client processes, then measures its RSS idle. */
+async function burst(ctx: BenchContext, who: string, url: string, pid: number, token: string | undefined, count: number): Promise<BurstResult> {
+  const clients = num("BENCH_SOCKET_CLIENTS", 2);
+  const concurrency = num("BENCH_SOCKET_CONCURRENCY", 250);
+  const swarm = await startSwarm(clients);
+  try {
+    await sleep(1000);
+    const before = rss(pid);
+    const cpu0 = cpuSeconds(pid);
+    const clientCpu = () => swarm.procs.reduce((a, p) => a + (cpuSeconds(p.pid) ?? NaN), 0);
+    const ccpu0 = clientCpu();
+    const t0 = performance.now();
+    const per = swarm.procs.map((_, i) => Math.floor(count / clients) + (i < count % clients ? 1 : 0));
+    const done = await Promise.all(
+      swarm.procs.map((p, i) => {
+        const d = message<{ connected: number; failed: number; ms: number; times: number[] }>(p, "done", 120_000);
+        p.send({ type: "go", url, token, count: per[i], concurrency });
+        return d;
+      }),
+    );
+    const wall = (performance.now() - t0) / 1000;
+    const cpu1 = cpuSeconds(pid);
+    const ccpu1 = clientCpu();
+    const connected = done.reduce((a, d) => a + d.connected, 0);
+    const failed = done.reduce((a, d) => a + d.failed, 0);
+    const times = done.flatMap((d) => d.times).sort((a, b) => a - b);
+    // Idle: let handshake garbage and buffers settle before reading the resident memory.
+    await sleep(5000);
+    const after = rss(pid);
+    const r: BurstResult = {
+      rate: connected / wall,
+      connected,
+      failed,
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      ...(cpu0 !== undefined && cpu1 !== undefined && connected > 0 ? { cpuUsPerConnection: ((cpu1 - cpu0) * 1e6) / connected } : {}),
+      bytesPerSocket: connected > 0 ? (after - before) / connected : NaN,
+    };
+    ctx.log(
+      `  ${who}: ${connected} sockets (${failed} refused/failed) in ${wall.toFixed(2)} s = ${r.rate.toFixed(0)}/s, handshake p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms; ` +
+        `CPU per connection: node ${r.cpuUsPerConnection?.toFixed(0)} µs, clients ${(((ccpu1 - ccpu0) * 1e6) / connected).toFixed(0)} µs; ` +
+        `RSS ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB = ${(r.bytesPerSocket / 1024).toFixed(1)} KiB/socket`,
+    );
+    return r;
+  } finally {
+    await swarm.close();
+  }
+}
+
+/** The `sigil` CLI against the bench Redis; returns its JSON output. */
+function cli(env: Record<string, string>, ...args: string[]): any {
+  const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], { cwd: ROOT, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
+  if (r.status !== 0) throw new Error(`setup: sigil ${args.join(" ")} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+export const realtimeBench: BenchModule = {
+  name: "realtime",
+  description: "solve→event latency across two nodes, memory per idle socket, connections/s vs a bare Redis pub/sub + Socket.IO floor",
+  async run(ctx) {
+    const { settings } = ctx;
+    const redisUrl = ctx.redis.url;
+    const sockets = num("BENCH_SOCKETS", 10_000);
+    const rate = num("BENCH_SOLVE_RATE", 200);
+    const procs: ServerProcess[] = [];
+    try {
+      const ports = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+      const prof = settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [];
+      const [a, b] = await Promise.all(
+        ["A", "B"].map((n, i) => startProcess({ name: `sigil ${n}`, entry: "src/main.ts", port: ports[i]!, env: sigilEnv(ports[i]!, redisUrl, LIMITS), nodeArgs: prof })),
+      );
+      procs.push(a!, b!);
+      const [fa, fb] = await Promise.all(
+        ["A", "B"].map((n, i) => startProcess({ name: `floor ${n}`, entry: "test/bench/baseline-realtime.ts", port: ports[2 + i]!, env: { PORT: String(ports[2 + i]!), REDIS_URL: redisUrl } })),
+      );
+      procs.push(fa!, fb!);
+
+      // An app with a CUSTOM TOKEN, made with the real CLI; challenges owned by it, made on node B.
+      const cliEnv = sigilEnv(0, redisUrl);
+      cli(cliEnv, "users", "create", "--username", "bench-owner", "--password", "bench password 123");
+      const app = cli(cliEnv, "apps", "create", "--owner", "bench-owner", "--name", "Bench", "--redirect-uri", "https://app.example/cb");
+      const { token } = cli(cliEnv, "tokens", "create", "--app", app.client_id, "--name", "bench");
+      const nKeys = Math.max(100, Math.ceil(rate * 2));
+      const keys: string[] = [];
+      for (let i = 0; i < nKeys; i += 50) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(50, nKeys - i) }, (_, j) =>
+            http(b!.url, "/challenge/new", { method: "POST", headers: { authorization: `Bearer ${token}`, question: `q${i + j}`, answer: `answer-${i + j}`, ttl: "3600" } }),
+          ),
+        );
+        for (const r of batch) {
+          if (r.status !== 201) throw new Error(`setup: create failed ${r.status} ${r.text}`);
+          keys.push(r.json.key as string);
+        }
+      }
+      ctx.log(`  app ${app.client_id} with a CUSTOM TOKEN, ${keys.length} owned challenges`);
+
+      const rows: Row[] = [];
+      const lname = `solve→event latency, 2 nodes, ${rate}/s`;
+      if (selected(settings, lname)) {
+        const sigilT: LatencyTarget = {
+          httpUrl: b!.url,
+          path: "/challenge/solve",
+          headers: (key) => ({ "content-type": "application/json", key, a: "wrong" }),
+          socketUrl: a!.url,
+          token,
+          readyEvent: "ready",
+          keys,
+          pids: [a!.pid, b!.pid],
+        };
+        const floorT: LatencyTarget = { httpUrl: fb!.url, path: "/publish", headers: (key) => ({ key }), socketUrl: fa!.url, readyEvent: "connect", keys, pids: [fa!.pid, fb!.pid] };
+        let s: Measurement | undefined;
+        let f: Measurement | undefined;
+        for (let round = 1; round <= Math.max(1, settings.rounds); round++) {
+          const ms = await latencyRun(sigilT, rate, settings.seconds, settings.warmupSeconds);
+          const mf = await latencyRun(floorT, rate, settings.seconds, settings.warmupSeconds);
+          ctx.log(
+            `  ${lname} round ${round}: Sigil p50 ${ms.p50.toFixed(2)} p99 ${ms.p99.toFixed(2)} ms (${ms.rps.toFixed(0)}/s, ${ms.errors} lost, ${ms.non2xx} non-200), ` +
+              `floor p50 ${mf.p50.toFixed(2)} p99 ${mf.p99.toFixed(2)} ms (${mf.errors} lost)`,
+          );
+          if (!s || ms.p99 < s.p99) s = ms;
+          if (!f || mf.p99 < f.p99) f = mf;
+        }
+        rows.push({
+          name: lname,
+          subject: s!,
+          baseline: f!,
+          labels: ["Sigil", "floor"],
+          figure: { unit: "ms p99", subject: s!.p99, baseline: f!.p99, digits: 2 },
+          check: { goal: "p99 ≤ 10 ms", met: s!.p99 <= 10 && s!.errors === 0 },
+          note: "req/s = solves/s achieved; errors = events never received; CPU µs/req = both nodes' CPU per solve",
+        });
+      }
+
+      const mname = `memory per idle socket, ${sockets} sockets`;
+      const cname = `connections accepted/s, burst of ${sockets}`;
+      if (selected(settings, mname) || selected(settings, cname)) {
+        let sb: BurstResult | undefined;
+        let fbst: BurstResult | undefined;
+        let sMem = NaN;
+        let fMem = NaN;
+        for (let round = 1; round <= Math.max(1, settings.rounds); round++) {
+          const rs = await burst(ctx, `Sigil round ${round}`, a!.url, a!.pid, token, sockets);
+          await sleep(2000);
+          const rf = await burst(ctx, `bare Socket.IO round ${round}`, fa!.url, fa!.pid, undefined, sockets);
+          await sleep(2000);
+          // Memory from the first round: its "before" is the node's own, not a heap grown by a burst.
+          if (round === 1) [sMem, fMem] = [rs.bytesPerSocket, rf.bytesPerSocket];
+          if (!sb || rs.rate > sb.rate) sb = rs;
+          if (!fbst || rf.rate > fbst.rate) fbst = rf;
+        }
+        const asM = (r: BurstResult): Measurement => ({
+          ...empty(),
+          rps: r.rate,
+          p50: r.p50,
+          p99: r.p99,
+          errors: r.failed,
+          total: r.connected,
+          ...(r.cpuUsPerConnection !== undefined ? { cpuUsPerRequest: r.cpuUsPerConnection } : {}),
+        });
+        if (selected(settings, mname)) {
+          rows.push({
+            name: mname,
+            subject: { ...empty(), total: sb!.connected },
+            baseline: { ...empty(), total: fbst!.connected },
+            labels: ["Sigil", "bare Socket.IO"],
+            figure: { unit: "KiB/socket", subject: sMem / 1024, baseline: fMem / 1024, digits: 1 },
+            check: { goal: "≤ 20 KiB", met: sMem / 1024 <= 20 },
+            note: "(RSS idle after the burst − RSS before) / sockets, first round, one node",
+          });
+        }
+        if (selected(settings, cname)) {
+          rows.push({
+            name: cname,
+            subject: asM(sb!),
+            baseline: asM(fbst!),
+            labels: ["Sigil", "bare Socket.IO"],
+            figure: { unit: "conn/s", subject: sb!.rate, baseline: fbst!.rate },
+            check: { goal: "≥ 2000/s", met: sb!.rate >= 2000 && sb!.failed === 0 },
+            note: "req/s = handshakes completed per second (websocket, Sigil with a CUSTOM TOKEN); p50/p99 = handshake time; CPU µs/req = the node's CPU per connection",
+          });
+        }
+      }
+      return rows;
+    } finally {
+      for (const p of procs.reverse()) {
+        const code = await p.stop("SIGTERM");
+        if (code !== 0 && code !== "SIGTERM") ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
+      }
+    }
+  },
+};

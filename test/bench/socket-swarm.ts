@@ -1,0 +1,68 @@
+// A client process for the realtime benchmarks: opens many socket.io-client sockets (websocket
+// transport, one connection each) on command, and holds them idle until told to close. Driven over
+// IPC by realtime.ts: it says {type:"up"}; gets {type:"go", url, token?, count, concurrency};
+// answers {type:"done", connected, failed, ms, times} (handshake times in ms, per socket); gets
+// {type:"close"}, disconnects everything and exits.
+import { performance } from "node:perf_hooks";
+import { io, type Socket } from "socket.io-client";
+
+interface Go {
+  type: "go";
+  url: string;
+  token?: string;
+  count: number;
+  concurrency: number;
+}
+
+const sockets: Socket[] = [];
+const send = (m: object) => process.send!(m);
+
+function burst(go: Go): void {
+  const started = performance.now();
+  const times: number[] = [];
+  let launched = 0;
+  let connected = 0;
+  let failed = 0;
+  const settle = () => {
+    if (connected + failed === go.count) {
+      send({ type: "done", connected, failed, ms: performance.now() - started, times });
+      return;
+    }
+    launch();
+  };
+  const launch = () => {
+    while (launched < go.count && launched - connected - failed < go.concurrency) {
+      launched++;
+      const t0 = performance.now();
+      const s = io(go.url, {
+        path: "/socket.io/",
+        transports: ["websocket"],
+        forceNew: true,
+        reconnection: false,
+        timeout: 20_000,
+        ...(go.token ? { auth: { token: go.token } } : {}),
+      });
+      sockets.push(s);
+      s.once("connect", () => {
+        times.push(performance.now() - t0);
+        connected++;
+        settle();
+      });
+      s.once("connect_error", () => {
+        failed++;
+        settle();
+      });
+    }
+  };
+  launch();
+}
+
+process.on("message", (m: { type: string }) => {
+  if (m.type === "go") burst(m as Go);
+  if (m.type === "close") {
+    for (const s of sockets) s.disconnect();
+    setTimeout(() => process.exit(0), 200);
+  }
+});
+process.on("disconnect", () => process.exit(0));
+send({ type: "up" });
