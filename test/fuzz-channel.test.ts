@@ -133,6 +133,16 @@ function handshakeArb(token: string) {
   return fc.record({ auth, header });
 }
 
+/** Well-formed packets among the raw ones: the connection must stay. */
+const WELL_FORMED = (knownKey: string) =>
+  new Set([
+    "2" + JSON.stringify(["challenge:new", { question: "q", answer: "a" }, 1, 2, 3]),
+    `21["challenge:solve",{"key":"${knownKey}","a":"wrong"}]`,
+    '2["challenge:new",{}]',
+    '2["nonsense",1,2,3]',
+    '2["challenge:solve"]',
+  ]);
+
 /** Raw Socket.IO packets after the engine.io "message" type, on an authenticated connection. */
 function rawArb(knownKey: string) {
   const deepBinary = fc.integer({ min: 1000, max: 20_000 }).map((n) => `51-["challenge:new",${"[".repeat(n)}{"_placeholder":true,"num":0}${"]".repeat(n)}]`);
@@ -165,6 +175,15 @@ function rawArb(knownKey: string) {
     ["599999999999999999-[]"],
     [Buffer.from([0xff, 0x00, 0x01])],
     ["2" + JSON.stringify(["challenge:new", { question: "q", answer: "a" }, 1, 2, 3])],
+    // Reserved names: were they dispatched, the server's own "disconnect" handler would close the
+    // session of a socket that is still connected.
+    ['2["disconnect"]'],
+    ['2["disconnect","transport close"]'],
+    ['2["disconnecting"]'],
+    ['2["newListener","challenge:result"]'],
+    ['2["connect"]'],
+    ['51-["disconnect",{"_placeholder":true,"num":0}]', Buffer.from([1])],
+    ...[...WELL_FORMED(knownKey)].map((f) => [f]),
   );
   const generated = fc
     .tuple(fc.constantFrom("2", "21", "5", "3", "0", "1", "6"), fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 40 })))
@@ -344,12 +363,21 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
         const engine = (c.socket as unknown as Socket).io.engine as unknown as { send(d: string | Buffer): void };
         for (const f of frames) engine.send(f);
         await sleep(20);
+        if (frames.length === 1 && typeof frames[0] === "string" && WELL_FORMED(key).has(frames[0])) {
+          expect(c.socket.connected, `a well-formed packet closed the connection: ${frames[0]}`).to.equal(true);
+        }
         if (c.socket.connected) {
           // Still connected: it still answers (a half-sent binary packet may hold the next one back).
           const pending = frames.length > 0 && typeof frames[0] === "string" && /^5/.test(frames[0]) && frames.length === 1;
           if (!pending) {
+            const seen = c.events.length;
             const reply = await (c.socket as unknown as Socket).timeout(3000).emitWithAck("challenge:solve", { key, a: "wrong" }).catch((e: Error) => e);
-            if (c.socket.connected) expect(reply, JSON.stringify(frames)).to.deep.equal({ correct: false });
+            if (c.socket.connected) {
+              expect(reply, JSON.stringify(frames)).to.deep.equal({ correct: false });
+              // And its session still delivers: the attempt comes back as an event.
+              const events = await c.waitEvents(seen + 1);
+              expect(events[events.length - 1], JSON.stringify(frames)).to.include({ key, correct: false });
+            }
           }
           tally.kept++;
         } else {
