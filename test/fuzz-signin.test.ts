@@ -232,6 +232,74 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     await expectUnchanged(w, before);
   });
 
+  it("When a real code comes with random credentials and parameters, then a token is issued only to its client with its redirect_uri", async function () {
+    this.timeout(Math.max(30_000, RUNS * 200));
+    const w = await world(backend);
+    const before = await w.snapshot();
+    // Weighted towards the one valid request, so that tokens are issued too (until the wrong
+    // secrets among them make the client's failures reach the limit: 429 from then on).
+    const creds = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom("basic", "body") },
+      { weight: 4, arbitrary: fc.constantFrom("both", "basic-wrong", "body-wrong", "other-app", "none", "basic-other-id") },
+    );
+    const redirectUri = fc.oneof(
+      { weight: 3, arbitrary: fc.constant<string | undefined>(REDIRECTS[0]) },
+      { weight: 2, arbitrary: fc.constantFrom<string | undefined>(undefined, REDIRECTS[1], `${REDIRECTS[0]}/`, OTHER_REDIRECT, REDIRECTS[0]!.toUpperCase()) },
+      { weight: 1, arbitrary: text },
+    );
+    const grantType = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom<string | undefined>(undefined, "authorization_code") },
+      { weight: 1, arbitrary: fc.oneof(fc.constantFrom("client_credentials", "", "refresh_token"), text) },
+    );
+    const verifier = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9._~-]{43,64}$/) });
+    const tally = { issued: 0, throttled: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(creds, redirectUri, grantType, verifier, fc.boolean(), fc.nat(5).map((n) => n === 0), async (cr, ru, gt, cv, json, dupCode) => {
+        const u = await authorize(w.alice, { client_id: w.app.clientId, redirect_uri: REDIRECTS[0]!, state: "fz" });
+        const code = u.searchParams.get("code")!;
+        const fields: Array<[string, string]> = [["code", code]];
+        if (dupCode) fields.push(["code", "x"]);
+        if (ru !== undefined) fields.push(["redirect_uri", ru]);
+        if (gt !== undefined) fields.push(["grant_type", gt]);
+        if (cv !== undefined) fields.push(["code_verifier", cv]);
+        const headers: Record<string, string> = {};
+        const a = w.app, o = w.otherApp;
+        if (cr === "basic" || cr === "both") headers.authorization = basicOf(a.clientId, a.clientSecret);
+        if (cr === "basic-wrong") headers.authorization = basicOf(a.clientId, `${a.clientSecret}x`);
+        if (cr === "basic-other-id") headers.authorization = basicOf(o.clientId, a.clientSecret);
+        if (cr === "other-app") fields.push(["client_id", o.clientId], ["client_secret", o.clientSecret]);
+        if (cr === "body" || cr === "both") fields.push(["client_id", a.clientId], ["client_secret", a.clientSecret]);
+        if (cr === "body-wrong") fields.push(["client_id", a.clientId], ["client_secret", "wrong"]);
+        // JSON cannot repeat a name: the last one ("x") wins there; a form has two (invalid).
+        const body = json ? JSON.stringify(Object.fromEntries(fields)) : fields.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
+        headers["content-type"] = json ? "application/json" : "application/x-www-form-urlencoded";
+        const r = await send(w.base, "POST", "/token", headers, body);
+        const what = `${cr} redirect_uri=${JSON.stringify(ru)?.slice(0, 60)} grant_type=${JSON.stringify(gt)?.slice(0, 40)} verifier=${cv !== undefined} json=${json} dup=${dupCode}`;
+        check(w.base, r, true, false, what, "POST");
+        const rightClient = cr === "basic" || cr === "body";
+        const valid = rightClient && ru === REDIRECTS[0] && (gt === undefined || gt === "" || gt === "authorization_code") && cv === undefined && !dupCode;
+        if (r.status === 200) {
+          tally.issued++;
+          expect(valid, `a token for ${what}`).to.equal(true);
+          expect(Object.keys(r.json).sort()).to.deep.equal(["access_token", "expires_in", "scope", "token_type"]);
+          const me = await http(w.base, "/auth/user", { headers: { authorization: `Bearer ${r.json.access_token}`, client_id: a.clientId } });
+          expect(me.json).to.include({ username: "alice" });
+          const other = await http(w.base, "/auth/user", { headers: { authorization: `Bearer ${r.json.access_token}`, client_id: o.clientId } });
+          expect(other.status).to.equal(401);
+        } else if (r.status === 429) {
+          tally.throttled++;
+        } else {
+          tally.refused++;
+          expect(valid, `refused (${r.status} ${JSON.stringify(r.json)}): ${what}`).to.equal(false);
+        }
+      }),
+      fcOpts(Math.ceil(RUNS / 2)),
+    );
+    expect(tally.issued).to.be.greaterThan(0);
+    if (process.env.FUZZ_VERBOSE) console.log("      real codes:", tally);
+    await expectUnchanged(w, before);
+  });
+
   it("When random Authorization and client_id headers reach GET /auth/user, then no 5xx, §2 errors, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 100));
     const w = await world(backend);
