@@ -226,6 +226,15 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
     c.close();
     const errors = node.logs.filter((l) => /"level":"(error|fatal)"/.test(l));
     expect(errors, "error log lines").to.deep.equal([]);
+    // Every socket is gone, and the gauge says so (no session closed twice or left behind).
+    const until = Date.now() + 3000;
+    let gauge = "";
+    while (Date.now() < until) {
+      gauge = /^sigil_channel_sockets (\S+)$/m.exec((await http(node.url, "/metrics")).text)?.[1] ?? "missing";
+      if (gauge === "0") break;
+      await sleep(50);
+    }
+    expect(gauge, "sigil_channel_sockets after every client closed").to.equal("0");
   }
 
   it("When random events and payloads arrive on a socket, then every ack is a success or a §2 error and the socket stays usable", async function () {
