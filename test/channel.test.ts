@@ -283,6 +283,23 @@ describeBackends("Realtime channel", (backend) => {
       const c = await readyClient(node.url, { token, since: "yesterday" });
       expect(c.readies[0]).to.deep.equal({ app: APP, recovered: false });
     });
+
+    // Found by test/fuzz-channel.test.ts: a since after every id the app ever had (a client's
+    // invention) was taken as "seen up to here": ready said recovered:true and every live event
+    // was dropped as already seen, until the clock passed it (year 2286 for this one).
+    it("then a since after the newest event id gives recovered:false, and live events still come", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      await api.solve(key, "a");
+      for (const since of ["9999999999999999-0", `${Date.now() + 60_000}-0`]) {
+        const c = await readyClient(node.url, { token, since });
+        expect(c.readies[0], since).to.deep.equal({ app: APP, recovered: false });
+        expect(c.events, since).to.deep.equal([]);
+        await api.solve(key, "no");
+        const [e] = await c.waitEvents(1);
+        expect(e).to.include({ key, correct: false });
+        c.close();
+      }
+    });
   });
 
   describe("When the token stops being valid", () => {

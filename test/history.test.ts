@@ -21,7 +21,18 @@ describeBackends("Event history", (backend) => {
     expect(read.events.map((x) => x.id)).to.deep.equal(ids.slice(10));
     expect(read.complete).to.equal(true);
     expect((await store.events.readAfter("app", ids[9]!, 5, keep)).events.map((x) => x.id)).to.deep.equal(ids.slice(10, 15));
-    expect((await store.events.readAfter("other", ids[9]!, 5, keep))).to.deep.equal({ events: [], complete: false });
+    // An app that never had an event: any id after 0-0 is one its history never issued.
+    expect((await store.events.readAfter("other", ids[9]!, 5, keep))).to.deep.equal({ events: [], complete: false, ahead: true });
+    expect((await store.events.readAfter("other", "0-0", 5, keep))).to.deep.equal({ events: [], complete: false });
+  });
+
+  it("When since is after the newest id the app ever had, then the read says ahead and is not complete", async () => {
+    const last = (await store.events.append("app", e(), keep)).id;
+    expect(await store.events.readAfter("app", last, 10, keep)).to.deep.equal({ events: [], complete: true });
+    const [ms, seq] = last.split("-").map(Number) as [number, number];
+    for (const since of [`${ms}-${seq + 1}`, `${ms + 1}-0`, "9999999999999999-0"]) {
+      expect(await store.events.readAfter("app", since, 10, keep), since).to.deep.equal({ events: [], complete: false, ahead: true });
+    }
   });
 
   it("When more than HISTORY_MAX_EVENTS were appended, then at least that many stay and older reads are incomplete", async () => {

@@ -68,6 +68,27 @@ describeBackends("Authorize", (backend) => {
         expect(u.searchParams.get("code")).to.equal(null);
       });
     }
+
+    // Found by test/fuzz-signin.test.ts: the error redirect for a state over 2,000 characters
+    // echoed that state (after unsupported_response_type too), so a ~15 KB state made a Location
+    // header that node's HTTP client (16 KB of headers) could not even parse.
+    for (const extra of [{}, { response_type: "token" }] as Array<Record<string, string>>) {
+      it(`then a state over 2,000 characters redirects with invalid_request and no state${"response_type" in extra ? " (before other errors)" : ""}`, async () => {
+        const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "s".repeat(15_000), ...extra })}`);
+        expect(r.status).to.equal(303);
+        const u = new URL(String(r.headers.location));
+        expect(u.origin + u.pathname).to.equal("https://app.example/cb");
+        expect(u.searchParams.get("error")).to.equal("invalid_request");
+        expect(u.searchParams.get("iss")).to.equal(base);
+        expect(u.searchParams.has("state")).to.equal(false);
+        expect(String(r.headers.location).length).to.be.below(500);
+      });
+    }
+    it("then a state of exactly 2,000 characters (code points) is echoed", async () => {
+      const state = "é".repeat(2000);
+      const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state, response_type: "token" })}`);
+      expect(new URL(String(r.headers.location)).searchParams.get("state")).to.equal(state);
+    });
   });
 
   describe("When a person is not signed in", () => {

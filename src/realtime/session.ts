@@ -39,11 +39,18 @@ export class Session {
     this.held ??= [];
     let recovered = false;
     if (since !== undefined) {
-      if (this.lastId === undefined || compareEventIds(since, this.lastId) > 0) this.lastId = since;
+      const before = this.lastId;
+      if (before === undefined || compareEventIds(since, before) > 0) this.lastId = since;
       let cursor = since;
       for (let first = true; !this.closed; first = false) {
         const page = await this.events.page(this.app, cursor, PAGE);
         if (first) recovered = page.complete;
+        if (first && page.ahead) {
+          // A since this app's history never issued: not "seen up to here" (that would hide
+          // every live event until the clock passed it); the client must resynchronise.
+          this.lastId = before;
+          break;
+        }
         for (const e of page.events) this.send(e);
         if (page.events.length < PAGE) break;
         cursor = page.events[page.events.length - 1]!.id;

@@ -38,8 +38,13 @@ export interface HistoryLimits {
 
 export interface HistoryRead {
   events: StoredEvent[];
-  /** True when nothing after `since` was trimmed from the history. */
+  /** True when nothing after `since` was trimmed from the history (and `since` is not ahead). */
   complete: boolean;
+  /**
+   * Present (true) when `since` is after the newest event the app ever had: an id this history
+   * never issued (a client's invention). Such a `since` must not be trusted as "seen up to here".
+   */
+  ahead?: true;
 }
 
 export interface EventLog {

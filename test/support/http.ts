@@ -17,10 +17,10 @@ export function utf8Header(s: string): string {
 export function http(
   base: string,
   path: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
 ): Promise<TestResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method: opts.method ?? "GET", headers: opts.headers, agent: false }, (res) => {
+    const req = request(new URL(path, base), { method: opts.method ?? "GET", headers: opts.headers, agent: false, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

@@ -5,7 +5,15 @@ import { http, type TestResponse } from "./http.js";
 
 export class PageClient {
   readonly cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
+  /** localAddress: another loopback address to send from (127.0.0.2), so per-address limits start afresh. */
+  constructor(
+    readonly base: string,
+    readonly localAddress?: string,
+  ) {}
+
+  private from(): { localAddress?: string } {
+    return this.localAddress ? { localAddress: this.localAddress } : {};
+  }
 
   private keep(r: TestResponse): TestResponse {
     const set = r.headers["set-cookie"];
@@ -25,7 +33,7 @@ export class PageClient {
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<TestResponse> {
-    return this.keep(await http(this.base, path, { headers: { ...this.cookieHeader(), ...headers } }));
+    return this.keep(await http(this.base, path, { headers: { ...this.cookieHeader(), ...headers }, ...this.from() }));
   }
 
   async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<TestResponse> {
@@ -36,12 +44,13 @@ export class PageClient {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", ...this.cookieHeader(), ...headers },
         body: body.toString(),
+        ...this.from(),
       }),
     );
   }
 
   async postRaw(path: string, body: Buffer, contentType: string): Promise<TestResponse> {
-    return this.keep(await http(this.base, path, { method: "POST", headers: { "content-type": contentType, ...this.cookieHeader() }, body }));
+    return this.keep(await http(this.base, path, { method: "POST", headers: { "content-type": contentType, ...this.cookieHeader() }, body, ...this.from() }));
   }
 
   /** Loads `pagePath`, then posts its form to `action` with the page's CSRF token. */

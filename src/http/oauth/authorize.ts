@@ -2,6 +2,7 @@
 // RFC 7636, RFC 9207). Unknown client or unregistered redirect URL: a 400 page, never a redirect.
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
+import { codePointLength } from "../../domain/text.js";
 import type { AppRecord } from "../../store/signin-port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../../views/layout.js";
@@ -44,6 +45,11 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   if (!app) return void bad("The app that sent you here is not registered with Sigil (unknown client_id).");
   const redirectUri = OAuth.resolveRedirect(app, p.redirect_uri);
   if (!redirectUri) return void bad("The app sent you here with a redirect URL it has not registered.");
+  // A state over its bound is never echoed (by this or any later error): a Location of up to the
+  // whole 16 KB request would make the response's headers too large for clients to read.
+  if (p.state !== undefined && codePointLength(p.state) > 2000) {
+    return void redirectWith(res, redirectUri, { error: "invalid_request", error_description: "state is longer than 2000 characters.", iss: deps.config.baseUrl });
+  }
   const fail = (error: string, description: string) =>
     redirectWith(res, redirectUri, { error, error_description: description, iss: deps.config.baseUrl, state: p.state });
   if (p.response_type !== undefined && p.response_type !== "code") {
@@ -58,7 +64,6 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   if (p.code_challenge !== undefined && !PKCE_VALUE.test(p.code_challenge)) {
     return void fail("invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.");
   }
-  if (p.state !== undefined && p.state.length > 2000) return void fail("invalid_request", "state is longer than 2000 characters.");
   return { app, redirectUri, p };
 }
 

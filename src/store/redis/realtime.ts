@@ -48,12 +48,17 @@ redis.call('PUBLISH', ARGV[6], cjson.encode({t='e', app=ARGV[7], id=id, k=ARGV[3
 return id`;
 
 // KEYS: stream, cut. ARGV: since, count, ttlMs. Returns {cut, or '' when the app never had an
-// event, and the entries after since}.
+// event, the entries after since, and the newest id the stream ever issued}.
 const READ_AFTER = `${TRIM_BY_TIME}
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}, '0-0'} end
 trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[3]))
 local cut = redis.call('GET', KEYS[2]) or '0-0'
-return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
+local last = '0-0'
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then last = info[i + 1] end
+end
+return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
 
 const REVOKE = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -66,7 +71,7 @@ return 1`;
 
 type Scripted = RedisClient & {
   sigilEvAppend(key: string, cut: string, ...args: Array<string | number>): Promise<string>;
-  sigilEvRead(key: string, cut: string, since: string, count: number, ttlMs: number): Promise<[string, Array<[string, string[]]>]>;
+  sigilEvRead(key: string, cut: string, since: string, count: number, ttlMs: number): Promise<[string, Array<[string, string[]]>, string]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
 };
 
@@ -132,12 +137,13 @@ export class RedisEventLog implements EventLog {
   }
 
   async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
-    const [cut, entries] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count, Math.round(limits.ttlSeconds * 1000)));
+    const [cut, entries, last] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count, Math.round(limits.ttlSeconds * 1000)));
     const events = entries.map(([id, fields]) => {
       const f: Record<string, string> = {};
       for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
       return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
     });
+    if (compareEventIds(since, last) > 0) return { events, complete: false, ahead: true };
     return { events, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
   }
 }
