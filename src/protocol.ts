@@ -97,8 +97,3 @@ export interface ClientToServerEvents {
   "challenge:new": (payload: NewChallengePayload, ack: Ack<NewChallengeResponse>) => void;
   "challenge:solve": (payload: SolvePayload, ack: Ack<SolveResponse>) => void;
 }
-
-/** Messages between nodes (Socket.IO serverSideEmit). */
-export interface InterServerEvents {
-  "tokens:revoked": (tokenId: string) => void;
-}

@@ -1,6 +1,6 @@
 // Typed Socket.IO server and socket of the channel (event maps from protocol.ts).
 import type { Server, Socket } from "socket.io";
-import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents } from "../protocol.js";
+import type { ClientToServerEvents, ServerToClientEvents } from "../protocol.js";
 
 /** What the handshake established about a socket. */
 export interface SocketData {
@@ -11,8 +11,9 @@ export interface SocketData {
   since?: string;
 }
 
-export type ChannelServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-export type ChannelSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+/** No server-to-server events: revocations and events travel on the store feed (so the CLI can send them). */
+export type ChannelServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type ChannelSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 /** Closes the engine connection (not a Socket.IO disconnect), so the client reconnects by itself. */
 export function dropConnection(socket: ChannelSocket): void {
