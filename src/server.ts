@@ -2,6 +2,7 @@
 // realtime channel. It never reads process.env: main.ts and the tests pass everything in.
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import proxyaddr from "proxy-addr";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Config } from "./config.js";
 import { Accounts } from "./domain/accounts.js";
@@ -157,7 +158,17 @@ export function createServer(deps: ServerDeps): SigilServer {
     socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
 
-  const realtime = attachRealtime(httpServer, { config, logger, tokens: customTokens, events, challenges, clients: deps.realtime, metrics });
+  const trustProxy = app.get("trust proxy fn") as (addr: string, hop: number) => boolean;
+  const realtime = attachRealtime(httpServer, {
+    config,
+    logger,
+    tokens: customTokens,
+    events,
+    challenges,
+    clients: deps.realtime,
+    metrics,
+    clientAddress: (req) => proxyaddr(req, trustProxy),
+  });
 
   return {
     app,

@@ -356,3 +356,19 @@ describeBackends("Realtime channel", (backend) => {
     });
   });
 });
+
+describeBackends("Socket solves behind a proxy", (backend) => {
+  it("When TRUST_PROXY is set, then the per-address limit tells socket clients apart by X-Forwarded-For, as HTTP does", async () => {
+    const node = await backend.startNode({ TRUST_PROXY: "true" });
+    const { token } = await node.server.customTokens.create({ app: APP });
+    const alice = await readyClient(node.url, { token, headers: { "x-forwarded-for": "203.0.113.10" } });
+    const bob = await readyClient(node.url, { token, headers: { "x-forwarded-for": "198.51.100.20" } });
+    const { key } = await call<{ key: string }>(alice, "challenge:new", { question: "q", answer: "right" });
+    for (let i = 0; i < 10; i++) expect(await call(alice, "challenge:solve", { key, a: `wrong ${i}` })).to.deep.equal({ correct: false });
+    expect(await call<{ error: string }>(alice, "challenge:solve", { key, a: "right" })).to.include({ error: "rate_limited" });
+    expect(await call(bob, "challenge:solve", { key, a: "wrong" })).to.deep.equal({ correct: false });
+    // The same client over HTTP shares the socket's counter.
+    const r = await challengeApi(node.url).solve(key, "right", { "x-forwarded-for": "203.0.113.10" });
+    expect(r.status).to.equal(429);
+  });
+});

@@ -18,7 +18,17 @@ function args(raw: unknown[]): { payload: Record<string, unknown> | undefined; r
   return { payload, reply };
 }
 
-export function registerHandlers(socket: ChannelSocket, challenges: Challenges, logger: Logger, ratePerSecond: number) {
+/**
+ * address: the client's address for the attempt limits, read from the handshake as HTTP reads
+ * it (honouring TRUST_PROXY), so that socket and HTTP attempts from one client count together.
+ */
+export function registerHandlers(
+  socket: ChannelSocket,
+  challenges: Challenges,
+  logger: Logger,
+  ratePerSecond: number,
+  address: string,
+) {
   // Per-socket token bucket over every client → server event.
   let tokens = ratePerSecond;
   let refilled = Date.now();
@@ -60,7 +70,7 @@ export function registerHandlers(socket: ChannelSocket, challenges: Challenges, 
     "challenge:solve",
     handle("challenge:solve", async (p) => {
       const input = parseInput(SolveInput, { key: p?.key, a: p?.a });
-      const { correct } = await challenges.solve(input.key, input.a, socket.handshake.address || "unknown");
+      const { correct } = await challenges.solve(input.key, input.a, address);
       return { correct };
     }),
   );

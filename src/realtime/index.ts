@@ -1,7 +1,7 @@
 // The realtime channel (CONTRACT §6): Socket.IO on the node's HTTP server, path /socket.io/.
 // The store's feed brings every node each new event and revocation; the Redis adapter (when on
 // Redis) links the nodes' Socket.IO servers for anything broadcast through io.
-import type { Server as HttpServer } from "node:http";
+import type { IncomingMessage, Server as HttpServer } from "node:http";
 import { createAdapter, createShardedAdapter } from "@socket.io/redis-adapter";
 import { Server } from "socket.io";
 import type { Config } from "../config.js";
@@ -25,6 +25,8 @@ export interface RealtimeDeps {
   challenges: Challenges;
   clients: RealtimeClients;
   metrics: Metrics;
+  /** The client address of a request, as the HTTP side computes it (TRUST_PROXY). */
+  clientAddress: (req: IncomingMessage) => string;
 }
 
 export interface Realtime {
@@ -79,7 +81,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   io.on("connection", (socket) => {
     const session = new Session(socket, deps.events, config.channelMaxQueue);
     if (!registry.add(session)) return;
-    registerHandlers(socket, deps.challenges, logger, config.channelRateLimit);
+    registerHandlers(socket, deps.challenges, logger, config.channelRateLimit, deps.clientAddress(socket.request));
     deps.metrics.channelConnections.inc();
     deps.metrics.channelSockets.inc();
 

@@ -51,6 +51,8 @@ export interface ConnectOptions {
   reconnection?: boolean;
   /** Called for the auth of each (re)connection instead of the fixed token/since. */
   auth?: (cb: (data: object) => void) => void;
+  /** Extra handshake headers (e.g. X-Forwarded-For as a proxy would add it). */
+  headers?: Record<string, string>;
 }
 
 export function channelClient(url: string, opts: ConnectOptions = {}): ChannelClient {
@@ -63,7 +65,7 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
     reconnectionDelay: 50,
     reconnectionDelayMax: 200,
     auth,
-    ...(opts.viaHeader ? { extraHeaders: { authorization: `Bearer ${opts.token}` } } : {}),
+    extraHeaders: { ...opts.headers, ...(opts.viaHeader ? { authorization: `Bearer ${opts.token}` } : {}) },
   });
   open.add(socket);
   const c: ChannelClient = {
