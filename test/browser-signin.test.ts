@@ -1,16 +1,13 @@
 // The whole sign-in path as a person walks it, in real headless Chromium (Debian's chromium,
 // driven by playwright-core): sign up, start at /authorize from an app, consent, land on the
 // app's redirect URL with code and the same state; the app trades the code and reads the profile.
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
-import { IN_CI } from "./support/redis.js";
+import { launchChromium } from "./support/browser.js";
 import { PageClient, pkce, registerApp, token, userInfo } from "./support/pages.js";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 describeBackends("A person signs in with Sigil in a browser", (backend) => {
   let browser: Browser;
@@ -19,12 +16,7 @@ describeBackends("A person signs in with Sigil in a browser", (backend) => {
 
   before(async function () {
     this.timeout(60000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser test is mandatory in CI (CI=true)`);
-      console.warn("\n  !!! /usr/bin/chromium is missing: SKIPPING the browser test (apt-get install -y chromium) !!!\n");
-      this.skip();
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium(this);
     // The app's tiny redirect page.
     appServer = createServer((req, res) => {
       res.setHeader("content-type", "text/html; charset=utf-8");

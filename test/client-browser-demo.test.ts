@@ -3,15 +3,12 @@
 // and watch every attempt arrive over the socket — across a server-side disconnect and a reload,
 // each once and in order — and be told when results may be missing.
 import { expect } from "chai";
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
+import { collectProblems, launchChromium } from "./support/browser.js";
 import { ensureClientBundle } from "./support/client-bundle.js";
 import { challengeApi } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
-import { IN_CI } from "./support/redis.js";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 const text = (page: Page, sel: string) => page.locator(sel).textContent();
 /** The live list as the visitor sees it: [key, verdict] per line, and the events' ids. */
@@ -34,26 +31,15 @@ describeBackends("The /demo page: live results in a browser", (backend) => {
   let token: string;
   before(async function () {
     this.timeout(60_000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
-      this.skip();
-    }
+    browser = await launchChromium(this);
     ensureClientBundle();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
   });
   after(() => browser?.close());
   beforeEach(async () => {
     node = await backend.startNode();
     ({ token } = await node.server.customTokens.create({ app: "test-app" }));
     page = await browser.newPage();
-    problems = [];
-    page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-    page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-    });
+    problems = collectProblems(page);
     await page.goto(`${node.url}/demo`);
     await page.fill("#token", token);
     await page.click("#connect button[type=submit]");

@@ -4,14 +4,13 @@
 // disconnect resumes with no event lost or repeated. The demo's own live results section is
 // driven as a visitor would in client-browser-demo.test.ts.
 import { expect } from "chai";
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import type { ChallengeResultEvent, ReadyEvent } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
+import { launchChromium } from "./support/browser.js";
 import { ensureClientBundle } from "./support/client-bundle.js";
 import { challengeApi } from "./support/http.js";
-import { IN_CI } from "./support/redis.js";
 
 declare const Sigil: typeof SigilModule;
 declare global {
@@ -21,22 +20,13 @@ declare global {
   }
 }
 
-const CHROMIUM = "/usr/bin/chromium";
-
 describeBackends("Client in a browser: realtime", (backend) => {
   let browser: Browser;
   let page: Page;
   before(async function () {
     this.timeout(60_000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
-      this.skip();
-    }
+    browser = await launchChromium(this);
     ensureClientBundle();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
   });
   after(() => browser?.close());
   beforeEach(async () => {

@@ -1,0 +1,35 @@
+// Debian's headless Chromium, driven by playwright-core, for the browser suites. Where it is not
+// installed the suites say so loudly and skip; under CI=true they fail instead, so a CI image
+// without Chromium cannot pass by silently running none of them.
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { IN_CI } from "./redis.js";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Call in a before() hook: skips the suite (loudly) without Chromium, fails it in CI. */
+export function requireChromium(ctx: Mocha.Context): void {
+  if (existsSync(CHROMIUM)) return;
+  if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
+  console.warn(`\n  !!! ${CHROMIUM} is missing: SKIPPING the browser suites (apt-get install -y chromium). !!!\n`);
+  ctx.skip();
+}
+
+/** Call in a before() hook: requireChromium, then a headless browser (background networking off so it only talks to the test's servers). */
+export function launchChromium(ctx: Mocha.Context): Promise<Browser> {
+  requireChromium(ctx);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+/** The page's uncaught errors and console errors, collected as they happen, for "no problems" assertions. */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  return problems;
+}
