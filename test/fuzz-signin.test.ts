@@ -10,7 +10,6 @@
 // FUZZ_RUNS scales the run (npm test: a few seconds; `npm run fuzz`: thousands); FUZZ_SEED replays.
 import { expect } from "chai";
 import fc from "fast-check";
-import { request } from "node:http";
 import { describeBackends, type Backend } from "./support/backends.js";
 import { http, utf8Header, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
@@ -27,31 +26,11 @@ const enc = (s: string) => encodeURIComponent(Buffer.from(s, "utf8").toString("u
 /** HTTP Basic of any strings (support/pages.ts's basic() throws on lone surrogates). */
 const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString("base64")}`;
 
-/** One request with the path and the header bytes exactly as given. */
+/** One request with the path and the header bytes exactly as given, and the body's own Content-Length. */
 function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<TestResponse> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const b = typeof body === "string" ? Buffer.from(body) : body;
-    const h = b === undefined ? headers : { ...headers, "content-length": String(b.length) };
-    const req = request({ host: hostname, port, method, path, headers: h, agent: false, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
-    req.on("error", reject);
-    req.end(b);
-  });
+  const b = typeof body === "string" ? Buffer.from(body) : body;
+  const h = b === undefined ? headers : { ...headers, "content-length": String(b.length) };
+  return http(base, path, { method, headers: h, body: b, rawPath: true, timeoutMs: 10_000 });
 }
 
 function expectContractError(r: TestResponse, what: string): void {
