@@ -4,6 +4,7 @@ import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
 import { selected, sideBySide, type LoadRequest } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
+import { profileArgs, stopAll } from "./lib/processes.js";
 import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import type { Row } from "./lib/report.js";
 
@@ -31,7 +32,7 @@ export const challengesBench: BenchModule = {
         entry: "src/main.ts",
         port: sp,
         env: sigilEnv(sp, redisUrl, LIMITS),
-        nodeArgs: settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [],
+        nodeArgs: profileArgs(settings),
       });
       procs.push(sigil);
       const env = sigilEnv(bp, redisUrl, LIMITS);
@@ -89,10 +90,7 @@ export const challengesBench: BenchModule = {
       }
       return rows;
     } finally {
-      for (const p of procs.reverse()) {
-        const code = await p.stop("SIGTERM");
-        if (code !== 0) ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
-      }
+      await stopAll(ctx, procs);
     }
   },
 };

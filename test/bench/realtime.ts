@@ -20,6 +20,7 @@ import { freePort } from "../support/ports.js";
 import { ROOT, sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
+import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 
 const LIMITS = {
@@ -265,7 +266,7 @@ export const realtimeBench: BenchModule = {
     const procs: ServerProcess[] = [];
     try {
       const ports = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-      const prof = settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [];
+      const prof = profileArgs(settings);
       const [a, b] = await Promise.all(
         ["A", "B"].map((n, i) => startProcess({ name: `sigil ${n}`, entry: "src/main.ts", port: ports[i]!, env: sigilEnv(ports[i]!, redisUrl, LIMITS), nodeArgs: prof })),
       );
@@ -383,10 +384,7 @@ export const realtimeBench: BenchModule = {
       }
       return rows;
     } finally {
-      for (const p of procs.reverse()) {
-        const code = await p.stop("SIGTERM");
-        if (code !== 0 && code !== "SIGTERM") ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
-      }
+      await stopAll(ctx, procs, [0, "SIGTERM"]);
     }
   },
 };

@@ -11,6 +11,7 @@ import { PageClient, authorize, basic, pkce, registerApp, token, userInfo } from
 import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
+import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 
 const REDIRECT = "https://app.example/callback";
@@ -69,7 +70,7 @@ export const signinBench: BenchModule = {
         entry: "src/main.ts",
         port: sp,
         env: sigilEnv(sp, ctx.redis.url, { CODE_TTL: "600" }),
-        nodeArgs: settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [],
+        nodeArgs: profileArgs(settings),
       });
       procs.push(sigil);
       const oidcClient = { id: "bench-client", secret: "bench-client-secret-0123456789abcdef" };
@@ -197,10 +198,7 @@ export const signinBench: BenchModule = {
       }
       return rows;
     } finally {
-      for (const p of procs.reverse()) {
-        const code = await p.stop("SIGTERM");
-        if (code !== 0) ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
-      }
+      await stopAll(ctx, procs);
     }
   },
 };
