@@ -5,7 +5,7 @@ import { http } from "../support/http.js";
 import { selected, sideBySide, type LoadRequest } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import type { Row } from "./lib/report.js";
 
 const CHALLENGES = 2000;
@@ -24,16 +24,10 @@ export const challengesBench: BenchModule = {
   async run(ctx) {
     const { settings } = ctx;
     const redisUrl = ctx.redis.url;
-    const [sp, bp] = [await freePort(), await freePort()];
+    const bp = await freePort();
     const procs: ServerProcess[] = [];
     try {
-      const sigil = await startProcess({
-        name: "sigil",
-        entry: "src/main.ts",
-        port: sp,
-        env: sigilEnv(sp, redisUrl, LIMITS),
-        nodeArgs: profileArgs(settings),
-      });
+      const sigil = await startSigil(redisUrl, { env: LIMITS, nodeArgs: profileArgs(settings) });
       procs.push(sigil);
       const env = sigilEnv(bp, redisUrl, LIMITS);
       const baseline = await startProcess({ name: "baseline", entry: "test/bench/baseline-challenges.ts", port: bp, env });

@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import { io } from "socket.io-client";
 import { http } from "../support/http.js";
 import { freePort } from "../support/ports.js";
-import { ROOT, sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { ROOT, sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
@@ -265,14 +265,14 @@ export const realtimeBench: BenchModule = {
     const rate = num("BENCH_SOLVE_RATE", 200);
     const procs: ServerProcess[] = [];
     try {
-      const ports = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+      const ports = await Promise.all([freePort(), freePort()]);
       const prof = profileArgs(settings);
       const [a, b] = await Promise.all(
-        ["A", "B"].map((n, i) => startProcess({ name: `sigil ${n}`, entry: "src/main.ts", port: ports[i]!, env: sigilEnv(ports[i]!, redisUrl, LIMITS), nodeArgs: prof })),
+        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, env: LIMITS, nodeArgs: prof })),
       );
       procs.push(a!, b!);
       const [fa, fb] = await Promise.all(
-        ["A", "B"].map((n, i) => startProcess({ name: `floor ${n}`, entry: "test/bench/baseline-realtime.ts", port: ports[2 + i]!, env: { PORT: String(ports[2 + i]!), REDIS_URL: redisUrl } })),
+        ["A", "B"].map((n, i) => startProcess({ name: `floor ${n}`, entry: "test/bench/baseline-realtime.ts", port: ports[i]!, env: { PORT: String(ports[i]!), REDIS_URL: redisUrl } })),
       );
       procs.push(fa!, fb!);
 

@@ -8,7 +8,7 @@
 import { freePort } from "../support/ports.js";
 import { http, type TestResponse } from "../support/http.js";
 import { PageClient, authorize, basic, pkce, registerApp, token, userInfo } from "../support/pages.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
@@ -62,16 +62,10 @@ export const signinBench: BenchModule = {
   async run(ctx) {
     const { settings } = ctx;
     const codesPerRound = Number(process.env.BENCH_TOKEN_CODES ?? 2000);
-    const [sp, op] = [await freePort(), await freePort()];
+    const op = await freePort();
     const procs: ServerProcess[] = [];
     try {
-      const sigil = await startProcess({
-        name: "sigil",
-        entry: "src/main.ts",
-        port: sp,
-        env: sigilEnv(sp, ctx.redis.url, { CODE_TTL: "600" }),
-        nodeArgs: profileArgs(settings),
-      });
+      const sigil = await startSigil(ctx.redis.url, { env: { CODE_TTL: "600" }, nodeArgs: profileArgs(settings) });
       procs.push(sigil);
       const oidcClient = { id: "bench-client", secret: "bench-client-secret-0123456789abcdef" };
       const oidc = await startProcess({

@@ -3,8 +3,7 @@
 // within 2 s of Redis's return, and no challenge it acknowledged (201) is lost.
 import { expect } from "chai";
 import { requireRedis, TestRedis } from "../support/redis.js";
-import { freePort } from "../support/ports.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { startSigil, type ServerProcess } from "../support/processes.js";
 import { send, sleep, steadyLoad, type Outcome, type Req } from "./client.js";
 
 describe("Faults: Redis stops for 5 s under steady load", function () {
@@ -15,8 +14,7 @@ describe("Faults: Redis stops for 5 s under steady load", function () {
   before(async function () {
     requireRedis(this);
     redis = await TestRedis.start({ appendonly: true });
-    const port = await freePort();
-    sigil = await startProcess({ name: "sigil", entry: "src/main.ts", port, env: sigilEnv(port, redis.url) });
+    sigil = await startSigil(redis.url);
   });
   after(async () => {
     await sigil?.stop("SIGTERM");
