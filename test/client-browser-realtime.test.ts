@@ -4,12 +4,11 @@
 // disconnect resumes with no event lost or repeated. The demo's own live results section is
 // driven as a visitor would in client-browser-demo.test.ts.
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import type { ChallengeResultEvent, ReadyEvent } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
-import { launchChromium } from "./support/browser.js";
-import { ensureClientBundle } from "./support/client-bundle.js";
+import { pagePerTest } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
 
 declare const Sigil: typeof SigilModule;
@@ -21,18 +20,8 @@ declare global {
 }
 
 describeBackends("Client in a browser: realtime", (backend) => {
-  let browser: Browser;
   let page: Page;
-  before(async function () {
-    this.timeout(60_000);
-    browser = await launchChromium(this);
-    ensureClientBundle();
-  });
-  after(() => browser?.close());
-  beforeEach(async () => {
-    page = await browser.newPage();
-  });
-  afterEach(() => page?.close());
+  pagePerTest((p) => (page = p));
 
   it("When a page connects with a CUSTOM TOKEN, then results arrive live, and a server-side disconnect loses or repeats nothing", async () => {
     const node = await backend.startNode();

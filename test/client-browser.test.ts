@@ -4,11 +4,10 @@
 import { expect } from "chai";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
-import { collectProblems, launchChromium } from "./support/browser.js";
-import { ensureClientBundle } from "./support/client-bundle.js";
+import { pagePerTest } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
 
 declare const Sigil: typeof SigilModule;
@@ -29,21 +28,12 @@ async function onAppPage(page: Page, sigilUrl: string, use: () => Promise<void>)
 describeBackends(
   "Client in a browser",
   (backend) => {
-    let browser: Browser;
     let page: Page;
     let problems: string[];
-
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium(this);
-      ensureClientBundle();
+    pagePerTest((p, seen) => {
+      page = p;
+      problems = seen;
     });
-    after(() => browser?.close());
-    beforeEach(async () => {
-      page = await browser.newPage();
-      problems = collectProblems(page);
-    });
-    afterEach(() => page?.close());
 
     it("When an app's page on another origin loads /client.js, then it creates, reads and solves a challenge in Japanese", async () => {
       const node = await backend.startNode();

@@ -3,6 +3,7 @@
 // without Chromium cannot pass by silently running none of them.
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { ensureClientBundle } from "./client-bundle.js";
 import { IN_CI } from "./redis.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -32,4 +33,25 @@ export function collectProblems(page: Page): string[] {
     if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
   });
   return problems;
+}
+
+/**
+ * Registers the hooks of a suite whose pages load the client bundle: Chromium and the bundle once
+ * for the suite, and a fresh page per test, handed to onPage with its problems (before the suite's
+ * own beforeEach hooks, which run after this one).
+ */
+export function pagePerTest(onPage: (page: Page, problems: string[]) => void): void {
+  let browser: Browser;
+  let page: Page | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    browser = await launchChromium(this);
+    ensureClientBundle();
+  });
+  after(() => browser?.close());
+  beforeEach(async () => {
+    page = await browser.newPage();
+    onPage(page, collectProblems(page));
+  });
+  afterEach(() => page?.close());
 }
