@@ -11,13 +11,12 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { describeBackends, type Backend } from "./support/backends.js";
+import { expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { http, utf8Header, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, authorize, basic, csrfOf, registerApp, type TestApp } from "./support/pages.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
+const RUNS = fuzzRuns(150);
 const PASSWORD = "correct horse battery";
 const REDIRECTS = ["https://app.example/callback", "http://127.0.0.1/cb"];
 const OTHER_REDIRECT = "https://other.example/cb";
@@ -31,14 +30,6 @@ function send(base: string, method: string, path: string, headers: Record<string
   const b = typeof body === "string" ? Buffer.from(body) : body;
   const h = b === undefined ? headers : { ...headers, "content-length": String(b.length) };
   return http(base, path, { method, headers: h, body: b, rawPath: true, timeoutMs: 10_000 });
-}
-
-function expectContractError(r: TestResponse, what: string): void {
-  expect(r.headers["content-type"], `${what}: content-type`).to.match(/^application\/json/);
-  expect(r.json, `${what}: body ${r.text.slice(0, 200)}`).to.be.an("object");
-  expect(Object.keys(r.json).sort(), what).to.deep.equal(["error", "error_description"]);
-  expect(r.json.error, what).to.match(/^[a-z]+(_[a-z]+)*$/);
-  expect(r.json.error_description, what).to.be.a("string").and.not.be.empty;
 }
 
 /** A Location is a path on this service, or one of the app's registered redirect URLs. */

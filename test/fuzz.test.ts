@@ -8,15 +8,14 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { connect } from "node:net";
 import { describeBackends } from "./support/backends.js";
+import { expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
 
 /** One request with the path exactly as given (no URL resolution: "//x" stays a path). */
 const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer) =>
   http(base, path, { method, headers, body, rawPath: true, timeoutMs: 5000 });
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
+const RUNS = fuzzRuns(300);
 
 const PATHS = ["/challenge/new", "/challenge/q", "/challenge/solve", "/healthz", "/readyz", "/metrics", "/openapi.json", "/", "/challenge", "/challenge/"];
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"];
@@ -82,15 +81,6 @@ function arbitraryRequest(knownKey: string) {
   );
   const method = fc.oneof({ weight: 4, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
   return fc.record({ method, path, headers, body });
-}
-
-/** The contract's error form: application/json, exactly {error (snake_case), error_description}. */
-function expectContractError(r: TestResponse, what: string): void {
-  expect(r.headers["content-type"], `${what}: content-type`).to.match(/^application\/json/);
-  expect(r.json, `${what}: body ${r.text.slice(0, 200)}`).to.be.an("object");
-  expect(Object.keys(r.json).sort(), what).to.deep.equal(["error", "error_description"]);
-  expect(r.json.error, what).to.match(/^[a-z]+(_[a-z]+)*$/);
-  expect(r.json.error_description, what).to.be.a("string").and.not.be.empty;
 }
 
 /** Sends raw bytes; collects what comes back until the server closes or is quiet for idleMs. */
