@@ -2,26 +2,22 @@
 // from the service and uses the global `Sigil` with text no browser can put in a header; and
 // the service's own /demo page works end to end under its CSP.
 import { expect } from "chai";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
-import { pagePerTest } from "./support/browser.js";
+import { pagePerTest, servePage } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
 
 declare const Sigil: typeof SigilModule;
 
 /** Runs `use` with `page` open on an app's page on its own origin that loads the client from the service. */
 async function onAppPage(page: Page, sigilUrl: string, use: () => Promise<void>): Promise<void> {
-  const html = `<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`;
-  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const app = await servePage(`<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`);
   try {
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await page.goto(`${app.url}/`);
     await use();
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    await app.close();
   }
 }
 

@@ -2,6 +2,8 @@
 // installed the suites say so loudly and skip; under CI=true they fail instead, so a CI image
 // without Chromium cannot pass by silently running none of them.
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ensureClientBundle } from "./client-bundle.js";
 import { IN_CI } from "./redis.js";
@@ -54,4 +56,19 @@ export function pagePerTest(onPage: (page: Page, problems: string[]) => void): v
     onPage(page, collectProblems(page));
   });
   afterEach(() => page?.close());
+}
+
+export interface ServedPage {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** One HTML page served on its own loopback origin (an app's page, beside the service's). */
+export async function servePage(html: string): Promise<ServedPage> {
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
