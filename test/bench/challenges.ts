@@ -4,19 +4,11 @@ import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
 import { selected, sideBySide, type LoadRequest } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
-import { profileArgs, stopAll } from "./lib/processes.js";
+import { profileArgs, SOLVE_LIMITS_RAISED, stopAll } from "./lib/processes.js";
 import { sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import type { Row } from "./lib/report.js";
 
 const CHALLENGES = 2000;
-// Limits raised (not removed) so that the mixed right/wrong load from one address is never
-// throttled during a run; the limiter still does all of its Redis work.
-const LIMITS = {
-  SOLVE_LIMIT_PER_ADDRESS: "1000000",
-  SOLVE_LIMIT_PER_KEY: "1000000",
-  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
-  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
-};
 
 export const challengesBench: BenchModule = {
   name: "challenges",
@@ -27,9 +19,9 @@ export const challengesBench: BenchModule = {
     const bp = await freePort();
     const procs: ServerProcess[] = [];
     try {
-      const sigil = await startSigil(redisUrl, { env: LIMITS, nodeArgs: profileArgs(settings) });
+      const sigil = await startSigil(redisUrl, { env: SOLVE_LIMITS_RAISED, nodeArgs: profileArgs(settings) });
       procs.push(sigil);
-      const env = sigilEnv(bp, redisUrl, LIMITS);
+      const env = sigilEnv(bp, redisUrl, SOLVE_LIMITS_RAISED);
       const baseline = await startProcess({ name: "baseline", entry: "test/bench/baseline-challenges.ts", port: bp, env });
       procs.push(baseline);
 

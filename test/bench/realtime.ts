@@ -20,15 +20,8 @@ import { freePort } from "../support/ports.js";
 import { ROOT, sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
-import { profileArgs, stopAll } from "./lib/processes.js";
+import { profileArgs, SOLVE_LIMITS_RAISED, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
-
-const LIMITS = {
-  SOLVE_LIMIT_PER_ADDRESS: "1000000",
-  SOLVE_LIMIT_PER_KEY: "1000000",
-  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
-  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
-};
 
 const num = (name: string, dflt: number) => {
   const v = Number(process.env[name] ?? dflt);
@@ -268,7 +261,7 @@ export const realtimeBench: BenchModule = {
       const ports = await Promise.all([freePort(), freePort()]);
       const prof = profileArgs(settings);
       const [a, b] = await Promise.all(
-        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, env: LIMITS, nodeArgs: prof })),
+        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, env: SOLVE_LIMITS_RAISED, nodeArgs: prof })),
       );
       procs.push(a!, b!);
       const [fa, fb] = await Promise.all(
