@@ -5,7 +5,7 @@ import { connect } from "node:net";
 import { requireRedis, TestRedis } from "../support/redis.js";
 import { http } from "../support/http.js";
 import { startSigil, type ServerProcess } from "../support/processes.js";
-import { sleep, steadyLoad, type Req } from "./client.js";
+import { createRequest, sleep, solveRequest, steadyLoad, type Req } from "./client.js";
 
 /** A solve request whose body is sent in two parts: it is in flight until finish() is called. */
 function slowSolve(port: number, key: string, answer: string) {
@@ -61,8 +61,8 @@ describe("Faults: SIGTERM under load", function () {
       next: (): { kind: string; req: Req } => {
         const i = seq++;
         const k = i % keys.length;
-        if (i % 3 === 0) return { kind: "new", req: { method: "POST", path: "/challenge/new", headers: { question: "q", answer: "a" } } };
-        return { kind: "solve", req: { method: "POST", path: "/challenge/solve", headers: { "content-type": "application/json", key: keys[k]!, a: `a${k}` } } };
+        if (i % 3 === 0) return { kind: "new", req: createRequest("q", "a") };
+        return { kind: "solve", req: solveRequest(keys[k]!, `a${k}`) };
       },
     });
     await sleep(1000);
