@@ -1,25 +1,17 @@
 // The CUSTOM TOKEN console as a developer uses it in real headless Chromium (Debian's chromium,
 // driven by playwright-core): register an app, create a token, see it once, revoke it.
-import { existsSync } from "node:fs";
 import { expect } from "chai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
+import { launchChromium } from "./support/browser.js";
 import { readyClient, refusal } from "./support/channel.js";
-import { IN_CI } from "./support/redis.js";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 describeBackends("A developer manages CUSTOM TOKENs in a browser", (backend) => {
   let browser: Browser;
 
   before(async function () {
     this.timeout(60000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser test is mandatory in CI (CI=true)`);
-      console.warn("\n  !!! /usr/bin/chromium is missing: SKIPPING the browser test (apt-get install -y chromium) !!!\n");
-      this.skip();
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium(this);
   });
   after(async () => {
     await browser?.close();

@@ -1,41 +1,27 @@
 // The whole sign-in path as a person walks it, in real headless Chromium (Debian's chromium,
 // driven by playwright-core): sign up, start at /authorize from an app, consent, land on the
 // app's redirect URL with code and the same state; the app trades the code and reads the profile.
-import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
-import { IN_CI } from "./support/redis.js";
+import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
 import { PageClient, pkce, registerApp, token, userInfo } from "./support/pages.js";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 describeBackends("A person signs in with Sigil in a browser", (backend) => {
   let browser: Browser;
-  let appServer: Server;
+  let appPage: ServedPage | undefined;
   let appUrl: string;
 
   before(async function () {
     this.timeout(60000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser test is mandatory in CI (CI=true)`);
-      console.warn("\n  !!! /usr/bin/chromium is missing: SKIPPING the browser test (apt-get install -y chromium) !!!\n");
-      this.skip();
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium(this);
     // The app's tiny redirect page.
-    appServer = createServer((req, res) => {
-      res.setHeader("content-type", "text/html; charset=utf-8");
-      res.end(`<!doctype html><title>Back at the app</title><h1>Back at the app</h1>`);
-    });
-    await new Promise<void>((r) => appServer.listen(0, "127.0.0.1", r));
-    appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+    appPage = await servePage(`<!doctype html><title>Back at the app</title><h1>Back at the app</h1>`);
+    appUrl = appPage.url;
   });
   after(async () => {
     await browser?.close();
-    await new Promise((r) => (appServer ? appServer.close(r) : r(undefined)));
+    await appPage?.close();
   });
 
   it("When a new user signs up, starts at /authorize and allows, then the app gets a code with the same state and reads the profile", async function () {

@@ -3,15 +3,11 @@
 // and watch every attempt arrive over the socket — across a server-side disconnect and a reload,
 // each once and in order — and be told when results may be missing.
 import { expect } from "chai";
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
-import { ensureClientBundle } from "./support/client-bundle.js";
+import { pagePerTest } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
-import { IN_CI } from "./support/redis.js";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 const text = (page: Page, sel: string) => page.locator(sel).textContent();
 /** The live list as the visitor sees it: [key, verdict] per line, and the events' ids. */
@@ -27,39 +23,22 @@ const waitCount = (page: Page, n: number) =>
   page.waitForFunction((n) => document.querySelectorAll("#live-results li").length >= n, n);
 
 describeBackends("The /demo page: live results in a browser", (backend) => {
-  let browser: Browser;
   let page: Page;
   let problems: string[];
   let node: TestNode;
   let token: string;
-  before(async function () {
-    this.timeout(60_000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
-      this.skip();
-    }
-    ensureClientBundle();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+  pagePerTest((p, seen) => {
+    page = p;
+    problems = seen;
   });
-  after(() => browser?.close());
   beforeEach(async () => {
     node = await backend.startNode();
     ({ token } = await node.server.customTokens.create({ app: "test-app" }));
-    page = await browser.newPage();
-    problems = [];
-    page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-    page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-    });
     await page.goto(`${node.url}/demo`);
     await page.fill("#token", token);
     await page.click("#connect button[type=submit]");
     await waitText(page, "#live-status", /^Connected to app test-app\. Results of its challenges appear below/);
   });
-  afterEach(() => page?.close());
 
   it("When a visitor connects, creates and solves a challenge, then each attempt is listed live, also those made while the server had dropped the socket", async () => {
     expect(await page.inputValue("#token")).to.equal("");

@@ -4,14 +4,12 @@
 // disconnect resumes with no event lost or repeated. The demo's own live results section is
 // driven as a visitor would in client-browser-demo.test.ts.
 import { expect } from "chai";
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import type { ChallengeResultEvent, ReadyEvent } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
-import { ensureClientBundle } from "./support/client-bundle.js";
+import { pagePerTest } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
-import { IN_CI } from "./support/redis.js";
 
 declare const Sigil: typeof SigilModule;
 declare global {
@@ -21,28 +19,9 @@ declare global {
   }
 }
 
-const CHROMIUM = "/usr/bin/chromium";
-
 describeBackends("Client in a browser: realtime", (backend) => {
-  let browser: Browser;
   let page: Page;
-  before(async function () {
-    this.timeout(60_000);
-    if (!existsSync(CHROMIUM)) {
-      if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
-      this.skip();
-    }
-    ensureClientBundle();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
-  });
-  after(() => browser?.close());
-  beforeEach(async () => {
-    page = await browser.newPage();
-  });
-  afterEach(() => page?.close());
+  pagePerTest((p) => (page = p));
 
   it("When a page connects with a CUSTOM TOKEN, then results arrive live, and a server-side disconnect loses or repeats nothing", async () => {
     const node = await backend.startNode();

@@ -2,66 +2,38 @@
 // from the service and uses the global `Sigil` with text no browser can put in a header; and
 // the service's own /demo page works end to end under its CSP.
 import { expect } from "chai";
-import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
-import { ensureClientBundle } from "./support/client-bundle.js";
+import { pagePerTest, servePage } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
-import { IN_CI } from "./support/redis.js";
 
 declare const Sigil: typeof SigilModule;
 
-const CHROMIUM = "/usr/bin/chromium";
-
-function requireChromium(ctx: Mocha.Context): void {
-  if (existsSync(CHROMIUM)) return;
-  if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
-  console.warn(`\n  !!! ${CHROMIUM} is missing: SKIPPING the browser suites (apt-get install -y chromium). !!!\n`);
-  ctx.skip();
-}
-
-/** A page on its own origin that loads the client from the service, as an app's page would. */
-function appPage(sigilUrl: string): Promise<Server> {
-  const html = `<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`;
-  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+/** Runs `use` with `page` open on an app's page on its own origin that loads the client from the service. */
+async function onAppPage(page: Page, sigilUrl: string, use: () => Promise<void>): Promise<void> {
+  const app = await servePage(`<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`);
+  try {
+    await page.goto(`${app.url}/`);
+    await use();
+  } finally {
+    await app.close();
+  }
 }
 
 describeBackends(
   "Client in a browser",
   (backend) => {
-    let browser: Browser;
     let page: Page;
     let problems: string[];
-
-    before(async function () {
-      this.timeout(60_000);
-      requireChromium(this);
-      ensureClientBundle();
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-      });
+    pagePerTest((p, seen) => {
+      page = p;
+      problems = seen;
     });
-    after(() => browser?.close());
-    beforeEach(async () => {
-      page = await browser.newPage();
-      problems = [];
-      page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-      page.on("console", (msg) => {
-        if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-      });
-    });
-    afterEach(() => page?.close());
 
     it("When an app's page on another origin loads /client.js, then it creates, reads and solves a challenge in Japanese", async () => {
       const node = await backend.startNode();
-      const app = await appPage(node.url);
-      try {
-        await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+      await onAppPage(page, node.url, async () => {
         const out = await page.evaluate(async () => {
           // No baseUrl: the client takes the address it was loaded from.
           const sigil = Sigil.createClient();
@@ -85,16 +57,12 @@ describeBackends(
         // The service holds exactly what the browser sent.
         expect((await challengeApi(node.url).question(out.key)).text).to.equal("日本の首都は？");
         expect(problems.filter((p) => !p.includes("404"))).to.deep.equal([]);
-      } finally {
-        await new Promise((resolve) => app.close(resolve));
-      }
+      });
     });
 
     it("When too many wrong answers come from the browser, then it sees rate_limited with retryAfter (Retry-After is exposed)", async () => {
       const node = await backend.startNode();
-      const app = await appPage(node.url);
-      try {
-        await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+      await onAppPage(page, node.url, async () => {
         const out = await page.evaluate(async () => {
           const sigil = Sigil.createClient();
           const { key } = await sigil.challenges.create({ question: "Größe?", answer: "groß" });
@@ -108,9 +76,7 @@ describeBackends(
         });
         expect(out).to.deep.include({ code: "rate_limited", status: 429 });
         expect((out as { retryAfter: number }).retryAfter).to.be.within(1, 600);
-      } finally {
-        await new Promise((resolve) => app.close(resolve));
-      }
+      });
     });
 
     it("When someone uses the /demo page, then it creates a challenge, shows its key, and solves it", async () => {

@@ -1,18 +1,9 @@
 // The bundled client's challenge calls (client/src) against live Sigil nodes: every call, in
 // headers and in the JSON body, and every error as one SigilError (CONTRACT §2, §5).
 import { expect } from "chai";
-import { createClient, SigilError, type SigilClient } from "../client/src/index.js";
+import { createClient, type SigilClient } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
-
-async function rejection(p: Promise<unknown>): Promise<SigilError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(SigilError);
-    return err as SigilError;
-  }
-  throw new Error("expected the call to fail");
-}
+import { rejection } from "./support/client-errors.js";
 
 const UNKNOWN_KEY = "0b7c3d38-2b8a-4f5e-9a39-6a0d2d0c1e11";
 

@@ -4,6 +4,7 @@
 import { expect } from "chai";
 import { createClient, SigilError, type RealtimeConnection, type SigilClient } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
+import { rejection } from "./support/client-errors.js";
 import { record } from "./support/client-realtime.js";
 import type { TestNode } from "./support/nodes.js";
 
@@ -56,13 +57,7 @@ describeBackends("Client: realtime", (backend) => {
   it("When a payload is bad, then the ack's error object rejects as a SigilError", async () => {
     const conn = connect();
     await record(conn).readyCount(1);
-    try {
-      await conn.createChallenge({ question: "", answer: "a" });
-      expect.fail("no error");
-    } catch (err) {
-      expect(err).to.be.instanceOf(SigilError);
-      expect(err).to.include({ code: "invalid_request", status: 400 });
-    }
+    expect(await rejection(conn.createChallenge({ question: "", answer: "a" }))).to.include({ code: "invalid_request", status: 400 });
   });
 
   it("When the token is unknown, then the connection reports error invalid_token and does not retry", async () => {

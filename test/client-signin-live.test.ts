@@ -4,17 +4,8 @@
 import { expect } from "chai";
 import { createClient, SigilError, type SigilClient } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
+import { rejection } from "./support/client-errors.js";
 import { PageClient, authorize, registerApp, type TestApp } from "./support/pages.js";
-
-async function rejection(p: Promise<unknown>): Promise<SigilError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(SigilError);
-    return err as SigilError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describeBackends("Client: sign-in against Sigil", (backend) => {
   let sigil: SigilClient;

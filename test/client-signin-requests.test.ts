@@ -5,7 +5,8 @@
 import { expect } from "chai";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createClient, generateVerifier, SigilError, type SigilClient } from "../client/src/index.js";
+import { createClient, generateVerifier, type SigilClient } from "../client/src/index.js";
+import { rejection } from "./support/client-errors.js";
 
 interface Recorded {
   method: string;
@@ -76,13 +77,8 @@ describe("Client: the server-side sign-in requests", () => {
 
   it("When the answer is an error object, then it becomes a SigilError with the status", async () => {
     reply = { status: 400, body: { error: "invalid_grant", error_description: "The code is not valid." } };
-    try {
-      await sigil.signIn.exchangeCode({ code: "c", verifier: generateVerifier(), redirectUri: "r", clientId: "c", clientSecret: "s" });
-      expect.fail("no error");
-    } catch (err) {
-      expect(err).to.be.instanceOf(SigilError);
-      expect(err).to.include({ code: "invalid_grant", status: 400, description: "The code is not valid." });
-    }
+    const err = await rejection(sigil.signIn.exchangeCode({ code: "c", verifier: generateVerifier(), redirectUri: "r", clientId: "c", clientSecret: "s" }));
+    expect(err).to.include({ code: "invalid_grant", status: 400, description: "The code is not valid." });
   });
 
   it("When a 200 answer lacks what the contract promises, then it is invalid_response, not a half-typed object", async () => {

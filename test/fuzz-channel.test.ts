@@ -13,12 +13,11 @@ import { io as connect, type Socket } from "socket.io-client";
 import type { ReadyEvent } from "../src/protocol.js";
 import { describeBackends } from "./support/backends.js";
 import { readyClient, sleep, type ChannelClient } from "./support/channel.js";
+import { fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { challengeApi, http } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
+const RUNS = fuzzRuns(200);
 const APP = "test-app";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** Names socket.io-client refuses to emit (it throws, client-side). */
@@ -296,7 +295,7 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
     // Its own token: the embedded store is per node.
     const c = await readyClient(slow.url, { token: (await slow.server.customTokens.create({ app: APP })).token });
     const sock = c.socket as unknown as Socket;
-    const emits = fc.sample(emitArb(key).filter((e) => e.event === "challenge:new" || e.event === "challenge:solve"), { numRuns: 30, ...(SEED !== undefined ? { seed: SEED } : {}) })
+    const emits = fc.sample(emitArb(key).filter((e) => e.event === "challenge:new" || e.event === "challenge:solve"), fcOpts(30))
       .filter((e) => encodedSize([e.event, ...e.args]) < MESSAGE_LIMIT - 200);
     const replies = await Promise.all(emits.map((e) => sock.timeout(3000).emitWithAck(e.event, ...e.args).then((r: unknown) => [e, r] as const)));
     for (const [e, r] of replies) expectAck(e.event, r, `${e.event}(${JSON.stringify(e.args)?.slice(0, 200)})`);

@@ -10,15 +10,13 @@
 // FUZZ_RUNS scales the run (npm test: a few seconds; `npm run fuzz`: thousands); FUZZ_SEED replays.
 import { expect } from "chai";
 import fc from "fast-check";
-import { request } from "node:http";
 import { describeBackends, type Backend } from "./support/backends.js";
+import { expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { http, utf8Header, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, authorize, basic, csrfOf, registerApp, type TestApp } from "./support/pages.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
+const RUNS = fuzzRuns(150);
 const PASSWORD = "correct horse battery";
 const REDIRECTS = ["https://app.example/callback", "http://127.0.0.1/cb"];
 const OTHER_REDIRECT = "https://other.example/cb";
@@ -27,39 +25,11 @@ const enc = (s: string) => encodeURIComponent(Buffer.from(s, "utf8").toString("u
 /** HTTP Basic of any strings (support/pages.ts's basic() throws on lone surrogates). */
 const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString("base64")}`;
 
-/** One request with the path and the header bytes exactly as given. */
+/** One request with the path and the header bytes exactly as given, and the body's own Content-Length. */
 function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<TestResponse> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const b = typeof body === "string" ? Buffer.from(body) : body;
-    const h = b === undefined ? headers : { ...headers, "content-length": String(b.length) };
-    const req = request({ host: hostname, port, method, path, headers: h, agent: false, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
-    req.on("error", reject);
-    req.end(b);
-  });
-}
-
-function expectContractError(r: TestResponse, what: string): void {
-  expect(r.headers["content-type"], `${what}: content-type`).to.match(/^application\/json/);
-  expect(r.json, `${what}: body ${r.text.slice(0, 200)}`).to.be.an("object");
-  expect(Object.keys(r.json).sort(), what).to.deep.equal(["error", "error_description"]);
-  expect(r.json.error, what).to.match(/^[a-z]+(_[a-z]+)*$/);
-  expect(r.json.error_description, what).to.be.a("string").and.not.be.empty;
+  const b = typeof body === "string" ? Buffer.from(body) : body;
+  const h = b === undefined ? headers : { ...headers, "content-length": String(b.length) };
+  return http(base, path, { method, headers: h, body: b, rawPath: true, timeoutMs: 10_000 });
 }
 
 /** A Location is a path on this service, or one of the app's registered redirect URLs. */

@@ -6,39 +6,16 @@
 // FUZZ_RUNS scales the run (npm test: a few seconds; `npm run fuzz`: thousands); FUZZ_SEED replays.
 import { expect } from "chai";
 import fc from "fast-check";
-import { request } from "node:http";
 import { connect } from "node:net";
 import { describeBackends } from "./support/backends.js";
+import { expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
 
 /** One request with the path exactly as given (no URL resolution: "//x" stays a path). */
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<TestResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, method, path, headers, agent: false, timeout: 5000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 5 s")));
-    req.on("error", reject);
-    // A string body would be written with the headers in UTF-8, re-encoding their latin1 bytes.
-    req.end(typeof body === "string" ? Buffer.from(body) : body);
-  });
-}
+const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer) =>
+  http(base, path, { method, headers, body, rawPath: true, timeoutMs: 5000 });
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
+const RUNS = fuzzRuns(300);
 
 const PATHS = ["/challenge/new", "/challenge/q", "/challenge/solve", "/healthz", "/readyz", "/metrics", "/openapi.json", "/", "/challenge", "/challenge/"];
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"];
@@ -104,15 +81,6 @@ function arbitraryRequest(knownKey: string) {
   );
   const method = fc.oneof({ weight: 4, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
   return fc.record({ method, path, headers, body });
-}
-
-/** The contract's error form: application/json, exactly {error (snake_case), error_description}. */
-function expectContractError(r: TestResponse, what: string): void {
-  expect(r.headers["content-type"], `${what}: content-type`).to.match(/^application\/json/);
-  expect(r.json, `${what}: body ${r.text.slice(0, 200)}`).to.be.an("object");
-  expect(Object.keys(r.json).sort(), what).to.deep.equal(["error", "error_description"]);
-  expect(r.json.error, what).to.match(/^[a-z]+(_[a-z]+)*$/);
-  expect(r.json.error_description, what).to.be.a("string").and.not.be.empty;
 }
 
 /** Sends raw bytes; collects what comes back until the server closes or is quiet for idleMs. */
@@ -207,7 +175,7 @@ describeBackends("Fuzzing the HTTP API with bad input", (backend) => {
         const what = `${r.method} ${r.path.slice(0, 80)} ${JSON.stringify(r.headers).slice(0, 300)}`;
         // An explicit Content-Length: node:http sends a GET's body without one (invalid framing).
         const headers = r.body === undefined ? r.headers : { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) };
-        const res = await send(port, r.method, r.path, headers, r.body);
+        const res = await send(node.url, r.method, r.path, headers, r.body);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         expect(res.status, what).to.be.below(500);
         if (res.status >= 400 && r.method !== "HEAD") expectContractError(res, `${res.status} for ${what}`);

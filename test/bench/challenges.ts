@@ -4,18 +4,11 @@ import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
 import { selected, sideBySide, type LoadRequest } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { profileArgs, SOLVE_LIMITS_RAISED, stopAll } from "./lib/processes.js";
+import { sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import type { Row } from "./lib/report.js";
 
 const CHALLENGES = 2000;
-// Limits raised (not removed) so that the mixed right/wrong load from one address is never
-// throttled during a run; the limiter still does all of its Redis work.
-const LIMITS = {
-  SOLVE_LIMIT_PER_ADDRESS: "1000000",
-  SOLVE_LIMIT_PER_KEY: "1000000",
-  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
-  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
-};
 
 export const challengesBench: BenchModule = {
   name: "challenges",
@@ -23,18 +16,12 @@ export const challengesBench: BenchModule = {
   async run(ctx) {
     const { settings } = ctx;
     const redisUrl = ctx.redis.url;
-    const [sp, bp] = [await freePort(), await freePort()];
+    const bp = await freePort();
     const procs: ServerProcess[] = [];
     try {
-      const sigil = await startProcess({
-        name: "sigil",
-        entry: "src/main.ts",
-        port: sp,
-        env: sigilEnv(sp, redisUrl, LIMITS),
-        nodeArgs: settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [],
-      });
+      const sigil = await startSigil(redisUrl, { env: SOLVE_LIMITS_RAISED, nodeArgs: profileArgs(settings) });
       procs.push(sigil);
-      const env = sigilEnv(bp, redisUrl, LIMITS);
+      const env = sigilEnv(bp, redisUrl, SOLVE_LIMITS_RAISED);
       const baseline = await startProcess({ name: "baseline", entry: "test/bench/baseline-challenges.ts", port: bp, env });
       procs.push(baseline);
 
@@ -89,10 +76,7 @@ export const challengesBench: BenchModule = {
       }
       return rows;
     } finally {
-      for (const p of procs.reverse()) {
-        const code = await p.stop("SIGTERM");
-        if (code !== 0) ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
-      }
+      await stopAll(ctx, procs);
     }
   },
 };

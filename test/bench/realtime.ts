@@ -17,17 +17,11 @@ import { performance } from "node:perf_hooks";
 import { io } from "socket.io-client";
 import { http } from "../support/http.js";
 import { freePort } from "../support/ports.js";
-import { ROOT, sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { ROOT, sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
+import { profileArgs, SOLVE_LIMITS_RAISED, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
-
-const LIMITS = {
-  SOLVE_LIMIT_PER_ADDRESS: "1000000",
-  SOLVE_LIMIT_PER_KEY: "1000000",
-  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
-  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
-};
 
 const num = (name: string, dflt: number) => {
   const v = Number(process.env[name] ?? dflt);
@@ -264,14 +258,14 @@ export const realtimeBench: BenchModule = {
     const rate = num("BENCH_SOLVE_RATE", 200);
     const procs: ServerProcess[] = [];
     try {
-      const ports = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-      const prof = settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [];
+      const ports = await Promise.all([freePort(), freePort()]);
+      const prof = profileArgs(settings);
       const [a, b] = await Promise.all(
-        ["A", "B"].map((n, i) => startProcess({ name: `sigil ${n}`, entry: "src/main.ts", port: ports[i]!, env: sigilEnv(ports[i]!, redisUrl, LIMITS), nodeArgs: prof })),
+        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, env: SOLVE_LIMITS_RAISED, nodeArgs: prof })),
       );
       procs.push(a!, b!);
       const [fa, fb] = await Promise.all(
-        ["A", "B"].map((n, i) => startProcess({ name: `floor ${n}`, entry: "test/bench/baseline-realtime.ts", port: ports[2 + i]!, env: { PORT: String(ports[2 + i]!), REDIS_URL: redisUrl } })),
+        ["A", "B"].map((n, i) => startProcess({ name: `floor ${n}`, entry: "test/bench/baseline-realtime.ts", port: ports[i]!, env: { PORT: String(ports[i]!), REDIS_URL: redisUrl } })),
       );
       procs.push(fa!, fb!);
 
@@ -383,10 +377,7 @@ export const realtimeBench: BenchModule = {
       }
       return rows;
     } finally {
-      for (const p of procs.reverse()) {
-        const code = await p.stop("SIGTERM");
-        if (code !== 0 && code !== "SIGTERM") ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
-      }
+      await stopAll(ctx, procs, [0, "SIGTERM"]);
     }
   },
 };

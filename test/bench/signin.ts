@@ -8,9 +8,10 @@
 import { freePort } from "../support/ports.js";
 import { http, type TestResponse } from "../support/http.js";
 import { PageClient, authorize, basic, pkce, registerApp, token, userInfo } from "../support/pages.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
+import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 
 const REDIRECT = "https://app.example/callback";
@@ -41,6 +42,16 @@ async function follow(client: PageClient, first: TestResponse): Promise<URL> {
   throw new Error("flow: too many redirects");
 }
 
+/** POST /token trading a code, as the app does on either side: HTTP Basic client auth and the PKCE verifier. */
+function tokenPost(authorization: string, code: string, verifier: string): LoadRequest {
+  return {
+    method: "POST",
+    path: "/token",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization },
+    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
+  };
+}
+
 function codeOf(u: URL): string {
   const code = u.searchParams.get("code");
   if (!code) throw new Error(`flow: no code in ${u.href}`);
@@ -61,16 +72,11 @@ export const signinBench: BenchModule = {
   async run(ctx) {
     const { settings } = ctx;
     const codesPerRound = Number(process.env.BENCH_TOKEN_CODES ?? 2000);
-    const [sp, op] = [await freePort(), await freePort()];
+    const mintConcurrency = Number(process.env.BENCH_MINT_CONCURRENCY ?? 1);
+    const op = await freePort();
     const procs: ServerProcess[] = [];
     try {
-      const sigil = await startProcess({
-        name: "sigil",
-        entry: "src/main.ts",
-        port: sp,
-        env: sigilEnv(sp, ctx.redis.url, { CODE_TTL: "600" }),
-        nodeArgs: settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [],
-      });
+      const sigil = await startSigil(ctx.redis.url, { env: { CODE_TTL: "600" }, nodeArgs: profileArgs(settings) });
       procs.push(sigil);
       const oidcClient = { id: "bench-client", secret: "bench-client-secret-0123456789abcdef" };
       const oidc = await startProcess({
@@ -97,15 +103,10 @@ export const signinBench: BenchModule = {
         clientId: app.clientId,
         clientSecret: app.clientSecret,
         mintCode: async () => codeOf(await authorize(user, sigilAuth)),
-        tokenRequest: (code) => ({
-          method: "POST",
-          path: "/token",
-          headers: { "content-type": "application/x-www-form-urlencoded", authorization: sigilBasic },
-          body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
-        }),
+        tokenRequest: (code) => tokenPost(sigilBasic, code, verifier),
         userRequest: (at) => ({ method: "GET", path: "/auth/user", headers: { authorization: `Bearer ${at}`, client_id: app.clientId } }),
         userPath: "/auth/user",
-        mintConcurrency: Number(process.env.BENCH_MINT_CONCURRENCY ?? 1),
+        mintConcurrency,
       };
 
       // oidc-provider: /auth, login and consent finished by the interaction endpoint, once; then
@@ -119,15 +120,10 @@ export const signinBench: BenchModule = {
         clientId: oidcClient.id,
         clientSecret: oidcClient.secret,
         mintCode: async () => codeOf(await follow(browser, await browser.get(oidcAuth))),
-        tokenRequest: (code) => ({
-          method: "POST",
-          path: "/token",
-          headers: { "content-type": "application/x-www-form-urlencoded", authorization: oidcBasic },
-          body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
-        }),
+        tokenRequest: (code) => tokenPost(oidcBasic, code, verifier),
         userRequest: (at) => ({ method: "GET", path: "/me", headers: { authorization: `Bearer ${at}` } }),
         userPath: "/me",
-        mintConcurrency: Number(process.env.BENCH_MINT_CONCURRENCY ?? 1),
+        mintConcurrency,
       };
 
       // One access token per side, through its flow, checked on its userinfo endpoint.
@@ -197,10 +193,7 @@ export const signinBench: BenchModule = {
       }
       return rows;
     } finally {
-      for (const p of procs.reverse()) {
-        const code = await p.stop("SIGTERM");
-        if (code !== 0) ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
-      }
+      await stopAll(ctx, procs);
     }
   },
 };

@@ -1,5 +1,6 @@
-// A bounded HTTP client and a steady-load loop for fault tests: every request has a deadline, every
-// loop a count and a time limit, and every outcome is recorded with the time it ended.
+// A bounded HTTP client, the challenge requests the loads send, and a steady-load loop for fault
+// tests: every request has a deadline, every loop a count and a time limit, and every outcome is
+// recorded with the time it ended.
 import { request, type Agent } from "node:http";
 
 export interface Outcome {
@@ -20,6 +21,20 @@ export interface Req {
   headers?: Record<string, string>;
   body?: string;
 }
+
+/** POST /challenge/new, the question and answer in headers (plus `extra`, e.g. authorization). */
+export const createRequest = (question: string, answer: string, extra: Record<string, string> = {}): Req => ({
+  method: "POST",
+  path: "/challenge/new",
+  headers: { question, answer, ...extra },
+});
+
+/** POST /challenge/solve, the key and the attempt in headers. */
+export const solveRequest = (key: string, a: string): Req => ({
+  method: "POST",
+  path: "/challenge/solve",
+  headers: { "content-type": "application/json", key, a },
+});
 
 export function send(base: string, r: Req, opts: { timeoutMs?: number; agent?: Agent | false } = {}): Promise<Omit<Outcome, "sent" | "ended" | "kind">> {
   return new Promise((resolve) => {

@@ -12,7 +12,7 @@ import { startNode } from "../support/nodes.js";
 import { PageClient, registerApp } from "../support/pages.js";
 import { startProcessNode, type ServerProcess } from "../support/processes.js";
 import { requireRedis, TestRedis } from "../support/redis.js";
-import { send, sleep } from "./client.js";
+import { createRequest, send, sleep, solveRequest } from "./client.js";
 
 /** A socket client that follows its app across nodes: on a lost connection it opens a new one on
  *  the next node with `since` = the last event id it saw. Everything it got, in arrival order. */
@@ -106,11 +106,7 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
     const pool: Array<{ key: string; answer: string }> = [];
     for (let i = 0; i < 12; i++) {
       const answer = `answer ${i}`;
-      const r = await send(i % 2 ? p2.url : p1.url, {
-        method: "POST",
-        path: "/challenge/new",
-        headers: { question: `question ${i}`, answer, authorization: `Bearer ${token}` },
-      });
+      const r = await send(i % 2 ? p2.url : p1.url, createRequest(`question ${i}`, answer, { authorization: `Bearer ${token}` }));
       expect(r.status, JSON.stringify(r.json)).to.equal(201);
       pool.push({ key: r.json.key, answer });
     }
@@ -136,11 +132,7 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
         const first = (n + w) % 2;
         for (let tryNo = 0; tryNo < 4; tryNo++) {
           const node = nodes[(first + tryNo) % 2]!;
-          const r = await send(node, {
-            method: "POST",
-            path: "/challenge/solve",
-            headers: { "content-type": "application/json", key: c.key, a: right ? c.answer : `wrong ${n}` },
-          }, { timeoutMs: 3000 });
+          const r = await send(node, solveRequest(c.key, right ? c.answer : `wrong ${n}`), { timeoutMs: 3000 });
           const a: Attempt = { key: c.key, right, node, sent: Date.now() - t0, ...(r.error !== undefined ? { error: r.error } : { status: r.status, correct: r.json?.correct }) };
           attempts.push(a);
           if (r.error === undefined) break; // an answer, whatever it is, is never retried

@@ -3,9 +3,8 @@
 // within 2 s of Redis's return, and no challenge it acknowledged (201) is lost.
 import { expect } from "chai";
 import { requireRedis, TestRedis } from "../support/redis.js";
-import { freePort } from "../support/ports.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
-import { send, sleep, steadyLoad, type Outcome, type Req } from "./client.js";
+import { startSigil, type ServerProcess } from "../support/processes.js";
+import { createRequest, send, sleep, solveRequest, steadyLoad, type Outcome, type Req } from "./client.js";
 
 describe("Faults: Redis stops for 5 s under steady load", function () {
   this.timeout(60_000);
@@ -15,8 +14,7 @@ describe("Faults: Redis stops for 5 s under steady load", function () {
   before(async function () {
     requireRedis(this);
     redis = await TestRedis.start({ appendonly: true });
-    const port = await freePort();
-    sigil = await startProcess({ name: "sigil", entry: "src/main.ts", port, env: sigilEnv(port, redis.url) });
+    sigil = await startSigil(redis.url);
   });
   after(async () => {
     await sigil?.stop("SIGTERM");
@@ -38,13 +36,10 @@ describe("Faults: Redis stops for 5 s under steady load", function () {
         if (i % 2 === 0 || acked.length === 0) {
           const question = `question ${w}-${i}`;
           const answer = `answer ${w}-${i}`;
-          return { kind: `new|${question}|${answer}`, req: { method: "POST", path: "/challenge/new", headers: { question, answer } } };
+          return { kind: `new|${question}|${answer}`, req: createRequest(question, answer) };
         }
         const c = acked[i % acked.length]!;
-        return {
-          kind: "solve",
-          req: { method: "POST", path: "/challenge/solve", headers: { "content-type": "application/json", key: c.key, a: c.answer } },
-        };
+        return { kind: "solve", req: solveRequest(c.key, c.answer) };
       },
       onOutcome: (o) => {
         if (o.kind.startsWith("new|") && o.status === 201) {
@@ -116,7 +111,7 @@ describe("Faults: Redis stops for 5 s under steady load", function () {
         acked.slice(i, i + 20).map(async (c) => {
           const q = await send(sigil.url, { method: "GET", path: "/challenge/q", headers: { key: c.key } });
           expect(q.status, `question of an acknowledged challenge`).to.equal(200);
-          const s = await send(sigil.url, { method: "POST", path: "/challenge/solve", headers: { "content-type": "application/json", key: c.key, a: c.answer } });
+          const s = await send(sigil.url, solveRequest(c.key, c.answer));
           expect(s.json, "solve of an acknowledged challenge").to.deep.equal({ correct: true });
         }),
       );

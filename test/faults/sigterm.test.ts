@@ -3,10 +3,9 @@
 import { expect } from "chai";
 import { connect } from "node:net";
 import { requireRedis, TestRedis } from "../support/redis.js";
-import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
-import { sleep, steadyLoad, type Req } from "./client.js";
+import { startSigil, type ServerProcess } from "../support/processes.js";
+import { createRequest, sleep, solveRequest, steadyLoad, type Req } from "./client.js";
 
 /** A solve request whose body is sent in two parts: it is in flight until finish() is called. */
 function slowSolve(port: number, key: string, answer: string) {
@@ -34,13 +33,11 @@ describe("Faults: SIGTERM under load", function () {
   this.timeout(60_000);
   let redis: TestRedis;
   let sigil: ServerProcess;
-  let port: number;
 
   before(async function () {
     requireRedis(this);
     redis = await TestRedis.start();
-    port = await freePort();
-    sigil = await startProcess({ name: "sigil", entry: "src/main.ts", port, env: sigilEnv(port, redis.url, { LOG_LEVEL: process.env.SIGIL_FAULT_LOG ?? "warn" }) });
+    sigil = await startSigil(redis.url, { env: { LOG_LEVEL: process.env.SIGIL_FAULT_LOG ?? "warn" } });
   });
   after(async () => {
     await sigil?.stop("SIGKILL");
@@ -64,13 +61,13 @@ describe("Faults: SIGTERM under load", function () {
       next: (): { kind: string; req: Req } => {
         const i = seq++;
         const k = i % keys.length;
-        if (i % 3 === 0) return { kind: "new", req: { method: "POST", path: "/challenge/new", headers: { question: "q", answer: "a" } } };
-        return { kind: "solve", req: { method: "POST", path: "/challenge/solve", headers: { "content-type": "application/json", key: keys[k]!, a: `a${k}` } } };
+        if (i % 3 === 0) return { kind: "new", req: createRequest("q", "a") };
+        return { kind: "solve", req: solveRequest(keys[k]!, `a${k}`) };
       },
     });
     await sleep(1000);
     // Requests the node has accepted and is still reading when SIGTERM arrives.
-    const slow = keys.slice(0, 4).map((k, i) => slowSolve(port, k, `a${i}`));
+    const slow = keys.slice(0, 4).map((k, i) => slowSolve(sigil.port, k, `a${i}`));
     await sleep(200);
     const termAt = load.now();
     sigil.proc.kill("SIGTERM");

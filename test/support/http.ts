@@ -1,6 +1,6 @@
 // A small HTTP client for tests on node:http, so that header values can carry raw UTF-8 bytes
 // exactly as a non-browser client sends them.
-import { request } from "node:http";
+import { request, type IncomingMessage, type RequestOptions } from "node:http";
 
 export interface TestResponse {
   status: number;
@@ -14,13 +14,28 @@ export function utf8Header(s: string): string {
   return Buffer.from(s, "utf8").toString("latin1");
 }
 
-export function http(
-  base: string,
-  path: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
-): Promise<TestResponse> {
+export interface HttpOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Send from this local address (per-address limits treat it as another client). */
+  localAddress?: string;
+  /** Put the path on the wire exactly as given, with no URL resolution ("//x" stays a path; fuzzing). */
+  rawPath?: boolean;
+  /** Fail with "no answer within …" when the socket is idle this long (fuzzing: a hang is a finding). */
+  timeoutMs?: number;
+}
+
+export function http(base: string, path: string, opts: HttpOptions = {}): Promise<TestResponse> {
+  const options: RequestOptions = {
+    method: opts.method ?? "GET",
+    headers: opts.headers,
+    agent: false,
+    ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+  };
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method: opts.method ?? "GET", headers: opts.headers, agent: false, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) }, (res) => {
+    const onResponse = (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
@@ -34,9 +49,13 @@ export function http(
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
       res.on("error", reject);
-    });
+    };
+    const { hostname, port } = new URL(base);
+    const req = opts.rawPath ? request({ ...options, host: hostname, port, path }, onResponse) : request(new URL(path, base), options, onResponse);
+    if (opts.timeoutMs) req.on("timeout", () => req.destroy(new Error(`no answer within ${opts.timeoutMs! / 1000} s`)));
     req.on("error", reject);
-    req.end(opts.body);
+    // As a Buffer: a string body would be written with the headers in UTF-8, re-encoding their latin1 bytes.
+    req.end(typeof opts.body === "string" ? Buffer.from(opts.body) : opts.body);
   });
 }
 

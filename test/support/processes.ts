@@ -141,3 +141,12 @@ export function sigilEnv(port: number, redisUrl: string, extra: Record<string, s
     ...extra,
   };
 }
+
+/** A Sigil node as benches and fault tests run it: src/main.ts with sigilEnv on a free port. */
+export async function startSigil(
+  redisUrl: string,
+  opts: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return startProcess({ name: opts.name ?? "sigil", entry: "src/main.ts", port, env: sigilEnv(port, redisUrl, opts.env), nodeArgs: opts.nodeArgs });
+}

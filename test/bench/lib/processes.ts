@@ -1,0 +1,32 @@
+// Start-up and shut-down that the bench modules do the same way: Sigil's node flags for
+// BENCH_PROFILE, its solve limits under load, and stopping what a run started whatever happened.
+import type { ServerProcess } from "../../support/processes.js";
+import type { BenchSettings } from "./load.js";
+import type { BenchContext } from "./module.js";
+
+/** Node flags for a Sigil process: a CPU profile into settings.profileDir when one is set. */
+export function profileArgs(settings: BenchSettings): string[] {
+  return settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [];
+}
+
+/**
+ * Sigil's solve limits raised (not removed) so that a load of right and wrong answers from one
+ * address is never throttled during a run; the limiter still does all of its Redis work.
+ */
+export const SOLVE_LIMITS_RAISED = {
+  SOLVE_LIMIT_PER_ADDRESS: "1000000",
+  SOLVE_LIMIT_PER_KEY: "1000000",
+  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
+  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
+};
+
+/**
+ * SIGTERM the processes, last started first; a process that exits with anything but one of
+ * `clean` has the tail of its output logged, since a crash mid-run would skew the numbers.
+ */
+export async function stopAll(ctx: BenchContext, procs: ServerProcess[], clean: Array<number | string> = [0]): Promise<void> {
+  for (const p of procs.reverse()) {
+    const code = await p.stop("SIGTERM");
+    if (!clean.includes(code)) ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);
+  }
+}

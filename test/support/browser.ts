@@ -1,0 +1,74 @@
+// Debian's headless Chromium, driven by playwright-core, for the browser suites. Where it is not
+// installed the suites say so loudly and skip; under CI=true they fail instead, so a CI image
+// without Chromium cannot pass by silently running none of them.
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ensureClientBundle } from "./client-bundle.js";
+import { IN_CI } from "./redis.js";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Call in a before() hook: skips the suite (loudly) without Chromium, fails it in CI. */
+export function requireChromium(ctx: Mocha.Context): void {
+  if (existsSync(CHROMIUM)) return;
+  if (IN_CI) throw new Error(`${CHROMIUM} is missing: the browser suites are mandatory in CI (CI=true)`);
+  console.warn(`\n  !!! ${CHROMIUM} is missing: SKIPPING the browser suites (apt-get install -y chromium). !!!\n`);
+  ctx.skip();
+}
+
+/** Call in a before() hook: requireChromium, then a headless browser (background networking off so it only talks to the test's servers). */
+export function launchChromium(ctx: Mocha.Context): Promise<Browser> {
+  requireChromium(ctx);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+/** The page's uncaught errors and console errors, collected as they happen, for "no problems" assertions. */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  return problems;
+}
+
+/**
+ * Registers the hooks of a suite whose pages load the client bundle: Chromium and the bundle once
+ * for the suite, and a fresh page per test, handed to onPage with its problems (before the suite's
+ * own beforeEach hooks, which run after this one).
+ */
+export function pagePerTest(onPage: (page: Page, problems: string[]) => void): void {
+  let browser: Browser;
+  let page: Page | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    browser = await launchChromium(this);
+    ensureClientBundle();
+  });
+  after(() => browser?.close());
+  beforeEach(async () => {
+    page = await browser.newPage();
+    onPage(page, collectProblems(page));
+  });
+  afterEach(() => page?.close());
+}
+
+export interface ServedPage {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** One HTML page served on its own loopback origin (an app's page, beside the service's). */
+export async function servePage(html: string): Promise<ServedPage> {
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
