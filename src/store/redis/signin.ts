@@ -131,10 +131,10 @@ export class RedisGrants implements GrantStore {
     const [raw, app] = await guarded(() => this.redis.mget(this.keys.token(clientId, tokenHash), this.keys.app(clientId)));
     if (raw === null || raw === undefined || app === null || app === undefined) return null;
     const token = JSON.parse(raw) as TokenRecord;
-    const [used, user] = await Promise.all([
-      guarded(() => this.redis.get(this.keys.codeUsed(token.codeHash))),
-      guarded(() => this.redis.get(this.keys.user(token.userId))),
-    ]);
+    // Both GETs under one guard (one async frame fewer per request on this hot path).
+    const [used, user] = await guarded(() =>
+      Promise.all([this.redis.get(this.keys.codeUsed(token.codeHash)), this.redis.get(this.keys.user(token.userId))]),
+    );
     if (used === "revoked" || user === null) return null;
     return { token, user: JSON.parse(user) as UserRecord };
   }
