@@ -50,6 +50,17 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     expect((await challengeApi(b.url).solve(k, "a0")).status).to.equal(429);
   });
 
+  it("When /auth/user's store read runs on the cluster, then the token and its app come in one MGET (one hash tag)", async () => {
+    const store = a.opened.store;
+    await store.accounts.create({ id: "u1", username: "ann", displayName: "Ann", passwordHash: "x", createdAt: 1 });
+    await store.apps.create({ clientId: "c1", ownerId: "o", name: "c1", redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });
+    await store.grants.saveToken("t1", { userId: "u1", clientId: "c1", codeHash: "h1" }, 60);
+    expect((await store.grants.tokenUser("t1", "c1"))!.user.username).to.equal("ann");
+    expect(await store.grants.tokenUser("t1", "c2")).to.equal(null);
+    await store.apps.delete("c1");
+    expect(await store.grants.tokenUser("t1", "c1")).to.equal(null);
+  });
+
   it("When a solve happens on node B, then the socket on node A gets it", async () => {
     const onA = await readyClient(a.url, { token });
     const key = await challengeApi(a.url).createKey("q", "a", bearer());

@@ -67,10 +67,36 @@ describeBackends("Store contract: sign-in", (backend) => {
     const first = await store.grants.takeCode("h1", 120);
     expect(first.kind).to.equal("first");
     await store.grants.saveToken("t1", { userId: "u", clientId: "c", codeHash: "h1" }, 60);
-    expect(await store.grants.token("t1")).to.deep.equal({ userId: "u", clientId: "c", codeHash: "h1" });
+    expect(await store.grants.token("t1", "c")).to.deep.equal({ userId: "u", clientId: "c", codeHash: "h1" });
     expect((await store.grants.takeCode("h1", 120)).kind).to.equal("replay");
-    expect(await store.grants.token("t1")).to.equal(null);
+    expect(await store.grants.token("t1", "c")).to.equal(null);
     expect((await store.grants.takeCode("nope", 120)).kind).to.equal("unknown");
+  });
+
+  it("When a token is read with another client id, then it is not found", async () => {
+    await store.grants.saveToken("t4", { userId: "u", clientId: "c", codeHash: "h4" }, 60);
+    expect(await store.grants.token("t4", "c")).to.deep.equal({ userId: "u", clientId: "c", codeHash: "h4" });
+    expect(await store.grants.token("t4", "d")).to.equal(null);
+  });
+
+  it("When tokenUser reads a token, then it has its user until the token is revoked or its app or user is gone", async () => {
+    await store.accounts.create(user("u5", "eve"));
+    await store.apps.create(app("c5", "owner"));
+    await store.grants.saveCode("h5", { clientId: "c5", redirectUri: "r", redirectUriGiven: true, userId: "u5" }, 60);
+    await store.grants.takeCode("h5", 120);
+    await store.grants.saveToken("t5", { userId: "u5", clientId: "c5", codeHash: "h5" }, 60);
+    await store.grants.saveToken("t6", { userId: "u5", clientId: "c5", codeHash: "h6" }, 60);
+    await store.grants.saveToken("t7", { userId: "nobody", clientId: "c5", codeHash: "h7" }, 60);
+    const found = await store.grants.tokenUser("t5", "c5");
+    expect(found).to.deep.equal({ token: { userId: "u5", clientId: "c5", codeHash: "h5" }, user: user("u5", "eve") });
+    expect(await store.grants.tokenUser("t5", "c6")).to.equal(null);
+    expect(await store.grants.tokenUser("unknown", "c5")).to.equal(null);
+    expect(await store.grants.tokenUser("t7", "c5")).to.equal(null);
+    expect((await store.grants.takeCode("h5", 120)).kind).to.equal("replay");
+    expect(await store.grants.tokenUser("t5", "c5")).to.equal(null);
+    expect((await store.grants.tokenUser("t6", "c5"))!.user.id).to.equal("u5");
+    await store.apps.delete("c5");
+    expect(await store.grants.tokenUser("t6", "c5")).to.equal(null);
   });
 
   it("When concurrent takes race for one code, then exactly one wins", async () => {
@@ -84,6 +110,6 @@ describeBackends("Store contract: sign-in", (backend) => {
     await store.grants.saveToken("t3", { userId: "u", clientId: "c", codeHash: "hx" }, 1);
     await sleep(1100);
     expect((await store.grants.takeCode("h3", 120)).kind).to.equal("unknown");
-    expect(await store.grants.token("t3")).to.equal(null);
+    expect(await store.grants.token("t3", "c")).to.equal(null);
   });
 });

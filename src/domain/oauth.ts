@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import { SigilError, invalidToken } from "../errors.js";
 import type { Store } from "../store/port.js";
-import type { AppRecord, TokenRecord } from "../store/signin-port.js";
+import type { AppRecord, TokenRecord, UserRecord } from "../store/signin-port.js";
+import { CLIENT_ID } from "./apps.js";
 import { redirectUriMatches } from "./redirect-uris.js";
 import { keyedHash, randomToken, sameDigest } from "./secrets.js";
 
@@ -91,10 +92,24 @@ export class OAuth {
 
   /** The token's record when it is live and was issued to clientId; invalid_token otherwise. */
   async verifyToken(token: string, clientId: string): Promise<TokenRecord> {
-    if (token.length === 0 || token.length > 512) throw invalidToken();
-    const rec = await this.deps.store.grants.token(this.hash("token", token));
+    if (!this.plausible(token, clientId)) throw invalidToken();
+    const rec = await this.deps.store.grants.token(this.hash("token", token), clientId);
     if (!rec) throw invalidToken();
-    if (rec.clientId !== clientId) throw invalidToken("The access token was issued to another client.");
     return rec;
+  }
+
+  /**
+   * The token's user, when the token is live, was issued to clientId and that app still exists (a
+   * deleted app's tokens stop working at once); invalid_token otherwise.
+   */
+  async tokenUser(token: string, clientId: string): Promise<UserRecord> {
+    if (!this.plausible(token, clientId)) throw invalidToken();
+    const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
+    if (!found) throw invalidToken();
+    return found.user;
+  }
+
+  private plausible(token: string, clientId: string): boolean {
+    return token.length > 0 && token.length <= 512 && CLIENT_ID.test(clientId);
   }
 }

@@ -34,8 +34,11 @@ export function keyspace(prefix: string) {
     code: (codeHash: string) => `${prefix}:code:{${codeHash}}`,
     /** String "ok" | "revoked": the code was taken; "revoked" revokes the tokens issued from it. */
     codeUsed: (codeHash: string) => `${prefix}:code-used:{${codeHash}}`,
-    /** String (JSON TokenRecord) with the access token's TTL. */
-    token: (tokenHash: string) => `${prefix}:token:{${tokenHash}}`,
+    /**
+     * String (JSON TokenRecord) with the access token's TTL. Tagged with the client id it was
+     * issued to, like the app's key: GET /auth/user reads both with one MGET.
+     */
+    token: (clientId: string, tokenHash: string) => `${prefix}:token:{${clientId}}:${tokenHash}`,
   };
 }
 

@@ -73,7 +73,7 @@ export class MemoryStore implements Store {
   readonly accounts = new MemoryAccounts();
   readonly sessions = new MemorySessions();
   readonly apps = new MemoryApps();
-  readonly grants = new MemoryGrants();
+  readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(

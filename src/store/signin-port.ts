@@ -83,6 +83,12 @@ export interface GrantStore {
   takeCode(codeHash: string, markTtlSeconds: number): Promise<{ kind: "first"; code: CodeRecord } | { kind: "replay" } | { kind: "unknown" }>;
 
   saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number): Promise<void>;
-  /** The token, or null when unknown, expired, or revoked through its code. */
-  token(tokenHash: string): Promise<TokenRecord | null>;
+  /** The token, or null when unknown, expired, revoked through its code, or issued to another client. */
+  token(tokenHash: string, clientId: string): Promise<TokenRecord | null>;
+  /**
+   * What GET /auth/user needs: the token (as token() finds it) with its user, or null when either
+   * is missing or the token's app was deleted. The Redis store reads the token and the app in one
+   * MGET (same hash tag), then the revocation mark and the user together: two round trips.
+   */
+  tokenUser(tokenHash: string, clientId: string): Promise<{ token: TokenRecord; user: UserRecord } | null>;
 }

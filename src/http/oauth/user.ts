@@ -37,10 +37,8 @@ export const USER_HEADERS: Readonly<Record<string, string>> = { "Cache-Control":
 export async function userInfo(deps: UserDeps, req: { headers: IncomingMessage["headers"] }): Promise<UserInfo> {
   const clientId = headerText(req, "client_id");
   if (!clientId) throw invalidRequest("The client_id header is required.");
-  const rec = await deps.oauth.verifyToken(bearer(req), clientId);
   // A deleted app's tokens (and a deleted user's) stop working at once.
-  const [user, app] = await Promise.all([deps.accounts.byId(rec.userId), deps.apps.byClientId(rec.clientId)]);
-  if (!user || !app) throw invalidToken();
+  const user = await deps.oauth.tokenUser(bearer(req), clientId);
   return {
     id: user.id,
     username: user.username,

@@ -70,6 +70,9 @@ export class MemoryApps implements AppStore {
 }
 
 export class MemoryGrants implements GrantStore {
+  /** accounts and apps: what tokenUser reads besides the token. */
+  constructor(private readonly others: { accounts: AccountStore; apps: AppStore }) {}
+
   private readonly consentSets = new Map<string, Set<string>>();
   readonly codes = new ExpiringMap<CodeRecord>();
   readonly used = new ExpiringMap<"ok" | "revoked">();
@@ -108,10 +111,16 @@ export class MemoryGrants implements GrantStore {
   async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
     this.tokens.set(tokenHash, clone(token), ttlSeconds * 1000);
   }
-  async token(tokenHash: string) {
+  async token(tokenHash: string, clientId: string) {
     const t = this.tokens.get(tokenHash);
-    if (!t || this.used.get(t.codeHash) === "revoked") return null;
+    if (!t || t.clientId !== clientId || this.used.get(t.codeHash) === "revoked") return null;
     return clone(t);
+  }
+  async tokenUser(tokenHash: string, clientId: string) {
+    const token = await this.token(tokenHash, clientId);
+    if (!token || !(await this.others.apps.get(clientId))) return null;
+    const user = await this.others.accounts.byId(token.userId);
+    return user ? { token, user } : null;
   }
   close() {
     this.codes.close();
