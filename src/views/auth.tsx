@@ -33,11 +33,3 @@ export function SignUpPage(p: { csrf: string; returnTo: string; error?: string |
     </Page>
   );
 }
-
-export function MessagePage(p: { title: string; message: string }) {
-  return (
-    <Page title={p.title}>
-      <p>{p.message}</p>
-    </Page>
-  );
-}
