@@ -86,7 +86,7 @@ export function createServer(deps: ServerDeps): SigilServer {
     store,
     secret: config.secret,
     limits: config.solveLimits,
-    onOwnedAttempt: async (o) => void (await events.record(o)),
+    history: config,
   });
   // Authorization: Bearer <CUSTOM TOKEN> makes the challenge that token's app's (CONTRACT §5).
   const resolveOwner: OwnerResolver = async (req: Request) => {

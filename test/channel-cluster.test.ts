@@ -83,6 +83,21 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     await back.waitEvents(6);
   });
 
+  it("When answers on an owned challenge come at once on both nodes, then the limit holds and each counted one is one event", async () => {
+    const onA = await readyClient(a.url, { token });
+    const key = await challengeApi(a.url).createKey("q", "right", bearer());
+    const rs = await Promise.all(Array.from({ length: 40 }, (_, i) => challengeApi(i % 2 ? a.url : b.url).solve(key, i % 4 < 2 ? "right" : `wrong ${i}`)));
+    const counted = rs.filter((r) => r.status === 200);
+    expect(counted.filter((r) => r.json.correct === false)).to.have.length(10);
+    expect(rs.filter((r) => r.status === 429)).to.have.length(40 - counted.length);
+    // Events of one app arrive in order: once a later marker arrived, every earlier one has.
+    const marker = await challengeApi(a.url).createKey("marker", "m", bearer());
+    await challengeApi(b.url).solve(marker, "m");
+    const events = await onA.waitEvents(counted.length + 1);
+    expect(events.at(-1)?.key).to.equal(marker);
+    expect(events.filter((e) => e.key === key)).to.have.length(counted.length);
+  });
+
   it("When a token is revoked on node A, then its socket on node B drops within 1 s", async () => {
     const { token: t, id } = await a.server.customTokens.create({ app: APP });
     const onB = await readyClient(b.url, { token: t });

@@ -214,7 +214,6 @@ describeBackends("Realtime channel", (backend) => {
       c.close();
       for (let i = 0; i < 20; i++) await api.solve(key, "a");
       const back = channelClient(node.url, { token, since: seen!.id });
-      // Sequential (concurrent right answers could meet the attempt limit before their refunds).
       const statuses: number[] = [];
       for (let i = 0; i < 20; i++) statuses.push((await api.solve(key, "a")).status);
       expect(statuses.every((st) => st === 200)).to.equal(true);

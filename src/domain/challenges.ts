@@ -2,10 +2,10 @@
 import { v4 as uuidv4 } from "uuid";
 import type { Config } from "../config.js";
 import { notFound, rateLimited } from "../errors.js";
-import type { AttemptLimiter, Store } from "../store/port.js";
-import { keyedHash, sameDigest } from "./secrets.js";
+import type { SolveRules, Store } from "../store/port.js";
+import { keyedHash } from "./secrets.js";
 
-/** What happened on one solve attempt; published to the owning app's custom clients. */
+/** What happened on one counted solve attempt (an owned challenge's is in its app's history). */
 export interface SolveOutcome {
   key: string;
   correct: boolean;
@@ -18,12 +18,8 @@ export interface ChallengeDeps {
   store: Store;
   secret: string;
   limits: Config["solveLimits"];
-  /**
-   * Called after every counted attempt on an owned challenge, before the answer is returned; the
-   * realtime channel records and fans the event out here. A failure fails the solve (503), so an
-   * acknowledged attempt is never missing from the app's history.
-   */
-  onOwnedAttempt?: (outcome: SolveOutcome & { owner: string }) => Promise<void>;
+  /** The app history's bounds: the solve step records an owned challenge's attempts there. */
+  history: Pick<Config, "historyMaxEvents" | "historyTtl">;
 }
 
 export interface NewChallenge {
@@ -34,13 +30,13 @@ export interface NewChallenge {
 }
 
 export class Challenges {
-  private readonly perAddress: AttemptLimiter;
-  private readonly perKey: AttemptLimiter;
+  private readonly rules: SolveRules;
 
   constructor(private readonly deps: ChallengeDeps) {
-    const l = deps.limits;
-    this.perAddress = deps.store.limiter({ name: "solve-addr", points: l.perAddress, windowSeconds: l.perAddressWindow });
-    this.perKey = deps.store.limiter({ name: "solve-key", points: l.perKey, windowSeconds: l.perKeyWindow });
+    this.rules = {
+      limits: deps.limits,
+      history: { maxEvents: deps.history.historyMaxEvents, ttlSeconds: deps.history.historyTtl },
+    };
   }
 
   private hashAnswer(key: string, answer: string): string {
@@ -68,31 +64,17 @@ export class Challenges {
   }
 
   /**
-   * Tries an answer. Wrong attempts are limited per (key, address) and per key; an attempt is
-   * reserved before the comparison (so concurrent guesses cannot overshoot the limit) and
-   * refunded when it was right. While limited, every attempt is refused, the right one too.
+   * Tries an answer. The store decides in one atomic step: refused while wrong answers have
+   * reached a limit (per (key, address) and per key), the right answer too; else compared, counted
+   * only when wrong, and, on an owned challenge, recorded in the app's history and fanned out.
    */
   async solve(key: string, answer: string, address: string): Promise<SolveOutcome> {
-    const rec = await this.deps.store.challenges.get(key);
-    if (!rec) throw unknownChallenge();
-
-    const addrId = `${key}:${address}`;
-    const [a, k] = await Promise.all([this.perAddress.consume(addrId), this.perKey.consume(key)]);
-    if (!a.allowed || !k.allowed) {
-      await Promise.all([a.allowed && this.perAddress.refund(addrId), k.allowed && this.perKey.refund(key)]);
-      const waitMs = Math.max(a.allowed ? 0 : a.retryAfterMs, k.allowed ? 0 : k.retryAfterMs);
-      throw rateLimited(waitMs / 1000, "Too many wrong answers for this challenge; try again later.");
-    }
-
-    const correct = sameDigest(this.hashAnswer(key, answer), rec.answerHash);
-    if (correct) await Promise.all([this.perAddress.refund(addrId), this.perKey.refund(key)]);
-
-    const outcome: SolveOutcome = { key, correct, at: new Date() };
-    if (rec.owner !== undefined) {
-      outcome.owner = rec.owner;
-      await this.deps.onOwnedAttempt?.({ ...outcome, owner: rec.owner });
-    }
-    return outcome;
+    const at = new Date();
+    const attempt = { key, address, answerHash: this.hashAnswer(key, answer), at: at.toISOString() };
+    const r = await this.deps.store.challenges.solve(attempt, this.rules);
+    if (r.status === "unknown") throw unknownChallenge();
+    if (r.status === "limited") throw rateLimited(r.retryAfterMs / 1000, "Too many wrong answers for this challenge; try again later.");
+    return { key, correct: r.correct, at, ...(r.event ? { owner: r.event.app } : {}) };
   }
 }
 

@@ -1,9 +1,8 @@
-// The per-app history of solve results (CONTRACT §6): recorded on every counted attempt on an
-// owned challenge, read back for a reconnecting client's replay.
+// The per-app history of solve results (CONTRACT §6), read back for a reconnecting client's
+// replay. The store's solve step records every counted attempt on an owned challenge there.
 import type { Config } from "../config.js";
 import type { Store } from "../store/port.js";
-import type { HistoryLimits, StoredEvent } from "../store/realtime-port.js";
-import type { SolveOutcome } from "./challenges.js";
+import type { HistoryLimits } from "../store/realtime-port.js";
 
 export class ChannelEvents {
   private readonly limits: HistoryLimits;
@@ -13,11 +12,6 @@ export class ChannelEvents {
     config: Pick<Config, "historyMaxEvents" | "historyTtl">,
   ) {
     this.limits = { maxEvents: config.historyMaxEvents, ttlSeconds: config.historyTtl };
-  }
-
-  /** Stores the attempt in the app's history; the store's feed tells every node. */
-  record(outcome: SolveOutcome & { owner: string }): Promise<StoredEvent> {
-    return this.store.events.append(outcome.owner, { key: outcome.key, correct: outcome.correct, at: outcome.at.toISOString() }, this.limits);
   }
 
   /**

@@ -6,6 +6,15 @@ export function keyspace(prefix: string) {
   return {
     /** String (JSON ChallengeRecord) with the challenge's TTL. */
     challenge: (key: string) => `${prefix}:ch:{${key}}`,
+    /**
+     * Solve state, decided by one script over keys of one hash tag: the challenge's key, or, for
+     * an owned challenge, its app (the tag of the app's history, where the script appends the
+     * event). Wrong-answer counters (fixed windows) per challenge and per (challenge, address).
+     */
+    wrongPerKey: (tag: string, key: string) => `${prefix}:sv:{${tag}}:${key}:n`,
+    wrongPerAddress: (tag: string, key: string, address: string) => `${prefix}:sv:{${tag}}:${key}:a:${address}`,
+    /** String: an owned challenge's answer hash, copied beside its app's history; the challenge's TTL. */
+    ownedAnswer: (app: string, key: string) => `${prefix}:sv:{${app}}:${key}:h`,
     /** Prefix for a limiter's counters; the limiter appends ":<id>". */
     limiter: (name: string) => `${prefix}:rl:${name}`,
     /** Hash: CUSTOM TOKEN id → JSON record, one per app. */

@@ -1,7 +1,7 @@
 // The store port: what the domain needs from persistence, and nothing more. Two implementations
 // (redis.ts, memory.ts) pass one contract suite (test/store.contract.test.ts). Every method may
 // throw StoreUnavailableError when the backing store cannot be reached.
-import type { CustomTokenStore, EventLog } from "./realtime-port.js";
+import type { CustomTokenStore, EventLog, HistoryLimits, StoredEvent } from "./realtime-port.js";
 
 import type { AccountStore, AppStore, GrantStore, SessionStore } from "./signin-port.js";
 
@@ -20,7 +20,36 @@ export interface ChallengeStore {
   create(key: string, record: ChallengeRecord, ttlSeconds: number): Promise<boolean>;
   /** The challenge, or null when unknown or expired. */
   get(key: string): Promise<ChallengeRecord | null>;
+  /**
+   * Decides one solve attempt in one atomic step (CONTRACT §5): refused when wrong answers have
+   * already reached a limit; else compared, counted when wrong, and, on an owned challenge,
+   * recorded in the app's history (and told to every node) before it is answered.
+   */
+  solve(attempt: SolveAttempt, rules: SolveRules): Promise<SolveResult>;
 }
+
+export interface SolveAttempt {
+  key: string;
+  /** The client address; wrong answers are limited per (key, address) and per key. */
+  address: string;
+  /** Keyed hash of the NFC-normalised answer, made as ChallengeRecord.answerHash is. */
+  answerHash: string;
+  /** ISO 8601: the time of the attempt, as its event says. */
+  at: string;
+}
+
+export interface SolveRules {
+  /** Wrong answers allowed per window (seconds), per (key, address) and per key. */
+  limits: { perAddress: number; perAddressWindow: number; perKey: number; perKeyWindow: number };
+  history: HistoryLimits;
+}
+
+export type SolveResult =
+  | { status: "unknown" }
+  /** Wrong answers had already reached a limit; nothing was counted or recorded. */
+  | { status: "limited"; retryAfterMs: number }
+  /** Compared (and counted when wrong); `event` is the history entry of an owned challenge. */
+  | { status: "counted"; correct: boolean; event?: StoredEvent & { app: string } };
 
 export type LimitResult = { allowed: true; remaining: number } | { allowed: false; retryAfterMs: number };
 

@@ -4,8 +4,9 @@ import { RateLimiterRedis } from "rate-limiter-flexible";
 import { StoreUnavailableError } from "../errors.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { adaptLimiter } from "./limiter.js";
-import type { AttemptLimiter, ChallengeRecord, ChallengeStore, LimiterSpec, Store } from "./port.js";
+import type { AttemptLimiter, ChallengeStore, LimiterSpec, Store } from "./port.js";
 import type { RedisClient } from "./redis-client.js";
+import { RedisChallenges } from "./redis/challenges.js";
 import { RedisCustomTokens, RedisEventLog } from "./redis/realtime.js";
 import type { CustomTokenStore, EventLog } from "./realtime-port.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./redis/signin.js";
@@ -16,36 +17,6 @@ export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     throw new StoreUnavailableError(err);
-  }
-}
-
-interface StoredChallenge {
-  q: string;
-  h: string;
-  o?: string;
-  c: number;
-}
-
-class RedisChallenges implements ChallengeStore {
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keyspace,
-  ) {}
-
-  async create(key: string, r: ChallengeRecord, ttlSeconds: number): Promise<boolean> {
-    const doc: StoredChallenge = { q: r.question, h: r.answerHash, c: r.createdAt };
-    if (r.owner !== undefined) doc.o = r.owner;
-    const res = await guarded(() => this.redis.set(this.keys.challenge(key), JSON.stringify(doc), "EX", ttlSeconds, "NX"));
-    return res === "OK";
-  }
-
-  async get(key: string): Promise<ChallengeRecord | null> {
-    const raw = await guarded(() => this.redis.get(this.keys.challenge(key)));
-    if (raw === null) return null;
-    const d = JSON.parse(raw) as StoredChallenge;
-    const rec: ChallengeRecord = { question: d.q, answerHash: d.h, createdAt: d.c };
-    if (d.o !== undefined) rec.owner = d.o;
-    return rec;
   }
 }
 

@@ -1,33 +1,35 @@
-// The baseline for the challenge benchmarks: raw node:http + ioredis doing the same Redis round
-// trips as Sigil for the same request, and the same unavoidable work (keyed hash, constant-time
-// compare), with nothing else. It reads and writes Sigil's own keys with Sigil's secret, so both
-// serve the same challenges. Run as its own process: `node --import tsx test/bench/baseline-challenges.ts`.
+// The baseline for the challenge benchmarks: raw node:http + ioredis doing the least a solve with
+// shared state can for the same request, and the same unavoidable work (keyed hash), with nothing
+// else. It reads and writes Sigil's own keys with Sigil's secret, so both serve the same
+// challenges. Run as its own process: `node --import tsx test/bench/baseline-challenges.ts`.
 //   POST /challenge/new    uuid + HMAC + SET key value EX ttl NX                      (1 round trip)
-//   POST /challenge/solve  GET; then the limiter's Lua script twice in parallel (per address+key,
-//                          per key); HMAC + timingSafeEqual; when right, the script twice more
-//                          with -1 (the refund)                                  (2 or 3 round trips)
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+//   POST /challenge/solve  HMAC; one Lua script: read the record, check both limits, compare, and
+//                          count a wrong answer                                      (1 round trip)
+import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Redis } from "ioredis";
 
-// rate-limiter-flexible's own script (RateLimiterRedis), so the Redis work is identical.
-const INCR_TTL = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX') \
-local consumed = redis.call('incrby', KEYS[1], ARGV[1]) \
-local ttl = redis.call('pttl', KEYS[1]) \
-if ttl == -1 then \
-  redis.call('expire', KEYS[1], ARGV[2]) \
-  ttl = 1000 * ARGV[2] \
-end \
-return {consumed, ttl} \
-`;
+// KEYS: challenge, wrong per key, wrong per (key, address). ARGV: answer hash, perAddress,
+// perAddressWindowMs, perKey, perKeyWindowMs. -1 unknown, -2 limited, else 1 right / 0 wrong.
+const SOLVE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return -1 end
+if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[2]) then return -2 end
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[4]) then return -2 end
+if cjson.decode(raw).h == ARGV[1] then return 1 end
+if redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
+if redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+return 0`;
 
 const env = process.env;
 const prefix = env.KEY_PREFIX ?? "sigil";
 const secret = env.SECRET ?? "";
-const perAddress = Number(env.SOLVE_LIMIT_PER_ADDRESS ?? 10);
-const perAddressWindow = String(env.SOLVE_LIMIT_PER_ADDRESS_WINDOW ?? 600);
-const perKey = Number(env.SOLVE_LIMIT_PER_KEY ?? 100);
-const perKeyWindow = String(env.SOLVE_LIMIT_PER_KEY_WINDOW ?? 3600);
+const limits = [
+  Number(env.SOLVE_LIMIT_PER_ADDRESS ?? 10),
+  Number(env.SOLVE_LIMIT_PER_ADDRESS_WINDOW ?? 600) * 1000,
+  Number(env.SOLVE_LIMIT_PER_KEY ?? 100),
+  Number(env.SOLVE_LIMIT_PER_KEY_WINDOW ?? 3600) * 1000,
+];
 
 // The same client options as Sigil's request-path client (src/store/redis-client.ts).
 const redis = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", {
@@ -38,9 +40,8 @@ const redis = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", {
   enableAutoPipelining: true,
 });
 redis.on("error", () => {});
-redis.defineCommand("rlIncr", { numberOfKeys: 1, lua: INCR_TTL });
-type WithIncr = Redis & { rlIncr(key: string, points: string, window: string): Promise<[number, number]> };
-const r = redis as WithIncr;
+redis.defineCommand("solve", { numberOfKeys: 3, lua: SOLVE });
+const r = redis as Redis & { solve(...args: Array<string | number>): Promise<number> };
 
 const hash = (key: string, answer: string) =>
   createHmac("sha256", secret).update(["challenge-answer", key, answer.normalize("NFC")].join("\0")).digest("hex");
@@ -68,15 +69,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const key = req.headers.key;
     const a = req.headers.a;
     if (typeof key !== "string" || typeof a !== "string") return send(res, 400, { error: "invalid_request" });
-    const raw = await redis.get(`${prefix}:ch:{${key}}`);
-    if (raw === null) return send(res, 404, { error: "not_found" });
-    const rec = JSON.parse(raw) as { h: string };
-    const addrKey = `${prefix}:rl:solve-addr:${key}:${req.socket.remoteAddress}`;
-    const keyKey = `${prefix}:rl:solve-key:${key}`;
-    const [x, y] = await Promise.all([r.rlIncr(addrKey, "1", perAddressWindow), r.rlIncr(keyKey, "1", perKeyWindow)]);
-    if (Number(x[0]) > perAddress || Number(y[0]) > perKey) return send(res, 429, { error: "rate_limited" });
-    const correct = timingSafeEqual(Buffer.from(hash(key, a), "hex"), Buffer.from(rec.h, "hex"));
-    if (correct) await Promise.all([r.rlIncr(addrKey, "-1", perAddressWindow), r.rlIncr(keyKey, "-1", perKeyWindow)]);
+    // Sigil's key names (src/store/keys.ts), so that the Redis work is the same.
+    const counters = [`${prefix}:sv:{${key}}:${key}:n`, `${prefix}:sv:{${key}}:${key}:a:${req.socket.remoteAddress}`];
+    const v = await r.solve(`${prefix}:ch:{${key}}`, ...counters, hash(key, a), ...limits);
+    if (v === -1) return send(res, 404, { error: "not_found" });
+    if (v === -2) return send(res, 429, { error: "rate_limited" });
+    const correct = v === 1;
     return send(res, 200, { correct });
   }
   send(res, 404, { error: "not_found" });

@@ -20,7 +20,7 @@ import { freePort } from "../support/ports.js";
 import { ROOT, sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
-import { profileArgs, SOLVE_LIMITS_RAISED, stopAll } from "./lib/processes.js";
+import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 
 const num = (name: string, dflt: number) => {
@@ -261,7 +261,7 @@ export const realtimeBench: BenchModule = {
       const ports = await Promise.all([freePort(), freePort()]);
       const prof = profileArgs(settings);
       const [a, b] = await Promise.all(
-        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, env: SOLVE_LIMITS_RAISED, nodeArgs: prof })),
+        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, nodeArgs: prof })),
       );
       procs.push(a!, b!);
       const [fa, fb] = await Promise.all(
@@ -288,6 +288,7 @@ export const realtimeBench: BenchModule = {
         }
       }
       ctx.log(`  app ${app.client_id} with a CUSTOM TOKEN, ${keys.length} owned challenges`);
+      const answers = new Map(keys.map((k, i) => [k, `answer-${i}`]));
 
       const rows: Row[] = [];
       const lname = `solve→event latency, 2 nodes, ${rate}/s`;
@@ -295,7 +296,8 @@ export const realtimeBench: BenchModule = {
         const sigilT: LatencyTarget = {
           httpUrl: b!.url,
           path: "/challenge/solve",
-          headers: (key) => ({ "content-type": "application/json", key, a: "wrong" }),
+          // Right answers: counted attempts (one event each) that no limit ever throttles.
+          headers: (key) => ({ "content-type": "application/json", key, a: answers.get(key)! }),
           socketUrl: a!.url,
           token,
           readyEvent: "ready",

@@ -60,6 +60,11 @@ export class MemoryEventLog implements EventLog {
   constructor(private readonly bus: MemoryBus) {}
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
+    return this.appendNow(app, e, limits);
+  }
+
+  /** append(), synchronously: the solve step calls it within its own atomic step. */
+  appendNow(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): StoredEvent {
     let h = this.apps.get(app);
     if (!h) this.apps.set(app, (h = { events: [], last: [0, 0], maxDeleted: "0-0" }));
     const now = Date.now();

@@ -31,21 +31,28 @@ local function trimByTime(stream, cutKey, ttlms)
   end
 end`;
 
-// KEYS: stream, cut (the newest id ever trimmed away; neither key expires, so the cut is never
-// forgotten). ARGV: maxEvents, ttlMs, key, correct, at, channel, app. Count trimming is exact,
-// in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
-const APPEND = `${TRIM_BY_TIME}
-local id = redis.call('XADD', KEYS[1], '*', 'k', ARGV[3], 'c', ARGV[4], 't', ARGV[5])
-local maxlen = tonumber(ARGV[1])
-local n = redis.call('XLEN', KEYS[1])
-if n > maxlen + 100 then
-  local old = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', n - maxlen)
-  redis.call('SET', KEYS[2], old[#old][1])
-  redis.call('XTRIM', KEYS[1], 'MAXLEN', maxlen)
-end
-trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[2]))
-redis.call('PUBLISH', ARGV[6], cjson.encode({t='e', app=ARGV[7], id=id, k=ARGV[3], c=ARGV[4], at=ARGV[5]}))
-return id`;
+// stream, cut: the app's history and the newest id ever trimmed away from it (neither key
+// expires, so the cut is never forgotten). Count trimming is exact, in batches of 100, so the
+// history keeps at least maxEvents and the cut is known exactly. Also used by the solve script
+// (redis/challenges.ts), which appends the event of an owned challenge in the same step.
+export const APPEND_EVENT = `${TRIM_BY_TIME}
+local function appendEvent(stream, cut, maxEvents, ttlMs, key, correct, at, channel, app)
+  local id = redis.call('XADD', stream, '*', 'k', key, 'c', correct, 't', at)
+  local maxlen = tonumber(maxEvents)
+  local n = redis.call('XLEN', stream)
+  if n > maxlen + 100 then
+    local old = redis.call('XRANGE', stream, '-', '+', 'COUNT', n - maxlen)
+    redis.call('SET', cut, old[#old][1])
+    redis.call('XTRIM', stream, 'MAXLEN', maxlen)
+  end
+  trimByTime(stream, cut, tonumber(ttlMs))
+  redis.call('PUBLISH', channel, cjson.encode({t='e', app=app, id=id, k=key, c=correct, at=at}))
+  return id
+end`;
+
+// KEYS: stream, cut. ARGV: maxEvents, ttlMs, key, correct, at, channel, app.
+const APPEND = `${APPEND_EVENT}
+return appendEvent(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
 
 // KEYS: stream, cut. ARGV: since, count, ttlMs. Returns {cut, or '' when the app never had an
 // event, the entries after since, and the newest id the stream ever issued}.

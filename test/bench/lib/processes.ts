@@ -10,8 +10,9 @@ export function profileArgs(settings: BenchSettings): string[] {
 }
 
 /**
- * Sigil's solve limits raised (not removed) so that a load of right and wrong answers from one
- * address is never throttled during a run; the limiter still does all of its Redis work.
+ * Sigil's solve limits raised (not removed) so that the wrong answers of a load from one address
+ * are never throttled during a run (right answers never count); the counting still does all of
+ * its Redis work.
  */
 export const SOLVE_LIMITS_RAISED = {
   SOLVE_LIMIT_PER_ADDRESS: "1000000",
