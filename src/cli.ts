@@ -3,7 +3,7 @@
 // line and exits non-zero.
 import { parseArgs } from "node:util";
 import { appsCreate } from "./cli/apps.js";
-import { UsageError, type CliCommand } from "./cli/common.js";
+import { joinOptionValues, UsageError, type CliCommand } from "./cli/common.js";
 import { tokensCommands } from "./cli/tokens.js";
 import { usersCreate } from "./cli/users.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -33,7 +33,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
   let opened: OpenedStore | undefined;
   try {
-    const { values } = parseArgs({ args: argv.slice(cmd.name.split(" ").length), options: cmd.options, strict: true });
+    const args = joinOptionValues(argv.slice(cmd.name.split(" ").length), cmd.options);
+    const { values } = parseArgs({ args, options: cmd.options, strict: true });
     const { config } = loadConfig(env);
     if (config.redisUrl === undefined) {
       throw new UsageError(

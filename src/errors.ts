@@ -51,9 +51,44 @@ export const unavailable = () =>
   });
 export const serverError = () => new SigilError(500, "server_error", "Something went wrong on our side.");
 
+/**
+ * A client-side error raised by a library that read the request (body-parser, raw-body, zlib
+ * behind them, the router): http-errors style, `expose: true` with a 4xx status. Whatever its
+ * kind, the request could not be read: 413 stays request_too_large, every other one (a
+ * Content-Encoding that is unknown or does not match the bytes, a bad charset, bad JSON) is 400
+ * invalid_request (CONTRACT §2), so no new library error type can turn into a 500.
+ */
+function fromClientError(err: unknown): SigilError | undefined {
+  if (!err || typeof err !== "object") return undefined;
+  const e = err as { status?: unknown; statusCode?: unknown; expose?: unknown; type?: unknown };
+  const status = typeof e.status === "number" ? e.status : e.statusCode;
+  if (typeof status !== "number" || status < 400 || status > 499) return undefined;
+  // The router's 400 for a path parameter that is not valid percent-encoding has no `expose`.
+  if (err instanceof URIError && status === 400) return invalidRequest("The address could not be read.");
+  if (e.expose !== true) return undefined;
+  if (status === 413) return new SigilError(413, "request_too_large", "The body is larger than this endpoint accepts.");
+  if (e.type === "entity.parse.failed") return invalidRequest("The body is not valid JSON.");
+  return invalidRequest("The body cannot be read: check its Content-Type, charset and Content-Encoding.");
+}
+
 /** Any thrown value → a SigilError safe to show (unexpected errors lose their detail). */
 export function toSigilError(err: unknown): SigilError {
   if (err instanceof SigilError) return err;
   if (err instanceof StoreUnavailableError) return unavailable();
-  return serverError();
+  return fromClientError(err) ?? serverError();
+}
+
+/**
+ * What a log line may say about the cause of a 5xx: the error's class, message, code and stack,
+ * and the same of its `cause`. Not its other fields: a library error can carry the request's
+ * data (a Redis command's arguments, a parser's input) and the log must never hold a secret.
+ */
+export function causeForLog(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200) };
+  const out: Record<string, unknown> = { type: err.name, message: err.message.slice(0, 500) };
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === "string" || typeof code === "number") out.errorCode = code;
+  if (err.stack) out.stack = err.stack;
+  if (err.cause !== undefined && depth < 3) out.cause = causeForLog(err.cause, depth + 1);
+  return out;
 }

@@ -14,6 +14,7 @@ export type ErrorCode =
   | "not_found"
   | "method_not_allowed"
   | "request_too_large"
+  | "expectation_failed"
   | "rate_limited"
   | "unavailable"
   | "server_error";

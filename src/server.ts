@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
 import proxyaddr from "proxy-addr";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Config } from "./config.js";
+import type { ErrorBody } from "./errors.js";
 import { Accounts } from "./domain/accounts.js";
 import { appExistsIn, Apps } from "./domain/apps.js";
 import { ChannelEvents } from "./domain/channel-events.js";
@@ -136,6 +137,20 @@ export function createServer(deps: ServerDeps): SigilServer {
   });
   const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!hot(req, res)) app(req, res);
+  });
+  // An Expect other than 100-continue (node answers that one itself): 417 in the §2 form, not
+  // node's bare 417. The request is not served and its body is not read, so the connection closes.
+  httpServer.on("checkExpectation", (req, res) => {
+    const body = JSON.stringify({
+      error: "expectation_failed",
+      error_description: "The Expect header is not supported; only 100-continue is.",
+    } satisfies ErrorBody);
+    res.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: "close",
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
   });
   httpServer.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) {

@@ -5,6 +5,7 @@ import { tokensCommands } from "../src/cli/tokens.js";
 import type { CliContext } from "../src/cli/common.js";
 import { describeBackends } from "./support/backends.js";
 import { readyClient, refusal } from "./support/channel.js";
+import { PageClient, csrfOf } from "./support/pages.js";
 import { TEST_APPS, type TestNode } from "./support/nodes.js";
 
 describeBackends(
@@ -81,6 +82,51 @@ describeBackends(
         expect(JSON.parse(revoked.out)).to.deep.equal({ revoked: true });
         expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
       });
+    });
+
+    it("When an option's value begins with \"-\" (an older client id, a name, a password), then the command takes it", function () {
+      this.timeout(30_000);
+      const sigil = (...args: string[]) => {
+        const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
+        });
+        return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+      };
+      const user = sigil("users", "create", "--username", "dash", "--password", "-secret-pass", "--display-name", "-Dash-");
+      expect(user.status, user.err).to.equal(0);
+      const app = sigil("apps", "create", "--owner", "dash", "--name", "-Quiz", "--redirect-uri", "https://quiz.example/cb");
+      expect(app.status, app.err).to.equal(0);
+      expect(JSON.parse(app.out).name).to.equal("-Quiz");
+      const { client_id } = JSON.parse(app.out) as { client_id: string };
+
+      // Ids made before ids stopped beginning with "-" (one in 64 did) keep working: such an app,
+      // written to the store as it was then.
+      const legacyId = `-${client_id.slice(1)}`;
+      return (async () => {
+        // The password was taken whole: dash signs in with it.
+        const c = new PageClient(node.url);
+        const page = await c.get("/signin");
+        expect((await c.post("/signin", { _csrf: csrfOf(page.text), username: "dash", password: "-secret-pass" })).status).to.equal(303);
+        const stored = await node.opened.store.apps.get(client_id);
+        await node.opened.store.apps.create({ ...stored!, clientId: legacyId });
+        for (const appArgs of [["--app", legacyId], [`--app=${legacyId}`]]) {
+          const made = sigil("tokens", "create", ...appArgs, "--name", "-x");
+          expect(made.status, `${appArgs.join(" ")}: ${made.err}`).to.equal(0);
+          const { id, token } = JSON.parse(made.out) as { id: string; token: string };
+          const [listed] = await node.server.customTokens.list(legacyId);
+          expect(listed).to.include({ id, name: "-x" });
+          const c = await readyClient(node.url, { token });
+          expect(c.readies[0]!.app).to.equal(legacyId);
+          const revoked = sigil("tokens", "revoke", ...appArgs, "--id", id);
+          expect(revoked.status, revoked.err).to.equal(0);
+          expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
+        }
+        // An option that needs a value still says so when none follows.
+        const missing = sigil("tokens", "create", "--app");
+        expect(missing.status).to.equal(1);
+        expect(missing.err).to.match(/--app/);
+      })();
     });
   },
   ["redis"],

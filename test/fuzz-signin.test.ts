@@ -1,6 +1,7 @@
 // Bad input on the sign-in half (CONTRACT §2, §3, §4): property-based fuzzing of POST /token,
 // GET /auth/user, GET/POST /authorize and the page forms (/signup, /signin) with random form and
-// JSON bodies, junk Basic credentials, wrong content types, repeated parameters, random and huge
+// JSON bodies, junk Basic credentials, wrong content types, bodies whose Content-Encoding is
+// unknown or does not match the bytes, bad charsets, repeated parameters, random and huge
 // header values (invalid UTF-8 included), odd redirect_uri values, unicode and huge state, missing
 // CSRF tokens. Zero 5xx, every API error in the §2 JSON form (HTML error pages on pages), never a
 // redirect to a URL the app has not registered (or, from a page, off this service), and stored
@@ -11,7 +12,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { describeBackends, type Backend } from "./support/backends.js";
-import { expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
+import { BAD_CHARSETS, contentEncodingHeader, expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { http, utf8Header, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, authorize, basic, csrfOf, registerApp, type TestApp } from "./support/pages.js";
@@ -48,6 +49,8 @@ function expectAllowedLocation(base: string, location: string, fromAuthorize: bo
 /** Every response: no 5xx; §2 JSON on the API; allowed redirects only. */
 function check(base: string, r: TestResponse, api: boolean, fromAuthorize: boolean, what: string, method = "GET"): void {
   expect(r.status, `${what} → ${r.status} ${r.text.slice(0, 200)}`).to.be.below(500);
+  // A body that cannot be read (unknown Content-Encoding, bad charset) is 400, not 415 (§2).
+  expect(r.status, `${what} → ${r.status}`).to.not.equal(415);
   if (api && r.status >= 400 && method !== "HEAD") expectContractError(r, `${r.status} for ${what}`);
   const loc = r.headers.location;
   if (typeof loc === "string") expectAllowedLocation(base, loc, fromAuthorize, what);
@@ -170,7 +173,16 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       fc.constantFrom("{", "[1,2]", '"x"', "null", "{\"code\":", "\ufeff{}", '{"__proto__":{"client_id":"x"}}'),
     ).map((body) => ({ ct: "application/json", body }));
     const other = fc.record({
-      ct: fc.constantFrom("text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded; charset=latin1", "application/json; charset=utf-16", "", ";;", "application/xml"),
+      ct: fc.constantFrom(
+        "text/plain",
+        "multipart/form-data; boundary=x",
+        "application/x-www-form-urlencoded; charset=latin1",
+        "application/json; charset=utf-16",
+        "",
+        ";;",
+        "application/xml",
+        ...BAD_CHARSETS.flatMap((c) => [`application/json; charset=${c}`, `application/x-www-form-urlencoded; charset=${c}`]),
+      ),
       body: fc.oneof(fc.string({ maxLength: 200 }), fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString("latin1"))),
     });
     const big = fc.integer({ min: 60_000, max: 80_000 }).map((n) => ({ ct: "application/x-www-form-urlencoded", body: `code=${"c".repeat(n)}&client_id=${w.app.clientId}` }));
@@ -188,11 +200,11 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     const method = fc.oneof({ weight: 8, arbitrary: fc.constant("POST") }, { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH") });
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: form }, { weight: 3, arbitrary: json }, { weight: 2, arbitrary: other }, { weight: 1, arbitrary: big }), authHeader, method, async (b, auth, m) => {
-        const headers: Record<string, string> = { ...(b.ct ? { "content-type": b.ct } : {}), ...(auth !== undefined ? { authorization: auth } : {}) };
+      fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: form }, { weight: 3, arbitrary: json }, { weight: 2, arbitrary: other }, { weight: 1, arbitrary: big }), authHeader, method, contentEncodingHeader, async (b, auth, m, encoding) => {
+        const headers: Record<string, string> = { ...(b.ct ? { "content-type": b.ct } : {}), ...(auth !== undefined ? { authorization: auth } : {}), ...encoding };
         const r = await send(w.base, m, "/token", headers, m === "GET" || m === "HEAD" ? undefined : Buffer.from(b.body, b.ct === "" || b.ct.startsWith("text") ? "latin1" : "utf8"));
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        check(w.base, r, true, false, `${m} /token ${b.ct} ${b.body.slice(0, 200)} auth=${JSON.stringify(auth)?.slice(0, 80)}`, m);
+        check(w.base, r, true, false, `${m} /token ${b.ct} ${JSON.stringify(encoding)} ${b.body.slice(0, 200)} auth=${JSON.stringify(auth)?.slice(0, 80)}`, m);
         if (r.status === 401 && auth !== undefined && /^basic /i.test(auth)) expect(r.headers["www-authenticate"]).to.match(/^Basic/);
         expect(r.status, "a token for a code nobody issued").to.not.equal(200);
       }),
@@ -452,7 +464,12 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       withCsrf: fc.boolean(),
       pairs: fc.array(pair, { maxLength: 6 }),
       returnTo: fc.option(values.return_to!, { nil: undefined }),
-      ct: fc.oneof({ weight: 6, arbitrary: fc.constant("application/x-www-form-urlencoded") }, { weight: 1, arbitrary: fc.constantFrom("application/json", "text/plain", "multipart/form-data; boundary=x", "") }),
+      ct: fc.oneof(
+        { weight: 6, arbitrary: fc.constant("application/x-www-form-urlencoded") },
+        { weight: 1, arbitrary: fc.constantFrom("application/json", "text/plain", "multipart/form-data; boundary=x", "") },
+        { weight: 1, arbitrary: fc.constantFrom(...BAD_CHARSETS.flatMap((c) => [`application/x-www-form-urlencoded; charset=${c}`, `application/json; charset=${c}`])) },
+      ),
+      encoding: contentEncodingHeader,
     });
     const statuses = new Map<number, number>();
     await fc.assert(
@@ -469,9 +486,9 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
         const body = f.ct === "application/json" ? JSON.stringify(Object.fromEntries(pairs)) : pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
         const cookie: Record<string, string> = c.cookies.size ? { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {};
         const path = f.returnTo === undefined ? f.path : `${f.path}?return_to=${enc(f.returnTo)}`;
-        const r = await send(w.base, "POST", path, { ...cookie, ...(f.ct ? { "content-type": f.ct } : {}) }, body);
+        const r = await send(w.base, "POST", path, { ...cookie, ...(f.ct ? { "content-type": f.ct } : {}), ...f.encoding }, body);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        check(w.base, r, false, false, `POST ${path.slice(0, 100)} ${f.ct} ${body.slice(0, 300)}`);
+        check(w.base, r, false, false, `POST ${path.slice(0, 100)} ${f.ct} ${JSON.stringify(f.encoding)} ${body.slice(0, 300)}`);
       }),
       fcOpts(RUNS),
     );

@@ -1,5 +1,6 @@
 // Bad input (CONTRACT §2): property-based fuzzing of the challenge and ops endpoints with random
-// and oversized headers, invalid UTF-8, bad JSON, wrong methods and content types, odd paths, huge
+// and oversized headers, invalid UTF-8, bad JSON, wrong methods and content types, bodies whose
+// Content-Encoding is unknown or does not match the bytes, bad charsets, odd paths, huge
 // and deeply nested bodies — and, over raw sockets, bytes that are not HTTP at all. Zero 5xx, the
 // node alive, every error in the contract's JSON form (save the HTTP server's own bare 400 for
 // non-HTTP bytes), and a challenge made before the run reads and solves the same after it.
@@ -8,7 +9,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { connect } from "node:net";
 import { describeBackends } from "./support/backends.js";
-import { expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
+import { BAD_CHARSETS, contentEncodingHeader, expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
 
 /** One request with the path exactly as given (no URL resolution: "//x" stays a path). */
@@ -19,12 +20,13 @@ const RUNS = fuzzRuns(300);
 
 const PATHS = ["/challenge/new", "/challenge/q", "/challenge/solve", "/healthz", "/readyz", "/metrics", "/openapi.json", "/", "/challenge", "/challenge/"];
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"];
-const HEADER_NAMES = ["question", "answer", "key", "a", "ttl", "authorization", "content-type", "x-request-id", "client_id", "origin", "access-control-request-method", "accept", "x-forwarded-for"];
+const HEADER_NAMES = ["question", "answer", "key", "a", "ttl", "authorization", "content-type", "content-encoding", "x-request-id", "client_id", "origin", "access-control-request-method", "accept", "x-forwarded-for"];
 const CONTENT_TYPES = [
   "application/json",
   "application/json; charset=utf-8",
   "application/json; charset=latin1",
   "application/json; charset=utf-16",
+  ...BAD_CHARSETS.map((c) => `application/json; charset=${c}`),
   "application/merge-patch+json",
   "text/plain",
   "application/x-www-form-urlencoded",
@@ -80,7 +82,14 @@ function arbitraryRequest(knownKey: string) {
     { weight: 1, arbitrary: fc.integer({ min: 100, max: 12_000 }).map((n) => "/" + "a".repeat(n)) },
   );
   const method = fc.oneof({ weight: 4, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
-  return fc.record({ method, path, headers, body });
+  // A claimed Content-Encoding (the bytes are never really compressed) or a bad charset, with a
+  // JSON type so that the body is really read (CONTRACT §2: 400 invalid_request).
+  const jsonType = fc.constantFrom("application/json", "application/json; charset=utf-8", "application/merge-patch+json", ...BAD_CHARSETS.map((c) => `application/json; charset=${c}`));
+  const encoded = fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Record<string, string>>({}) },
+    { weight: 1, arbitrary: fc.tuple(contentEncodingHeader, jsonType).map(([e, ct]) => ({ ...e, "content-type": ct })) },
+  );
+  return fc.record({ method, path, headers, body, encoded });
 }
 
 /** Sends raw bytes; collects what comes back until the server closes or is quiet for idleMs. */
@@ -138,6 +147,10 @@ function rawCase() {
       "Transfer-Encoding: chunked\r\nContent-Length: 3",
       "Transfer-Encoding: gzip, chunked",
       "Expect: 100-continue",
+      "Expect: nope",
+      "Content-Encoding: gzip",
+      "Content-Encoding: nope",
+      "Content-Type: application/json; charset=klingon",
       "Connection: upgrade\r\nUpgrade: websocket",
       " folded: value",
       "no colon here",
@@ -172,9 +185,10 @@ describeBackends("Fuzzing the HTTP API with bad input", (backend) => {
 
     await fc.assert(
       fc.asyncProperty(arbitraryRequest(key), async (r) => {
-        const what = `${r.method} ${r.path.slice(0, 80)} ${JSON.stringify(r.headers).slice(0, 300)}`;
+        const given = { ...r.headers, ...r.encoded };
+        const what = `${r.method} ${r.path.slice(0, 80)} ${JSON.stringify(given).slice(0, 300)}`;
         // An explicit Content-Length: node:http sends a GET's body without one (invalid framing).
-        const headers = r.body === undefined ? r.headers : { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) };
+        const headers = r.body === undefined ? given : { ...given, "content-length": String(Buffer.byteLength(r.body)) };
         const res = await send(node.url, r.method, r.path, headers, r.body);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         expect(res.status, what).to.be.below(500);

@@ -24,3 +24,26 @@ export function required(values: CliContext["values"], name: string): string {
   if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
   return v;
 }
+
+/**
+ * An option that takes a value takes the next argument, whatever it is: node's parseArgs refuses
+ * "--app -JfrJ…" as ambiguous, and ids, names and passwords may begin with "-". Such pairs are
+ * joined ("--app=-JfrJ…", which parseArgs reads as a value) before parsing; "--" ends options.
+ */
+export function joinOptionValues(args: string[], options: CliCommand["options"]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const name = arg.startsWith("--") && !arg.includes("=") ? arg.slice(2) : undefined;
+    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === "string" && i + 1 < args.length) {
+      out.push(`${arg}=${args[++i]}`);
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import type { Store } from "../store/port.js";
 import type { AppRecord } from "../store/signin-port.js";
 import { FormError } from "./accounts.js";
 import { redirectUriProblem } from "./redirect-uris.js";
-import { keyedHash, randomToken, sameDigest } from "./secrets.js";
+import { keyedHash, randomId, randomToken, sameDigest } from "./secrets.js";
 import { codePointLength } from "./text.js";
 
 export interface AppsDeps {
@@ -47,7 +47,7 @@ export class Apps {
   /** Registers an app; the secret is returned this once. */
   async create(ownerId: string, name: string, redirectUris: string[]): Promise<{ app: AppRecord; clientSecret: string }> {
     const checked = Apps.check(name, redirectUris);
-    const clientId = randomToken(16);
+    const clientId = randomId(); // never begins with "-" (CONTRACT §7)
     const clientSecret = randomToken(32);
     const app: AppRecord = {
       clientId,

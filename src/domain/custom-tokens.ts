@@ -5,7 +5,7 @@ import jwt from "jsonwebtoken";
 import { invalidRequest, invalidToken, notFound } from "../errors.js";
 import type { Store } from "../store/port.js";
 import type { CustomTokenRecord } from "../store/realtime-port.js";
-import { keyedHash, randomToken } from "./secrets.js";
+import { keyedHash, randomId } from "./secrets.js";
 
 /** Whether an app (client_id) exists; wired to the apps of the sign-in half by the caller. */
 export type AppExists = (clientId: string) => Promise<boolean>;
@@ -57,7 +57,7 @@ export class CustomTokens {
     if (!(await this.deps.appExists(input.app))) throw notFound("No app has this client_id.");
     const now = Date.now();
     const record: CustomTokenRecord = {
-      id: randomToken(16),
+      id: randomId(), // never begins with "-" (CONTRACT §7)
       app: input.app,
       name,
       createdAt: now,

@@ -1,6 +1,6 @@
 // Keyed hashes and constant-time comparison, for answers and other secrets Sigil must verify
 // without storing them in clear.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 
 /** HMAC-SHA256 of the parts (joined with NUL, so no two different part lists collide), hex. */
 export function keyedHash(secret: string, ...parts: string[]): string {
@@ -17,4 +17,15 @@ export function sameDigest(a: string, b: string): boolean {
 /** A random, URL-safe token of `bytes` random bytes. */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
+}
+
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A random id that people paste into command lines (client ids, CUSTOM TOKEN ids; CONTRACT §7):
+ * 22 base64url characters, as randomToken(16) makes, but the first is a letter or a digit, never
+ * "-" (a command line reads "-Jfr…" as an option). 62 × 64^21 values: about 131.9 random bits.
+ */
+export function randomId(): string {
+  return ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]! + randomBytes(16).toString("base64url").slice(0, 21);
 }

@@ -38,7 +38,8 @@ const EMPTY_JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 /** True when the request certainly has no body (so express.json would leave req.body empty). */
 function noBody(req: IncomingMessage): boolean {
   const h = req.headers;
-  if (h["transfer-encoding"] !== undefined) return false;
+  // A Content-Encoding, even on an empty body, is express.json's to judge (400 when unreadable).
+  if (h["transfer-encoding"] !== undefined || h["content-encoding"] !== undefined) return false;
   const len = h["content-length"];
   if (len === undefined) return true;
   // Content-Length: 0 (what browsers send): the JSON parser would make {} of it, the same result.

@@ -4,7 +4,7 @@ import type { Store } from "../store/port.js";
 import type { Metrics } from "../metrics.js";
 import type { ApiRegistry } from "./openapi.js";
 import { route } from "./route.js";
-import { unavailable } from "../errors.js";
+import { StoreUnavailableError } from "../errors.js";
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -23,8 +23,9 @@ export function opsRoutes(deps: { store: Store; metrics: Metrics; api: ApiRegist
     get: async (_req, res) => {
       try {
         await withTimeout(deps.store.ping(), 1000);
-      } catch {
-        throw unavailable();
+      } catch (err) {
+        // Logged once (with the cause) and answered 503 by the error mapping.
+        throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(err);
       }
       res.json({ status: "ready", store: deps.store.kind });
     },

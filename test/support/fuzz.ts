@@ -2,6 +2,7 @@
 // seconds under npm test), FUZZ_SEED replays a failure, and every refused HTTP request must be in
 // the contract's error form (CONTRACT §2).
 import { expect } from "chai";
+import fc from "fast-check";
 import type { TestResponse } from "./http.js";
 
 /** The number of runs: FUZZ_RUNS when set, else the suite's own default. */
@@ -20,3 +21,19 @@ export function expectContractError(r: TestResponse, what: string): void {
   expect(r.json.error, what).to.match(/^[a-z]+(_[a-z]+)*$/);
   expect(r.json.error_description, what).to.be.a("string").and.not.be.empty;
 }
+
+/**
+ * Content-Encodings a client may claim for a body (CONTRACT §2: unknown, or not matching the
+ * bytes, is 400 invalid_request): real ones (no fuzzed body is really compressed), unknown ones,
+ * lists and odd spellings.
+ */
+export const CONTENT_ENCODINGS = ["gzip", "deflate", "br", "x-gzip", "GZIP", "nope", "compress", "gzip, br", "identity, gzip", "identity", ""];
+
+/** Charsets no body can be read in. */
+export const BAD_CHARSETS = ["klingon", "utf-7", "x-unknown", "utf-16x"];
+
+/** A header set to add to a request: usually nothing, about one in three a Content-Encoding. */
+export const contentEncodingHeader: fc.Arbitrary<Record<string, string>> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant({}) },
+  { weight: 1, arbitrary: fc.constantFrom(...CONTENT_ENCODINGS).map((e) => ({ "content-encoding": e })) },
+);

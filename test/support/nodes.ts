@@ -32,7 +32,13 @@ const testAppExists = (store: Store): AppExists => {
 };
 
 export async function startNode(
-  opts: { redisUrl?: string; env?: Record<string, string>; appExists?: AppExists } = {},
+  opts: {
+    redisUrl?: string;
+    env?: Record<string, string>;
+    appExists?: AppExists;
+    /** Wraps the store the node is given (tests of what a failing store does to a request). */
+    wrapStore?: (store: Store) => Store;
+  } = {},
 ): Promise<TestNode> {
   const port = await freePort();
   const { config } = loadConfig({
@@ -57,7 +63,8 @@ export async function startNode(
   const logger = createLogger(config.logLevel, sink);
   const opened = await openStore(config, logger, { waitMs: 3000 });
   const realtime = await openRealtimeClients(config, logger, opened);
-  const server = createServer({ config, store: opened.store, logger, realtime, appExists: opts.appExists ?? testAppExists(opened.store) });
+  const store = opts.wrapStore ? opts.wrapStore(opened.store) : opened.store;
+  const server = createServer({ config, store, logger, realtime, appExists: opts.appExists ?? testAppExists(opened.store) });
   const url = await server.listen(config.port, config.host);
   let closed = false;
   return {

@@ -1,48 +1,35 @@
-// The one place where errors become HTTP responses (CONTRACT §2).
+// The one place where errors become HTTP responses (CONTRACT §2), for the JSON API, the hot
+// routes and the pages alike: the mapping is toSigilError (errors.ts); this adds the log line.
 import type { NextFunction, Request, Response } from "express";
-import { SigilError, StoreUnavailableError, invalidRequest, notFound, toSigilError } from "../../errors.js";
+import { SigilError, StoreUnavailableError, causeForLog, notFound, toSigilError } from "../../errors.js";
 import type { Logger } from "../../log.js";
-
-/** body-parser and other http-errors style failures → the contract's errors. */
-function fromHttpError(err: unknown): SigilError | undefined {
-  // The router's 400 for a path parameter that is not valid percent-encoding (e.g. /pictures/%E0).
-  if (err instanceof URIError && (err as { status?: unknown }).status === 400) return invalidRequest("The address could not be read.");
-  if (!err || typeof err !== "object" || !("type" in err)) return undefined;
-  const type = (err as { type?: unknown }).type;
-  switch (type) {
-    case "entity.too.large":
-      return new SigilError(413, "request_too_large", "The body is larger than this endpoint accepts.");
-    case "entity.parse.failed":
-      return invalidRequest("The body is not valid JSON.");
-    case "entity.verify.failed":
-    case "encoding.unsupported":
-    case "charset.unsupported":
-    case "parameters.too.many":
-    case "request.size.invalid":
-      return invalidRequest("The body cannot be read: check its encoding and Content-Type.");
-    default:
-      return undefined;
-  }
-}
 
 export function notFoundHandler(_req: Request, _res: Response, next: NextFunction) {
   next(notFound());
 }
 
-/** Maps any thrown value to the error to send, logging what an operator must see. */
+/**
+ * Maps any thrown value to the error to send, and logs every 5xx once, on the request's logger
+ * (so with its request id) and with its cause. Call it once per failed request.
+ */
 export function errorReply(err: unknown, log: Logger | undefined): SigilError {
-  const mapped = fromHttpError(err) ?? toSigilError(err);
-  if (err instanceof StoreUnavailableError) {
-    log?.warn({ err: { message: (err.cause as Error | undefined)?.message } }, "store unavailable");
-  } else if (mapped.status >= 500) {
-    log?.error({ err }, "unexpected error");
+  const mapped = toSigilError(err);
+  if (mapped.status >= 500) {
+    const cause = err instanceof StoreUnavailableError ? (err.cause ?? err) : err;
+    // Under `cause`, not `err`: pino's err serializer would copy every field of the error.
+    const line = { status: mapped.status, error: mapped.code, cause: causeForLog(cause) };
+    if (err instanceof StoreUnavailableError) log?.warn(line, "store unavailable");
+    else log?.error(line, err instanceof SigilError ? mapped.description : "unexpected error");
   }
   return mapped;
 }
 
-export function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
   if (res.headersSent) {
-    next(err);
+    // Too late for an error response: log it (once, here) and cut the response short, as
+    // express's own final handler would (which would print the stack outside the JSON log).
+    req.log?.error({ cause: causeForLog(err) }, "error after the response started");
+    res.destroy();
     return;
   }
   const mapped = errorReply(err, req.log);

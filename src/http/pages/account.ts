@@ -19,6 +19,11 @@ export function pictureUpload() {
     limits: { fileSize: 1024 * 1024, files: 1, fields: 5, fieldSize: 4096, parts: 8 },
   }).single("picture");
   return (req: Request, res: Response, next: NextFunction) => {
+    // multer reads the bytes as they come: an encoded body cannot be read (CONTRACT §2).
+    const encoding = req.headers["content-encoding"];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity" && req.is("multipart/form-data")) {
+      return next(new SigilError(400, "invalid_request", "The upload cannot be read: its Content-Encoding is not supported."));
+    }
     upload(req, res, (err: unknown) => {
       if (!err) return next();
       if (err instanceof multer.MulterError && err.code === "LIMIT_FILE_SIZE") {

@@ -1,9 +1,9 @@
 // The user-facing pages on {auth_url} (CONTRACT §3, §4): sessions, CSRF, page headers, and an
 // error handler that answers in HTML.
 import express, { Router, type NextFunction, type Request, type Response } from "express";
-import { SigilError, StoreUnavailableError, toSigilError } from "../../errors.js";
 import { ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../../views/layout.js";
+import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { route } from "../route.js";
 import { accountPage, pictureUpload, updateAccount, withdrawConsent } from "./account.js";
@@ -23,16 +23,8 @@ function pageErrors(err: unknown, req: Request, res: Response, next: NextFunctio
     sendPage(res, 403, ErrorPage({ title: "Form expired", message: "This form has expired or did not come from Sigil. Go back, reload the page and try again." }));
     return;
   }
-  const h = err as { status?: unknown; expose?: unknown };
-  const e =
-    // The router's 400 for a path parameter that is not valid percent-encoding (no `expose`).
-    err instanceof URIError && h.status === 400
-      ? new SigilError(400, "invalid_request", "The address could not be read.")
-      : typeof h.status === "number" && h.status >= 400 && h.status < 500 && h.expose === true && !(err instanceof SigilError)
-        ? new SigilError(h.status, h.status === 413 ? "request_too_large" : "invalid_request", h.status === 413 ? "The form is larger than this page accepts." : "The form could not be read.")
-        : toSigilError(err);
-  if (err instanceof StoreUnavailableError) req.log?.warn("store unavailable");
-  else if (e.status >= 500) req.log?.error({ err }, "unexpected error");
+  // The same mapping and the same one log line per 5xx as the JSON API; shown as a page.
+  const e = errorReply(err, req.log);
   res.set(e.headers);
   const title = e.status === 429 ? "Slow down" : e.status >= 500 ? "Something went wrong" : "That did not work";
   sendPage(res, e.status, ErrorPage({ title, message: e.description }));
