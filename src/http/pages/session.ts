@@ -121,19 +121,3 @@ export function signInSession(req: Request, userId: string): Promise<void> {
 export function endSession(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
 }
-
-/**
- * A `return_to` that stays on this service: a path starting with one "/", no backslash, no
- * control characters, no scheme or host. Anything else becomes the fallback.
- */
-export function safeReturnTo(raw: unknown, fallback = "/account"): string {
-  if (typeof raw !== "string" || raw.length === 0 || raw.length > 8000) return fallback;
-  if (!raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return fallback;
-  try {
-    const u = new URL(raw, "http://sigil.invalid");
-    if (u.origin !== "http://sigil.invalid") return fallback;
-    return u.pathname + u.search;
-  } catch {
-    return fallback;
-  }
-}
