@@ -19,7 +19,7 @@ declare module "express-session" {
 
 declare module "express-serve-static-core" {
   interface Request {
-    /** This node's CSRF helpers (set by pageSessions). */
+    /** This node's CSRF helpers (set by sessions()). */
     pageCsrf?: DoubleCsrfUtilities;
   }
 }
