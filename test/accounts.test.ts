@@ -49,14 +49,17 @@ describeBackends("Accounts and pages", (backend) => {
       expect(node.logs.join("\n")).to.not.match(/very-secret-pass/);
     });
 
-    it("then the session cookie is HttpOnly and SameSite=Lax (and not Secure on http)", async () => {
+    it("then the session cookie (and the form's CSRF cookie before it) is HttpOnly and SameSite=Lax (and not Secure on http)", async () => {
       const c = new PageClient(base);
       const page = await c.get("/signup");
-      const cookie = String(page.headers["set-cookie"]);
-      expect(cookie).to.match(/sigil\.sid=/);
-      expect(cookie).to.match(/HttpOnly/i);
-      expect(cookie).to.match(/SameSite=Lax/i);
-      expect(cookie).to.not.match(/Secure/i);
+      const made = await c.post("/signup", { _csrf: csrfOf(page.text), username: "olga", password: "password123" });
+      expect(String(page.headers["set-cookie"])).to.match(/^sigil\.csrf=/);
+      expect(String(made.headers["set-cookie"])).to.match(/^sigil\.sid=/);
+      for (const cookie of [String(page.headers["set-cookie"]), String(made.headers["set-cookie"])]) {
+        expect(cookie).to.match(/HttpOnly/i);
+        expect(cookie).to.match(/SameSite=Lax/i);
+        expect(cookie).to.not.match(/Secure/i);
+      }
     });
 
     it("then usernames are unique whatever their case", async () => {
@@ -154,13 +157,20 @@ describeBackends("Accounts and pages", (backend) => {
   });
 
   describe("When the pages are served over https (behind a proxy)", () => {
-    it("then the session cookie is Secure too", async () => {
+    it("then the session cookie and the CSRF cookie are Secure too", async () => {
       const node = await backend.startNode({ AUTH_URL: "https://auth.example", TRUST_PROXY: "loopback" });
-      const r = await http(node.url, "/signup", { headers: { "x-forwarded-proto": "https" } });
-      const cookie = String(r.headers["set-cookie"]);
-      expect(cookie).to.match(/HttpOnly/i);
-      expect(cookie).to.match(/SameSite=Lax/i);
-      expect(cookie).to.match(/; Secure/i);
+      const https = { "x-forwarded-proto": "https" };
+      const c = new PageClient(node.url);
+      const page = await c.get("/signup", https);
+      const made = await c.post("/signup", { _csrf: csrfOf(page.text), username: "olga", password: "password123" }, https);
+      expect(made.status).to.equal(303);
+      expect(String(page.headers["set-cookie"])).to.match(/^__Host-sigil\.csrf=/);
+      expect(String(made.headers["set-cookie"])).to.match(/^sigil\.sid=/);
+      for (const cookie of [String(page.headers["set-cookie"]), String(made.headers["set-cookie"])]) {
+        expect(cookie).to.match(/HttpOnly/i);
+        expect(cookie).to.match(/SameSite=Lax/i);
+        expect(cookie).to.match(/; Secure/i);
+      }
     });
   });
 

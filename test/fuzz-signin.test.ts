@@ -15,7 +15,7 @@ import { describeBackends, type Backend } from "./support/backends.js";
 import { BAD_CHARSETS, contentEncodingHeader, expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
 import { http, utf8Header, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
-import { PageClient, authorize, basic, csrfOf, registerApp, type TestApp } from "./support/pages.js";
+import { PageClient, authorize, basic, csrfOf, decodeHtml, registerApp, type TestApp } from "./support/pages.js";
 
 const RUNS = fuzzRuns(150);
 const PASSWORD = "correct horse battery";
@@ -36,7 +36,8 @@ function send(base: string, method: string, path: string, headers: Record<string
 /** A Location is a path on this service, or one of the app's registered redirect URLs. */
 function expectAllowedLocation(base: string, location: string, fromAuthorize: boolean, what: string): void {
   if (location.startsWith("/") && !location.startsWith("//") && !location.startsWith("/\\")) return;
-  const u = new URL(location);
+  // Resolved as a browser would: "//evil.example/x" is another host.
+  const u = new URL(location, base);
   if (u.origin === new URL(base).origin) return;
   expect(fromAuthorize, `${what}: a page redirected off this service to ${location}`).to.equal(true);
   const registered =
@@ -69,6 +70,14 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 100, max: 70_000 }).map((n) => "x".repeat(n)) },
   { weight: 1, arbitrary: fc.constantFrom("", " ", "\u0000", "\ud800", "%", "%ff", "a&b=c", "+", "null", "[]", "{}") },
 );
+
+/** return_to values made of the pieces that open redirects are made of (dot segments, slashes, encodings). */
+const returnTo = fc
+  .tuple(
+    fc.oneof({ weight: 4, arbitrary: fc.constant("/") }, { weight: 1, arbitrary: fc.constant("") }),
+    fc.array(fc.constantFrom("/", "//", "\\", ".", "..", "%2e", "%2E%2e", "%2F", "%2f", "%5C", "%5c", "%09", "\t", "\n", "@", ":", "?", "#", "evil.example", "javascript:", "http:", "https:", "a"), { minLength: 1, maxLength: 8 }),
+  )
+  .map(([start, parts]) => start + parts.join(""));
 
 interface World {
   node: TestNode;
@@ -439,6 +448,35 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     await expectUnchanged(w, before);
   });
 
+  it("When return_to is any mix of slashes, dots and encodings, then a sign-in and its links never lead off this service", async function () {
+    this.timeout(Math.max(60_000, RUNS * 400));
+    const w = await world(backend);
+    const before = await w.snapshot();
+    const origin = new URL(w.base).origin;
+    const onSite = (path: string, what: string) => {
+      expect(path, what).to.match(/^\/(?![/\\])/);
+      expect(new URL(path, w.base).origin, what).to.equal(origin);
+    };
+    await fc.assert(
+      fc.asyncProperty(returnTo, async (rt) => {
+        const what = `return_to=${JSON.stringify(rt)}`;
+        const c = new PageClient(w.base);
+        const q = `?return_to=${enc(rt)}`;
+        const page = await c.get(`/signin${q}`);
+        expect(page.status, what).to.equal(200);
+        const links = [...page.text.matchAll(/(?:href|action)="(\/sign(?:in|up)\?[^"]*)"/g)];
+        expect(links, what).to.have.length(2);
+        for (const m of links) onSite(new URL(decodeHtml(m[1]!), w.base).searchParams.get("return_to") ?? "", `${what}: a link`);
+        // The right password: a success gives its attempt back, so no limit is reached.
+        const r = await c.post(`/signin${q}`, { _csrf: csrfOf(page.text), username: "alice", password: PASSWORD });
+        expect(r.status, `${what} → ${r.status} ${r.text.slice(0, 200)}`).to.equal(303);
+        onSite(String(r.headers.location), `${what}: Location ${String(r.headers.location)}`);
+      }),
+      fcOpts(RUNS),
+    );
+    await expectUnchanged(w, before);
+  });
+
   it("When random fields reach the /signup and /signin forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 300));
     const w = await world(backend);
@@ -453,7 +491,11 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       username,
       password: fc.oneof(fc.constant(PASSWORD), fc.string({ minLength: 8, maxLength: 20 }), text, fc.constant("p".repeat(129))),
       display_name: fc.oneof(text, fc.string({ unit: "grapheme", maxLength: 70 })),
-      return_to: fc.constantFrom("/account", "//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "/%2F%2Fevil.example", "/\tevil", "\u0000", "/authorize?x=1"),
+      return_to: fc.oneof(
+        fc.constantFrom("/account", "//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "/%2F%2Fevil.example", "/\tevil", "\u0000", "/authorize?x=1"),
+        fc.constantFrom("/.//evil.example/phish", "/..//evil.example", "/%2e%2e//evil.example", "/a/../..//evil.example", "/./\\evil.example", "/\t/evil.example", "/\n/evil.example"),
+        returnTo,
+      ),
     };
     const pair = fc.oneof(
       { weight: 8, arbitrary: fc.constantFrom(...Object.keys(values)).chain((k) => values[k]!.map((v) => [k, v] as [string, string])) },

@@ -1,4 +1,4 @@
-// Accounts: sign-up, sign-in (throttled per account and per address), profile edits.
+// Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited } from "../errors.js";
 import type { AttemptLimiter, Store } from "../store/port.js";
@@ -35,12 +35,19 @@ export function checkPassword(raw: string): string {
   return raw;
 }
 
+/**
+ * The per-username limit is counted per address too (CONTRACT §4): counting a username's failures
+ * from every address together would let anyone lock its owner out with ten wrong passwords. The
+ * address comes first; it holds no space, so no two (username, address) pairs share a key.
+ */
+const userAtAddress = (username: string, address: string) => `${address} ${username}`;
+
 export class Accounts {
-  private readonly perAccount: AttemptLimiter;
+  private readonly perUserAddress: AttemptLimiter;
   private readonly perAddress: AttemptLimiter;
 
   constructor(private readonly store: Store) {
-    this.perAccount = store.limiter({ name: "signin-user", points: 10, windowSeconds: 900 });
+    this.perUserAddress = store.limiter({ name: "signin-user-addr", points: 10, windowSeconds: 900 });
     this.perAddress = store.limiter({ name: "signin-addr", points: 100, windowSeconds: 900 });
   }
 
@@ -59,18 +66,26 @@ export class Accounts {
     return user;
   }
 
-  /** The user for these credentials; a FormError when wrong; 429 when throttled. */
+  /**
+   * The user for these credentials; a FormError when wrong; 429 when throttled.
+   * Each attempt first reserves a point on both limits, atomically in the store, so attempts sent
+   * at once never get past a limit; a right password gives its points back. While either limit is
+   * reached every attempt is refused, the right password too, so the limit never tells which
+   * password is right; an attempt refused by one limit gives back what it took from the other.
+   */
   async signIn(rawUsername: string, password: string, address: string): Promise<UserRecord> {
     const username = rawUsername.trim().toLowerCase().slice(0, 64);
-    const [a, b] = await Promise.all([this.perAccount.consume(username), this.perAddress.consume(address)]);
+    const key = userAtAddress(username, address);
+    const [a, b] = await Promise.all([this.perUserAddress.consume(key), this.perAddress.consume(address)]);
     if (!a.allowed || !b.allowed) {
+      await Promise.all([a.allowed && this.perUserAddress.refund(key), b.allowed && this.perAddress.refund(address)]);
       const ms = Math.max(a.allowed ? 0 : a.retryAfterMs, b.allowed ? 0 : b.retryAfterMs);
       throw rateLimited(ms / 1000, "Too many sign-in attempts; try again later.");
     }
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
     const ok = await verifyPassword(password.slice(0, 256), user?.passwordHash ?? DUMMY_HASH);
     if (!user || !ok) throw new FormError("The username or password is wrong.", 401);
-    await Promise.all([this.perAccount.refund(username), this.perAddress.refund(address)]);
+    await Promise.all([this.perUserAddress.refund(key), this.perAddress.refund(address)]);
     return user;
   }
 

@@ -38,6 +38,11 @@ export class ExpiringMap<V> {
     return this.entries.delete(key);
   }
 
+  /** How many entries are held (expired ones until the next sweep or read drops them). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   sweep(): void {
     const now = Date.now();
     for (const [k, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(k);
@@ -116,6 +121,14 @@ export class MemoryStore implements Store {
     return adaptLimiter(
       new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds }),
     );
+  }
+
+  /**
+   * How many expiring entries the store holds (sessions, challenges, codes, tokens): what traffic
+   * could grow. Tests compare it as they compare Redis's DBSIZE.
+   */
+  entryCount(): number {
+    return this.sessions.map.size + this.challenges.map.size + this.grants.codes.size + this.grants.used.size + this.grants.tokens.size;
   }
 
   async ping(): Promise<void> {}

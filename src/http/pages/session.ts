@@ -1,10 +1,14 @@
-// Sessions for the pages: express-session over the store port (any node serves any user), and
-// csrf-sync (synchronizer tokens kept in the session: no extra cookie, and it fits
-// server-rendered forms; the double-submit alternatives need a second cookie and a secret).
-import { csrfSync } from "csrf-sync";
+// Sessions for the pages: express-session over the store port (any node serves any user), saved
+// only once someone signs in; and CSRF tokens from csrf-csrf, a signed double-submit cookie: the
+// token is an HMAC (keyed by SECRET) of a random value held in an HttpOnly cookie and, once signed
+// in, of the session id. An anonymous form therefore needs nothing in the store (CONTRACT §4:
+// anonymous traffic cannot grow it), and any node checks any token.
+import cookieParser from "cookie-parser";
+import { doubleCsrf, type DoubleCsrfUtilities } from "csrf-csrf";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type { Config } from "../../config.js";
+import { keyedHash } from "../../domain/secrets.js";
 import type { SessionStore } from "../../store/signin-port.js";
 
 declare module "express-session" {
@@ -13,9 +17,15 @@ declare module "express-session" {
   }
 }
 
-/** A signed-in session lasts a week; an anonymous one (a CSRF token for a form) two hours. */
+declare module "express-serve-static-core" {
+  interface Request {
+    /** This node's CSRF helpers (set by sessions()). */
+    pageCsrf?: DoubleCsrfUtilities;
+  }
+}
+
+/** A session exists only once signed in, and lasts a week. */
 const DEFAULT_TTL = 7 * 24 * 3600;
-const ANONYMOUS_TTL = 2 * 3600;
 
 /** express-session's Store contract, on our SessionStore port. */
 class PortSessionStore extends session.Store {
@@ -59,41 +69,62 @@ class PortSessionStore extends session.Store {
   }
 }
 
-export function sessions(config: Config, store: SessionStore): RequestHandler {
-  return session({
-    name: "sigil.sid",
-    secret: config.secret,
-    store: new PortSessionStore(store),
-    resave: false,
-    saveUninitialized: false,
-    rolling: false,
-    cookie: {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: config.authUrl.startsWith("https:"),
-      maxAge: ANONYMOUS_TTL * 1000,
-      path: "/",
+/**
+ * What every page needs before its handler: cookies, the session (read when the browser has one;
+ * written only by signInSession) and the CSRF helpers.
+ */
+export function sessions(config: Config, store: SessionStore): RequestHandler[] {
+  const secure = config.authUrl.startsWith("https:");
+  const csrf = doubleCsrf({
+    getSecret: () => keyedHash(config.secret, "sigil page csrf"),
+    // Signed in: the token also names the session, so it serves only that session. Anonymous:
+    // the random value in the browser's cookie is all there is to bind to.
+    getSessionIdentifier: (req) => (req.session?.userId ? req.sessionID : ""),
+    // "__Host-" (https only) keeps a sibling subdomain from planting a cookie of its own.
+    cookieName: secure ? "__Host-sigil.csrf" : "sigil.csrf",
+    cookieOptions: { httpOnly: true, sameSite: "lax", secure, path: "/" },
+    getCsrfTokenFromRequest: (req) => {
+      const v = (req.body as Record<string, unknown> | undefined)?._csrf;
+      return typeof v === "string" ? v : undefined;
     },
   });
+  const attach: RequestHandler = (req, _res, next) => {
+    req.pageCsrf = csrf;
+    next();
+  };
+  return [
+    cookieParser(),
+    session({
+      name: "sigil.sid",
+      secret: config.secret,
+      store: new PortSessionStore(store),
+      resave: false,
+      saveUninitialized: false,
+      rolling: false,
+      cookie: { httpOnly: true, sameSite: "lax", secure, maxAge: DEFAULT_TTL * 1000, path: "/" },
+    }),
+    attach,
+  ];
 }
 
-const csrf = csrfSync({
-  getTokenFromRequest: (req) => {
-    const v = (req.body as Record<string, unknown> | undefined)?._csrf;
-    return typeof v === "string" ? v : undefined;
-  },
-});
+function pageCsrf(req: Request): DoubleCsrfUtilities {
+  if (!req.pageCsrf) throw new Error("the page sessions middleware did not run");
+  return req.pageCsrf;
+}
 
 /**
- * The CSRF token for a form on this page. The session is saved before the page is sent, so a
- * store that cannot be reached is a 503 now, not a form that can never be submitted.
+ * The CSRF token for a form on this page (it sets the browser's CSRF cookie when it has none, and
+ * reuses it when it has one, so several tabs keep working). Nothing is stored.
  */
 export async function csrfToken(req: Request): Promise<string> {
-  const token = csrf.generateToken(req);
-  await new Promise<void>((resolve, reject) => req.session.save((e) => (e ? reject(e) : resolve())));
-  return token;
+  return pageCsrf(req).generateCsrfToken(req, req.res!);
 }
-export const csrfCheck: RequestHandler = csrf.csrfSynchronisedProtection;
+
+/** Refuses a form whose `_csrf` is missing or was not made for this browser (and session). */
+export const csrfCheck: RequestHandler = (req, _res, next) => {
+  const csrf = pageCsrf(req);
+  next(csrf.validateRequest(req) ? undefined : csrf.invalidCsrfTokenError);
+};
 
 /** Headers every page sends (CONTRACT §3): no framing, no referrer (codes ride in URLs). */
 export function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
@@ -120,20 +151,4 @@ export function signInSession(req: Request, userId: string): Promise<void> {
 
 export function endSession(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
-}
-
-/**
- * A `return_to` that stays on this service: a path starting with one "/", no backslash, no
- * control characters, no scheme or host. Anything else becomes the fallback.
- */
-export function safeReturnTo(raw: unknown, fallback = "/account"): string {
-  if (typeof raw !== "string" || raw.length === 0 || raw.length > 8000) return fallback;
-  if (!raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return fallback;
-  try {
-    const u = new URL(raw, "http://sigil.invalid");
-    if (u.origin !== "http://sigil.invalid") return fallback;
-    return u.pathname + u.search;
-  } catch {
-    return fallback;
-  }
 }

@@ -3,17 +3,18 @@ import { FormError } from "../../domain/accounts.js";
 import { sendPage } from "../../views/layout.js";
 import { SignInPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
-import { csrfToken, endSession, safeReturnTo, signInSession } from "./session.js";
+import { safeReturnTo } from "./return-to.js";
+import { csrfToken, endSession, signInSession } from "./session.js";
 
-export function signInPage(_deps: PagesDeps) {
+export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(res, 200, SignInPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
+    sendPage(res, 200, SignInPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl) }));
   });
 }
 
 export function signIn(deps: PagesDeps) {
   return page(async (req, res) => {
-    const returnTo = safeReturnTo(queryParam(req, "return_to"));
+    const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     const username = field(req, "username");
     try {
       const user = await deps.accounts.signIn(username, field(req, "password"), req.ip ?? "");

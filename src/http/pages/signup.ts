@@ -4,18 +4,19 @@ import { rateLimited } from "../../errors.js";
 import { sendPage } from "../../views/layout.js";
 import { SignUpPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
-import { csrfToken, safeReturnTo, signInSession } from "./session.js";
+import { safeReturnTo } from "./return-to.js";
+import { csrfToken, signInSession } from "./session.js";
 
-export function signUpPage(_deps: PagesDeps) {
+export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(res, 200, SignUpPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to")) }));
+    sendPage(res, 200, SignUpPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl) }));
   });
 }
 
 export function signUp(deps: PagesDeps) {
   const perAddress = deps.store.limiter({ name: "signup-addr", points: 30, windowSeconds: 3600 });
   return page(async (req, res) => {
-    const returnTo = safeReturnTo(queryParam(req, "return_to"));
+    const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     const form = { username: field(req, "username"), password: field(req, "password"), displayName: field(req, "display_name") };
     try {
       const limit = await perAddress.consume(req.ip ?? "");
