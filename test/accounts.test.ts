@@ -4,8 +4,9 @@ import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 
+/** A valid 1×1 transparent PNG (pictures are decoded now, and libpng refuses a bad zlib checksum). */
 const PNG = Buffer.from(
-  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000b49444154789c6360000200000500017a5eab3f0000000049454e44ae426082",
   "hex",
 );
 

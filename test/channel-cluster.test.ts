@@ -61,6 +61,24 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     expect(await store.grants.tokenUser("t1", "c1")).to.equal(null);
   });
 
+  it("When a consent is withdrawn on the cluster, then its codes and tokens are revoked (each script on one slot)", async () => {
+    const store = a.opened.store;
+    const other = b.opened.store;
+    await store.accounts.create({ id: "u2", username: "bea", displayName: "Bea", passwordHash: "x", createdAt: 1 });
+    await store.apps.create({ clientId: "c2", ownerId: "o", name: "c2", redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });
+    await store.grants.grantConsent("u2", "c2");
+    const rec = { clientId: "c2", redirectUri: "r", redirectUriGiven: true, userId: "u2" };
+    const hashes = Array.from({ length: 8 }, (_, i) => `code-${i}`); // spread over the three masters
+    for (const h of hashes) expect(await store.grants.saveCode(h, rec, 60, 120)).to.equal(true);
+    expect((await store.grants.takeCode(hashes[0]!, 120)).kind).to.equal("first");
+    await store.grants.saveToken("t2", { userId: "u2", clientId: "c2", codeHash: hashes[0]! }, 60);
+    expect((await other.grants.tokenUser("t2", "c2"))!.user.username).to.equal("bea");
+    await store.grants.withdrawConsent("u2", "c2", 120);
+    expect(await other.grants.tokenUser("t2", "c2")).to.equal(null);
+    for (const h of hashes.slice(1)) expect((await other.grants.takeCode(h, 120)).kind).to.equal("revoked");
+    expect(await other.grants.saveCode("late", rec, 60, 120)).to.equal(false);
+  });
+
   it("When a solve happens on node B, then the socket on node A gets it", async () => {
     const onA = await readyClient(a.url, { token });
     const key = await challengeApi(a.url).createKey("q", "a", bearer());

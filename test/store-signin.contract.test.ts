@@ -58,12 +58,13 @@ describeBackends("Store contract: sign-in", (backend) => {
     await store.grants.grantConsent("u1", "c2");
     expect(await store.grants.hasConsent("u1", "c1")).to.equal(true);
     expect(await store.grants.hasConsent("u2", "c1")).to.equal(false);
-    await store.grants.withdrawConsent("u1", "c1");
+    await store.grants.withdrawConsent("u1", "c1", 120);
     expect(await store.grants.consents("u1")).to.deep.equal(["c2"]);
   });
 
   it("When a code is taken twice, then the second take is a replay that revokes its tokens", async () => {
-    await store.grants.saveCode("h1", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60);
+    await store.grants.grantConsent("u", "c");
+    expect(await store.grants.saveCode("h1", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60, 120)).to.equal(true);
     const first = await store.grants.takeCode("h1", 120);
     expect(first.kind).to.equal("first");
     await store.grants.saveToken("t1", { userId: "u", clientId: "c", codeHash: "h1" }, 60);
@@ -71,6 +72,46 @@ describeBackends("Store contract: sign-in", (backend) => {
     expect((await store.grants.takeCode("h1", 120)).kind).to.equal("replay");
     expect(await store.grants.token("t1", "c")).to.equal(null);
     expect((await store.grants.takeCode("nope", 120)).kind).to.equal("unknown");
+  });
+
+  it("When there is no consent, then a code is not saved", async () => {
+    const rec = { clientId: "c8", redirectUri: "r", redirectUriGiven: true, userId: "u8" };
+    expect(await store.grants.saveCode("h8", rec, 60, 120)).to.equal(false);
+    expect((await store.grants.takeCode("h8", 120)).kind).to.equal("unknown");
+    await store.grants.grantConsent("u8", "c8");
+    await store.grants.withdrawConsent("u8", "c8", 120);
+    expect(await store.grants.saveCode("h8", rec, 60, 120)).to.equal(false);
+  });
+
+  it("When a consent is withdrawn, then its codes are revoked and the tokens issued from them refused; other grants stay", async () => {
+    await store.accounts.create(user("u9", "fay"));
+    await store.apps.create(app("c9", "owner"));
+    await store.apps.create(app("c10", "owner"));
+    const code = (clientId: string, userId = "u9") => ({ clientId, redirectUri: "r", redirectUriGiven: true, userId });
+    for (const [u, c] of [["u9", "c9"], ["u9", "c10"], ["u10", "c9"]] as const) await store.grants.grantConsent(u, c);
+    await store.grants.saveCode("traded", code("c9"), 60, 120);
+    await store.grants.saveCode("pending", code("c9"), 60, 120);
+    await store.grants.saveCode("other-app", code("c10"), 60, 120);
+    await store.grants.saveCode("other-user", code("c9", "u10"), 60, 120);
+    expect((await store.grants.takeCode("traded", 120)).kind).to.equal("first");
+    await store.grants.saveToken("t9", { userId: "u9", clientId: "c9", codeHash: "traded" }, 60);
+    expect((await store.grants.tokenUser("t9", "c9"))!.user.id).to.equal("u9");
+
+    await store.grants.withdrawConsent("u9", "c9", 120);
+    expect(await store.grants.hasConsent("u9", "c9")).to.equal(false);
+    expect(await store.grants.token("t9", "c9")).to.equal(null);
+    expect(await store.grants.tokenUser("t9", "c9")).to.equal(null);
+    expect((await store.grants.takeCode("pending", 120)).kind).to.equal("revoked");
+    expect((await store.grants.takeCode("other-app", 120)).kind).to.equal("first");
+    expect((await store.grants.takeCode("other-user", 120)).kind).to.equal("first");
+
+    // Consent again: new codes work, the old ones stay revoked; withdrawing twice is harmless.
+    await store.grants.grantConsent("u9", "c9");
+    expect(await store.grants.saveCode("fresh", code("c9"), 60, 120)).to.equal(true);
+    expect((await store.grants.takeCode("fresh", 120)).kind).to.equal("first");
+    expect(await store.grants.token("t9", "c9")).to.equal(null);
+    await Promise.all([store.grants.withdrawConsent("u9", "c9", 120), store.grants.withdrawConsent("u9", "c9", 120)]);
+    expect((await store.grants.takeCode("fresh", 120)).kind).to.equal("revoked");
   });
 
   it("When a token is read with another client id, then it is not found", async () => {
@@ -82,7 +123,8 @@ describeBackends("Store contract: sign-in", (backend) => {
   it("When tokenUser reads a token, then it has its user until the token is revoked or its app or user is gone", async () => {
     await store.accounts.create(user("u5", "eve"));
     await store.apps.create(app("c5", "owner"));
-    await store.grants.saveCode("h5", { clientId: "c5", redirectUri: "r", redirectUriGiven: true, userId: "u5" }, 60);
+    await store.grants.grantConsent("u5", "c5");
+    expect(await store.grants.saveCode("h5", { clientId: "c5", redirectUri: "r", redirectUriGiven: true, userId: "u5" }, 60, 120)).to.equal(true);
     await store.grants.takeCode("h5", 120);
     await store.grants.saveToken("t5", { userId: "u5", clientId: "c5", codeHash: "h5" }, 60);
     await store.grants.saveToken("t6", { userId: "u5", clientId: "c5", codeHash: "h6" }, 60);
@@ -100,13 +142,15 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When concurrent takes race for one code, then exactly one wins", async () => {
-    await store.grants.saveCode("h2", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60);
+    await store.grants.grantConsent("u", "c");
+    expect(await store.grants.saveCode("h2", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60, 120)).to.equal(true);
     const results = await Promise.all(Array.from({ length: 10 }, () => store.grants.takeCode("h2", 120)));
     expect(results.filter((r) => r.kind === "first")).to.have.length(1);
   });
 
   it("When a code or token outlives its TTL, then it is gone", async () => {
-    await store.grants.saveCode("h3", { clientId: "c", redirectUri: "r", redirectUriGiven: false, userId: "u" }, 1);
+    await store.grants.grantConsent("u", "c");
+    expect(await store.grants.saveCode("h3", { clientId: "c", redirectUri: "r", redirectUriGiven: false, userId: "u" }, 1, 120)).to.equal(true);
     await store.grants.saveToken("t3", { userId: "u", clientId: "c", codeHash: "hx" }, 1);
     await sleep(1100);
     expect((await store.grants.takeCode("h3", 120)).kind).to.equal("unknown");

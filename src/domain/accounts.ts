@@ -5,6 +5,7 @@ import type { AttemptLimiter, Store } from "../store/port.js";
 import type { UserRecord } from "../store/signin-port.js";
 import { codePointLength } from "./text.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.js";
+import { preparePicture } from "./pictures.js";
 
 export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
 
@@ -105,11 +106,14 @@ export class Accounts {
     await this.store.accounts.update(user);
   }
 
-  async setPicture(id: string, type: string, data: Buffer): Promise<void> {
+  /** Stores the picture re-encoded (see pictures.ts); a FormError, and nothing stored, when refused. */
+  async setPicture(id: string, bytes: Buffer): Promise<void> {
     const user = await this.store.accounts.byId(id);
     if (!user) return;
-    await this.store.accounts.savePicture(id, data);
-    user.picture = { type, version: (user.picture?.version ?? 0) + 1 };
+    const picture = await preparePicture(bytes);
+    if (!picture.ok) throw new FormError(picture.problem);
+    await this.store.accounts.savePicture(id, picture.data);
+    user.picture = { type: picture.type, version: (user.picture?.version ?? 0) + 1 };
     await this.store.accounts.update(user);
   }
 

@@ -33,9 +33,20 @@ export class OAuth {
     return app.redirectUris.some((r) => redirectUriMatches(r, given)) ? given : undefined;
   }
 
-  async issueCode(input: { clientId: string; redirectUri: string; redirectUriGiven: boolean; userId: string; codeChallenge?: string | undefined }): Promise<string> {
+  /**
+   * How long a "taken" or "revoked" mark is kept: longer than any token issued from its code.
+   */
+  private get markTtl(): number {
+    return this.deps.accessTokenTtl + 60;
+  }
+
+  /**
+   * A new code for a user who consented to the app; null when the consent is not there (it was
+   * withdrawn meanwhile): a code is only ever issued under a consent that a withdrawal will see.
+   */
+  async issueCode(input: { clientId: string; redirectUri: string; redirectUriGiven: boolean; userId: string; codeChallenge?: string | undefined }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
-    await this.deps.store.grants.saveCode(
+    const saved = await this.deps.store.grants.saveCode(
       this.hash("code", code),
       {
         clientId: input.clientId,
@@ -45,16 +56,19 @@ export class OAuth {
         ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
       },
       this.deps.codeTtl,
+      // The code's entry with its consent must outlive the code and any token traded for it.
+      this.deps.codeTtl + this.markTtl,
     );
-    return code;
+    return saved ? code : null;
   }
 
   /** Trades a code for an access token; every failure is invalid_grant (a replay also revokes). */
   async redeem(input: { code: string; clientId: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
     if (input.code.length > 512) throw invalidGrant("The code is unknown, expired or already used.");
     const codeHash = this.hash("code", input.code);
-    const taken = await this.deps.store.grants.takeCode(codeHash, this.deps.accessTokenTtl + 60);
+    const taken = await this.deps.store.grants.takeCode(codeHash, this.markTtl);
     if (taken.kind === "replay") throw invalidGrant("The code was already used; the tokens issued from it are revoked.");
+    if (taken.kind === "revoked") throw invalidGrant("The code was revoked (already used, or the user withdrew the consent).");
     if (taken.kind === "unknown") throw invalidGrant("The code is unknown, expired or already used.");
     const code = taken.code;
     if (code.clientId !== input.clientId) throw invalidGrant("The code was issued to another client.");
@@ -86,8 +100,10 @@ export class OAuth {
   consents(userId: string) {
     return this.deps.store.grants.consents(userId);
   }
-  withdrawConsent(userId: string, clientId: string) {
-    return this.deps.store.grants.withdrawConsent(userId, clientId);
+  /** Withdraws the consent and revokes at once the app's tokens for the user and its unredeemed codes. */
+  async withdrawConsent(userId: string, clientId: string): Promise<void> {
+    if (!CLIENT_ID.test(clientId)) return;
+    await this.deps.store.grants.withdrawConsent(userId, clientId, this.markTtl);
   }
 
   /** The token's record when it is live and was issued to clientId; invalid_token otherwise. */

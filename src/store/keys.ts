@@ -39,9 +39,19 @@ export function keyspace(prefix: string) {
     ownerApps: (ownerId: string) => `${prefix}:apps-of:{${ownerId}}`,
     /** Set of client ids a user consented to. */
     consents: (userId: string) => `${prefix}:consents:{${userId}}`,
+    /**
+     * Sorted set: the hashes of the codes issued under a user's consent to an app, scored by the
+     * time (ms) after which neither the code nor a token from it can be alive. Shares its tag with
+     * consents: "consent still there → register the code" and "withdraw → read the codes" are
+     * each one atomic script.
+     */
+    grantCodes: (userId: string, clientId: string) => `${prefix}:grant-codes:{${userId}}:${clientId}`,
     /** String (JSON CodeRecord) with CODE_TTL; shares its tag with codeUsed (one Lua script). */
     code: (codeHash: string) => `${prefix}:code:{${codeHash}}`,
-    /** String "ok" | "revoked": the code was taken; "revoked" revokes the tokens issued from it. */
+    /**
+     * String "ok" | "revoked": the code was taken; "revoked" (a replay, or its consent withdrawn)
+     * revokes the tokens issued from it, and the code itself when it was not taken yet.
+     */
     codeUsed: (codeHash: string) => `${prefix}:code-used:{${codeHash}}`,
     /**
      * String (JSON TokenRecord) with the access token's TTL. Tagged with the client id it was

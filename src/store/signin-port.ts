@@ -72,18 +72,37 @@ export interface GrantStore {
   grantConsent(userId: string, clientId: string): Promise<void>;
   hasConsent(userId: string, clientId: string): Promise<boolean>;
   consents(userId: string): Promise<string[]>;
-  withdrawConsent(userId: string, clientId: string): Promise<void>;
+  /**
+   * Withdraws the consent and revokes, at once and for every node, what was issued under it: each
+   * code saved for this user and app (see saveCode) gets the same "revoked" mark as a replayed code
+   * — an unredeemed one can no longer be taken, and the tokens issued from a redeemed one are
+   * refused. Idempotent; markTtlSeconds as for takeCode.
+   */
+  withdrawConsent(userId: string, clientId: string, markTtlSeconds: number): Promise<void>;
 
-  saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number): Promise<void>;
+  /**
+   * Saves a code while the user's consent to code.clientId holds, and registers it with that
+   * consent (for withdrawConsent) for grantTtlSeconds (≥ the code's TTL + the token lifetime).
+   * The check and the registration are one atomic step, so a withdrawal either sees the code or
+   * comes first; false (nothing saved) when there is no consent.
+   */
+  saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number): Promise<boolean>;
   /**
    * Takes a code for its one use: "first" with the record (the code is gone after), "replay" when
-   * it was taken before (the tokens issued from it are revoked by this call), or "unknown".
+   * it was taken before (the tokens issued from it are revoked by this call), "revoked" when it
+   * was revoked already (a replay before, or a withdrawn consent), or "unknown".
    * markTtlSeconds: how long the "taken" mark outlives the code (≥ the token lifetime).
    */
-  takeCode(codeHash: string, markTtlSeconds: number): Promise<{ kind: "first"; code: CodeRecord } | { kind: "replay" } | { kind: "unknown" }>;
+  takeCode(
+    codeHash: string,
+    markTtlSeconds: number,
+  ): Promise<{ kind: "first"; code: CodeRecord } | { kind: "replay" } | { kind: "revoked" } | { kind: "unknown" }>;
 
   saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number): Promise<void>;
-  /** The token, or null when unknown, expired, revoked through its code, or issued to another client. */
+  /**
+   * The token, or null when unknown, expired, revoked through its code (a replay, or a withdrawn
+   * consent), or issued to another client.
+   */
   token(tokenHash: string, clientId: string): Promise<TokenRecord | null>;
   /**
    * What GET /auth/user needs: the token (as token() finds it) with its user, or null when either

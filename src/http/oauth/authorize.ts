@@ -75,6 +75,8 @@ async function approve(deps: PagesDeps, res: Response, c: Checked, userId: strin
     userId,
     codeChallenge: c.p.code_challenge,
   });
+  // The consent was withdrawn (on another tab) while this request ran: ask for it again.
+  if (code === null) return res.redirect(303, returnHere(c.p));
   redirectWith(res, c.redirectUri, { code, iss: deps.config.baseUrl, state: c.p.state });
 }
 

@@ -1,38 +1,23 @@
 // GET/POST {auth_url}/account — display name, profile picture, consents (CONTRACT §4).
-import type { NextFunction, Request, Response } from "express";
-import { fileTypeFromBuffer } from "file-type";
-import multer from "multer";
+import type { Request, RequestHandler, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
-import { SigilError } from "../../errors.js";
 import { AccountPage } from "../../views/account.js";
 import { sendPage } from "../../views/layout.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
+import { closeAfterAnswer, isMultipart, readAccountForm } from "./picture-upload.js";
 import { pictureUrl } from "./pictures.js";
-import { csrfToken } from "./session.js";
+import { csrfCheck, csrfToken } from "./session.js";
 
-const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-
-/** multipart parsing for the picture: 1 MB, one file, a few small fields. */
-export function pictureUpload() {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: 1024 * 1024, files: 1, fields: 5, fieldSize: 4096, parts: 8 },
-  }).single("picture");
-  return (req: Request, res: Response, next: NextFunction) => {
-    // multer reads the bytes as they come: an encoded body cannot be read (CONTRACT §2).
-    const encoding = req.headers["content-encoding"];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity" && req.is("multipart/form-data")) {
-      return next(new SigilError(400, "invalid_request", "The upload cannot be read: its Content-Encoding is not supported."));
+/** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
+const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
+  new Promise<unknown>((resolve) => {
+    req.body = token === undefined ? {} : { _csrf: token };
+    try {
+      csrfCheck(req, res, (err?: unknown) => resolve(err ?? undefined));
+    } catch (err) {
+      resolve(err);
     }
-    upload(req, res, (err: unknown) => {
-      if (!err) return next();
-      if (err instanceof multer.MulterError && err.code === "LIMIT_FILE_SIZE") {
-        return next(new SigilError(413, "request_too_large", "The picture is larger than 1 MB."));
-      }
-      next(new SigilError(400, "invalid_request", "The upload could not be read."));
-    });
-  };
-}
+  });
 
 async function render(req: Request, res: Response, deps: PagesDeps, status: number, extra: { error?: string; notice?: string } = {}) {
   const user = (await currentUser(req, deps))!;
@@ -49,16 +34,24 @@ export function accountPage(deps: PagesDeps) {
   });
 }
 
-export function updateAccount(deps: PagesDeps) {
-  return page(async (req, res) => {
+/**
+ * POST /account: the display name (a urlencoded form, parsed and CSRF-checked like every form) or
+ * the picture (multipart, read only after the session and CSRF checks: see picture-upload.ts).
+ */
+export function updateAccount(deps: PagesDeps): RequestHandler[] {
+  const check: RequestHandler = (req, res, next) => (isMultipart(req) ? next() : csrfCheck(req, res, next));
+  const update = page(async (req, res) => {
+    const multipart = isMultipart(req);
     const user = await currentUser(req, deps);
-    if (!user) return res.redirect(303, "/signin");
+    if (!user) {
+      if (multipart) closeAfterAnswer(res); // the body is never read
+      return res.redirect(303, "/signin");
+    }
+    const form = multipart ? await readAccountForm(req, res, tokenCheck(req, res)) : undefined;
+    if (form) req.body = form.fields;
     try {
-      const file = req.file;
-      if (file) {
-        const kind = await fileTypeFromBuffer(file.buffer);
-        if (!kind || !PICTURE_TYPES.has(kind.mime)) throw new FormError("The picture must be a PNG, JPEG, GIF or WebP image.");
-        await deps.accounts.setPicture(user.id, kind.mime, file.buffer);
+      if (form?.picture?.length) {
+        await deps.accounts.setPicture(user.id, form.picture);
       } else if ("display_name" in ((req.body as object | undefined) ?? {})) {
         await deps.accounts.setDisplayName(user.id, field(req, "display_name"));
       } else {
@@ -70,6 +63,7 @@ export function updateAccount(deps: PagesDeps) {
       await render(req, res, deps, err.status, { error: err.description });
     }
   });
+  return [check, update];
 }
 
 export function withdrawConsent(deps: PagesDeps) {

@@ -6,7 +6,7 @@ import { sendPage } from "../../views/layout.js";
 import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { route } from "../route.js";
-import { accountPage, pictureUpload, updateAccount, withdrawConsent } from "./account.js";
+import { accountPage, updateAccount, withdrawConsent } from "./account.js";
 import type { PagesDeps } from "./context.js";
 import { createToken, revokeToken } from "./custom-tokens.js";
 import { createApp, deleteApp, developersPage, rotateSecret } from "./developers.js";
@@ -38,7 +38,7 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
-  route(router, "/account", { get: accountPage(deps), post: [pictureUpload(), csrfCheck, updateAccount(deps)] });
+  route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });

@@ -74,6 +74,8 @@ export class MemoryGrants implements GrantStore {
   constructor(private readonly others: { accounts: AccountStore; apps: AppStore }) {}
 
   private readonly consentSets = new Map<string, Set<string>>();
+  /** "<userId> <clientId>" → code hash → until when (ms) it matters: the codes of a consent. */
+  private readonly grantCodes = new Map<string, Map<string, number>>();
   readonly codes = new ExpiringMap<CodeRecord>();
   readonly used = new ExpiringMap<"ok" | "revoked">();
   readonly tokens = new ExpiringMap<TokenRecord>();
@@ -89,13 +91,33 @@ export class MemoryGrants implements GrantStore {
   async consents(userId: string) {
     return [...(this.consentSets.get(userId) ?? [])];
   }
-  async withdrawConsent(userId: string, clientId: string) {
+  async withdrawConsent(userId: string, clientId: string, markTtlSeconds: number) {
     this.consentSets.get(userId)?.delete(clientId);
+    const key = `${userId} ${clientId}`;
+    const now = Date.now();
+    for (const [codeHash, until] of this.grantCodes.get(key) ?? []) {
+      if (until <= now) continue;
+      this.codes.delete(codeHash);
+      this.used.set(codeHash, "revoked", markTtlSeconds * 1000);
+    }
+    this.grantCodes.delete(key);
   }
-  async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number) {
+  async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number) {
+    if (!this.consentSets.get(code.userId)?.has(code.clientId)) return false;
+    const key = `${code.userId} ${code.clientId}`;
+    const now = Date.now();
+    let index = this.grantCodes.get(key);
+    if (!index) this.grantCodes.set(key, (index = new Map()));
+    for (const [h, until] of index) if (until <= now) index.delete(h);
+    index.set(codeHash, now + grantTtlSeconds * 1000);
     this.codes.set(codeHash, clone(code), ttlSeconds * 1000);
+    return true;
   }
   async takeCode(codeHash: string, markTtlSeconds: number) {
+    if (this.used.get(codeHash) === "revoked") {
+      this.codes.delete(codeHash);
+      return { kind: "revoked" as const };
+    }
     const code = this.codes.get(codeHash);
     if (code) {
       this.codes.delete(codeHash);

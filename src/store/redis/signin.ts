@@ -79,7 +79,12 @@ export class RedisApps implements AppStore {
 }
 
 // Takes a code atomically: KEYS[1] code, KEYS[2] its "used" mark (same hash tag), ARGV[1] mark TTL.
+// A code whose mark says "revoked" (its consent was withdrawn) is never taken.
 const TAKE_CODE = `
+if redis.call('GET', KEYS[2]) == 'revoked' then
+  redis.call('DEL', KEYS[1])
+  return {'revoked'}
+end
 local c = redis.call('GET', KEYS[1])
 if c then
   redis.call('DEL', KEYS[1])
@@ -91,6 +96,31 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
   return {'replay'}
 end
 return {'unknown'}`;
+
+// Registers a code with the consent it was issued under, while that consent holds: KEYS[1] the
+// user's consents, KEYS[2] the consent's codes (same tag); ARGV client id, code hash, now (ms),
+// until (ms). Entries past their time are dropped on the way, so the set holds only live ones.
+const REGISTER_CODE = `
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+local ttl = tonumber(ARGV[4]) - tonumber(ARGV[3])
+if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1`;
+
+// Withdraws a consent and returns the codes registered with it (same keys as REGISTER_CODE;
+// ARGV client id, now). The set is kept until every code in it is revoked (a retry finds them).
+const WITHDRAW = `
+redis.call('SREM', KEYS[1], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+return redis.call('ZRANGE', KEYS[2], 0, -1)`;
+
+// Revokes one code: KEYS[1] code, KEYS[2] its mark (same tag), ARGV[1] mark TTL. The mark is the
+// one a replay sets, so the token check on GET /auth/user stays what it was.
+const REVOKE_CODE = `
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
+return 1`;
 
 export class RedisGrants implements GrantStore {
   constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
@@ -104,18 +134,37 @@ export class RedisGrants implements GrantStore {
   async consents(userId: string) {
     return (await guarded(() => this.redis.smembers(this.keys.consents(userId)))).sort();
   }
-  async withdrawConsent(userId: string, clientId: string) {
-    await guarded(() => this.redis.srem(this.keys.consents(userId), clientId));
+  async withdrawConsent(userId: string, clientId: string, markTtlSeconds: number) {
+    const index = this.keys.grantCodes(userId, clientId);
+    const codes = (await guarded(() =>
+      this.redis.eval(WITHDRAW, 2, this.keys.consents(userId), index, clientId, String(Date.now())),
+    )) as string[];
+    if (codes.length === 0) return;
+    // Each code lives on its own slot: one small script per code (the marks are idempotent).
+    await guarded(() =>
+      Promise.all(codes.map((h) => this.redis.eval(REVOKE_CODE, 2, this.keys.code(h), this.keys.codeUsed(h), String(markTtlSeconds)))),
+    );
+    await guarded(() => this.redis.zrem(index, ...codes));
   }
-  async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number) {
+  async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number) {
+    const now = Date.now();
+    const registered = await guarded(() =>
+      this.redis.eval(
+        REGISTER_CODE, 2, this.keys.consents(code.userId), this.keys.grantCodes(code.userId, code.clientId),
+        code.clientId, codeHash, String(now), String(now + grantTtlSeconds * 1000),
+      ),
+    );
+    if (registered !== 1) return false;
     await guarded(() => this.redis.set(this.keys.code(codeHash), JSON.stringify(code), "EX", ttlSeconds));
+    return true;
   }
   async takeCode(codeHash: string, markTtlSeconds: number) {
     const r = (await guarded(() =>
       this.redis.eval(TAKE_CODE, 2, this.keys.code(codeHash), this.keys.codeUsed(codeHash), String(markTtlSeconds)),
     )) as [string, string?];
     if (r[0] === "first") return { kind: "first" as const, code: JSON.parse(r[1]!) as CodeRecord };
-    return { kind: r[0] === "replay" ? ("replay" as const) : ("unknown" as const) };
+    if (r[0] === "replay") return { kind: "replay" as const };
+    return { kind: r[0] === "revoked" ? ("revoked" as const) : ("unknown" as const) };
   }
   async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
     await guarded(() => this.redis.set(this.keys.token(token.clientId, tokenHash), JSON.stringify(token), "EX", ttlSeconds));
