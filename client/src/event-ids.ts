@@ -1,4 +1,4 @@
-// Event ids of the realtime channel are `<milliseconds>-<sequence>` (CONTRACT §6, as Redis
+// Event ids of the realtime channel are `<milliseconds>-<sequence>` (docs/realtime.md#resuming-with-since, as Redis
 // Streams make them) and increase within an app. Compared as numbers, never as text:
 // "999-0" comes before "1000-0".
 
