@@ -1,13 +1,34 @@
 #!/usr/bin/env node
 // The `sigil` command. In a checkout (src/ present) it runs the TypeScript source through tsx,
-// so it can never run a stale build; an installed package ships only dist/ and runs that.
+// so it can never run a stale build. tsx is a development dependency: where it is not installed
+// (an installed package, which ships only dist/, or a checkout after `npm prune --omit=dev`) the
+// build in dist/ runs instead.
 import { existsSync } from "node:fs";
 
 const source = new URL("../src/cli.ts", import.meta.url);
-if (existsSync(source)) {
-  const { register } = await import("tsx/esm/api");
-  register();
+const built = new URL("../dist/cli.js", import.meta.url);
+
+/** tsx's loader API, or undefined when tsx is not installed. */
+async function tsx() {
+  try {
+    return await import("tsx/esm/api");
+  } catch (err) {
+    if (err?.code === "ERR_MODULE_NOT_FOUND") return undefined;
+    throw err;
+  }
+}
+
+const loader = existsSync(source) ? await tsx() : undefined;
+if (loader) {
+  loader.register();
   await import(source.href);
+} else if (existsSync(built)) {
+  await import(built.href);
 } else {
-  await import(new URL("../dist/cli.js", import.meta.url).href);
+  console.error(
+    existsSync(source)
+      ? "sigil: cannot run: tsx is not installed (npm install) and there is no build in dist/ (npm run build)."
+      : "sigil: cannot run: dist/cli.js is missing; this installation is incomplete.",
+  );
+  process.exit(1);
 }

@@ -1,4 +1,4 @@
-// The `sigil` command (CONTRACT §7): operators' and scripts' access to the store named by
+// The `sigil` command (docs/cli.md): operators' and scripts' access to the store named by
 // REDIS_URL, with the service's SECRET. Each command prints one JSON object, or one clear error
 // line and exits non-zero.
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-// The one error family of Sigil (CONTRACT §2). Domain code throws these; http/ maps them to a
+// The one error family of Sigil (docs/errors.md). Domain code throws these; http/ maps them to a
 // response once (http/middleware/errors.ts) and realtime/ maps them to an ack or connect_error.
 
 import type { ErrorCode } from "./protocol.js";
@@ -56,7 +56,7 @@ export const serverError = () => new SigilError(500, "server_error", "Something 
  * behind them, the router): http-errors style, `expose: true` with a 4xx status. Whatever its
  * kind, the request could not be read: 413 stays request_too_large, every other one (a
  * Content-Encoding that is unknown or does not match the bytes, a bad charset, bad JSON) is 400
- * invalid_request (CONTRACT §2), so no new library error type can turn into a 500.
+ * invalid_request (docs/errors.md), so no new library error type can turn into a 500.
  */
 function fromClientError(err: unknown): SigilError | undefined {
   if (!err || typeof err !== "object") return undefined;

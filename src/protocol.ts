@@ -1,7 +1,7 @@
 // Wire types shared by the server and the bundled client (client/ imports them with
-// `import type`). Types only: nothing here runs. CONTRACT §3, §5, §6.
+// `import type`). Types only: nothing here runs. docs/http-api.md#sign-in-with-sigil, docs/http-api.md#challenges, docs/realtime.md.
 
-/** The error codes the server sends (CONTRACT §2, §3). */
+/** The error codes the server sends (docs/errors.md, docs/http-api.md#sign-in-with-sigil). */
 export type ErrorCode =
   | "invalid_request"
   | "invalid_grant"
@@ -19,7 +19,7 @@ export type ErrorCode =
   | "unavailable"
   | "server_error";
 
-/** Every JSON error body and every socket error ack (CONTRACT §2). */
+/** Every JSON error body and every socket error ack (docs/errors.md). */
 export interface ErrorObject {
   error: ErrorCode;
   error_description: string;

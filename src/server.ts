@@ -61,7 +61,7 @@ export interface SigilServer {
   close(): Promise<void>;
 }
 
-/** Headers in all: 16 KB (CONTRACT §2); bodies: 64 KB. */
+/** Headers in all: 16 KB (docs/http-api.md#conventions); bodies: 64 KB. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 export const MAX_BODY = "64kb";
 
@@ -89,7 +89,7 @@ export function createServer(deps: ServerDeps): SigilServer {
     limits: config.solveLimits,
     history: config,
   });
-  // Authorization: Bearer <CUSTOM TOKEN> makes the challenge that token's app's (CONTRACT §5).
+  // Authorization: Bearer <CUSTOM TOKEN> makes the challenge that token's app's (docs/http-api.md#challenges).
   const resolveOwner: OwnerResolver = async (req: Request) => {
     const h = req.headers.authorization;
     if (h === undefined) return undefined;
@@ -138,7 +138,7 @@ export function createServer(deps: ServerDeps): SigilServer {
   const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!hot(req, res)) app(req, res);
   });
-  // An Expect other than 100-continue (node answers that one itself): 417 in the §2 form, not
+  // An Expect other than 100-continue (node answers that one itself): 417 in the documented error form, not
   // node's bare 417. The request is not served and its body is not read, so the connection closes.
   httpServer.on("checkExpectation", (req, res) => {
     const body = JSON.stringify({

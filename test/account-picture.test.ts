@@ -1,4 +1,4 @@
-// CONTRACT §4, profile pictures: the size is read before anything is decoded (at most 8,000 px a
+// docs/http-api.md#account, profile pictures: the size is read before anything is decoded (at most 8,000 px a
 // side and 40 megapixels), the stored picture is re-encoded (at most 512×512, no metadata), and a
 // multipart body is read only after the session and CSRF checks pass. Both stores.
 import { request } from "node:http";

@@ -1,4 +1,4 @@
-// CONTRACT §4 (accounts and pages), on the embedded store and on Redis.
+// docs/http-api.md#pages (accounts and pages), on the embedded store and on Redis.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";

@@ -1,4 +1,4 @@
-// CONTRACT §4: visiting a page without signing in keeps no state in the store (anonymous forms
+// docs/http-api.md#pages: visiting a page without signing in keeps no state in the store (anonymous forms
 // carry a stateless CSRF token), so anonymous traffic cannot grow it; the store holds a session
 // only once someone signs in, under a new id. Every form's token is bound to its browser's cookie.
 import { expect } from "chai";

@@ -1,4 +1,4 @@
-// CONTRACT §4 (/developers): registering apps, secrets shown once, rotation, deletion.
+// docs/http-api.md#developers (/developers): registering apps, secrets shown once, rotation, deletion.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { PageClient, authorize, csrfOf, registerApp, token, userInfo, type TestApp } from "./support/pages.js";

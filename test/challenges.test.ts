@@ -1,4 +1,4 @@
-// CONTRACT §5 and the challenge lines of §2, on the embedded store and on Redis.
+// docs/http-api.md#challenges and the challenge lines of docs/errors.md, on the embedded store and on Redis.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { challengeApi, http, utf8Header } from "./support/http.js";

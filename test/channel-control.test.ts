@@ -1,4 +1,4 @@
-// CONTRACT §6 control: a slow reader is dropped once its outbound queue passes the bound, and
+// Channel control (docs/realtime.md#limits-and-disconnections): a slow reader is dropped once its outbound queue passes the bound, and
 // nothing secret reaches a log line.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";

@@ -1,4 +1,4 @@
-// CONTRACT §6 across nodes: two and three Sigil nodes on one Redis, and a node killed outright.
+// docs/realtime.md#several-nodes across nodes: two and three Sigil nodes on one Redis, and a node killed outright.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { call, readyClient, refusal, sleep } from "./support/channel.js";

@@ -1,4 +1,4 @@
-// CONTRACT §5 (owned challenges) and §6 (the realtime channel) on one node, on the embedded
+// docs/http-api.md#challenges (owned challenges) and docs/realtime.md (the realtime channel) on one node, on the embedded
 // store and on Redis.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
@@ -66,7 +66,7 @@ describeBackends("Realtime channel", (backend) => {
       }],
     ];
     for (const [what, make] of bad) {
-      it(`then a ${what} token is refused with connect_error invalid_token and the §2 body`, async () => {
+      it(`then a ${what} token is refused with connect_error invalid_token and the error object as data`, async () => {
         const t = await make();
         const err = await refusal(node.url, t === undefined ? {} : { token: t });
         expect(err.message).to.equal("invalid_token");

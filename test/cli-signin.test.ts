@@ -1,4 +1,4 @@
-// CONTRACT §7: `sigil users create` and `sigil apps create`, run as the real command against a
+// docs/cli.md: `sigil users create` and `sigil apps create`, run as the real command against a
 // private Redis; what they make works with a node on that Redis.
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";

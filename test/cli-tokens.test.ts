@@ -1,4 +1,4 @@
-// `sigil tokens create|revoke` (CONTRACT §7) against a private Redis.
+// `sigil tokens create|revoke` (docs/cli.md) against a private Redis.
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import { tokensCommands } from "../src/cli/tokens.js";

@@ -1,4 +1,4 @@
-// GET /client.js, /client.js.map and /demo (CONTRACT §8): served with the right types, cached
+// GET /client.js, /client.js.map and /demo (docs/http-api.md#bundled-client-and-demo): served with the right types, cached
 // and revalidated, and a clear JSON error when the bundle was not built.
 import { expect } from "chai";
 import express from "express";
@@ -62,7 +62,7 @@ describeBackends(
         expect(r.json.sourcesContent).to.be.an("array").that.is.not.empty;
       });
 
-      it("then POST is 405 with Allow, in the contract's error format", async () => {
+      it("then POST is 405 with Allow, in the documented error format", async () => {
         const r = await http(base, "/client.js", { method: "POST" });
         expect(r.status).to.equal(405);
         expect(r.json.error).to.equal("method_not_allowed");

@@ -1,5 +1,5 @@
 // The bundled client's challenge calls (client/src) against live Sigil nodes: every call, in
-// headers and in the JSON body, and every error as one SigilError (CONTRACT §2, §5).
+// headers and in the JSON body, and every error as one SigilError (docs/errors.md, docs/http-api.md#challenges).
 import { expect } from "chai";
 import { createClient, type SigilClient } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
@@ -47,7 +47,7 @@ describeBackends("Client: challenges", (backend) => {
   });
 
   describe("When the service refuses a call, then the client throws one SigilError", () => {
-    it("404: an unknown key is not_found, with the contract's description", async () => {
+    it("404: an unknown key is not_found, with the documented description", async () => {
       const e = await rejection(sigil.challenges.question(UNKNOWN_KEY));
       expect(e.status).to.equal(404);
       expect(e.code).to.equal("not_found");

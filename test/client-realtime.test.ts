@@ -1,5 +1,5 @@
 // The client's realtime connection (client/src/realtime.ts) against the live channel
-// (CONTRACT §6): CUSTOM TOKEN, typed events, acks as promises, and resume with `since` after
+// (docs/realtime.md): CUSTOM TOKEN, typed events, acks as promises, and resume with `since` after
 // server-side disconnects and dropped transports, on one node (two nodes: client-nodes.test.ts).
 import { expect } from "chai";
 import { createClient, SigilError, type RealtimeConnection, type SigilClient } from "../client/src/index.js";

@@ -1,4 +1,4 @@
-// The client's sign-in helpers against Sigil's live sign-in (CONTRACT §3): the authorize URL it
+// The client's sign-in helpers against Sigil's live sign-in (docs/http-api.md#sign-in-with-sigil): the authorize URL it
 // builds is accepted, its callback checks pass on Sigil's real redirect (iss, state), and
 // exchangeCode / getUser work, with Sigil's errors arriving as SigilErrors.
 import { expect } from "chai";

@@ -1,5 +1,5 @@
-// The requests the client's server-side sign-in calls send (CONTRACT §3): exchangeCode and
-// getUser, and how answers that are errors or lack what the contract promises come back. A tiny
+// The requests the client's server-side sign-in calls send (docs/http-api.md#sign-in-with-sigil): exchangeCode and
+// getUser, and how answers that are errors or lack what the docs promise come back. A tiny
 // recorder only captures the request the client sends and answers as told — it is not a
 // stand-in for Sigil (the live run is client-signin-live.test.ts).
 import { expect } from "chai";
@@ -81,7 +81,7 @@ describe("Client: the server-side sign-in requests", () => {
     expect(err).to.include({ code: "invalid_grant", status: 400, description: "The code is not valid." });
   });
 
-  it("When a 200 answer lacks what the contract promises, then it is invalid_response, not a half-typed object", async () => {
+  it("When a 200 answer lacks what the docs promise, then it is invalid_response, not a half-typed object", async () => {
     reply = { status: 200, body: { access_token: 42 } };
     try {
       await sigil.signIn.getUser("t", "c");

@@ -1,4 +1,4 @@
-// The client's sign-in helpers (CONTRACT §3): the /authorize URL with state and PKCE S256 and
+// The client's sign-in helpers (docs/http-api.md#sign-in-with-sigil): the /authorize URL with state and PKCE S256 and
 // the callback checks (iss, state, OAuth errors), without a service. The requests of
 // exchangeCode and getUser: client-signin-requests.test.ts; the live run against Sigil:
 // client-signin-live.test.ts.

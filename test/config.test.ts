@@ -1,4 +1,4 @@
-// CONTRACT §1: settings are validated once; a bad one stops the process with one clear line.
+// docs/settings.md: settings are validated once; a bad one stops the process with one clear line.
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { ConfigError, loadConfig } from "../src/config.js";

@@ -1,4 +1,4 @@
-// CONTRACT §4: withdrawing a consent on /account revokes at once every access token the app holds
+// docs/http-api.md#account: withdrawing a consent on /account revokes at once every access token the app holds
 // for that user, and its unredeemed codes — on every node. Both stores, then two nodes on Redis.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";

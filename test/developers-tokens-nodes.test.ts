@@ -1,4 +1,4 @@
-// CONTRACT §6 across nodes: a CUSTOM TOKEN created and revoked on one node's /developers works
+// docs/realtime.md#custom-tokens across nodes: a CUSTOM TOKEN created and revoked on one node's /developers works
 // on, and then drops from, another node sharing the Redis.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";

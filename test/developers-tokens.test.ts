@@ -1,4 +1,4 @@
-// CONTRACT §4, §6: CUSTOM TOKENs on /developers, used as a person would (cookies, CSRF, forms):
+// docs/http-api.md#developers, docs/realtime.md#custom-tokens: CUSTOM TOKENs on /developers, used as a person would (cookies, CSRF, forms):
 // created and shown once, listed without values, revoked (live sockets drop), expiring, owner only.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";

@@ -1,4 +1,4 @@
-// Bad input on the realtime channel (CONTRACT §2, §6): property-based fuzzing of the socket events
+// Bad input on the realtime channel (docs/errors.md, docs/realtime.md): property-based fuzzing of the socket events
 // and the handshake. Random payloads for challenge:new and challenge:solve (wrong types, missing
 // fields, huge strings, nested objects, arrays, null, numbers, binary buffers, extra arguments, no
 // ack callback), random event names, malformed handshake auth, and raw Socket.IO packets that no

@@ -1,9 +1,9 @@
-// Bad input on the sign-in half (CONTRACT §2, §3, §4): property-based fuzzing of POST /token,
+// Bad input on the sign-in half (docs/errors.md, docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): property-based fuzzing of POST /token,
 // GET /auth/user, GET/POST /authorize and the page forms (/signup, /signin) with random form and
 // JSON bodies, junk Basic credentials, wrong content types, bodies whose Content-Encoding is
 // unknown or does not match the bytes, bad charsets, repeated parameters, random and huge
 // header values (invalid UTF-8 included), odd redirect_uri values, unicode and huge state, missing
-// CSRF tokens. Zero 5xx, every API error in the §2 JSON form (HTML error pages on pages), never a
+// CSRF tokens. Zero 5xx, every API error in the JSON error form of docs/errors.md (HTML error pages on pages), never a
 // redirect to a URL the app has not registered (or, from a page, off this service), and stored
 // data unchanged: the user and the app records are the same, the user still signs in and the
 // app's whole token flow still works (from another loopback address, so that the per-address
@@ -47,10 +47,10 @@ function expectAllowedLocation(base: string, location: string, fromAuthorize: bo
   expect(u.hash, what).to.equal("");
 }
 
-/** Every response: no 5xx; §2 JSON on the API; allowed redirects only. */
+/** Every response: no 5xx; the JSON error form on the API; allowed redirects only. */
 function check(base: string, r: TestResponse, api: boolean, fromAuthorize: boolean, what: string, method = "GET"): void {
   expect(r.status, `${what} → ${r.status} ${r.text.slice(0, 200)}`).to.be.below(500);
-  // A body that cannot be read (unknown Content-Encoding, bad charset) is 400, not 415 (§2).
+  // A body that cannot be read (unknown Content-Encoding, bad charset) is 400, not 415 (docs/errors.md#bad-input-in-general).
   expect(r.status, `${what} → ${r.status}`).to.not.equal(415);
   if (api && r.status >= 400 && method !== "HEAD") expectContractError(r, `${r.status} for ${what}`);
   const loc = r.headers.location;
@@ -155,7 +155,7 @@ async function expectUnchanged(w: World, before: string): Promise<void> {
 }
 
 describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
-  it("When random bodies and credentials reach POST /token, then no 5xx, §2 errors, data unchanged", async function () {
+  it("When random bodies and credentials reach POST /token, then no 5xx, documented errors, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 200));
     const w = await world(backend);
     const before = await w.snapshot();
@@ -291,7 +291,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     await expectUnchanged(w, before);
   });
 
-  it("When random Authorization and client_id headers reach GET /auth/user, then no 5xx, §2 errors, data unchanged", async function () {
+  it("When random Authorization and client_id headers reach GET /auth/user, then no 5xx, documented errors, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 100));
     const w = await world(backend);
     const before = await w.snapshot();

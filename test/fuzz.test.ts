@@ -1,8 +1,8 @@
-// Bad input (CONTRACT §2): property-based fuzzing of the challenge and ops endpoints with random
+// Bad input (docs/errors.md): property-based fuzzing of the challenge and ops endpoints with random
 // and oversized headers, invalid UTF-8, bad JSON, wrong methods and content types, bodies whose
 // Content-Encoding is unknown or does not match the bytes, bad charsets, odd paths, huge
 // and deeply nested bodies — and, over raw sockets, bytes that are not HTTP at all. Zero 5xx, the
-// node alive, every error in the contract's JSON form (save the HTTP server's own bare 400 for
+// node alive, every error in the documented JSON form (save the HTTP server's own bare 400 for
 // non-HTTP bytes), and a challenge made before the run reads and solves the same after it.
 // FUZZ_RUNS scales the run (npm test: a few seconds; `npm run fuzz`: thousands); FUZZ_SEED replays.
 import { expect } from "chai";
@@ -83,7 +83,7 @@ function arbitraryRequest(knownKey: string) {
   );
   const method = fc.oneof({ weight: 4, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
   // A claimed Content-Encoding (the bytes are never really compressed) or a bad charset, with a
-  // JSON type so that the body is really read (CONTRACT §2: 400 invalid_request).
+  // JSON type so that the body is really read (docs/errors.md: 400 invalid_request).
   const jsonType = fc.constantFrom("application/json", "application/json; charset=utf-8", "application/merge-patch+json", ...BAD_CHARSETS.map((c) => `application/json; charset=${c}`));
   const encoded = fc.oneof(
     { weight: 3, arbitrary: fc.constant<Record<string, string>>({}) },
@@ -171,7 +171,7 @@ function rawCase() {
 }
 
 describeBackends("Fuzzing the HTTP API with bad input", (backend) => {
-  it("When random, oversized and malformed requests arrive, then no 5xx, errors in the contract's form, data unchanged", async function () {
+  it("When random, oversized and malformed requests arrive, then no 5xx, errors in the documented form, data unchanged", async function () {
     this.timeout(Math.max(20_000, RUNS * 200));
     // Raised limits: fuzzed wrong answers on the known challenge must not lock it.
     const node = await backend.startNode({ LOG_LEVEL: "warn", SOLVE_LIMIT_PER_ADDRESS: "1000000", SOLVE_LIMIT_PER_KEY: "1000000" });

@@ -1,4 +1,4 @@
-// CONTRACT §2: every error of the JSON API in one format; bad input never gets a 5xx.
+// docs/errors.md: every error of the JSON API in one format; bad input never gets a 5xx.
 import { expect } from "chai";
 import { request } from "node:http";
 import { connect } from "node:net";
@@ -206,7 +206,7 @@ describeBackends("HTTP errors", (backend) => {
     expect(created.status, created.text).to.equal(201);
   });
 
-  it("When a browser preflights a challenge call, then CORS allows the contract's headers", async () => {
+  it("When a browser preflights a challenge call, then CORS allows the documented headers", async () => {
     const r = await http(base, "/challenge/solve", {
       method: "OPTIONS",
       headers: {

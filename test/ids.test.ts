@@ -1,4 +1,4 @@
-// CONTRACT §7: client ids and CUSTOM TOKEN ids never begin with "-", since people paste them into
+// docs/cli.md: client ids and CUSTOM TOKEN ids never begin with "-", since people paste them into
 // command lines. With plain base64url one id in 64 did: 5,000 draws would show about 78.
 import { expect } from "chai";
 import { Apps } from "../src/domain/apps.js";

@@ -1,4 +1,4 @@
-// CONTRACT §3, GET /authorize: every rule, on both stores.
+// docs/http-api.md#get-auth_urlauthorize, GET /authorize: every rule, on both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { PageClient, authorize, csrfOf, pkce, registerApp, type TestApp } from "./support/pages.js";

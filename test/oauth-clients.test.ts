@@ -1,5 +1,5 @@
 // Standard OAuth client libraries complete the flow against Sigil with configuration alone
-// (CONTRACT §3, Discovery), each in its own test. The person's part (sign in, consent) is played
+// (docs/http-api.md#sign-in-with-sigil, Discovery), each in its own test. The person's part (sign in, consent) is played
 // by the page client; everything the app does is the library's.
 import { expect } from "chai";
 import * as oauth from "oauth4webapi";

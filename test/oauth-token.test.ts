@@ -1,4 +1,4 @@
-// CONTRACT §3: POST /token, GET /auth/user and the RFC 8414 document, on both stores.
+// docs/http-api.md#sign-in-with-sigil: POST /token, GET /auth/user and the RFC 8414 document, on both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";
@@ -43,7 +43,7 @@ describeBackends("Token and user endpoints", (backend) => {
   describe("When an app trades a good code", () => {
     beforeEach(() => setup());
 
-    it("then a form body (client_secret_post) gets 200, no-store, and exactly the contract's fields", async () => {
+    it("then a form body (client_secret_post) gets 200, no-store, and exactly the documented fields", async () => {
       const r = await token(base, fields(await code()));
       expect(r.status).to.equal(200);
       expect(r.headers["cache-control"]).to.equal("no-store");

@@ -1,4 +1,4 @@
-// CONTRACT §8: health, readiness, metrics, the OpenAPI document, request ids.
+// docs/http-api.md#operations: health, readiness, metrics, the OpenAPI document, request ids.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { challengeApi, http } from "./support/http.js";

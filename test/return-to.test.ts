@@ -1,4 +1,4 @@
-// CONTRACT §4: `return_to` is only ever a path on this service, checked after normalisation. The
+// docs/http-api.md#pages: `return_to` is only ever a path on this service, checked after normalisation. The
 // sign-in and sign-up forms continue to the normalised path, or to /account when return_to would
 // leave the service (or is not a plain path); the sign-up link carries the same checked value.
 import { expect } from "chai";

@@ -1,4 +1,4 @@
-// CONTRACT §2 for the sign-in half: bad input never yields a 5xx or changes data; a store that
+// docs/errors.md for the sign-in half: bad input never yields a 5xx or changes data; a store that
 // cannot be reached is a fast 503 (HTML on pages, JSON on the API).
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";

@@ -1,4 +1,4 @@
-// CONTRACT §4: failed sign-ins are limited per username and address (10 per 15 minutes) and per
+// docs/http-api.md#rate-limits: failed sign-ins are limited per username and address (10 per 15 minutes) and per
 // address (100 per 15 minutes); failures from other addresses never lock a user out. Through the
 // real forms, on both stores; addresses are told apart by X-Forwarded-For (TRUST_PROXY).
 import { expect } from "chai";

@@ -1,4 +1,4 @@
-// CONTRACT §5 under concurrency: answers sent at once, over HTTP and the socket, on the embedded
+// docs/http-api.md#challenges under concurrency: answers sent at once, over HTTP and the socket, on the embedded
 // store and on Redis. Right answers never count; wrong ones never get past a limit; every
 // counted attempt on an owned challenge is exactly one event.
 import { expect } from "chai";

@@ -1,4 +1,4 @@
-// Challenges (CONTRACT §5): create, read the question, solve.
+// Challenges (docs/http-api.md#challenges): create, read the question, solve.
 //
 // The API takes its values from headers, or from a JSON body when a header is absent. Headers
 // carry UTF-8, but browsers refuse any header value outside Latin-1 (and fetch in Node sends

@@ -1,15 +1,15 @@
 // The client's one error class. Every failure an app can meet — an HTTP error of the API, a
 // refused socket, an error ack, an OAuth error on the callback URL, a network failure — arrives
-// as a SigilError carrying the contract's `error` code (CONTRACT §2), so an app handles them all
+// as a SigilError carrying the service's `error` code (docs/errors.md), so an app handles them all
 // in one place: `if (e instanceof SigilError && e.code === "rate_limited") wait(e.retryAfter)`.
 import type { ErrorCode, ErrorObject } from "../../src/protocol.js";
 
-/** The codes of CONTRACT §2 and §3, plus the ones the client itself raises. */
+/** The codes of docs/errors.md, plus the ones the client itself raises. */
 export type SigilErrorCode =
   | ErrorCode
   // Raised by the client, never sent by the server:
   | "network_error" // the request or socket could not reach the service
-  | "invalid_response" // the service answered something the contract does not allow
+  | "invalid_response" // the service answered something its documentation does not allow
   | "state_mismatch" // the callback's `state` is not the one this sign-in sent (CSRF)
   | "issuer_mismatch" // the callback's `iss` is missing or names another issuer (mix-up)
   | "timeout" // no acknowledgement in time
@@ -31,9 +31,9 @@ const STATUS: Partial<Record<string, number>> = {
 };
 
 export class SigilError extends Error {
-  /** The contract's `error` code (an unknown future code is kept as sent). */
+  /** The service's `error` code (an unknown future code is kept as sent). */
   readonly code: SigilErrorCode | (string & {});
-  /** The contract's `error_description`: one human sentence. */
+  /** The service's `error_description`: one human sentence. */
   readonly description: string;
   /** HTTP status; for errors that did not come from an HTTP response, the status the code has over HTTP, or 0. */
   readonly status: number;
@@ -49,12 +49,12 @@ export class SigilError extends Error {
     this.retryAfter = retryAfter;
   }
 
-  /** The wire form (CONTRACT §2); client-side codes keep the same shape. */
+  /** The wire form (docs/errors.md); client-side codes keep the same shape. */
   toJSON(): { error: string; error_description: string } {
     return { error: this.code, error_description: this.description };
   }
 
-  /** An error object of the contract (an ack, `connect_error.data`) as a SigilError. */
+  /** An error object of the service (an ack, `connect_error.data`) as a SigilError. */
   static fromObject(value: unknown, status?: number, retryAfter?: number): SigilError {
     if (isErrorObject(value)) return new SigilError(value.error, value.error_description, status, retryAfter);
     return new SigilError("invalid_response", "The service sent an error the client cannot read.", status, retryAfter);

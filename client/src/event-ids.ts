@@ -1,15 +1,11 @@
-// Event ids of the realtime channel are `<milliseconds>-<sequence>` (CONTRACT §6, as Redis
-// Streams make them) and increase within an app. Compared as numbers, never as text:
-// "999-0" comes before "1000-0".
-
-const EVENT_ID = /^(\d{1,16})-(\d{1,16})$/;
+// Event ids of the realtime channel (docs/realtime.md#resuming-with-since). The comparison itself
+// is the server's own (src/event-ids.ts, bundled into the client's build), so the client and the
+// server cannot order ids differently.
+import { orderEventIds } from "../../src/event-ids.js";
 
 /** Negative when a < b, 0 when equal, positive when a > b; undefined when either is not an event id. */
 export function compareEventIds(a: string, b: string): number | undefined {
-  const ma = EVENT_ID.exec(a);
-  const mb = EVENT_ID.exec(b);
-  if (!ma || !mb) return undefined;
-  return Number(ma[1]) - Number(mb[1]) || Number(ma[2]) - Number(mb[2]);
+  return orderEventIds(a, b);
 }
 
 /** Whether an event with `id` is new to a client whose last seen event is `last`. */

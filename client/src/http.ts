@@ -1,4 +1,4 @@
-// fetch with the contract's error handling: any non-2xx answer throws a SigilError, and a
+// fetch with the documented error handling (docs/errors.md): any non-2xx answer throws a SigilError, and a
 // request that never reaches the service throws one too (code network_error), so callers
 // handle a single error type. Uses the global fetch of browsers and Node 20.
 import { errorFromResponse, SigilError } from "./errors.js";
@@ -38,7 +38,7 @@ export async function readJson<T>(res: Response, valid: (v: unknown) => v is T, 
   } catch {
     body = undefined;
   }
-  if (!valid(body)) throw new SigilError("invalid_response", `The service's answer to ${what} is not what the contract says.`, res.status);
+  if (!valid(body)) throw new SigilError("invalid_response", `The service's answer to ${what} is not in the format the service documents.`, res.status);
   return body;
 }
 

@@ -1,4 +1,4 @@
-// The realtime channel (CONTRACT §6): a Socket.IO connection authenticated with a CUSTOM TOKEN.
+// The realtime channel (docs/realtime.md): a Socket.IO connection authenticated with a CUSTOM TOKEN.
 //
 // Resume: the connection remembers the id of the last `challenge:result` it delivered and sends
 // it as `since` in the handshake of every (re)connection — `auth` is given as a callback, which
@@ -160,7 +160,7 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
 
   private check<T>(reply: unknown, valid: (v: unknown) => v is T, what: string): T {
     if (isErrorObject(reply)) throw SigilError.fromObject(reply);
-    if (!valid(reply)) throw new SigilError("invalid_response", `The service's acknowledgement of ${what} is not what the contract says.`);
+    if (!valid(reply)) throw new SigilError("invalid_response", `The service's acknowledgement of ${what} is not in the format the service documents.`);
     return reply;
   }
 }

@@ -1,4 +1,4 @@
-// Sign-in with Sigil (CONTRACT §3): OAuth 2.0 authorization code with `state`, PKCE S256 and
+// Sign-in with Sigil (docs/http-api.md#sign-in-with-sigil): OAuth 2.0 authorization code with `state`, PKCE S256 and
 // the RFC 9207 `iss` check. Step 1 (authorize) and step 2 (callback) run wherever the app
 // keeps its session — a browser page or a server; step 3 (exchangeCode, getUser) needs the
 // client secret and so runs on the app's server only.

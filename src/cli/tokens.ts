@@ -1,4 +1,4 @@
-// `sigil tokens create|revoke` (CONTRACT §7): CUSTOM TOKENs of an app, from the command line.
+// `sigil tokens create|revoke` (docs/cli.md#sigil-tokens-create): CUSTOM TOKENs of an app, from the command line.
 import { CustomTokens, type AppExists } from "../domain/custom-tokens.js";
 import { required, UsageError, type CliCommand, type CliContext } from "./common.js";
 

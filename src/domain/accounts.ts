@@ -37,7 +37,7 @@ export function checkPassword(raw: string): string {
 }
 
 /**
- * The per-username limit is counted per address too (CONTRACT §4): counting a username's failures
+ * The per-username limit is counted per address too (docs/http-api.md#pages): counting a username's failures
  * from every address together would let anyone lock its owner out with ten wrong passwords. The
  * address comes first; it holds no space, so no two (username, address) pairs share a key.
  */

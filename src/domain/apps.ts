@@ -47,7 +47,7 @@ export class Apps {
   /** Registers an app; the secret is returned this once. */
   async create(ownerId: string, name: string, redirectUris: string[]): Promise<{ app: AppRecord; clientSecret: string }> {
     const checked = Apps.check(name, redirectUris);
-    const clientId = randomId(); // never begins with "-" (CONTRACT §7)
+    const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = randomToken(32);
     const app: AppRecord = {
       clientId,

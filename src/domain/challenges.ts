@@ -1,4 +1,4 @@
-// Challenges: a question with a secret answer, addressed by a random key (CONTRACT §5).
+// Challenges: a question with a secret answer, addressed by a random key (docs/http-api.md#challenges).
 import { v4 as uuidv4 } from "uuid";
 import type { Config } from "../config.js";
 import { notFound, rateLimited } from "../errors.js";

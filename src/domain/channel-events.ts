@@ -1,4 +1,4 @@
-// The per-app history of solve results (CONTRACT §6), read back for a reconnecting client's
+// The per-app history of solve results (docs/realtime.md#history), read back for a reconnecting client's
 // replay. The store's solve step records every counted attempt on an owned challenge there.
 import type { Config } from "../config.js";
 import type { Store } from "../store/port.js";

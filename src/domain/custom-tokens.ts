@@ -1,4 +1,4 @@
-// CUSTOM TOKENs (CONTRACT §6, §7): issued per app, signed JWTs whose id (jti) names a stored
+// CUSTOM TOKENs (docs/realtime.md#custom-tokens, docs/cli.md#sigil-tokens-create): issued per app, signed JWTs whose id (jti) names a stored
 // record, so that a token can be listed (without its value), expire and be revoked.
 import { createSecretKey, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
@@ -57,7 +57,7 @@ export class CustomTokens {
     if (!(await this.deps.appExists(input.app))) throw notFound("No app has this client_id.");
     const now = Date.now();
     const record: CustomTokenRecord = {
-      id: randomId(), // never begins with "-" (CONTRACT §7)
+      id: randomId(), // never begins with "-" (docs/cli.md#sigil-tokens-create)
       app: input.app,
       name,
       createdAt: now,

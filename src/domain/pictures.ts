@@ -1,4 +1,4 @@
-// Profile pictures (CONTRACT §4): the size is read from the image's header before anything is
+// Profile pictures (docs/http-api.md#account): the size is read from the image's header before anything is
 // decoded, and what is stored is re-encoded — at most 512×512, no metadata (EXIF, GPS, XMP) —
 // so every app that shows the picture gets a small, plain image. sharp (libvips) does the work.
 import { fileTypeFromBuffer } from "file-type";

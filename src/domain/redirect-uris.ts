@@ -1,4 +1,4 @@
-// Redirect URL rules (CONTRACT §3, §4; RFC 8252 §7.3 for loopback).
+// Redirect URL rules (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages; RFC 8252 §7.3 for loopback).
 
 const LOOPBACK = new Set(["127.0.0.1", "[::1]"]);
 

@@ -22,7 +22,7 @@ export function randomToken(bytes = 32): string {
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /**
- * A random id that people paste into command lines (client ids, CUSTOM TOKEN ids; CONTRACT §7):
+ * A random id that people paste into command lines (client ids, CUSTOM TOKEN ids; docs/cli.md):
  * 22 base64url characters, as randomToken(16) makes, but the first is a letter or a digit, never
  * "-" (a command line reads "-Jfr…" as an option). 62 × 64^21 values: about 131.9 random bits.
  */

@@ -1,4 +1,4 @@
-// Text rules shared by validation: lengths are counted in Unicode code points (CONTRACT §2).
+// Text rules shared by validation: lengths are counted in Unicode code points (docs/http-api.md#conventions).
 
 export function codePointLength(s: string): number {
   let n = 0;

@@ -1,4 +1,4 @@
-// GET /client.js and /client.js.map — the bundled browser client (CONTRACT §8), built by
+// GET /client.js and /client.js.map — the bundled browser client (docs/http-api.md#bundled-client-and-demo), built by
 // `npm run build` into client/dist/browser/. Plus GET /demo, the page that shows it in use.
 //
 // Caching: the URL is not versioned, so browsers may keep the file only briefly (5 minutes) and

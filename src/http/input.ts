@@ -9,8 +9,8 @@ import { invalidRequest } from "../errors.js";
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * A header's value as text. Node hands header bytes over as latin1; the contract says header
- * values are UTF-8, so the bytes are decoded again, strictly: invalid UTF-8 is a 400.
+ * A header's value as text. Node hands header bytes over as latin1; header values are UTF-8
+ * (docs/http-api.md#conventions), so the bytes are decoded again, strictly: invalid UTF-8 is a 400.
  */
 export function headerText(req: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   const raw = req.headers[name];

@@ -1,4 +1,4 @@
-// Operations endpoints (CONTRACT §8): liveness, readiness, metrics, the OpenAPI document.
+// Operations endpoints (docs/http-api.md#operations): liveness, readiness, metrics, the OpenAPI document.
 import { Router } from "express";
 import type { Store } from "../store/port.js";
 import type { Metrics } from "../metrics.js";

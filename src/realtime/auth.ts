@@ -1,5 +1,5 @@
-// Handshake authentication (CONTRACT §6): a CUSTOM TOKEN from `auth.token` or the Authorization
-// header; refusals reach the client as connect_error with message = error code, data = §2 body.
+// Handshake authentication (docs/realtime.md#connecting): a CUSTOM TOKEN from `auth.token` or the Authorization
+// header; refusals reach the client as connect_error with message = error code, data = the error object (docs/errors.md).
 import type { CustomTokens } from "../domain/custom-tokens.js";
 import { bearerToken } from "../domain/custom-tokens.js";
 import { toSigilError, unavailable } from "../errors.js";

@@ -1,5 +1,5 @@
-// Client → server events (CONTRACT §6): challenge:new and challenge:solve, each answered through
-// its acknowledgement; a bad payload or a failure acks the §2 error object, never a crash.
+// Client → server events (docs/realtime.md#acknowledgements): challenge:new and challenge:solve, each answered through
+// its acknowledgement; a bad payload or a failure acks the error object (docs/errors.md), never a crash.
 import type { Challenges } from "../domain/challenges.js";
 import { rateLimited, toSigilError } from "../errors.js";
 import { NewChallengeInput, SolveInput } from "../http/challenges/schemas.js";

@@ -1,4 +1,4 @@
-// The realtime channel (CONTRACT §6): Socket.IO on the node's HTTP server, path /socket.io/.
+// The realtime channel (docs/realtime.md): Socket.IO on the node's HTTP server, path /socket.io/.
 // The store's feed brings every node each new event and revocation; the Redis adapter (when on
 // Redis) links the nodes' Socket.IO servers for anything broadcast through io.
 import type { IncomingMessage, Server as HttpServer } from "node:http";

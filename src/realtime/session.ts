@@ -1,4 +1,4 @@
-// One connected socket's event stream (CONTRACT §6): replay of the history after `since`, then
+// One connected socket's event stream (docs/realtime.md#resuming-with-since): replay of the history after `since`, then
 // live events, with no gap and no duplicate. Live events that arrive while history is being read
 // are held back and sent after it; an event id at or below the last one sent is never sent again.
 import type { ChannelEvents } from "../domain/channel-events.js";

@@ -21,7 +21,7 @@ export interface ChallengeStore {
   /** The challenge, or null when unknown or expired. */
   get(key: string): Promise<ChallengeRecord | null>;
   /**
-   * Decides one solve attempt in one atomic step (CONTRACT §5): refused when wrong answers have
+   * Decides one solve attempt in one atomic step (docs/http-api.md#challenges): refused when wrong answers have
    * already reached a limit; else compared, counted when wrong, and, on an owned challenge,
    * recorded in the app's history (and told to every node) before it is answered.
    */

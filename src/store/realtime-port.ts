@@ -1,5 +1,6 @@
 // The parts of the store port that the realtime channel needs: CUSTOM TOKEN records, the per-app
 // event history, and the feed that tells every node about new events and revocations.
+import { orderEventIds } from "../event-ids.js";
 
 export interface CustomTokenRecord {
   id: string;
@@ -65,16 +66,15 @@ export interface Feed {
   close(): Promise<void>;
 }
 
-const EVENT_ID = /^(\d{1,16})-(\d{1,16})$/;
+export { isEventId } from "../event-ids.js";
 
-export function isEventId(s: unknown): s is string {
-  return typeof s === "string" && EVENT_ID.test(s);
-}
-
-/** Orders two event ids (<ms>-<seq>) numerically: negative, zero or positive. */
+/**
+ * Orders two event ids (<ms>-<seq>) numerically: negative, zero or positive (src/event-ids.ts,
+ * the comparison the client uses too). Ids here are validated or the store's own, so one that is
+ * not `<digits>-<digits>` is a bug: it throws rather than sorting somewhere.
+ */
 export function compareEventIds(a: string, b: string): number {
-  const [am, as] = a.split("-").map(BigInt) as [bigint, bigint];
-  const [bm, bs] = b.split("-").map(BigInt) as [bigint, bigint];
-  if (am !== bm) return am < bm ? -1 : 1;
-  return as === bs ? 0 : as < bs ? -1 : 1;
+  const order = orderEventIds(a, b);
+  if (order === undefined) throw new TypeError(`Not an event id: ${JSON.stringify(a)} or ${JSON.stringify(b)}`);
+  return order;
 }

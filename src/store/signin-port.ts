@@ -1,4 +1,4 @@
-// The sign-in half of the store port (CONTRACT §3, §4): accounts, sessions, apps and grants
+// The sign-in half of the store port (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): accounts, sessions, apps and grants
 // (consents, codes, access tokens). Same rules as port.ts: both stores pass the same tests, and
 // every method may throw StoreUnavailableError.
 

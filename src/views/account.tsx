@@ -1,4 +1,4 @@
-// The account page: display name, profile picture, app consents (CONTRACT §4).
+// The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { UserRecord } from "../store/signin-port.js";
 import { Csrf, ErrorNote, Page } from "./layout.js";
 

@@ -1,4 +1,4 @@
-// Sign-in and sign-up pages (CONTRACT §4).
+// Sign-in and sign-up pages (docs/http-api.md#signup-and-signin).
 import { Csrf, ErrorNote, Page } from "./layout.js";
 
 const withReturn = (path: string, returnTo: string) => `${path}?${new URLSearchParams({ return_to: returnTo })}`;

@@ -1,4 +1,4 @@
-// The consent page of /authorize (CONTRACT §3) and the error page that never redirects.
+// The consent page of /authorize (docs/http-api.md#sign-in-with-sigil) and the error page that never redirects.
 import type { UserRecord } from "../store/signin-port.js";
 import { Csrf, Page } from "./layout.js";
 

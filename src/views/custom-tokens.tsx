@@ -1,4 +1,4 @@
-// The CUSTOM TOKENs part of an app's section on /developers (CONTRACT §4, §6): create (the value
+// The CUSTOM TOKENs part of an app's section on /developers (docs/http-api.md#developers, docs/realtime.md#custom-tokens): create (the value
 // shown once), list (records only: a stored token has no value to show) and revoke.
 import type { CustomTokenRecord } from "../store/realtime-port.js";
 import { Csrf } from "./layout.js";

@@ -1,4 +1,4 @@
-// The developers console (CONTRACT §4): register apps, see client ids, rotate secrets, delete,
+// The developers console (docs/http-api.md#developers): register apps, see client ids, rotate secrets, delete,
 // and each app's CUSTOM TOKENs.
 import type { CustomTokenRecord } from "../store/realtime-port.js";
 import type { AppRecord, UserRecord } from "../store/signin-port.js";

@@ -1,4 +1,4 @@
-// One of two nodes killed with SIGKILL under load (issue 6, CONTRACT §6 "no event lost across a
+// One of two nodes killed with SIGKILL under load (issue 6, docs/realtime.md#several-nodes "no event lost across a
 // reconnect"): two Sigil processes on one Redis (AOF on), an app with a CUSTOM TOKEN, socket
 // clients spread over both nodes, HTTP clients posting solves to both nodes at a steady bounded
 // rate and retrying on the other node only when a request failed at the connection level (a

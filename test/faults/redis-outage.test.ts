@@ -1,4 +1,4 @@
-// Redis (AOF on) stopped for 5 s under steady load (issue 6, CONTRACT §2 "503 ... never a hang"):
+// Redis (AOF on) stopped for 5 s under steady load (issue 6, docs/http-api.md#when-redis-is-away-and-draining "503 ... never a hang"):
 // the node keeps running, answers 503 unavailable with Retry-After within 1 s, serves fully again
 // within 2 s of Redis's return, and no challenge it acknowledged (201) is lost.
 import { expect } from "chai";

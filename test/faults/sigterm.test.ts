@@ -1,4 +1,4 @@
-// SIGTERM under load (CONTRACT §8): no request the node has accepted fails, and the process exits
+// SIGTERM under load (docs/http-api.md#when-redis-is-away-and-draining): no request the node has accepted fails, and the process exits
 // (code 0) within 10 s. The node runs as a child process; the load comes from this process.
 import { expect } from "chai";
 import { connect } from "node:net";

@@ -1,6 +1,6 @@
 // What the fuzz suites share: FUZZ_RUNS scales every run (each suite has its own default, a few
 // seconds under npm test), FUZZ_SEED replays a failure, and every refused HTTP request must be in
-// the contract's error form (CONTRACT §2).
+// the documented error form (docs/errors.md).
 import { expect } from "chai";
 import fc from "fast-check";
 import type { TestResponse } from "./http.js";
@@ -13,7 +13,7 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 /** fast-check parameters: numRuns, and the seed to replay when FUZZ_SEED is set. */
 export const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
 
-/** The contract's error form: application/json, exactly {error (snake_case), error_description}. */
+/** The documented error form (docs/errors.md#the-error-object): application/json, exactly {error (snake_case), error_description}. */
 export function expectContractError(r: TestResponse, what: string): void {
   expect(r.headers["content-type"], `${what}: content-type`).to.match(/^application\/json/);
   expect(r.json, `${what}: body ${r.text.slice(0, 200)}`).to.be.an("object");
@@ -23,7 +23,7 @@ export function expectContractError(r: TestResponse, what: string): void {
 }
 
 /**
- * Content-Encodings a client may claim for a body (CONTRACT §2: unknown, or not matching the
+ * Content-Encodings a client may claim for a body (docs/errors.md: unknown, or not matching the
  * bytes, is 400 invalid_request): real ones (no fuzzed body is really compressed), unknown ones,
  * lists and odd spellings.
  */

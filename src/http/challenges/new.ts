@@ -1,4 +1,4 @@
-// POST /challenge/new — create a challenge (CONTRACT §5).
+// POST /challenge/new — create a challenge (docs/http-api.md#post-challengenew).
 import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";

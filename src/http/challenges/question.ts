@@ -1,4 +1,4 @@
-// GET /challenge/q — a challenge's question as plain text (CONTRACT §5).
+// GET /challenge/q — a challenge's question as plain text (docs/http-api.md#get-challengeq).
 import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";
 import { headerText, parseInput } from "../input.js";

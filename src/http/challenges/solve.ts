@@ -1,4 +1,4 @@
-// POST /challenge/solve — try an answer (CONTRACT §5).
+// POST /challenge/solve — try an answer (docs/http-api.md#post-challengesolve).
 import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";

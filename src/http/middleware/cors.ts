@@ -1,4 +1,4 @@
-// CORS for the endpoints browser apps call directly (CONTRACT §5): any origin unless
+// CORS for the endpoints browser apps call directly (docs/http-api.md#cors): any origin unless
 // CORS_ORIGINS lists them; no cookies.
 import cors from "cors";
 import type { Config } from "../../config.js";

@@ -1,4 +1,4 @@
-// The one place where errors become HTTP responses (CONTRACT §2), for the JSON API, the hot
+// The one place where errors become HTTP responses (docs/errors.md), for the JSON API, the hot
 // routes and the pages alike: the mapping is toSigilError (errors.ts); this adds the log line.
 import type { NextFunction, Request, Response } from "express";
 import { SigilError, StoreUnavailableError, causeForLog, notFound, toSigilError } from "../../errors.js";

@@ -1,4 +1,4 @@
-// GET/POST {auth_url}/authorize — the authorization endpoint (CONTRACT §3, RFC 6749 §4.1,
+// GET/POST {auth_url}/authorize — the authorization endpoint (docs/http-api.md#get-auth_urlauthorize, RFC 6749 §4.1,
 // RFC 7636, RFC 9207). Unknown client or unregistered redirect URL: a 400 page, never a redirect.
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";

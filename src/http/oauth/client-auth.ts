@@ -1,5 +1,5 @@
 // Client authentication at the token endpoint (RFC 6749 §2.3.1): client_secret_basic or
-// client_secret_post, never both. Failures are throttled per client_id and address (CONTRACT §3).
+// client_secret_post, never both. Failures are throttled per client_id and address (docs/http-api.md#sign-in-with-sigil).
 import type { Request } from "express";
 import type { Apps } from "../../domain/apps.js";
 import { SigilError, invalidRequest, rateLimited } from "../../errors.js";

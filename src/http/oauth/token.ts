@@ -1,4 +1,4 @@
-// POST {base_url}/token — trades an authorization code for an access token (CONTRACT §3,
+// POST {base_url}/token — trades an authorization code for an access token (docs/http-api.md#post-base_urltoken,
 // RFC 6749 §4.1.3/§5, RFC 7636 §4.6). Form or JSON bodies; never cached.
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";

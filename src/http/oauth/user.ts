@@ -1,4 +1,4 @@
-// GET {base_url}/auth/user — the signed-in user's profile for an access token (CONTRACT §3).
+// GET {base_url}/auth/user — the signed-in user's profile for an access token (docs/http-api.md#get-base_urlauthuser).
 import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// GET/POST {auth_url}/account — display name, profile picture, consents (CONTRACT §4).
+// GET/POST {auth_url}/account — display name, profile picture, consents (docs/http-api.md#account).
 import type { Request, RequestHandler, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { AccountPage } from "../../views/account.js";

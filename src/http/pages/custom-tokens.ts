@@ -1,4 +1,4 @@
-// CUSTOM TOKENs on {auth_url}/developers (CONTRACT §4, §6): the app's owner creates one (its value
+// CUSTOM TOKENs on {auth_url}/developers (docs/http-api.md#developers, docs/realtime.md#custom-tokens): the app's owner creates one (its value
 // is shown once, in the answer to that POST, and nowhere else) and revokes it. To anyone but the
 // owner the app does not exist: 404, the same as an unknown client_id.
 import type { Request, Response } from "express";

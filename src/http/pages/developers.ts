@@ -1,4 +1,4 @@
-// {auth_url}/developers — the app console (CONTRACT §4). A new or rotated secret, or a new CUSTOM
+// {auth_url}/developers — the app console (docs/http-api.md#developers). A new or rotated secret, or a new CUSTOM
 // TOKEN, is shown once, in the response to the POST that made it (never stored, never in a URL).
 import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";

@@ -1,4 +1,4 @@
-// The user-facing pages on {auth_url} (CONTRACT §3, §4): sessions, CSRF, page headers, and an
+// The user-facing pages on {auth_url} (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): sessions, CSRF, page headers, and an
 // error handler that answers in HTML.
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { ErrorPage } from "../../views/consent.js";

@@ -1,5 +1,5 @@
 // The multipart form of /account (the profile picture), read only as far as the checks allow
-// (CONTRACT §4): the session is checked before any byte of the body is read, and the form's first
+// (docs/http-api.md#account): the session is checked before any byte of the body is read, and the form's first
 // part must be its CSRF token (`_csrf`; browsers send parts in the form's order, and the token is
 // the form's first field), checked before any later part is read — a file part is accepted only
 // once it passed. When a check fails the rest of the body is never read: the answer carries

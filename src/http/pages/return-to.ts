@@ -1,4 +1,4 @@
-// `return_to` (CONTRACT §4): only ever a path on this service, checked after normalisation.
+// `return_to` (docs/http-api.md#pages): only ever a path on this service, checked after normalisation.
 
 /**
  * The path (and query) to continue to, or `fallback` when `raw` could lead anywhere else.

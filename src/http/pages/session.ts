@@ -1,7 +1,7 @@
 // Sessions for the pages: express-session over the store port (any node serves any user), saved
 // only once someone signs in; and CSRF tokens from csrf-csrf, a signed double-submit cookie: the
 // token is an HMAC (keyed by SECRET) of a random value held in an HttpOnly cookie and, once signed
-// in, of the session id. An anonymous form therefore needs nothing in the store (CONTRACT §4:
+// in, of the session id. An anonymous form therefore needs nothing in the store (docs/http-api.md#pages:
 // anonymous traffic cannot grow it), and any node checks any token.
 import cookieParser from "cookie-parser";
 import { doubleCsrf, type DoubleCsrfUtilities } from "csrf-csrf";
@@ -126,7 +126,7 @@ export const csrfCheck: RequestHandler = (req, _res, next) => {
   next(csrf.validateRequest(req) ? undefined : csrf.invalidCsrfTokenError);
 };
 
-/** Headers every page sends (CONTRACT §3): no framing, no referrer (codes ride in URLs). */
+/** Headers every page sends (docs/http-api.md#sign-in-with-sigil): no framing, no referrer (codes ride in URLs). */
 export function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.set({
     "Content-Security-Policy": "frame-ancestors 'none'",

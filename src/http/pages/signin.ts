@@ -1,4 +1,4 @@
-// GET/POST {auth_url}/signin — sign in, then continue to return_to (CONTRACT §4).
+// GET/POST {auth_url}/signin — sign in, then continue to return_to (docs/http-api.md#signup-and-signin).
 import { FormError } from "../../domain/accounts.js";
 import { sendPage } from "../../views/layout.js";
 import { SignInPage } from "../../views/auth.js";

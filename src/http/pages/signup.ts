@@ -1,4 +1,4 @@
-// GET/POST {auth_url}/signup — create an account, then continue to return_to (CONTRACT §4).
+// GET/POST {auth_url}/signup — create an account, then continue to return_to (docs/http-api.md#signup-and-signin).
 import { FormError } from "../../domain/accounts.js";
 import { rateLimited } from "../../errors.js";
 import { sendPage } from "../../views/layout.js";
