@@ -111,13 +111,15 @@ function storeContract(name: string, make: () => Promise<{ store: Store; cleanup
       expect((await l.consume("y")).allowed, "another id has its own counter").to.equal(true);
     });
 
-    it("When an attempt is refunded, then it does not count", async () => {
+    it("When a limiter is checked, then nothing is counted, and it says limited once no attempt is left", async () => {
       const l = store.limiter({ name: "t", points: 2, windowSeconds: 60 });
-      for (let i = 0; i < 5; i++) {
-        expect((await l.consume("x")).allowed).to.equal(true);
-        await l.refund("x");
-      }
+      for (let i = 0; i < 5; i++) expect((await l.check("x")).allowed, "checks count nothing").to.equal(true);
       expect((await l.consume("x")).allowed).to.equal(true);
+      expect((await l.check("x")).allowed, "one attempt left").to.equal(true);
+      expect((await l.consume("x")).allowed).to.equal(true);
+      const r = await l.check("x");
+      expect(r.allowed, "no attempt left").to.equal(false);
+      if (!r.allowed) expect(r.retryAfterMs).to.be.within(1, 60_000);
     });
 
     it("When concurrent consumes race, then exactly the limit is allowed", async () => {

@@ -1,7 +1,7 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited } from "../errors.js";
-import type { AttemptLimiter, Store } from "../store/port.js";
+import type { AttemptLimiter, LimitResult, Store } from "../store/port.js";
 import type { UserRecord } from "../store/signin-port.js";
 import { codePointLength } from "./text.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.js";
@@ -69,24 +69,34 @@ export class Accounts {
 
   /**
    * The user for these credentials; a FormError when wrong; 429 when throttled.
-   * Each attempt first reserves a point on both limits, atomically in the store, so attempts sent
-   * at once never get past a limit; a right password gives its points back. While either limit is
-   * reached every attempt is refused, the right password too, so the limit never tells which
-   * password is right; an attempt refused by one limit gives back what it took from the other.
+   * As with challenge answers, only failures count, and the decision follows the password check:
+   * - while a limit is reached every attempt is refused before the password is checked, the
+   *   right one too, so the limit never tells which password is right;
+   * - a wrong password is counted on both limits at once (atomic in the store); the one that
+   *   goes past a limit is answered 429, not 401, so attempts sent at once never learn more than
+   *   the limit allows;
+   * - a right password counts nothing: it signs in unless failures reached a limit meanwhile.
+   * So any number of right passwords sent at once from an address that has not failed all sign
+   * in, and 50 wrong ones sent at once get at most 10 answers of "wrong".
    */
   async signIn(rawUsername: string, password: string, address: string): Promise<UserRecord> {
     const username = rawUsername.trim().toLowerCase().slice(0, 64);
     const key = userAtAddress(username, address);
-    const [a, b] = await Promise.all([this.perUserAddress.consume(key), this.perAddress.consume(address)]);
-    if (!a.allowed || !b.allowed) {
-      await Promise.all([a.allowed && this.perUserAddress.refund(key), b.allowed && this.perAddress.refund(address)]);
-      const ms = Math.max(a.allowed ? 0 : a.retryAfterMs, b.allowed ? 0 : b.retryAfterMs);
-      throw rateLimited(ms / 1000, "Too many sign-in attempts; try again later.");
-    }
+    const limited = (results: LimitResult[]) => {
+      if (results.every((r) => r.allowed)) return;
+      const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
+      throw rateLimited(Math.max(...waits) / 1000, "Too many sign-in attempts; try again later.");
+    };
+    const check = async () => limited(await Promise.all([this.perUserAddress.check(key), this.perAddress.check(address)]));
+
+    await check();
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
     const ok = await verifyPassword(password.slice(0, 256), user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !ok) throw new FormError("The username or password is wrong.", 401);
-    await Promise.all([this.perUserAddress.refund(key), this.perAddress.refund(address)]);
+    if (!user || !ok) {
+      limited(await Promise.all([this.perUserAddress.consume(key), this.perAddress.consume(address)]));
+      throw new FormError("The username or password is wrong.", 401);
+    }
+    await check();
     return user;
   }
 

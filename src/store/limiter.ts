@@ -18,17 +18,11 @@ export function adaptLimiter(rl: RateLimiterAbstract): AttemptLimiter {
     async check(id: string): Promise<LimitResult> {
       try {
         const res = await rl.consume(id, 0);
+        // consume(0) is refused only past the limit; a check says no as soon as it is used up.
+        if (res.remainingPoints <= 0) return { allowed: false, retryAfterMs: Math.max(1, res.msBeforeNext) };
         return { allowed: true, remaining: res.remainingPoints };
       } catch (err) {
         if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: err.msBeforeNext };
-        throw new StoreUnavailableError(err);
-      }
-    },
-    async refund(id: string): Promise<void> {
-      try {
-        await rl.reward(id, 1);
-      } catch (err) {
-        if (err instanceof RateLimiterRes) return;
         throw new StoreUnavailableError(err);
       }
     },

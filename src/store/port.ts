@@ -53,12 +53,15 @@ export type SolveResult =
 
 export type LimitResult = { allowed: true; remaining: number } | { allowed: false; retryAfterMs: number };
 
-/** A fixed-window counter shared by every node: reserve an attempt, refund it if it did not count. */
+/**
+ * A fixed-window counter of failures shared by every node. Callers check before the costly work
+ * and count only what failed, so successes never use up the limit.
+ */
 export interface AttemptLimiter {
+  /** Counts one attempt, atomically; refused when it goes past the limit. */
   consume(id: string): Promise<LimitResult>;
-  /** Whether id is already over its limit, without counting an attempt. */
+  /** Whether id has an attempt left (refused once the limit is used up), without counting one. */
   check(id: string): Promise<LimitResult>;
-  refund(id: string): Promise<void>;
 }
 
 export interface LimiterSpec {
