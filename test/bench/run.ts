@@ -20,7 +20,7 @@ import { realtimeBench } from "./realtime.js";
 import { signinBench } from "./signin.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
-import { formatMarkdown, formatTable, type Row } from "./lib/report.js";
+import { failure, formatMarkdown, formatTable, type Row } from "./lib/report.js";
 
 const MODULES: BenchModule[] = [challengesBench, signinBench, realtimeBench];
 
@@ -68,6 +68,8 @@ async function main(): Promise<void> {
   process.stdout.write("\n" + formatTable(rows) + "\n");
   if (process.env.BENCH_MARKDOWN) process.stdout.write("\n" + formatMarkdown(rows) + "\n");
   log(`load after the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")} (figures are only comparable within one run)`);
+  const failed = rows.filter((r) => failure(r));
+  if (failed.length) throw new Error(`rows that measured something else: ${failed.map((r) => `${r.name} (${failure(r)})`).join("; ")}`);
 }
 
 async function runModules(modules: BenchModule[], settings: BenchSettings, log: (l: string) => void): Promise<Row[]> {

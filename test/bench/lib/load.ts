@@ -27,6 +27,10 @@ export interface Measurement {
   total: number;
   /** CPU time of the server process per request (µs): less sensitive to a busy machine than req/s. */
   cpuUsPerRequest?: number;
+  /** Responses of the measured run by status code (non2xx counts 429 and 404 alike; this tells them apart). */
+  statuses?: Record<string, number>;
+  /** Responses of the measured run that LoadOptions.expect refused: the row measured something else. */
+  unexpected?: number;
 }
 
 export interface LoadRequest {
@@ -48,8 +52,19 @@ export interface LoadOptions {
   amount?: number;
   /** With `amount`: requests of warm-up (thrown away) before the measurement. */
   warmupAmount?: number;
-  /** Optional check of each response (counted as non-2xx-like failures when false). */
+  /** Optional look at each response (warm-up and measurement). */
   onResponse?: (status: number, body: string) => void;
+  /**
+   * What every response must be (e.g. 200 with correct:true, or 429 as well under a limit); those
+   * of the measured run that are not are counted in Measurement.unexpected, which fails the row.
+   * Without it, only autocannon's own non-2xx and errors are counted.
+   */
+  expect?: (status: number, body: string) => boolean;
+  /**
+   * Runs before the warm-up and again before the measurement, so that each starts from the same
+   * state (e.g. no wrong answers counted yet) whatever ran before.
+   */
+  restart?: () => Promise<void>;
 }
 
 function run(url: string, seconds: number, connections: number, opts: LoadOptions, amount?: number): Promise<autocannon.Result> {
@@ -72,14 +87,26 @@ function run(url: string, seconds: number, connections: number, opts: LoadOption
 }
 
 export async function measure(opts: LoadOptions): Promise<Measurement> {
+  await opts.restart?.();
   if (opts.amount !== undefined) {
     if (opts.warmupAmount) await run(opts.url, 0, opts.connections, opts, opts.warmupAmount);
   } else if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
+  await opts.restart?.();
   const cpu0 = cpuSeconds(opts.pid);
   // A fixed-count run ends on autocannon's next one-second tick, not with its last response: time
   // it from the start to the last response instead.
   let last = 0;
-  const timed: LoadOptions = { ...opts, onResponse: (status, body) => ((last = performance.now()), opts.onResponse?.(status, body)) };
+  let unexpected = 0;
+  const statuses: Record<string, number> = {};
+  const timed: LoadOptions = {
+    ...opts,
+    onResponse: (status, body) => {
+      last = performance.now();
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (opts.expect && !opts.expect(status, body)) unexpected++;
+      opts.onResponse?.(status, body);
+    },
+  };
   const t0 = performance.now();
   const r = await run(opts.url, opts.seconds, opts.connections, timed, opts.amount);
   const wall = ((last || performance.now()) - t0) / 1000;
@@ -95,6 +122,8 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
     errors: r.errors,
     timeouts: r.timeouts,
     total,
+    statuses,
+    unexpected,
   };
 }
 
@@ -130,13 +159,19 @@ export async function sideBySide(
 ): Promise<{ subject: Measurement; baseline: Measurement }> {
   let s: Measurement | undefined;
   let b: Measurement | undefined;
+  // Unexpected responses of any round, not only the best one's: one is enough to fail the row.
+  let su = 0;
+  let bu = 0;
   for (let round = 1; round <= Math.max(1, ctx.settings.rounds); round++) {
     const ms = await measure(subject);
     const mb = await measure(baseline);
+    su += ms.unexpected ?? 0;
+    bu += mb.unexpected ?? 0;
     const cpu = (m: Measurement) => (m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`);
-    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}`);
+    const bad = (m: Measurement) => (m.unexpected ? `, ${m.unexpected} UNEXPECTED responses` : "");
+    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}${bad(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}${bad(mb)}`);
     if (!s || ms.rps > s.rps) s = ms;
     if (!b || mb.rps > b.rps) b = mb;
   }
-  return { subject: s!, baseline: b! };
+  return { subject: { ...s!, unexpected: su }, baseline: { ...b!, unexpected: bu } };
 }

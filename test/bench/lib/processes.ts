@@ -1,5 +1,5 @@
 // Start-up and shut-down that the bench modules do the same way: Sigil's node flags for
-// BENCH_PROFILE, its solve limits under load, and stopping what a run started whatever happened.
+// BENCH_PROFILE and stopping what a run started whatever happened.
 import type { ServerProcess } from "../../support/processes.js";
 import type { BenchSettings } from "./load.js";
 import type { BenchContext } from "./module.js";
@@ -8,18 +8,6 @@ import type { BenchContext } from "./module.js";
 export function profileArgs(settings: BenchSettings): string[] {
   return settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${settings.profileDir}`] : [];
 }
-
-/**
- * Sigil's solve limits raised (not removed) so that the wrong answers of a load from one address
- * are never throttled during a run (right answers never count); the counting still does all of
- * its Redis work.
- */
-export const SOLVE_LIMITS_RAISED = {
-  SOLVE_LIMIT_PER_ADDRESS: "1000000",
-  SOLVE_LIMIT_PER_KEY: "1000000",
-  SOLVE_LIMIT_PER_ADDRESS_WINDOW: "600",
-  SOLVE_LIMIT_PER_KEY_WINDOW: "3600",
-};
 
 /**
  * SIGTERM the processes, last started first; a process that exits with anything but one of

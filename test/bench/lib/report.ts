@@ -38,7 +38,19 @@ function figure(r: Row, side: "subject" | "baseline"): string {
   return r.figure ? `${fmt(r.figure[side], r.figure.digits ?? 0)} ${r.figure.unit}` : "";
 }
 
+/** Why a row cannot be trusted: responses that were not what the load must get (LoadOptions.expect). */
+export function failure(r: Row): string | undefined {
+  const [a, b] = r.labels ?? ["Sigil", "baseline"];
+  const bad = [[a, r.subject.unexpected ?? 0], [b, r.baseline.unexpected ?? 0]].filter(([, n]) => Number(n) > 0);
+  return bad.length ? `FAILED: unexpected responses (${bad.map(([w, n]) => `${w} ${n}`).join(", ")})` : undefined;
+}
+
+/** Errors as the table shows them: autocannon's errors plus responses the row did not expect. */
+const errors = (m: Measurement) => String(m.errors + (m.unexpected ?? 0));
+
 function goalText(r: Row, q: number): string {
+  const failed = failure(r);
+  if (failed) return failed;
   if (r.check) return `${r.check.met ? "met" : "MISSED"} (${r.check.goal})`;
   return r.goal === undefined ? "" : `${q >= r.goal ? "met" : "MISSED"} (≥ ${fmt(r.goal * 100)}%)`;
 }
@@ -49,8 +61,8 @@ export function formatTable(rows: Row[]): string {
   for (const r of rows) {
     const [a, b] = r.labels ?? ["Sigil", "baseline"];
     const q = ratio(r);
-    lines.push([r.name, a, fmt(r.subject.rps), fmt(r.subject.p50, 2), fmt(r.subject.p99, 2), fmt(r.subject.cpuUsPerRequest ?? NaN), String(r.subject.non2xx), String(r.subject.errors), figure(r, "subject"), `${fmt(q * 100)}%`, goalText(r, q)]);
-    lines.push(["", b, fmt(r.baseline.rps), fmt(r.baseline.p50, 2), fmt(r.baseline.p99, 2), fmt(r.baseline.cpuUsPerRequest ?? NaN), String(r.baseline.non2xx), String(r.baseline.errors), figure(r, "baseline"), r.figure ? "" : cpuRatio(r), ""]);
+    lines.push([r.name, a, fmt(r.subject.rps), fmt(r.subject.p50, 2), fmt(r.subject.p99, 2), fmt(r.subject.cpuUsPerRequest ?? NaN), String(r.subject.non2xx), errors(r.subject), figure(r, "subject"), `${fmt(q * 100)}%`, goalText(r, q)]);
+    lines.push(["", b, fmt(r.baseline.rps), fmt(r.baseline.p50, 2), fmt(r.baseline.p99, 2), fmt(r.baseline.cpuUsPerRequest ?? NaN), String(r.baseline.non2xx), errors(r.baseline), figure(r, "baseline"), r.figure ? "" : cpuRatio(r), ""]);
   }
   const widths = head.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
   const render = (l: string[]) => l.map((c, i) => (i >= 2 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
