@@ -95,21 +95,46 @@ export async function readyClient(url: string, opts: ConnectOptions = {}): Promi
   return c;
 }
 
-/** Resolves with the connect_error of a refused connection (rejects if it connects). */
-export function refusal(url: string, opts: ConnectOptions = {}): Promise<{ message: string; data: ErrorObject }> {
+/**
+ * Resolves with the connect_error of a refused connection; rejects if it connects, or if neither
+ * happened within ms (the client's own connect timeout is 20 s, as long as a whole test).
+ */
+export function refusal(url: string, opts: ConnectOptions = {}, ms = 3000): Promise<{ message: string; data: ErrorObject }> {
   const c = channelClient(url, opts);
   return new Promise((resolve, reject) => {
-    c.socket.on("connect", () => reject(new Error("the connection was accepted")));
+    const timer = setTimeout(() => {
+      c.close();
+      reject(new Error(`timed out after ${ms} ms waiting for the refusal (connect_error) of ${url}`));
+    }, ms);
+    c.socket.on("connect", () => {
+      clearTimeout(timer);
+      c.close();
+      reject(new Error("the connection was accepted"));
+    });
     c.socket.on("connect_error", (err: Error & { data?: ErrorObject }) => {
+      clearTimeout(timer);
       c.close();
       resolve({ message: err.message, data: err.data as ErrorObject });
     });
   });
 }
 
-/** Emits with an ack and resolves with the reply. */
+/**
+ * Emits with an ack and resolves with the reply; rejects after ms without one (or when the socket
+ * closes first), with an error that names the event it was waiting for.
+ */
+export async function ackWithin<T = unknown>(socket: ClientSocket | Socket, ms: number, event: string, ...args: unknown[]): Promise<T> {
+  try {
+    return (await (socket as unknown as Socket).timeout(ms).emitWithAck(event, ...args)) as T;
+  } catch (err) {
+    const payload = JSON.stringify(args)?.slice(0, 200);
+    throw new Error(`waiting for the ack of ${event.slice(0, 60)}(${payload}): ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Emits with an ack and resolves with the reply (rejects after 3 s, naming the event). */
 export function call<T = unknown>(c: ChannelClient, event: string, ...args: unknown[]): Promise<T> {
-  return (c.socket as unknown as Socket).timeout(3000).emitWithAck(event, ...args) as Promise<T>;
+  return ackWithin<T>(c.socket, 3000, event, ...args);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

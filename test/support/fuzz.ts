@@ -13,6 +13,19 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 /** fast-check parameters: numRuns, and the seed to replay when FUZZ_SEED is set. */
 export const fcOpts = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
 
+/**
+ * fcOpts for an async property that must end within budgetMs (less than the test's own timeout):
+ * fast-check stops itself there and reports a failure, with the counterexample shrunk so far if it
+ * found one ("Property interrupted after …" if not). Without it a long shrink outlives mocha's
+ * timeout: the counterexample is never printed, and the property keeps running in the background,
+ * against whatever node the next test started.
+ */
+export const fcOptsWithin = (numRuns: number, budgetMs: number) => ({
+  ...fcOpts(numRuns),
+  interruptAfterTimeLimit: budgetMs,
+  markInterruptAsFailure: true,
+});
+
 /** The documented error form (docs/errors.md#the-error-object): application/json, exactly {error (snake_case), error_description}. */
 export function expectContractError(r: TestResponse, what: string): void {
   expect(r.headers["content-type"], `${what}: content-type`).to.match(/^application\/json/);
