@@ -92,14 +92,15 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       if (left <= 0) socket.disconnect(true);
       else expiry = setTimeout(armExpiry, Math.min(left, MAX_TIMER));
     };
-    if (expiresAt !== undefined) armExpiry();
-
     socket.on("disconnect", () => {
       deps.metrics.channelSockets.dec();
       clearTimeout(expiry);
       session.close();
       registry.remove(session);
     });
+    // After the listener: a token that expired since the handshake disconnects at once, and that
+    // disconnect must still be counted and leave the registry.
+    if (expiresAt !== undefined) armExpiry();
     session.sync(socket.data.since, true).catch(() => {
       // History unreadable (store away): let the client retry with its since.
       dropConnection(socket);
