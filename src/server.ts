@@ -3,7 +3,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import proxyaddr from "proxy-addr";
-import express, { type Express, type Request, type RequestHandler } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import type { Config } from "./config.js";
 import type { ErrorBody } from "./errors.js";
 import { Accounts } from "./domain/accounts.js";
@@ -12,9 +12,8 @@ import { ChannelEvents } from "./domain/channel-events.js";
 import { Challenges } from "./domain/challenges.js";
 import { bearerToken, CustomTokens, type AppExists } from "./domain/custom-tokens.js";
 import { OAuth } from "./domain/oauth.js";
-import { challengeRoutes } from "./http/challenges/index.js";
-import { createChallenge, newChallengeInput, type OwnerResolver } from "./http/challenges/new.js";
-import { solve } from "./http/challenges/solve.js";
+import { challengeEndpoints, challengeRoutes } from "./http/challenges/index.js";
+import type { OwnerResolver } from "./http/challenges/new.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
 import { hotRoutes } from "./http/hot-routes.js";
 import { USER_HEADERS, userInfo } from "./http/oauth/user.js";
@@ -90,11 +89,12 @@ export function createServer(deps: ServerDeps): SigilServer {
     history: config,
   });
   // Authorization: Bearer <CUSTOM TOKEN> makes the challenge that token's app's (docs/http-api.md#challenges).
-  const resolveOwner: OwnerResolver = async (req: Request) => {
+  const resolveOwner: OwnerResolver = async (req) => {
     const h = req.headers.authorization;
     if (h === undefined) return undefined;
     return (await customTokens.verify(bearerToken(h))).app;
   };
+  const challengeApi = challengeEndpoints(challenges, resolveOwner);
 
   const app = express();
   app.disable("x-powered-by");
@@ -111,7 +111,7 @@ export function createServer(deps: ServerDeps): SigilServer {
   app.use(["/challenge", "/auth/user"], cors);
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
-  app.use(challengeRoutes(challenges, resolveOwner, api));
+  app.use(challengeRoutes(challenges, challengeApi, api));
   app.use(oauthRoutes({ config, store, accounts, apps, oauth }, api));
   app.use(pageRoutes({ config, store, accounts, apps, oauth, customTokens }));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
@@ -127,11 +127,8 @@ export function createServer(deps: ServerDeps): SigilServer {
     app,
     before: [context, drainFlag, cors],
     routes: {
-      "/challenge/solve": { run: async (req, address) => ({ status: 200, body: await solve(challenges, req, {}, address) }) },
-      "/challenge/new": {
-        anonymousOnly: true,
-        run: async (req) => ({ status: 201, body: await createChallenge(challenges, newChallengeInput(req, {}), undefined) }),
-      },
+      "/challenge/solve": { run: (req, address) => challengeApi.solveChallenge(req, {}, address) },
+      "/challenge/new": { anonymousOnly: true, run: (req, address) => challengeApi.newChallenge(req, {}, address) },
       "/auth/user": { method: "GET", headers: USER_HEADERS, run: async (req) => ({ status: 200, body: await userInfo(userDeps, req) }) },
     },
   });

@@ -3,6 +3,8 @@ import { v4 as uuidv4 } from "uuid";
 import type { Config } from "../config.js";
 import { notFound, rateLimited } from "../errors.js";
 import type { SolveRules, Store } from "../store/port.js";
+import { NewChallengeInput, QuestionInput, SolveInput, type Unchecked } from "./challenge-inputs.js";
+import { parseInput } from "./input.js";
 import { keyedHash } from "./secrets.js";
 
 /** What happened on one counted solve attempt (an owned challenge's is in its app's history). */
@@ -29,6 +31,11 @@ export interface NewChallenge {
   owner?: string;
 }
 
+/** The owner of a new challenge (an app's client_id), asked for only once the input is valid. */
+export type OwnerOf = () => Promise<string | undefined>;
+
+const noOwner: OwnerOf = async () => undefined;
+
 export class Challenges {
   private readonly rules: SolveRules;
 
@@ -41,6 +48,35 @@ export class Challenges {
 
   private hashAnswer(key: string, answer: string): string {
     return keyedHash(this.deps.secret, "challenge-answer", key, answer.normalize("NFC"));
+  }
+
+  // The use cases, one per operation whatever the transport (HTTP, hot routes, sockets): the input
+  // as the transport read it, validated here against the schemas and their limits; the reply body.
+
+  /** Creates a challenge. A malformed input fails before the owner is asked for (a 400, not a 401). */
+  async newChallenge(raw: Unchecked<typeof NewChallengeInput>, ownerOf: OwnerOf = noOwner): Promise<{ key: string }> {
+    const input = parseInput(NewChallengeInput, { question: raw.question, answer: raw.answer, ttl: raw.ttl });
+    const owner = await ownerOf();
+    const key = await this.create({
+      question: input.question,
+      answer: input.answer,
+      ttlSeconds: input.ttl,
+      ...(owner !== undefined ? { owner } : {}),
+    });
+    return { key };
+  }
+
+  /** Tries an answer from a client at address (the attempt limits count per address). */
+  async solveChallenge(raw: Unchecked<typeof SolveInput>, address: string): Promise<{ correct: boolean }> {
+    const input = parseInput(SolveInput, { key: raw.key, a: raw.a });
+    const { correct } = await this.solve(input.key, input.a, address);
+    return { correct };
+  }
+
+  /** A challenge's question. */
+  async readQuestion(raw: Unchecked<typeof QuestionInput>): Promise<string> {
+    const { key } = parseInput(QuestionInput, { key: raw.key });
+    return this.question(key);
   }
 
   async create(input: NewChallenge): Promise<string> {

@@ -5,8 +5,9 @@
 // ~40% of the raw baseline when it went through express (express sets the prototype of every
 // request and response, and res.json goes through several layers).
 // What stays the same: the middleware (request context, drain flag, CORS) — functions that use
-// only node's req/res and the fields set below —, the endpoint code (solve, createChallenge), the
-// error mapping (errorReply) and the JSON the client gets. Anything else (a body, a query string,
+// only node's req/res and the fields set below —, the endpoint code (the challenge routes run the
+// same JsonEndpoint as their express handlers, http/challenges/endpoint.ts, and so the same domain
+// use case), the error mapping (errorReply) and the JSON the client gets. Anything else (a body, a query string,
 // another method, a custom token, the trailing-slash or case variants express accepts) goes
 // through express as before. test/hot-routes.test.ts checks that both paths answer alike.
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,9 +1,7 @@
-// Reading request input: header values as UTF-8 text, JSON-body fallbacks, and validation with
-// the same zod schemas that the OpenAPI document is generated from.
+// Reading request input into a use case's input object: header values as UTF-8 text, the JSON
+// body as the fallback when a header is absent. Validation is the domain's (domain/input.ts).
 import type { IncomingHttpHeaders } from "node:http";
 import type { Request } from "express";
-import { z } from "zod";
-import { codePointLength } from "../domain/text.js";
 import { invalidRequest } from "../errors.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -31,25 +29,6 @@ export function bodyObject(req: Request): Record<string, unknown> {
   if (b === undefined || b === null) return {};
   if (typeof b === "object" && !Array.isArray(b)) return b as Record<string, unknown>;
   throw invalidRequest("The body must be a JSON object.");
-}
-
-/** A string field of min..max Unicode code points (what JSON Schema's lengths count, too). */
-export function textField(name: string, min: number, max: number, description: string) {
-  const msg = `${name} must be ${min} to ${max} characters.`;
-  return z
-    .string({ error: (iss) => (iss.input === undefined ? `${name} is required.` : `${name} must be text.`) })
-    .refine((s) => {
-      const n = codePointLength(s);
-      return n >= min && n <= max;
-    }, msg)
-    .meta({ minLength: min, maxLength: max, description });
-}
-
-/** Validates values against a schema; the first problem becomes a 400 invalid_request. */
-export function parseInput<S extends z.ZodType>(schema: S, values: unknown): z.output<S> {
-  const r = schema.safeParse(values);
-  if (r.success) return r.data;
-  throw invalidRequest(r.error.issues[0]?.message ?? "The request is malformed.");
 }
 
 /** A whole number given as a header string or a JSON number. */

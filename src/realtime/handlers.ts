@@ -2,8 +2,6 @@
 // its acknowledgement; a bad payload or a failure acks the error object (docs/errors.md), never a crash.
 import type { Challenges } from "../domain/challenges.js";
 import { rateLimited, toSigilError } from "../errors.js";
-import { NewChallengeInput, SolveInput } from "../http/challenges/schemas.js";
-import { parseInput } from "../http/input.js";
 import type { Logger } from "../log.js";
 import type { ChannelSocket } from "./types.js";
 
@@ -60,18 +58,10 @@ export function registerHandlers(
   const { app } = socket.data;
   socket.on(
     "challenge:new",
-    handle("challenge:new", async (p) => {
-      const input = parseInput(NewChallengeInput, { question: p?.question, answer: p?.answer, ttl: p?.ttl });
-      const key = await challenges.create({ question: input.question, answer: input.answer, ttlSeconds: input.ttl, owner: app });
-      return { key };
-    }),
+    handle("challenge:new", (p) => challenges.newChallenge(p ?? {}, async () => app)),
   );
   socket.on(
     "challenge:solve",
-    handle("challenge:solve", async (p) => {
-      const input = parseInput(SolveInput, { key: p?.key, a: p?.a });
-      const { correct } = await challenges.solve(input.key, input.a, address);
-      return { correct };
-    }),
+    handle("challenge:solve", (p) => challenges.solveChallenge(p ?? {}, address)),
   );
 }

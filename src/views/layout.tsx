@@ -1,8 +1,7 @@
-// The page frame and the one way pages are sent: preact renders to a string and escapes every
-// text and attribute value, so user text can never become markup.
+// The page frame and the one way pages become HTML: preact renders to a string and escapes every
+// text and attribute value, so user text can never become markup. Sending is HTTP's (http/pages/send-page.ts).
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import type { Response } from "express";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
 label{display:block;margin:.6rem 0}input[type=text],input[type=password],input[type=url],textarea{width:100%;padding:.4rem;box-sizing:border-box}
@@ -49,7 +48,7 @@ export function ErrorNote(props: { message?: string | undefined }) {
   return props.message ? <p class="error" role="alert">{props.message}</p> : null;
 }
 
-/** Sends a page: status, HTML, and no caching (pages may carry CSRF tokens or secrets). */
-export function sendPage(res: Response, status: number, page: VNode): void {
-  res.status(status).type("html").set("Cache-Control", "no-store").send(`<!doctype html>${renderToString(page)}`);
+/** A page as a whole HTML document. */
+export function renderPage(page: VNode): string {
+  return `<!doctype html>${renderToString(page)}`;
 }

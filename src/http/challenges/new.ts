@@ -1,44 +1,30 @@
 // POST /challenge/new — create a challenge (docs/http-api.md#post-challengenew).
 import type { IncomingHttpHeaders } from "node:http";
-import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";
-import { bodyObject, headerText, parseInput, wholeNumber } from "../input.js";
+import { NewChallengeInput, NewChallengeOutput, type Unchecked } from "../../domain/challenge-inputs.js";
+import { headerText, wholeNumber } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import { NewChallengeHeaders, NewChallengeInput, NewChallengeOutput } from "./schemas.js";
+import type { JsonEndpoint } from "./endpoint.js";
+import { NewChallengeHeaders } from "./schemas.js";
 
 /** Resolves the optional owner of a new challenge from its Authorization header (custom token). */
-export type OwnerResolver = (req: Request) => Promise<string | undefined>;
+export type OwnerResolver = (req: { headers: IncomingHttpHeaders }) => Promise<string | undefined>;
 
-/** The endpoint's input, validated: headers first, then the JSON body (or {}). */
-export function newChallengeInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>) {
-  return parseInput(NewChallengeInput, {
+/** The use case's input as HTTP carries it: each header when present, else the JSON body's field. */
+export function newChallengeInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): Unchecked<typeof NewChallengeInput> {
+  return {
     question: headerText(req, "question") ?? body.question,
     answer: headerText(req, "answer") ?? body.answer,
+    // A header is text: a whole number in it (or in the body as text) is read as one.
     ttl: wholeNumber(headerText(req, "ttl") ?? body.ttl, "ttl"),
-  });
-}
-
-/** Creates the challenge; the reply body of a 201. */
-export async function createChallenge(
-  challenges: Challenges,
-  input: ReturnType<typeof newChallengeInput>,
-  owner: string | undefined,
-): Promise<{ key: string }> {
-  const key = await challenges.create({
-    question: input.question,
-    answer: input.answer,
-    ttlSeconds: input.ttl,
-    ...(owner !== undefined ? { owner } : {}),
-  });
-  return { key };
-}
-
-export function newChallenge(challenges: Challenges, resolveOwner: OwnerResolver) {
-  return async (req: Request, res: Response) => {
-    const input = newChallengeInput(req, bodyObject(req));
-    const owner = await resolveOwner(req);
-    res.status(201).json(await createChallenge(challenges, input, owner));
   };
+}
+
+export function newChallenge(challenges: Challenges, resolveOwner: OwnerResolver): JsonEndpoint {
+  return async (req, body) => ({
+    status: 201,
+    body: await challenges.newChallenge(newChallengeInput(req, body), () => resolveOwner(req)),
+  });
 }
 
 export const newChallengeSpec: ApiOperation = {

@@ -1,15 +1,14 @@
 // GET /challenge/q — a challenge's question as plain text (docs/http-api.md#get-challengeq).
 import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";
-import { headerText, parseInput } from "../input.js";
+import { QuestionInput } from "../../domain/challenge-inputs.js";
+import { headerText } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import { QuestionInput } from "./schemas.js";
 import { z } from "zod";
 
 export function getQuestion(challenges: Challenges) {
   return async (req: Request, res: Response) => {
-    const { key } = parseInput(QuestionInput, { key: headerText(req, "key") });
-    const question = await challenges.question(key);
+    const question = await challenges.readQuestion({ key: headerText(req, "key") });
     res.type("text/plain; charset=utf-8").send(question);
   };
 }

@@ -1,40 +1,8 @@
-// Validation schemas of the challenge endpoints; the OpenAPI document is generated from them.
+// The challenge endpoints' header parameters, for the OpenAPI document: the domain's input fields
+// (domain/challenge-inputs.ts), as header strings.
 import { z } from "zod";
-import { textField } from "../input.js";
+import { challengeKey, NewChallengeInput, SolveInput, TTL_DEFAULT, TTL_MAX, TTL_MIN } from "../../domain/challenge-inputs.js";
 
-export const challengeKey = z
-  .string({ error: (iss) => (iss.input === undefined ? "key is required." : "key must be text.") })
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "key must be a challenge key (a UUID).")
-  .transform((k) => k.toLowerCase())
-  .meta({ description: "the challenge key returned on creation", format: "uuid" });
-
-export const TTL_MIN = 60;
-export const TTL_MAX = 2_592_000;
-export const TTL_DEFAULT = 86_400;
-
-export const NewChallengeInput = z.object({
-  question: textField("question", 1, 1000, "the question text"),
-  answer: textField("answer", 1, 200, "the expected answer (kept only as a keyed hash)"),
-  ttl: z
-    .number({ error: "ttl must be a whole number of seconds." })
-    .int("ttl must be a whole number of seconds.")
-    .min(TTL_MIN, `ttl must be ${TTL_MIN} to ${TTL_MAX} seconds.`)
-    .max(TTL_MAX, `ttl must be ${TTL_MIN} to ${TTL_MAX} seconds.`)
-    .default(TTL_DEFAULT)
-    .meta({ description: "seconds until the challenge expires" }),
-});
-
-export const SolveInput = z.object({
-  key: challengeKey,
-  a: textField("a", 1, 200, "the attempted answer"),
-});
-
-export const QuestionInput = z.object({ key: challengeKey });
-
-export const NewChallengeOutput = z.object({ key: z.string().meta({ format: "uuid" }) });
-export const SolveOutput = z.object({ correct: z.boolean() });
-
-/** Header variants for OpenAPI: the same fields, as header strings. */
 export const NewChallengeHeaders = z.object({
   question: NewChallengeInput.shape.question.optional(),
   answer: NewChallengeInput.shape.answer.optional(),

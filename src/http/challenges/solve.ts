@@ -1,30 +1,19 @@
 // POST /challenge/solve — try an answer (docs/http-api.md#post-challengesolve).
 import type { IncomingHttpHeaders } from "node:http";
-import type { Request, Response } from "express";
 import type { Challenges } from "../../domain/challenges.js";
-import { bodyObject, headerText, parseInput } from "../input.js";
+import { SolveInput, SolveOutput, type Unchecked } from "../../domain/challenge-inputs.js";
+import { headerText } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import { SolveHeaders, SolveInput, SolveOutput } from "./schemas.js";
+import type { JsonEndpoint } from "./endpoint.js";
+import { SolveHeaders } from "./schemas.js";
 
-/** The endpoint without express: headers, JSON body (or {}) and client address in, reply out. */
-export async function solve(
-  challenges: Challenges,
-  req: { headers: IncomingHttpHeaders },
-  body: Record<string, unknown>,
-  address: string,
-): Promise<{ correct: boolean }> {
-  const input = parseInput(SolveInput, {
-    key: headerText(req, "key") ?? body.key,
-    a: headerText(req, "a") ?? body.a,
-  });
-  const { correct } = await challenges.solve(input.key, input.a, address);
-  return { correct };
+/** The use case's input as HTTP carries it: each header when present, else the JSON body's field. */
+export function solveInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): Unchecked<typeof SolveInput> {
+  return { key: headerText(req, "key") ?? body.key, a: headerText(req, "a") ?? body.a };
 }
 
-export function solveChallenge(challenges: Challenges) {
-  return async (req: Request, res: Response) => {
-    res.json(await solve(challenges, req, bodyObject(req), req.ip ?? "unknown"));
-  };
+export function solveChallenge(challenges: Challenges): JsonEndpoint {
+  return async (req, body, address) => ({ status: 200, body: await challenges.solveChallenge(solveInput(req, body), address) });
 }
 
 export const solveChallengeSpec: ApiOperation = {

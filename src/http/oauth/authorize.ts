@@ -5,7 +5,7 @@ import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
 import { codePointLength } from "../../domain/text.js";
 import type { AppRecord } from "../../store/signin-port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
-import { sendPage } from "../../views/layout.js";
+import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { csrfToken } from "../pages/session.js";
 

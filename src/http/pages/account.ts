@@ -2,7 +2,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { AccountPage } from "../../views/account.js";
-import { sendPage } from "../../views/layout.js";
+import { sendPage } from "./send-page.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
 import { closeAfterAnswer, isMultipart, readAccountForm } from "./picture-upload.js";
 import { pictureUrl } from "./pictures.js";

@@ -5,7 +5,7 @@ import { FormError } from "../../domain/accounts.js";
 import type { UserRecord } from "../../store/signin-port.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
-import { sendPage } from "../../views/layout.js";
+import { sendPage } from "./send-page.js";
 import { currentUser, page, signInUrl, type PagesDeps } from "./context.js";
 import { csrfToken } from "./session.js";
 

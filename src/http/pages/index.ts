@@ -2,7 +2,7 @@
 // error handler that answers in HTML.
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { ErrorPage } from "../../views/consent.js";
-import { sendPage } from "../../views/layout.js";
+import { sendPage } from "./send-page.js";
 import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { route } from "../route.js";

@@ -1,6 +1,6 @@
 // GET/POST {auth_url}/signin — sign in, then continue to return_to (docs/http-api.md#signup-and-signin).
 import { FormError } from "../../domain/accounts.js";
-import { sendPage } from "../../views/layout.js";
+import { sendPage } from "./send-page.js";
 import { SignInPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";

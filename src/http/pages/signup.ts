@@ -1,7 +1,7 @@
 // GET/POST {auth_url}/signup — create an account, then continue to return_to (docs/http-api.md#signup-and-signin).
 import { FormError } from "../../domain/accounts.js";
 import { rateLimited } from "../../errors.js";
-import { sendPage } from "../../views/layout.js";
+import { sendPage } from "./send-page.js";
 import { SignUpPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
