@@ -43,7 +43,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     // A one-shot command can afford patience that a request path cannot (a busy machine, a
     // Redis that is still starting): it waits longer, then fails with one clear line.
-    opened = await openStore(config, createLogger("silent"), { waitMs: 10_000, commandTimeoutMs: 5000 });
+    opened = await openStore(config, createLogger("silent"), { waitMs: 10_000, commandTimeoutMs: 5000, realtime: false });
     await opened.store.ping();
     const out = await cmd.run({ config, opened, values });
     process.stdout.write(`${JSON.stringify(out)}\n`);

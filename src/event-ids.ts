@@ -1,6 +1,6 @@
 // Event ids of the realtime channel are `<milliseconds>-<sequence>` (docs/realtime.md#resuming-with-since,
 // as Redis Streams make them) and increase within an app. The one comparison of them, used by the
-// server (src/store/realtime-port.ts) and bundled into the client (client/src/event-ids.ts): pure
+// server (src/store/port.ts) and bundled into the client (client/src/event-ids.ts): pure
 // ES2022, no Node, nothing but strings. Compared as whole numbers, never as text ("999-0" comes
 // before "1000-0") and never through Number, which is exact only up to 2^53: each part is compared
 // by its digits (fewer significant digits is smaller, then digit by digit), so any length is exact.

@@ -4,7 +4,6 @@ import { createLogger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { createServer } from "./server.js";
 import { openStore } from "./store/index.js";
-import { openRealtimeClients } from "./store/realtime-clients.js";
 
 async function main(): Promise<void> {
   let loaded;
@@ -22,8 +21,7 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
-  const realtime = await openRealtimeClients(config, logger, opened);
-  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime });
+  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime: opened.realtime });
   const url = await server.listen();
   logger.info({ url, baseUrl: config.baseUrl, store: opened.store.kind }, "sigil is listening");
 
@@ -38,7 +36,6 @@ async function main(): Promise<void> {
     }, config.shutdownTimeout * 1000);
     hard.unref();
     await server.close();
-    await realtime.close();
     await opened.close();
     logger.info("stopped");
     process.exit(0);

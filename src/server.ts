@@ -29,7 +29,7 @@ import { createMetrics, type Metrics } from "./metrics.js";
 import { attachRealtime } from "./realtime/index.js";
 import type { ChannelServer } from "./realtime/types.js";
 import type { Store } from "./store/port.js";
-import type { RealtimeClients } from "./store/realtime-clients.js";
+import type { RealtimeClients } from "./store/port.js";
 import { VERSION } from "./version.js";
 
 export interface ServerDeps {
@@ -37,7 +37,7 @@ export interface ServerDeps {
   store: Store;
   logger: Logger;
   metrics?: Metrics;
-  /** The realtime channel's feed and adapter clients (store/realtime-clients.ts). */
+  /** The realtime channel's feed and adapter clients (store/port.ts; opened by openStore). */
   realtime: RealtimeClients;
   /**
    * Whether an app (client_id) exists, for issuing CUSTOM TOKENs. Defaults to the registered

@@ -2,7 +2,7 @@
 // carry a stateless CSRF token), so anonymous traffic cannot grow it; the store holds a session
 // only once someone signs in, under a new id. Every form's token is bound to its browser's cookie.
 import { expect } from "chai";
-import type { MemoryStore } from "../src/store/memory.js";
+import type { MemoryStore } from "../src/store/memory/index.js";
 import { describeBackends, type Backend } from "./support/backends.js";
 import { http } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";

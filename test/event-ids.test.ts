@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { compareEventIds as clientCompare, isNewEvent } from "../client/src/event-ids.js";
 import { isEventId, orderEventIds } from "../src/event-ids.js";
-import { compareEventIds as serverCompare } from "../src/store/realtime-port.js";
+import { compareEventIds as serverCompare } from "../src/store/port.js";
 
 const sign = (n: number | undefined) => (n === undefined ? undefined : Math.sign(n));
 

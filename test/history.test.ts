@@ -2,8 +2,7 @@
 // time, and whether a read after some id is complete.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import type { Store } from "../src/store/port.js";
-import { compareEventIds } from "../src/store/realtime-port.js";
+import { compareEventIds, type Store } from "../src/store/port.js";
 
 describeBackends("Event history", (backend) => {
   let store: Store;

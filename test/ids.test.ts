@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { Apps } from "../src/domain/apps.js";
 import { CustomTokens } from "../src/domain/custom-tokens.js";
 import { randomId } from "../src/domain/secrets.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { TEST_SECRET } from "./support/nodes.js";
 
 const DRAWS = 5000;

@@ -1,8 +1,7 @@
-// The sign-in part of the store port (src/store/signin-port.ts): one contract, both stores.
+// The sign-in part of the store port (src/store/port.ts): one contract, both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import type { Store } from "../src/store/port.js";
-import type { AppRecord, UserRecord } from "../src/store/signin-port.js";
+import type { AppRecord, Store, UserRecord } from "../src/store/port.js";
 
 const user = (id: string, username: string): UserRecord => ({ id, username, displayName: username, passwordHash: "x", createdAt: 1 });
 const app = (clientId: string, ownerId: string): AppRecord => ({ clientId, ownerId, name: clientId, redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });

@@ -1,10 +1,10 @@
 // One contract, both stores: what the domain relies on from persistence.
 import { expect } from "chai";
 import { StoreUnavailableError } from "../src/errors.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import type { SolveResult, Store } from "../src/store/port.js";
-import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis-client.js";
-import { RedisStore } from "../src/store/redis.js";
+import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis/redis-client.js";
+import { RedisStore } from "../src/store/redis/index.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,7 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited } from "../errors.js";
-import type { AttemptLimiter, LimitResult, Store } from "../store/port.js";
-import type { UserRecord } from "../store/signin-port.js";
+import type { AttemptLimiter, LimitResult, Store, UserRecord } from "../store/port.js";
 import { codePointLength } from "./text.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.js";
 import { preparePicture } from "./pictures.js";

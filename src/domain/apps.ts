@@ -1,7 +1,6 @@
 // Apps (OAuth clients): registration, secret rotation with a grace period, deletion, lookup.
 // Secrets are stored only as keyed hashes and compared in constant time.
-import type { Store } from "../store/port.js";
-import type { AppRecord } from "../store/signin-port.js";
+import type { AppRecord, Store } from "../store/port.js";
 import { FormError } from "./accounts.js";
 import { redirectUriProblem } from "./redirect-uris.js";
 import { keyedHash, randomId, randomToken, sameDigest } from "./secrets.js";

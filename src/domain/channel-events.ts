@@ -1,8 +1,7 @@
 // The per-app history of solve results (docs/realtime.md#history), read back for a reconnecting client's
 // replay. The store's solve step records every counted attempt on an owned challenge there.
 import type { Config } from "../config.js";
-import type { Store } from "../store/port.js";
-import type { HistoryLimits } from "../store/realtime-port.js";
+import type { HistoryLimits, Store } from "../store/port.js";
 
 export class ChannelEvents {
   private readonly limits: HistoryLimits;

@@ -3,8 +3,7 @@
 import { createSecretKey, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { invalidRequest, invalidToken, notFound } from "../errors.js";
-import type { Store } from "../store/port.js";
-import type { CustomTokenRecord } from "../store/realtime-port.js";
+import type { CustomTokenRecord, Store } from "../store/port.js";
 import { keyedHash, randomId } from "./secrets.js";
 
 /** Whether an app (client_id) exists; wired to the apps of the sign-in half by the caller. */

@@ -2,8 +2,7 @@
 // are opaque random strings; the store holds only their keyed hashes.
 import { createHash } from "node:crypto";
 import { SigilError, invalidToken } from "../errors.js";
-import type { Store } from "../store/port.js";
-import type { AppRecord, TokenRecord, UserRecord } from "../store/signin-port.js";
+import type { AppRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { redirectUriMatches } from "./redirect-uris.js";
 import { keyedHash, randomToken, sameDigest } from "./secrets.js";

@@ -4,7 +4,7 @@ import type { CustomTokens } from "../domain/custom-tokens.js";
 import { bearerToken } from "../domain/custom-tokens.js";
 import { toSigilError, unavailable } from "../errors.js";
 import type { Logger } from "../log.js";
-import { isEventId } from "../store/realtime-port.js";
+import { isEventId } from "../store/port.js";
 import type { ChannelSocket } from "./types.js";
 
 export function handshakeAuth(tokens: CustomTokens, logger: Logger, isDraining: () => boolean) {

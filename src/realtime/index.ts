@@ -10,7 +10,7 @@ import type { Challenges } from "../domain/challenges.js";
 import type { CustomTokens } from "../domain/custom-tokens.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import type { RealtimeClients } from "../store/realtime-clients.js";
+import type { RealtimeClients } from "../store/port.js";
 import { handshakeAuth } from "./auth.js";
 import { registerHandlers } from "./handlers.js";
 import { SessionRegistry } from "./registry.js";

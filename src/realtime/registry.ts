@@ -1,7 +1,7 @@
 // This node's sessions, by app and by token, fed by the store's feed: every new event goes to
 // the app's sessions here, every revocation drops the token's sockets here. Every node does the
 // same, so an event or a revocation reaches the sockets of every node.
-import type { FeedMessage } from "../store/realtime-port.js";
+import type { FeedMessage } from "../store/port.js";
 import type { Session } from "./session.js";
 
 /** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */

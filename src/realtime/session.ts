@@ -2,7 +2,7 @@
 // live events, with no gap and no duplicate. Live events that arrive while history is being read
 // are held back and sent after it; an event id at or below the last one sent is never sent again.
 import type { ChannelEvents } from "../domain/channel-events.js";
-import { compareEventIds, type StoredEvent } from "../store/realtime-port.js";
+import { compareEventIds, type StoredEvent } from "../store/port.js";
 import { dropConnection, queuedPackets, type ChannelSocket } from "./types.js";
 
 const PAGE = 200;

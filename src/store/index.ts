@@ -1,57 +1,42 @@
 // Opening the store named by the configuration: Redis when REDIS_URL is set, else the embedded
-// in-process store. Used by main.ts, the CLI and the test support, so all wire it the same way.
+// in-process store. Used by main.ts, the CLI, the test support and the benches, so all wire it
+// the same way. Each backend (memory/, redis/) builds its own realtime clients.
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
-import { MemoryStore } from "./memory.js";
-import type { Store } from "./port.js";
-import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
-import { RedisStore } from "./redis.js";
+import { openMemory } from "./memory/index.js";
+import type { OpenedBackend, OpenedNode, OpenedStore } from "./port.js";
+import { openRedis } from "./redis/index.js";
 
-export interface OpenedStore {
-  store: Store;
-  /** The request-path Redis client (fail-fast), when on Redis. */
-  redis?: RedisClient;
-  close(): Promise<void>;
+export type { OpenedNode, OpenedStore } from "./port.js";
+
+export interface OpenOptions {
+  /** How long to wait for Redis before serving 503s regardless (default 5000). */
+  waitMs?: number;
+  /** The request-path client's command timeout. */
+  commandTimeoutMs?: number;
+  /** false: the store alone, without the realtime channel's clients (the CLI). */
+  realtime?: boolean;
 }
 
-/** Logs Redis connection errors at most once every few seconds, so an outage does not flood. */
-function throttledErrorLog(logger: Logger, what: string) {
-  let last = 0;
-  return (err: Error) => {
-    const now = Date.now();
-    if (now - last < 5000) return;
-    last = now;
-    logger.error({ err: { message: err.message } }, `${what}: connection error`);
-  };
-}
-
-export async function openStore(
-  config: Config,
-  logger: Logger,
-  opts: { waitMs?: number; commandTimeoutMs?: number } = {},
-): Promise<OpenedStore> {
-  if (config.redisUrl === undefined) {
-    const store = new MemoryStore();
-    return { store, close: () => store.close() };
-  }
-  const redis = createRedisClient(config.redisUrl, {
-    onError: throttledErrorLog(logger, "redis"),
-    ...(opts.commandTimeoutMs !== undefined ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
-  });
-  try {
-    await waitReady(redis, opts.waitMs ?? 5000);
-  } catch {
-    // Keep going: requests answer 503 and /readyz says so until Redis answers; the client
-    // keeps reconnecting in the background.
-    logger.error("Redis is not reachable yet; serving 503 until it is");
-  }
-  const store = new RedisStore(redis, config.keyPrefix);
+/** The store and the realtime channel's clients (feed, adapter), or with realtime: false the store alone. */
+export async function openStore(config: Config, logger: Logger, opts: OpenOptions & { realtime: false }): Promise<OpenedStore>;
+export async function openStore(config: Config, logger: Logger, opts?: OpenOptions): Promise<OpenedNode>;
+export async function openStore(config: Config, logger: Logger, opts: OpenOptions = {}): Promise<OpenedStore | OpenedNode> {
+  const { redisUrl } = config;
+  const backend: OpenedBackend =
+    redisUrl === undefined
+      ? openMemory()
+      : await openRedis({ ...config, redisUrl }, logger, opts);
+  const { store, redis } = backend;
+  const opened: OpenedStore = { store, ...(redis ? { redis } : {}), close: () => backend.close() };
+  if (opts.realtime === false) return opened;
+  const realtime = backend.openRealtime();
   return {
-    store,
-    redis,
+    ...opened,
+    realtime,
     async close() {
-      await store.close();
-      redis.disconnect();
+      await realtime.close();
+      await backend.close();
     },
   };
 }

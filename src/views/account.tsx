@@ -1,5 +1,5 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
-import type { UserRecord } from "../store/signin-port.js";
+import type { UserRecord } from "../store/port.js";
 import { Csrf, ErrorNote, Page } from "./layout.js";
 
 export function AccountPage(p: {

@@ -1,5 +1,5 @@
 // The consent page of /authorize (docs/http-api.md#sign-in-with-sigil) and the error page that never redirects.
-import type { UserRecord } from "../store/signin-port.js";
+import type { UserRecord } from "../store/port.js";
 import { Csrf, Page } from "./layout.js";
 
 export function ConsentPage(p: { user: UserRecord; appName: string; csrf: string; hidden: Record<string, string> }) {

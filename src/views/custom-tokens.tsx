@@ -1,6 +1,6 @@
 // The CUSTOM TOKENs part of an app's section on /developers (docs/http-api.md#developers, docs/realtime.md#custom-tokens): create (the value
 // shown once), list (records only: a stored token has no value to show) and revoke.
-import type { CustomTokenRecord } from "../store/realtime-port.js";
+import type { CustomTokenRecord } from "../store/port.js";
 import { Csrf } from "./layout.js";
 
 /** A token just created: its value, for the one response that shows it. */

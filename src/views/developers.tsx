@@ -1,7 +1,6 @@
 // The developers console (docs/http-api.md#developers): register apps, see client ids, rotate secrets, delete,
 // and each app's CUSTOM TOKENs.
-import type { CustomTokenRecord } from "../store/realtime-port.js";
-import type { AppRecord, UserRecord } from "../store/signin-port.js";
+import type { AppRecord, CustomTokenRecord, UserRecord } from "../store/port.js";
 import { CustomTokensSection, type ShownToken } from "./custom-tokens.js";
 import { Csrf, ErrorNote, Page } from "./layout.js";
 

@@ -35,7 +35,7 @@ const limits = [
   Number(env.SOLVE_LIMIT_PER_KEY_WINDOW ?? 3600) * 1000,
 ];
 
-// The same client options as Sigil's request-path client (src/store/redis-client.ts).
+// The same client options as Sigil's request-path client (src/store/redis/redis-client.ts).
 const redis = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", {
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
@@ -73,7 +73,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const key = req.headers.key;
     const a = req.headers.a;
     if (typeof key !== "string" || typeof a !== "string") return send(res, 400, { error: "invalid_request" });
-    // Sigil's key names (src/store/keys.ts), so that the Redis work is the same.
+    // Sigil's key names (src/store/redis/keys.ts), so that the Redis work is the same.
     const counters = [`${prefix}:sv:{${key}}:${key}:n`, `${prefix}:sv:{${key}}:${key}:a:${req.socket.remoteAddress}`];
     const v = await r.solve(`${prefix}:ch:{${key}}`, ...counters, hash(key, a), ...limits);
     if (v === -1) return send(res, 404, { error: "not_found" });

@@ -5,9 +5,8 @@ import { createLogger } from "../../src/log.js";
 import { appExistsIn } from "../../src/domain/apps.js";
 import type { AppExists } from "../../src/domain/custom-tokens.js";
 import { createServer, type SigilServer } from "../../src/server.js";
-import { openStore, type OpenedStore } from "../../src/store/index.js";
+import { openStore, type OpenedNode } from "../../src/store/index.js";
 import type { Store } from "../../src/store/port.js";
-import { openRealtimeClients } from "../../src/store/realtime-clients.js";
 import { freePort } from "./ports.js";
 
 /** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
@@ -17,7 +16,7 @@ export interface TestNode {
   url: string;
   config: Config;
   server: SigilServer;
-  opened: OpenedStore;
+  opened: OpenedNode;
   /** Every log line the node wrote, as JSON text (for "nothing secret is logged" checks). */
   logs: string[];
   close(): Promise<void>;
@@ -62,9 +61,8 @@ export async function startNode(
   });
   const logger = createLogger(config.logLevel, sink);
   const opened = await openStore(config, logger, { waitMs: 3000 });
-  const realtime = await openRealtimeClients(config, logger, opened);
   const store = opts.wrapStore ? opts.wrapStore(opened.store) : opened.store;
-  const server = createServer({ config, store, logger, realtime, appExists: opts.appExists ?? testAppExists(opened.store) });
+  const server = createServer({ config, store, logger, realtime: opened.realtime, appExists: opts.appExists ?? testAppExists(opened.store) });
   const url = await server.listen(config.port, config.host);
   let closed = false;
   return {
@@ -77,7 +75,6 @@ export async function startNode(
       if (closed) return;
       closed = true;
       await server.close();
-      await realtime.close();
       await opened.close();
     },
   };

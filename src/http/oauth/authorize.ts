@@ -3,7 +3,7 @@
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
 import { codePointLength } from "../../domain/text.js";
-import type { AppRecord } from "../../store/signin-port.js";
+import type { AppRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";

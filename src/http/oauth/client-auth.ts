@@ -3,8 +3,7 @@
 import type { Request } from "express";
 import type { Apps } from "../../domain/apps.js";
 import { SigilError, invalidRequest, rateLimited } from "../../errors.js";
-import type { AttemptLimiter } from "../../store/port.js";
-import type { AppRecord } from "../../store/signin-port.js";
+import type { AppRecord, AttemptLimiter } from "../../store/port.js";
 
 export interface ClientCredentials {
   clientId: string;

@@ -5,8 +5,7 @@ import type { Accounts } from "../../domain/accounts.js";
 import type { Apps } from "../../domain/apps.js";
 import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
-import type { Store } from "../../store/port.js";
-import type { UserRecord } from "../../store/signin-port.js";
+import type { Store, UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
   config: Config;

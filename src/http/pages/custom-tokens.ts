@@ -3,7 +3,7 @@
 // owner the app does not exist: 404, the same as an unknown client_id.
 import type { Request, Response } from "express";
 import { notFound, SigilError } from "../../errors.js";
-import type { AppRecord, UserRecord } from "../../store/signin-port.js";
+import type { AppRecord, UserRecord } from "../../store/port.js";
 import { currentUser, field, page, type PagesDeps } from "./context.js";
 import { renderConsole } from "./developers.js";
 

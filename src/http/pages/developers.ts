@@ -2,7 +2,7 @@
 // TOKEN, is shown once, in the response to the POST that made it (never stored, never in a URL).
 import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
-import type { UserRecord } from "../../store/signin-port.js";
+import type { UserRecord } from "../../store/port.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
 import { sendPage } from "./send-page.js";

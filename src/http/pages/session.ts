@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type { Config } from "../../config.js";
 import { keyedHash } from "../../domain/secrets.js";
-import type { SessionStore } from "../../store/signin-port.js";
+import type { SessionStore } from "../../store/port.js";
 
 declare module "express-session" {
   interface SessionData {

@@ -11,7 +11,7 @@ import {
   type HistoryLimits,
   type HistoryRead,
   type StoredEvent,
-} from "../realtime-port.js";
+} from "../port.js";
 
 /** In-process stand-in for Redis pub/sub. */
 export class MemoryBus extends EventEmitter {

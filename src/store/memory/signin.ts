@@ -1,8 +1,8 @@
 // The embedded store's part for sign-in: accounts, sessions, apps and grants, in maps.
-import { ExpiringMap } from "../memory.js"; // used only at construction, so the cycle is harmless
+import { ExpiringMap } from "./expiring-map.js";
 import type {
   AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
-} from "../signin-port.js";
+} from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);
 

@@ -10,10 +10,10 @@
 //   remembers it; the first attempt a node sees on an owned key first reads the record (the same
 //   script over the key's tag, which then decides nothing) and passes its answer hash and TTL to
 //   the second script, which copies them when the copy is missing.
-import type { Keyspace } from "../keys.js";
+import type { Keyspace } from "./keys.js";
 import type { ChallengeRecord, ChallengeStore, SolveAttempt, SolveResult, SolveRules } from "../port.js";
-import type { RedisClient } from "../redis-client.js";
-import { guarded } from "../redis.js";
+import type { RedisClient } from "./redis-client.js";
+import { guarded } from "./guarded.js";
 import { APPEND_EVENT } from "./realtime.js";
 
 // decide(): nil and the wait in ms when wrong answers have already reached a limit; else whether

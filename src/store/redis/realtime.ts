@@ -2,9 +2,9 @@
 // must hear about publishes in the same Lua script, so the feed carries an app's events in id
 // order. Every script touches one key (Redis Cluster: one hash tag per app).
 import { StoreUnavailableError } from "../../errors.js";
-import type { Keyspace } from "../keys.js";
-import type { RedisClient } from "../redis-client.js";
-import { guarded } from "../redis.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import { guarded } from "./guarded.js";
 import {
   compareEventIds,
   type CustomTokenRecord,
@@ -15,7 +15,7 @@ import {
   type HistoryLimits,
   type HistoryRead,
   type StoredEvent,
-} from "../realtime-port.js";
+} from "../port.js";
 
 // Time trimming, on Redis's clock (the one the ids come from): drops entries older than ttlMs
 // and records the newest dropped id as the cut.

@@ -1,10 +1,10 @@
 // The Redis store's part for sign-in. Records are JSON strings; key names come from keys.ts.
-import { guarded } from "../redis.js";
-import type { Keyspace } from "../keys.js";
-import type { RedisClient } from "../redis-client.js";
+import { guarded } from "./guarded.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
 import type {
   AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
-} from "../signin-port.js";
+} from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 

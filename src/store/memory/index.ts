@@ -1,0 +1,56 @@
+// The embedded in-process store: one node only, data lost on exit. Same contract as Redis.
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { adaptLimiter } from "../limiter.js";
+import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
+import { MemoryChallenges } from "./challenges.js";
+import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
+import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
+
+export class MemoryStore implements Store {
+  readonly kind = "memory" as const;
+  /** In-process feed of new events and revocations (MemoryFeed listens to it). */
+  readonly bus = new MemoryBus();
+  readonly customTokens = new MemoryCustomTokens(this.bus);
+  readonly events = new MemoryEventLog(this.bus);
+  readonly challenges = new MemoryChallenges(this.events);
+  readonly accounts = new MemoryAccounts();
+  readonly sessions = new MemorySessions();
+  readonly apps = new MemoryApps();
+  readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
+
+  limiter(spec: LimiterSpec): AttemptLimiter {
+    return adaptLimiter(
+      new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds }),
+    );
+  }
+
+  /**
+   * How many expiring entries the store holds (sessions, challenges, codes, tokens): what traffic
+   * could grow. Tests compare it as they compare Redis's DBSIZE.
+   */
+  entryCount(): number {
+    return this.sessions.map.size + this.challenges.map.size + this.grants.codes.size + this.grants.used.size + this.grants.tokens.size;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.challenges.map.close();
+    this.challenges.wrong.close();
+    this.sessions.map.close();
+    this.grants.close();
+  }
+}
+
+/** The embedded store; its realtime clients are the in-process feed over the store's bus. */
+export function openMemory(): OpenedBackend & { store: MemoryStore } {
+  const store = new MemoryStore();
+  return {
+    store,
+    openRealtime() {
+      const feed = new MemoryFeed(store.bus);
+      return { feed, close: () => feed.close() };
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,129 @@
+// The Redis store (standalone Redis or Redis Cluster), and openRedis(): the clients a node needs
+// on Redis. The store's clients are made by openRedis (or a test) and injected; RedisStore never
+// closes them.
+import { RateLimiterRedis } from "rate-limiter-flexible";
+import type { Config } from "../../config.js";
+import { StoreUnavailableError } from "../../errors.js";
+import type { Logger } from "../../log.js";
+import { adaptLimiter } from "../limiter.js";
+import type { AttemptLimiter, ChallengeStore, CustomTokenStore, EventLog, LimiterSpec, OpenedBackend, RealtimeClients, Store } from "../port.js";
+import { RedisChallenges } from "./challenges.js";
+import { guarded } from "./guarded.js";
+import { keyspace, type Keyspace } from "./keys.js";
+import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
+import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
+import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
+
+export class RedisStore implements Store {
+  readonly kind = "redis" as const;
+  readonly keys: Keyspace;
+  readonly challenges: ChallengeStore;
+  readonly customTokens: CustomTokenStore;
+  readonly events: EventLog;
+  readonly accounts: RedisAccounts;
+  readonly sessions: RedisSessions;
+  readonly apps: RedisApps;
+  readonly grants: RedisGrants;
+
+  constructor(
+    readonly redis: RedisClient,
+    prefix: string,
+  ) {
+    this.keys = keyspace(prefix);
+    this.challenges = new RedisChallenges(redis, this.keys);
+    this.customTokens = new RedisCustomTokens(redis, this.keys);
+    this.events = new RedisEventLog(redis, this.keys);
+    this.accounts = new RedisAccounts(redis, this.keys);
+    this.sessions = new RedisSessions(redis, this.keys);
+    this.apps = new RedisApps(redis, this.keys);
+    this.grants = new RedisGrants(redis, this.keys);
+  }
+
+  limiter(spec: LimiterSpec): AttemptLimiter {
+    return adaptLimiter(
+      new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: this.keys.limiter(spec.name),
+        points: spec.points,
+        duration: spec.windowSeconds,
+        rejectIfRedisNotReady: true,
+      }),
+    );
+  }
+
+  async ping(): Promise<void> {
+    if (this.redis.status !== "ready") throw new StoreUnavailableError();
+    await guarded(() => this.redis.ping());
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Logs Redis connection errors at most once every few seconds, so an outage does not flood. */
+function throttledErrorLog(logger: Logger, what: string) {
+  let last = 0;
+  return (err: Error) => {
+    const now = Date.now();
+    if (now - last < 5000) return;
+    last = now;
+    logger.error({ err: { message: err.message } }, `${what}: connection error`);
+  };
+}
+
+export interface RedisOpenOptions {
+  waitMs?: number;
+  commandTimeoutMs?: number;
+}
+
+/**
+ * The request-path client (fail-fast) and the store on it. Waits up to waitMs for Redis, then
+ * goes on regardless: requests answer 503 and /readyz says so until Redis answers.
+ */
+export async function openRedis(
+  config: Config & { redisUrl: string },
+  logger: Logger,
+  opts: RedisOpenOptions = {},
+): Promise<OpenedBackend & { store: RedisStore; redis: RedisClient }> {
+  const url = config.redisUrl;
+  const redis = createRedisClient(url, {
+    onError: throttledErrorLog(logger, "redis"),
+    ...(opts.commandTimeoutMs !== undefined ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
+  });
+  try {
+    await waitReady(redis, opts.waitMs ?? 5000);
+  } catch {
+    // Keep going: requests answer 503 and /readyz says so until Redis answers; the client
+    // keeps reconnecting in the background.
+    logger.error("Redis is not reachable yet; serving 503 until it is");
+  }
+  const store = new RedisStore(redis, config.keyPrefix);
+  return {
+    store,
+    redis,
+    openRealtime: () => openRealtimeClients(url, config.redisAdapter === "sharded", logger, store.keys),
+    async close() {
+      await store.close();
+      redis.disconnect();
+    },
+  };
+}
+
+// The extra connections of the realtime channel: the Socket.IO adapter's publisher and its own
+// subscriber, and a subscriber for the feed. Unlike the request-path client these queue commands
+// while Redis is away (failFast: false), so a subscription survives an outage.
+function openRealtimeClients(url: string, sharded: boolean, logger: Logger, keys: Keyspace): RealtimeClients {
+  const onError = throttledErrorLog(logger, "redis (realtime)");
+  const pub = createRedisClient(url, { failFast: false, onError });
+  const sub = createRedisClient(url, { failFast: false, onError, shardedSubscribers: sharded });
+  const feedSub = createRedisClient(url, { failFast: false, onError });
+  const clients = [pub, sub, feedSub];
+  const feed = new RedisFeed(feedSub, keys);
+  return {
+    feed,
+    adapter: { pub, sub },
+    async close() {
+      await feed.close();
+      for (const c of clients) c.disconnect();
+    },
+  };
+}
