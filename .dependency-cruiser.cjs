@@ -31,9 +31,7 @@ module.exports = {
     },
     {
       name: "realtime-not-http",
-      // Becomes "error" once src/realtime/handlers.ts no longer imports http/ (the input
-      // schemas move to domain/, in parallel work); the lead flips it then.
-      severity: "warn",
+      severity: "error",
       comment: "realtime/ and http/ are two thin adapters over domain/: realtime/ never imports http/.",
       from: { path: "^src/realtime/" },
       to: { path: "^src/http/" },
