@@ -30,6 +30,19 @@ module.exports = {
       },
     },
     {
+      name: "views-are-pure",
+      severity: "error",
+      comment: "views/ render HTML from data: they never import http/, realtime/, express or socket.io.",
+      from: { path: "^src/views/" },
+      to: {
+        path: [
+          "^src/(http|realtime)/",
+          "^node_modules/(@types/)?express/",
+          "^node_modules/socket\\.io/",
+        ],
+      },
+    },
+    {
       name: "realtime-not-http",
       severity: "error",
       comment: "realtime/ and http/ are two thin adapters over domain/: realtime/ never imports http/.",
