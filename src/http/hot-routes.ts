@@ -89,7 +89,10 @@ export function hotRoutes(deps: HotRoutesDeps): (req: IncomingMessage, res: Serv
     };
     let i = 0;
     const next = (err?: unknown): void => {
-      if (err !== undefined) return fail(err);
+      if (err !== undefined) {
+        fail(err);
+        return;
+      }
       const mw = before[i++];
       if (mw) {
         try {

@@ -29,10 +29,7 @@ export const ErrorSchema = z
   .meta({ id: "Error" });
 
 const jsonSchema = (s: z.ZodType) => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return rest;
 };
 
@@ -69,7 +66,8 @@ export class ApiRegistry {
           ...(r.schema ? { content: { [r.contentType ?? "application/json"]: { schema: jsonSchema(r.schema) } } } : {}),
         };
       }
-      (paths[op.path] ??= {})[op.method] = {
+      paths[op.path] ??= {};
+      paths[op.path]![op.method] = {
         summary: op.summary,
         tags: op.tags,
         parameters: [...parameters("header", op.headers), ...parameters("query", op.query)],

@@ -47,7 +47,10 @@ export class SessionRegistry {
 
 function addTo(map: Map<string, Set<Session>>, k: string, s: Session) {
   let set = map.get(k);
-  if (!set) map.set(k, (set = new Set()));
+  if (!set) {
+    set = new Set();
+    map.set(k, set);
+  }
   set.add(s);
 }
 

@@ -27,7 +27,10 @@ export class MemoryCustomTokens implements CustomTokenStore {
 
   async create(r: CustomTokenRecord): Promise<void> {
     let m = this.byApp.get(r.app);
-    if (!m) this.byApp.set(r.app, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.byApp.set(r.app, m);
+    }
     m.set(r.id, { ...r });
   }
 
@@ -66,7 +69,10 @@ export class MemoryEventLog implements EventLog {
   /** append(), synchronously: the solve step calls it within its own atomic step. */
   appendNow(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): StoredEvent {
     let h = this.apps.get(app);
-    if (!h) this.apps.set(app, (h = { events: [], last: [0, 0], maxDeleted: "0-0" }));
+    if (!h) {
+      h = { events: [], last: [0, 0], maxDeleted: "0-0" };
+      this.apps.set(app, h);
+    }
     const now = Date.now();
     h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
     const event: StoredEvent = { id: `${h.last[0]}-${h.last[1]}`, ...e };
