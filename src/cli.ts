@@ -12,7 +12,11 @@ import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [usersCreate, appsCreate, ...tokensCommands((ctx) => appExistsIn(ctx.opened.store))];
+const commands: CliCommand[] = [
+  usersCreate,
+  appsCreate,
+  ...tokensCommands((ctx) => appExistsIn(ctx.opened.store)),
+];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");

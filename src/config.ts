@@ -4,10 +4,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-  ) {
+  constructor(readonly setting: string, message: string) {
     super(`${setting}: ${message}`);
     this.name = "ConfigError";
   }
@@ -56,10 +53,7 @@ const schema = z.object({
   AUTH_URL: httpUrl.optional(),
   REDIS_URL: redisUrl.optional(),
   REDIS_ADAPTER: z.enum(["classic", "sharded"]).optional(),
-  KEY_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,32}$/, "must be 1-32 of A-Z a-z 0-9 _ . : -")
-    .default("sigil"),
+  KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,32}$/, "must be 1-32 of A-Z a-z 0-9 _ . : -").default("sigil"),
   SECRET: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
   CORS_ORIGINS: z.string().optional(),
@@ -126,10 +120,7 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
 
 function parseOrigins(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw.trim() === "" || raw.trim() === "*") return undefined;
-  const list = raw
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const list = raw.split(",").map((s) => s.trim()).filter(Boolean);
   for (const o of list) {
     let ok = false;
     try {

@@ -6,7 +6,7 @@ import { createServer } from "./server.js";
 import { openStore } from "./store/index.js";
 
 async function main(): Promise<void> {
-  let loaded: ReturnType<typeof loadConfig>;
+  let loaded;
   try {
     loaded = loadConfig(process.env);
   } catch (err) {
@@ -21,13 +21,7 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
-  const server = createServer({
-    config,
-    store: opened.store,
-    logger,
-    metrics: createMetrics({ defaultMetrics: true }),
-    realtime: opened.realtime,
-  });
+  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime: opened.realtime });
   const url = await server.listen();
   logger.info({ url, baseUrl: config.baseUrl, store: opened.store.kind }, "sigil is listening");
 

@@ -1,5 +1,6 @@
 // The package version (src/ and dist/ both sit one level below package.json).
 import { readFileSync } from "node:fs";
 
-export const VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string })
-  .version;
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;

@@ -35,21 +35,13 @@ async function bigPng(width: number, height: number): Promise<Buffer> {
   return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", Buffer.concat(out)), chunk("IEND", Buffer.alloc(0))]);
 }
 
-function multipart(
-  fields: Record<string, string>,
-  file?: { name: string; filename: string; type: string; data: Buffer },
-  boundary = `----sigiltest${Math.random().toString(16).slice(2)}`,
-) {
+function multipart(fields: Record<string, string>, file?: { name: string; filename: string; type: string; data: Buffer }, boundary = "----sigiltest" + Math.random().toString(16).slice(2)) {
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-    );
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
     parts.push(file.data, Buffer.from("\r\n"));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -104,9 +96,7 @@ describeBackends("Profile pictures", (backend) => {
     const u = new URL(src);
     const chunks: Buffer[] = [];
     const res = await new Promise<import("node:http").IncomingMessage>((resolve, reject) =>
-      request(new URL(u.pathname + u.search, base), { agent: false }, resolve)
-        .on("error", reject)
-        .end(),
+      request(new URL(u.pathname + u.search, base), { agent: false }, resolve).on("error", reject).end(),
     );
     for await (const ch of res) chunks.push(ch as Buffer);
     return { src, type: res.headers["content-type"], data: Buffer.concat(chunks) };
@@ -147,9 +137,7 @@ describeBackends("Profile pictures", (backend) => {
   describe("When a picture is accepted", () => {
     it("then a 1000×600 picture is served at most 512×512, aspect kept, as the type it is served with", async () => {
       const c = await signedIn("big");
-      const jpeg = await sharp({ create: { width: 1000, height: 600, channels: 3, background: { r: 20, g: 120, b: 200 } } })
-        .jpeg()
-        .toBuffer();
+      const jpeg = await sharp({ create: { width: 1000, height: 600, channels: 3, background: { r: 20, g: 120, b: 200 } } }).jpeg().toBuffer();
       expect((await upload(c, jpeg, "image/jpeg")).status).to.equal(303);
       const pic = await served(c);
       const meta = await sharp(pic.data).metadata();
@@ -159,9 +147,7 @@ describeBackends("Profile pictures", (backend) => {
 
     it("then a small picture is not enlarged", async () => {
       const c = await signedIn("small");
-      const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
-        .png()
-        .toBuffer();
+      const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
       expect((await upload(c, png)).status).to.equal(303);
       const pic = await served(c);
       expect(pic.type).to.equal("image/png");
@@ -171,10 +157,7 @@ describeBackends("Profile pictures", (backend) => {
     it("then a JPEG with EXIF and GPS is stored without any of it", async () => {
       const c = await signedIn("spy");
       const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 10, b: 10 } } })
-        .withExif({
-          IFD0: { Make: "SpyCam" },
-          IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 0/1" },
-        })
+        .withExif({ IFD0: { Make: "SpyCam" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 0/1" } })
         .jpeg()
         .toBuffer();
       const exif = (await sharp(jpeg).metadata()).exif!;
@@ -210,19 +193,9 @@ describeBackends("Profile pictures", (backend) => {
     it("then a wrong CSRF token (the form's first field) answers 403 before the file is sent, and the connection is closed", async () => {
       const c = await signedIn("csrf1");
       await c.get("/account");
-      const m = multipart(
-        { _csrf: "forged" },
-        { name: "picture", filename: "x.png", type: "image/png", data: Buffer.alloc(0) },
-        "BOUNDARY",
-      );
+      const m = multipart({ _csrf: "forged" }, { name: "picture", filename: "x.png", type: "image/png", data: Buffer.alloc(0) }, "BOUNDARY");
       const head = m.body.subarray(0, m.body.indexOf("image/png") + "image/png\r\n\r\n".length);
-      const r = await partialPost(
-        base,
-        "/account",
-        { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": m.type },
-        1_000_000,
-        head,
-      );
+      const r = await partialPost(base, "/account", { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": m.type }, 1_000_000, head);
       expect(r.status).to.equal(403);
       await r.closedByServer;
     });
@@ -235,13 +208,7 @@ describeBackends("Profile pictures", (backend) => {
         Buffer.from(`--B\r\nContent-Disposition: form-data; name="picture"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`),
         Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"),
       ]);
-      const r = await partialPost(
-        base,
-        "/account",
-        { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": "multipart/form-data; boundary=B" },
-        1_000_000,
-        head,
-      );
+      const r = await partialPost(base, "/account", { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": "multipart/form-data; boundary=B" }, 1_000_000, head);
       expect(r.status).to.equal(403);
       await r.closedByServer;
     });
@@ -255,9 +222,7 @@ describeBackends("Profile pictures", (backend) => {
 
     it("then the right CSRF token still uploads, and a body over 1 MB is 413", async () => {
       const c = await signedIn("csrf3");
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } })
-        .png()
-        .toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).png().toBuffer();
       expect((await upload(c, png)).status).to.equal(303);
       expect((await upload(c, Buffer.concat([png, Buffer.alloc(1024 * 1024)]))).status).to.equal(413);
       const r = await http(base, "/account", { headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });

@@ -11,17 +11,13 @@ const PNG = Buffer.from(
 );
 
 function multipart(fields: Record<string, string>, file?: { name: string; filename: string; type: string; data: Buffer }) {
-  const boundary = `----sigiltest${Math.random().toString(16).slice(2)}`;
+  const boundary = "----sigiltest" + Math.random().toString(16).slice(2);
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-    );
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
     parts.push(file.data, Buffer.from("\r\n"));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -133,8 +129,7 @@ describeBackends("Accounts and pages", (backend) => {
       this.timeout(30000);
       await new PageClient(base).signUp("frank", "password123");
       const c = new PageClient(base);
-      for (let i = 0; i < 10; i++)
-        expect((await c.submit("/signin", "/signin", { username: "frank", password: "nope-nope" })).status).to.equal(401);
+      for (let i = 0; i < 10; i++) expect((await c.submit("/signin", "/signin", { username: "frank", password: "nope-nope" })).status).to.equal(401);
       const r = await c.submit("/signin", "/signin", { username: "frank", password: "password123" });
       expect(r.status).to.equal(429);
       expect(r.headers["retry-after"]).to.match(/^\d+$/);
@@ -181,24 +176,11 @@ describeBackends("Accounts and pages", (backend) => {
   });
 
   describe("When return_to points elsewhere", () => {
-    for (const evil of [
-      "//evil.com",
-      "/\\evil.com",
-      "https://evil.com/",
-      "http:evil.com",
-      "/%5Cevil.com",
-      "\\\\evil.com",
-      "javascript:alert(1)",
-      " //evil.com",
-    ]) {
+    for (const evil of ["//evil.com", "/\\evil.com", "https://evil.com/", "http:evil.com", "/%5Cevil.com", "\\\\evil.com", "javascript:alert(1)", " //evil.com"]) {
       it(`then ${JSON.stringify(evil)} cannot leave the site`, async () => {
         const c = new PageClient(base);
         const page = await c.get(`/signup?return_to=${encodeURIComponent(evil)}`);
-        const r = await c.post(`/signup?return_to=${encodeURIComponent(evil)}`, {
-          _csrf: csrfOf(page.text),
-          username: "henry",
-          password: "password123",
-        });
+        const r = await c.post(`/signup?return_to=${encodeURIComponent(evil)}`, { _csrf: csrfOf(page.text), username: "henry", password: "password123" });
         expect(r.status).to.equal(303);
         const loc = String(r.headers.location);
         expect(new URL(loc, base).origin).to.equal(base);
@@ -263,10 +245,7 @@ describeBackends("Accounts and pages", (backend) => {
       const c = new PageClient(base);
       await c.signUp("mia");
       const csrf = csrfOf((await c.get("/account")).text);
-      const m = multipart(
-        { _csrf: csrf },
-        { name: "picture", filename: "x.png", type: "image/png", data: Buffer.from("<svg onload=alert(1)></svg>") },
-      );
+      const m = multipart({ _csrf: csrf }, { name: "picture", filename: "x.png", type: "image/png", data: Buffer.from("<svg onload=alert(1)></svg>") });
       expect((await c.postRaw("/account", m.body, m.type)).status).to.equal(400);
     });
 

@@ -50,29 +50,20 @@ describeBackends("Realtime channel", (backend) => {
       ["missing", async () => undefined],
       ["malformed", async () => "not-a-jwt"],
       ["signed with another secret", async () => token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA")],
-      [
-        "unknown (never issued here)",
-        async () => {
-          const other = await backend.startNode({ SECRET: "another-secret-0123456789abcdef0123456789" });
-          return (await other.server.customTokens.create({ app: APP })).token;
-        },
-      ],
-      [
-        "revoked",
-        async () => {
-          const t = await node.server.customTokens.create({ app: APP });
-          await node.server.customTokens.revoke(APP, t.id);
-          return t.token;
-        },
-      ],
-      [
-        "expired",
-        async () => {
-          const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
-          await sleep(1100);
-          return t.token;
-        },
-      ],
+      ["unknown (never issued here)", async () => {
+        const other = await backend.startNode({ SECRET: "another-secret-0123456789abcdef0123456789" });
+        return (await other.server.customTokens.create({ app: APP })).token;
+      }],
+      ["revoked", async () => {
+        const t = await node.server.customTokens.create({ app: APP });
+        await node.server.customTokens.revoke(APP, t.id);
+        return t.token;
+      }],
+      ["expired", async () => {
+        const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+        await sleep(1100);
+        return t.token;
+      }],
     ];
     for (const [what, make] of bad) {
       it(`then a ${what} token is refused with connect_error invalid_token and the error object as data`, async () => {
@@ -95,10 +86,7 @@ describeBackends("Realtime channel", (backend) => {
       expect((await api.solve(key, "4")).json).to.deep.equal({ correct: true });
       for (const c of [c1, c2]) {
         const evs = await c.waitEvents(2);
-        expect(evs.map((e) => [e.key, e.correct])).to.deep.equal([
-          [key, false],
-          [key, true],
-        ]);
+        expect(evs.map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
         for (const e of evs) {
           expect(e.id).to.match(EVENT_ID);
           expect(Object.keys(e).sort()).to.deep.equal(["at", "correct", "id", "key"]);

@@ -36,18 +36,7 @@ describe("CLI: users and apps", function () {
     expect(u.json.username).to.equal("olga");
     expect(u.out.trim().split("\n")).to.have.length(1);
 
-    const a = sigil([
-      "apps",
-      "create",
-      "--owner",
-      "olga",
-      "--name",
-      "Shop",
-      "--redirect-uri",
-      "https://shop.example/cb",
-      "--redirect-uri",
-      "http://127.0.0.1/cb",
-    ]);
+    const a = sigil(["apps", "create", "--owner", "olga", "--name", "Shop", "--redirect-uri", "https://shop.example/cb", "--redirect-uri", "http://127.0.0.1/cb"]);
     expect(a.code, a.err).to.equal(0);
     expect(Object.keys(a.json).sort()).to.deep.equal(["client_id", "client_secret", "name", "redirect_uris"]);
     expect(a.json.redirect_uris).to.deep.equal(["https://shop.example/cb", "http://127.0.0.1/cb"]);
@@ -58,17 +47,9 @@ describe("CLI: users and apps", function () {
     const page = await c.get("/signin");
     expect((await c.post("/signin", { _csrf: csrfOf(page.text), username: "olga", password: "password123" })).status).to.equal(303);
     const url = await authorize(c, { client_id: a.json.client_id, redirect_uri: "https://shop.example/cb" });
-    const t = await token(node.url, {
-      code: url.searchParams.get("code")!,
-      client_id: a.json.client_id,
-      client_secret: a.json.client_secret,
-      redirect_uri: "https://shop.example/cb",
-    });
+    const t = await token(node.url, { code: url.searchParams.get("code")!, client_id: a.json.client_id, client_secret: a.json.client_secret, redirect_uri: "https://shop.example/cb" });
     expect(t.status).to.equal(200);
-    expect((await userInfo(node.url, t.json.access_token, a.json.client_id)).json).to.include({
-      username: "olga",
-      display_name: "Olga O.",
-    });
+    expect((await userInfo(node.url, t.json.access_token, a.json.client_id)).json).to.include({ username: "olga", display_name: "Olga O." });
   });
 
   it("When the input is bad, then it prints a clear error and exits non-zero", () => {

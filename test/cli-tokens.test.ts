@@ -84,7 +84,7 @@ describeBackends(
       });
     });
 
-    it('When an option\'s value begins with "-" (an older client id, a name, a password), then the command takes it', function () {
+    it("When an option's value begins with \"-\" (an older client id, a name, a password), then the command takes it", function () {
       this.timeout(30_000);
       const sigil = (...args: string[]) => {
         const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {

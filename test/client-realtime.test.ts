@@ -26,11 +26,7 @@ describeBackends("Client: realtime", (backend) => {
     ({ token, id: tokenId } = await node.server.customTokens.create({ app: APP, name: "client tests" }));
   });
   const connect = (opts: { since?: string; token?: string } = {}) => {
-    const conn = sigil.connect({
-      token: opts.token ?? token,
-      ...(opts.since ? { since: opts.since } : {}),
-      socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 },
-    });
+    const conn = sigil.connect({ token: opts.token ?? token, ...(opts.since ? { since: opts.since } : {}), socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
     open.push(conn);
     return conn;
   };
@@ -43,10 +39,7 @@ describeBackends("Client: realtime", (backend) => {
     await sigil.challenges.solve(key, "大阪");
     await sigil.challenges.solve(key, "東京");
     const events = await r.eventCount(2);
-    expect(events.map((e) => [e.key, e.correct])).to.deep.equal([
-      [key, false],
-      [key, true],
-    ]);
+    expect(events.map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
     expect(conn.lastEventId).to.equal(events[1]!.id);
   });
 

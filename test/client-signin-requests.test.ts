@@ -72,14 +72,12 @@ describe("Client: the server-side sign-in requests", () => {
     expect(req.method).to.equal("GET");
     expect(req.url).to.equal("/auth/user");
     expect(req.headers.authorization).to.equal("Bearer the-access-token");
-    expect(req.headers.client_id).to.equal("app-123");
+    expect(req.headers["client_id"]).to.equal("app-123");
   });
 
   it("When the answer is an error object, then it becomes a SigilError with the status", async () => {
     reply = { status: 400, body: { error: "invalid_grant", error_description: "The code is not valid." } };
-    const err = await rejection(
-      sigil.signIn.exchangeCode({ code: "c", verifier: generateVerifier(), redirectUri: "r", clientId: "c", clientSecret: "s" }),
-    );
+    const err = await rejection(sigil.signIn.exchangeCode({ code: "c", verifier: generateVerifier(), redirectUri: "r", clientId: "c", clientSecret: "s" }));
     expect(err).to.include({ code: "invalid_grant", status: 400, description: "The code is not valid." });
   });
 

@@ -3,7 +3,14 @@
 // exchangeCode and getUser: client-signin-requests.test.ts; the live run against Sigil:
 // client-signin-live.test.ts.
 import { expect } from "chai";
-import { challengeFromVerifier, createClient, generateState, generateVerifier, SigilError } from "../client/src/index.js";
+import {
+  challengeFromVerifier,
+  createClient,
+  generateState,
+  generateVerifier,
+  SigilError,
+  type SigilClient,
+} from "../client/src/index.js";
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]+$/;
 
@@ -111,7 +118,9 @@ describe("Client: the sign-in callback", () => {
   it("When iss is missing or names another issuer, then it is issuer_mismatch, before anything else is read", () => {
     expect(thrown(() => sigil.signIn.parseCallback("?code=c&state=s1", { state: "s1" })).code).to.equal("issuer_mismatch");
     const other = encodeURIComponent("https://evil.example");
-    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=s1&iss=${other}`, { state: "s1" })).code).to.equal("issuer_mismatch");
+    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=s1&iss=${other}`, { state: "s1" })).code).to.equal(
+      "issuer_mismatch",
+    );
     expect(thrown(() => sigil.signIn.parseCallback(`?error=access_denied&state=x&iss=${other}`, { state: "s1" })).code).to.equal(
       "issuer_mismatch",
     );

@@ -41,8 +41,7 @@ function expectErrorObject(v: unknown, what: string): void {
 function expectAck(event: string, v: unknown, what: string): void {
   const keys = v !== null && typeof v === "object" ? Object.keys(v).sort() : [];
   if (event === "challenge:new" && keys.length === 1 && keys[0] === "key") expect((v as { key: string }).key, what).to.match(UUID);
-  else if (event === "challenge:solve" && keys.length === 1 && keys[0] === "correct")
-    expect((v as { correct: unknown }).correct, what).to.be.a("boolean");
+  else if (event === "challenge:solve" && keys.length === 1 && keys[0] === "correct") expect((v as { correct: unknown }).correct, what).to.be.a("boolean");
   else expectErrorObject(v, `${what}: ack ${JSON.stringify(v)?.slice(0, 200)}`);
 }
 
@@ -50,12 +49,7 @@ function expectAck(event: string, v: unknown, what: string): void {
 function encodedSize(args: unknown[]): number {
   let max = 0;
   const json = JSON.stringify(args, (_k, v: unknown) => {
-    if (
-      v !== null &&
-      typeof v === "object" &&
-      (v as { type?: string }).type === "Buffer" &&
-      Array.isArray((v as { data?: unknown }).data)
-    ) {
+    if (v !== null && typeof v === "object" && (v as { type?: string }).type === "Buffer" && Array.isArray((v as { data?: unknown }).data)) {
       max = Math.max(max, (v as { data: unknown[] }).data.length);
       return { _placeholder: true, num: 0 };
     }
@@ -80,10 +74,7 @@ function payloadArb(knownKey: string) {
   const value = fc.oneof(
     { weight: 4, arbitrary: text },
     { weight: 3, arbitrary: fc.anything({ maxDepth: 3, maxKeys: 5 }) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(null, 0, -1, 60, 59, 2_592_001, 86_400.5, 1e308, NaN, Infinity, true, [], {}, ["q"], { toString: "x" }),
-    },
+    { weight: 1, arbitrary: fc.constantFrom(null, 0, -1, 60, 59, 2_592_001, 86_400.5, 1e308, NaN, Infinity, true, [], {}, ["q"], { toString: "x" }) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)) },
     { weight: 1, arbitrary: deep },
     { weight: 2, arbitrary: fc.oneof(fc.constant(knownKey), fc.constant(knownKey.toUpperCase()), fc.uuid()) },
@@ -94,41 +85,19 @@ function payloadArb(knownKey: string) {
   );
   return fc.oneof(
     { weight: 5, arbitrary: fields },
-    {
-      weight: 3,
-      arbitrary: fc.record(
-        { question: text, answer: text, ttl: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: undefined }) },
-        { requiredKeys: ["question", "answer"] },
-      ),
-    },
+    { weight: 3, arbitrary: fc.record({ question: text, answer: text, ttl: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: undefined }) }, { requiredKeys: ["question", "answer"] }) },
     { weight: 3, arbitrary: fc.record({ key: fc.oneof(fc.constant(knownKey), fc.uuid()), a: text }) },
     { weight: 3, arbitrary: value },
   );
 }
 
 function emitArb(knownKey: string) {
-  const name = fc
-    .oneof(
-      { weight: 12, arbitrary: fc.constantFrom("challenge:new", "challenge:solve") },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom(
-          "ready",
-          "challenge:result",
-          "error",
-          "message",
-          "__proto__",
-          "constructor",
-          "hasOwnProperty",
-          "challenge:new ",
-          "CHALLENGE:NEW",
-          "",
-        ),
-      },
-      { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-      { weight: 1, arbitrary: fc.integer({ min: 100, max: 70_000 }).map((n) => "e".repeat(n)) },
-    )
-    .filter((n) => !RESERVED.has(n));
+  const name = fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom("challenge:new", "challenge:solve") },
+    { weight: 1, arbitrary: fc.constantFrom("ready", "challenge:result", "error", "message", "__proto__", "constructor", "hasOwnProperty", "challenge:new ", "CHALLENGE:NEW", "") },
+    { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 100, max: 70_000 }).map((n) => "e".repeat(n)) },
+  ).filter((n) => !RESERVED.has(n));
   return fc.record({
     event: name,
     args: fc.array(payloadArb(knownKey), { minLength: 0, maxLength: 3 }),
@@ -141,34 +110,19 @@ function handshakeArb(token: string) {
   const since = fc.oneof(
     fc.constantFrom("0-0", "1-1", "9999999999999999-0", "0000000000000001-0", "1-", "-1", "1-1-1", "1e3-0", " 1-0", "1-0\n", ""),
     fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 25n }), fc.bigInt({ min: 0n, max: 10n ** 25n })).map(([a, b]) => `${a}-${b}`),
-    fc.integer({ min: 10, max: 70_000 }).map((n) => `${"9".repeat(n)}-0`),
+    fc.integer({ min: 10, max: 70_000 }).map((n) => "9".repeat(n) + "-0"),
     fc.anything({ maxDepth: 2 }),
   );
   const tok = fc.oneof(
     { weight: 3, arbitrary: fc.constant(token) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(
-        `${token}x`,
-        token.slice(0, -2),
-        ` ${token}`,
-        `Bearer ${token}`,
-        token.toUpperCase(),
-        "",
-        "a.b.c",
-        "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0LWFwcCJ9.",
-      ),
-    },
+    { weight: 1, arbitrary: fc.constantFrom(`${token}x`, token.slice(0, -2), ` ${token}`, `Bearer ${token}`, token.toUpperCase(), "", "a.b.c", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0LWFwcCJ9.") },
     { weight: 1, arbitrary: fc.integer({ min: 2000, max: 70_000 }).map((n) => "t".repeat(n)) },
     { weight: 2, arbitrary: fc.anything({ maxDepth: 2 }) },
   );
   const authObject = fc.record({ token: tok, since, extra: fc.anything({ maxDepth: 1 }) }, { requiredKeys: [] });
   const auth = fc.oneof(
     { weight: 6, arbitrary: authObject },
-    {
-      weight: 1,
-      arbitrary: fc.oneof(fc.string(), fc.integer(), fc.array(fc.string(), { maxLength: 3 }), fc.constant([token]), fc.boolean()),
-    },
+    { weight: 1, arbitrary: fc.oneof(fc.string(), fc.integer(), fc.array(fc.string(), { maxLength: 3 }), fc.constant([token]), fc.boolean()) },
   );
   const header = fc.option(
     fc.oneof(
@@ -185,7 +139,7 @@ function handshakeArb(token: string) {
 /** Well-formed packets among the raw ones: the connection must stay. */
 const WELL_FORMED = (knownKey: string) =>
   new Set([
-    `2${JSON.stringify(["challenge:new", { question: "q", answer: "a" }, 1, 2, 3])}`,
+    "2" + JSON.stringify(["challenge:new", { question: "q", answer: "a" }, 1, 2, 3]),
     `21["challenge:solve",{"key":"${knownKey}","a":"wrong"}]`,
     '2["challenge:new",{}]',
     '2["nonsense",1,2,3]',
@@ -194,9 +148,7 @@ const WELL_FORMED = (knownKey: string) =>
 
 /** Raw Socket.IO packets after the engine.io "message" type, on an authenticated connection. */
 function rawArb(knownKey: string) {
-  const deepBinary = fc
-    .integer({ min: 1000, max: 20_000 })
-    .map((n) => `51-["challenge:new",${"[".repeat(n)}{"_placeholder":true,"num":0}${"]".repeat(n)}]`);
+  const deepBinary = fc.integer({ min: 1000, max: 20_000 }).map((n) => `51-["challenge:new",${"[".repeat(n)}{"_placeholder":true,"num":0}${"]".repeat(n)}]`);
   const fixed = fc.constantFrom<Array<string | Buffer>>(
     ['2["challenge:new"'],
     ["2["],
@@ -225,7 +177,7 @@ function rawArb(knownKey: string) {
     ['5abc-["challenge:new"]'],
     ["599999999999999999-[]"],
     [Buffer.from([0xff, 0x00, 0x01])],
-    [`2${JSON.stringify(["challenge:new", { question: "q", answer: "a" }, 1, 2, 3])}`],
+    ["2" + JSON.stringify(["challenge:new", { question: "q", answer: "a" }, 1, 2, 3])],
     // Reserved names: were they dispatched, the server's own "disconnect" handler would close the
     // session of a socket that is still connected.
     ['2["disconnect"]'],
@@ -239,11 +191,7 @@ function rawArb(knownKey: string) {
   const generated = fc
     .tuple(fc.constantFrom("2", "21", "5", "3", "0", "1", "6"), fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 40 })))
     .map(([t, body]) => [t + body]);
-  return fc.oneof(
-    { weight: 4, arbitrary: fixed },
-    { weight: 3, arbitrary: generated },
-    { weight: 1, arbitrary: deepBinary.map((s) => [s]) },
-  );
+  return fc.oneof({ weight: 4, arbitrary: fixed }, { weight: 3, arbitrary: generated }, { weight: 1, arbitrary: deepBinary.map((s) => [s]) });
 }
 
 describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
@@ -277,10 +225,7 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
     expect(await ackWithin(sock, ACK_MS, "challenge:solve", { key, a: "wrong" })).to.deep.equal({ correct: false });
     expect(await ackWithin(sock, ACK_MS, "challenge:solve", { key, a: answer })).to.deep.equal({ correct: true });
     const events = await c.waitEvents(2);
-    expect(events.slice(-2).map((e) => [e.key, e.correct])).to.deep.equal([
-      [key, false],
-      [key, true],
-    ]);
+    expect(events.slice(-2).map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
     c.close();
     const errors = node.logs.filter((l) => /"level":"(error|fatal)"/.test(l));
     expect(errors, "error log lines").to.deep.equal([]);
@@ -356,9 +301,7 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
           expect(probe.err.message, "the probe after a message over 64 KB").to.match(/socket has been disconnected$/);
           await c.waitDisconnect(ACK_MS);
           tally.bigCloses++;
-          expect(c.disconnects, "the reason a big message closed the socket").to.satisfy((d: string[]) =>
-            d.every((r) => r === "transport close" || r === "transport error"),
-          );
+          expect(c.disconnects, "the reason a big message closed the socket").to.satisfy((d: string[]) => d.every((r) => r === "transport close" || r === "transport error"));
           return;
         }
         expect(probe.reply, `the probe after ${emits.map((e) => e.event.slice(0, 30)).join(", ")}`).to.deep.equal({ correct: false });
@@ -381,20 +324,9 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
     // Its own token: the embedded store is per node.
     const c = await readyClient(slow.url, { token: (await slow.server.customTokens.create({ app: APP })).token });
     const sock = c.socket as unknown as Socket;
-    const emits = fc
-      .sample(
-        emitArb(key).filter((e) => e.event === "challenge:new" || e.event === "challenge:solve"),
-        fcOpts(30),
-      )
+    const emits = fc.sample(emitArb(key).filter((e) => e.event === "challenge:new" || e.event === "challenge:solve"), fcOpts(30))
       .filter((e) => encodedSize([e.event, ...e.args]) < MESSAGE_LIMIT - 200);
-    const replies = await Promise.all(
-      emits.map((e) =>
-        sock
-          .timeout(3000)
-          .emitWithAck(e.event, ...e.args)
-          .then((r: unknown) => [e, r] as const),
-      ),
-    );
+    const replies = await Promise.all(emits.map((e) => sock.timeout(3000).emitWithAck(e.event, ...e.args).then((r: unknown) => [e, r] as const)));
     for (const [e, r] of replies) expectAck(e.event, r, `${e.event}(${JSON.stringify(e.args)?.slice(0, 200)})`);
     expect(replies.filter(([, r]) => (r as { error?: string }).error === "rate_limited").length).to.be.greaterThan(0);
     expect(c.socket.connected).to.equal(true);
@@ -426,20 +358,10 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
         const readies: ReadyEvent[] = [];
         const outcome = await new Promise<{ kind: "ready" | "refused" | "closed"; err?: Error & { data?: unknown } }>((resolve) => {
           const t = setTimeout(() => resolve({ kind: "closed" }), 4000);
-          sock.on("ready", (r: ReadyEvent) => {
-            readies.push(r);
-            clearTimeout(t);
-            resolve({ kind: "ready" });
-          });
-          sock.on("connect_error", (err: Error & { data?: unknown }) => {
-            clearTimeout(t);
-            resolve({ kind: err.message === "invalid_token" ? "refused" : "closed", err });
-          });
+          sock.on("ready", (r: ReadyEvent) => (readies.push(r), clearTimeout(t), resolve({ kind: "ready" })));
+          sock.on("connect_error", (err: Error & { data?: unknown }) => (clearTimeout(t), resolve({ kind: err.message === "invalid_token" ? "refused" : "closed", err })));
           // Socket.IO closes the transport on a CONNECT packet it cannot take (not an object, over 64 KB).
-          sock.on("disconnect", () => {
-            clearTimeout(t);
-            resolve({ kind: "closed" });
-          });
+          sock.on("disconnect", () => (clearTimeout(t), resolve({ kind: "closed" })));
         });
         sock.disconnect();
         tally[outcome.kind === "ready" ? "connected" : outcome.kind]++;
@@ -503,13 +425,7 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
           tally.kept++;
         } else {
           tally.closed++;
-          for (const r of c.disconnects)
-            expect(r, JSON.stringify(frames).slice(0, 200)).to.be.oneOf([
-              "transport close",
-              "transport error",
-              "io server disconnect",
-              "parse error",
-            ]);
+          for (const r of c.disconnects) expect(r, JSON.stringify(frames).slice(0, 200)).to.be.oneOf(["transport close", "transport error", "io server disconnect", "parse error"]);
         }
         c.close();
       }),

@@ -67,10 +67,7 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     const api = challengeApi(node.url);
     const known = await api.createKey("q", "right ✓");
     const text = fc.oneof(
-      fc
-        .string({ maxLength: 12 })
-        .filter((t) => !/[\x00-\x1f\x7f]/.test(t))
-        .map(utf8Header),
+      fc.string({ maxLength: 12 }).filter((t) => !/[\x00-\x1f\x7f]/.test(t)).map(utf8Header),
       fc.string({ unit: fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 4 }),
       fc.constantFrom("", " ", utf8Header("right ✓"), "x".repeat(201), "60", "59", "abc", "99999999999"),
       fc.constant(known),
@@ -104,14 +101,8 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     const app = await registerApp(dev);
     const alice = new PageClient(node.url);
     await alice.signUp("alice", "password123", "Alice Liddell");
-    const code = (
-      await authorize(alice, { client_id: app.clientId, redirect_uri: app.redirectUri, response_type: "code" })
-    ).searchParams.get("code")!;
-    const t = await token(
-      node.url,
-      { grant_type: "authorization_code", code, redirect_uri: app.redirectUri },
-      { authorization: basic(app.clientId, app.clientSecret) },
-    );
+    const code = (await authorize(alice, { client_id: app.clientId, redirect_uri: app.redirectUri, response_type: "code" })).searchParams.get("code")!;
+    const t = await token(node.url, { grant_type: "authorization_code", code, redirect_uri: app.redirectUri }, { authorization: basic(app.clientId, app.clientSecret) });
     const at = t.json.access_token as string;
     const same = [...SAME_HEADERS, "cache-control", "www-authenticate"];
     const cases: Array<Record<string, string>> = [
@@ -132,14 +123,10 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       const viaExpress = await http(node.url, "/auth/user?", { headers: h });
       expect(hot.status, JSON.stringify(headers)).to.equal(viaExpress.status);
       expect(hot.json, JSON.stringify(headers)).to.deep.equal(viaExpress.json);
-      expect(Object.fromEntries(same.map((k) => [k, hot.headers[k]]))).to.deep.equal(
-        Object.fromEntries(same.map((k) => [k, viaExpress.headers[k]])),
-      );
+      expect(Object.fromEntries(same.map((k) => [k, hot.headers[k]]))).to.deep.equal(Object.fromEntries(same.map((k) => [k, viaExpress.headers[k]])));
       expect(hot.headers["cache-control"]).to.equal("no-store");
     }
-    expect(
-      (await http(node.url, "/auth/user", { headers: { authorization: `Bearer ${at}`, client_id: app.clientId } })).json.username,
-    ).to.equal("alice");
+    expect((await http(node.url, "/auth/user", { headers: { authorization: `Bearer ${at}`, client_id: app.clientId } })).json.username).to.equal("alice");
     expect((await http(node.url, `/auth/user?access_token=${at}`, { headers: { client_id: app.clientId } })).status).to.equal(400);
     const metrics = (await http(node.url, "/metrics")).text;
     expect(metrics).to.match(/sigil_http_requests_total\{method="GET",route="\/auth\/user",status="200"\} \d+/);

@@ -82,12 +82,7 @@ describeBackends("HTTP errors", (backend) => {
   });
 
   it("When a field has the wrong type in the body, then 400 invalid_request", async () => {
-    for (const body of [
-      { question: 1, answer: "a" },
-      { question: "q", answer: ["a"] },
-      { question: "q", answer: "a", ttl: "x" },
-      { question: "q", answer: "a", ttl: 90.5 },
-    ]) {
+    for (const body of [{ question: 1, answer: "a" }, { question: "q", answer: ["a"] }, { question: "q", answer: "a", ttl: "x" }, { question: "q", answer: "a", ttl: 90.5 }]) {
       const r = await http(base, "/challenge/new", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -127,10 +122,7 @@ describeBackends("HTTP errors", (backend) => {
       expectContractError(charset, "invalid_request");
     }
     // An empty body that claims to be gzip (the hot path would otherwise not look at it).
-    const empty = await http(base, "/challenge/solve", {
-      method: "POST",
-      headers: { "content-type": "application/json", "content-encoding": "gzip", key, a: "a" },
-    });
+    const empty = await http(base, "/challenge/solve", { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip", key, a: "a" } });
     expect(empty.status, empty.text).to.equal(400);
     expectContractError(empty, "invalid_request");
   });
@@ -147,11 +139,7 @@ describeBackends("HTTP errors", (backend) => {
       [anon, "/signup", `_csrf=${encodeURIComponent(anonCsrf)}&username=alice&password=correct+horse`],
       [dev, "/account", `_csrf=${encodeURIComponent(devCsrf)}&display_name=Changed`],
       [dev, "/developers", `_csrf=${encodeURIComponent(devCsrf)}&name=Other&redirect_uri=https%3A%2F%2Fo.example%2Fcb`],
-      [
-        dev,
-        `/authorize?client_id=${app.clientId}&redirect_uri=${encodeURIComponent(app.redirectUri)}`,
-        `_csrf=${encodeURIComponent(devCsrf)}&decision=allow`,
-      ],
+      [dev, `/authorize?client_id=${app.clientId}&redirect_uri=${encodeURIComponent(app.redirectUri)}`, `_csrf=${encodeURIComponent(devCsrf)}&decision=allow`],
     ];
     const post = (c: PageClient, path: string, headers: Record<string, string>, body: string) =>
       http(base, path, { method: "POST", headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...headers }, body });
@@ -196,29 +184,17 @@ describeBackends("HTTP errors", (backend) => {
   });
 
   it("When a request expects something other than 100-continue, then 417 expectation_failed in JSON", async () => {
-    const raw = await rawRequest(
-      base,
-      `POST /challenge/new HTTP/1.1\r\nHost: x\r\nExpect: nope\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
-    );
+    const raw = await rawRequest(base, `POST /challenge/new HTTP/1.1\r\nHost: x\r\nExpect: nope\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
     expect(raw).to.match(/^HTTP\/1\.1 417 /);
     expect(raw.toLowerCase()).to.include("content-type: application/json");
     const body = JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4));
     expect(body.error).to.equal("expectation_failed");
     expect(Object.keys(body).sort()).to.deep.equal(["error", "error_description"]);
-    expect(
-      (await http(base, "/challenge/new", { method: "POST", headers: { expect: "nope", question: "q", answer: "a" } })).json.error,
-    ).to.equal("expectation_failed");
+    expect((await http(base, "/challenge/new", { method: "POST", headers: { expect: "nope", question: "q", answer: "a" } })).json.error).to.equal("expectation_failed");
     // 100-continue still works: the server asks for the body, then answers.
     const u = new URL(base);
     const created = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({
-        host: u.hostname,
-        port: u.port,
-        path: "/challenge/new",
-        method: "POST",
-        agent: false,
-        headers: { expect: "100-continue", "content-type": "application/json" },
-      });
+      const req = request({ host: u.hostname, port: u.port, path: "/challenge/new", method: "POST", agent: false, headers: { expect: "100-continue", "content-type": "application/json" } });
       req.on("continue", () => req.end(JSON.stringify({ question: "q", answer: "a" })));
       req.on("response", (res) => {
         let text = "";
@@ -254,28 +230,22 @@ describeBackends("HTTP errors", (backend) => {
   });
 });
 
-describeBackends(
-  "CORS origins setting",
-  (backend) => {
-    it("When CORS_ORIGINS lists origins, then only those are allowed", async () => {
-      const { url } = await backend.startNode({ CORS_ORIGINS: "https://good.example" });
-      const pre = (origin: string) =>
-        http(url, "/challenge/new", {
-          method: "OPTIONS",
-          headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "question" },
-        });
-      expect((await pre("https://good.example")).headers["access-control-allow-origin"]).to.equal("https://good.example");
-      expect((await pre("https://evil.example")).headers["access-control-allow-origin"]).to.equal(undefined);
-    });
-  },
-  ["memory"],
-);
+describeBackends("CORS origins setting", (backend) => {
+  it("When CORS_ORIGINS lists origins, then only those are allowed", async () => {
+    const { url } = await backend.startNode({ CORS_ORIGINS: "https://good.example" });
+    const pre = (origin: string) =>
+      http(url, "/challenge/new", {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "question" },
+      });
+    expect((await pre("https://good.example")).headers["access-control-allow-origin"]).to.equal("https://good.example");
+    expect((await pre("https://evil.example")).headers["access-control-allow-origin"]).to.equal(undefined);
+  }, );
+}, ["memory"]);
 
 /** Every log line the node wrote at warn or above for one request id. */
 const problemLines = (node: TestNode, reqId: string) =>
-  node.logs
-    .map((l) => JSON.parse(l) as Record<string, any>)
-    .filter((l) => l.reqId === reqId && (l.level === "error" || l.level === "warn" || l.level === "fatal"));
+  node.logs.map((l) => JSON.parse(l) as Record<string, any>).filter((l) => l.reqId === reqId && (l.level === "error" || l.level === "warn" || l.level === "fatal"));
 
 describe("HTTP errors: every 5xx is logged once", () => {
   // A store that fails as a Redis client can: an error carrying the command and its arguments
@@ -288,10 +258,7 @@ describe("HTTP errors: every 5xx is logged once", () => {
           const v = Reflect.get(target, prop, receiver);
           if (typeof v !== "function") return v;
           return async (...args: unknown[]) => {
-            throw Object.assign(new Error("ERR the store broke"), {
-              name: "ReplyError",
-              command: { name: "evalsha", args: [MARKER, ...args.map((a) => JSON.stringify(a))] },
-            });
+            throw Object.assign(new Error("ERR the store broke"), { name: "ReplyError", command: { name: "evalsha", args: [MARKER, ...args.map((a) => JSON.stringify(a))] } });
           };
         },
       });
@@ -319,10 +286,7 @@ describe("HTTP errors: every 5xx is logged once", () => {
   };
 
   it("When a request meets an unexpected error, then 500 server_error without detail, and one log line with the request id and the cause", async () => {
-    const hot = await http(node.url, "/challenge/new", {
-      method: "POST",
-      headers: { question: "q", answer: "a", "x-request-id": "hot-500" },
-    });
+    const hot = await http(node.url, "/challenge/new", { method: "POST", headers: { question: "q", answer: "a", "x-request-id": "hot-500" } });
     expectOneLine(hot, "hot-500", 500, "the hot path");
     expect(hot.json).to.deep.equal({ error: "server_error", error_description: "Something went wrong on our side." });
     const viaExpress = await http(node.url, "/challenge/new", {
@@ -339,11 +303,7 @@ describe("HTTP errors: every 5xx is logged once", () => {
   it("When a page meets an unexpected error, then a 500 page without detail, and one log line with the request id and the cause", async () => {
     const c = new PageClient(node.url);
     const csrf = csrfOf((await c.get("/signup")).text);
-    const r = await c.post(
-      "/signup",
-      { _csrf: csrf, username: "alice", password: "correct horse battery" },
-      { "x-request-id": "page-500" },
-    );
+    const r = await c.post("/signup", { _csrf: csrf, username: "alice", password: "correct horse battery" }, { "x-request-id": "page-500" });
     expectOneLine(r, "page-500", 500, "POST /signup");
     expect(r.text).to.not.contain("correct horse battery");
     expect(node.logs.join("\n")).to.not.contain("correct horse battery");

@@ -5,7 +5,7 @@ import { startNode, type TestNode } from "./support/nodes.js";
 import { challengeApi, http } from "./support/http.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 
-describe("Several nodes on one Redis", () => {
+describe("Several nodes on one Redis", function () {
   let redis: TestRedis;
   const nodes: TestNode[] = [];
   const start = async (env: Record<string, string> = {}) => {

@@ -11,11 +11,7 @@ describeBackends("Authorize", (backend) => {
     base = (await backend.startNode()).url;
     const dev = new PageClient(base);
     await dev.signUp("devon");
-    app = await registerApp(
-      dev,
-      ["https://app.example/cb?tenant=7", "http://127.0.0.1:9999/loop", "https://other.example/cb"],
-      "Photo <Printer>",
-    );
+    app = await registerApp(dev, ["https://app.example/cb?tenant=7", "http://127.0.0.1:9999/loop", "https://other.example/cb"], "Photo <Printer>");
     alice = new PageClient(base);
     await alice.signUp("alice", "password123", "Alice");
   });
@@ -78,9 +74,7 @@ describeBackends("Authorize", (backend) => {
     // header that node's HTTP client (16 KB of headers) could not even parse.
     for (const extra of [{}, { response_type: "token" }] as Array<Record<string, string>>) {
       it(`then a state over 2,000 characters redirects with invalid_request and no state${"response_type" in extra ? " (before other errors)" : ""}`, async () => {
-        const r = await alice.get(
-          `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "s".repeat(15_000), ...extra })}`,
-        );
+        const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "s".repeat(15_000), ...extra })}`);
         expect(r.status).to.equal(303);
         const u = new URL(String(r.headers.location));
         expect(u.origin + u.pathname).to.equal("https://app.example/cb");
@@ -92,9 +86,7 @@ describeBackends("Authorize", (backend) => {
     }
     it("then a state of exactly 2,000 characters (code points) is echoed", async () => {
       const state = "é".repeat(2000);
-      const r = await alice.get(
-        `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state, response_type: "token" })}`,
-      );
+      const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state, response_type: "token" })}`);
       expect(new URL(String(r.headers.location)).searchParams.get("state")).to.equal(state);
     });
   });
@@ -132,12 +124,8 @@ describeBackends("Authorize", (backend) => {
     it("then allow sends 303 with code, iss and state, keeping the URL's own query", async () => {
       const p = pkce();
       const u = await authorize(alice, {
-        client_id: app.clientId,
-        redirect_uri: "https://app.example/cb?tenant=7",
-        state: "xyz&=",
-        response_type: "code",
-        code_challenge: p.challenge,
-        code_challenge_method: "S256",
+        client_id: app.clientId, redirect_uri: "https://app.example/cb?tenant=7", state: "xyz&=", response_type: "code",
+        code_challenge: p.challenge, code_challenge_method: "S256",
       });
       expect(u.origin + u.pathname).to.equal("https://app.example/cb");
       expect(u.searchParams.get("tenant")).to.equal("7");

@@ -46,89 +46,47 @@ describeBackends("Standard OAuth clients", (backend) => {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: "profile",
-      state,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
+      redirect_uri: REDIRECT, scope: "profile", state,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
     });
     const landed = await personVisits(url);
     const tokens = await client.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.token_type).to.equal("bearer");
-    const res = await client.fetchProtectedResource(
-      config,
-      tokens.access_token,
-      new URL(`${base}/auth/user`),
-      "GET",
-      undefined,
-      new Headers({ client_id: app.clientId }),
-    );
+    const res = await client.fetchProtectedResource(config, tokens.access_token, new URL(`${base}/auth/user`), "GET", undefined, new Headers({ client_id: app.clientId }));
     expect(await res.json()).to.include({ username: "lib.user", display_name: "Library User" });
   });
 
   it("When the app uses oauth4webapi, then it signs the person in (iss checked, client_secret_post)", async () => {
     const issuer = new URL(base);
-    const as = await oauth.processDiscoveryResponse(
-      issuer,
-      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", [oauth.allowInsecureRequests]: true }),
-    );
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", [oauth.allowInsecureRequests]: true }));
     const c: oauth.Client = { client_id: app.clientId };
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
-      client_id: app.clientId,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-      scope: "profile",
-      state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
+      client_id: app.clientId, redirect_uri: REDIRECT, response_type: "code", scope: "profile", state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
     }).toString();
     const landed = await personVisits(url);
     const params = oauth.validateAuthResponse(as, c, landed, state);
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      c,
-      oauth.ClientSecretPost(app.clientSecret),
-      params,
-      REDIRECT,
-      verifier,
-      { [oauth.allowInsecureRequests]: true },
-    );
+    const response = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretPost(app.clientSecret), params, REDIRECT, verifier, { [oauth.allowInsecureRequests]: true });
     const result = await oauth.processAuthorizationCodeResponse(as, c, response);
-    const me = await oauth.protectedResourceRequest(
-      result.access_token,
-      "GET",
-      new URL(`${base}/auth/user`),
-      new Headers({ client_id: app.clientId }),
-      null,
-      { [oauth.allowInsecureRequests]: true },
-    );
+    const me = await oauth.protectedResourceRequest(result.access_token, "GET", new URL(`${base}/auth/user`), new Headers({ client_id: app.clientId }), null, { [oauth.allowInsecureRequests]: true });
     expect(await me.json()).to.include({ username: "lib.user" });
   });
 
   it("When the app uses passport-oauth2 (with PKCE and state in the session), then it signs the person in", async () => {
     const strategy = new OAuth2Strategy(
       {
-        authorizationURL: `${base}/authorize`,
-        tokenURL: `${base}/token`,
-        clientID: app.clientId,
-        clientSecret: app.clientSecret,
-        callbackURL: REDIRECT,
-        scope: "profile",
-        state: true,
-        pkce: true,
+        authorizationURL: `${base}/authorize`, tokenURL: `${base}/token`, clientID: app.clientId, clientSecret: app.clientSecret,
+        callbackURL: REDIRECT, scope: "profile", state: true, pkce: true,
       },
-      (accessToken: string, _refresh: string, profile: unknown, done: (err: unknown, user?: unknown) => void) =>
-        done(null, { accessToken, profile }),
+      (accessToken: string, _refresh: string, profile: unknown, done: (err: unknown, user?: unknown) => void) => done(null, { accessToken, profile }),
     );
     // The one thing every passport provider strategy supplies: how to read the profile.
     strategy.userProfile = (accessToken, done) => {
-      fetch(`${base}/auth/user`, { headers: { authorization: `Bearer ${accessToken}`, client_id: app.clientId } }).then(
-        async (r) => done(null, await r.json()),
-        (e: Error) => done(e),
-      );
+      fetch(`${base}/auth/user`, { headers: { authorization: `Bearer ${accessToken}`, client_id: app.clientId } })
+        .then(async (r) => done(null, await r.json()), (e: Error) => done(e));
     };
     const session: Record<string, unknown> = {};
     // What passport's middleware does: give the strategy its actions, then call authenticate.

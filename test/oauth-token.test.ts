@@ -36,13 +36,8 @@ describeBackends("Token and user endpoints", (backend) => {
   }
 
   const fields = (c: { code: string; verifier: string }, extra: Record<string, string> = {}) => ({
-    grant_type: "authorization_code",
-    code: c.code,
-    redirect_uri: app.redirectUri,
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-    code_verifier: c.verifier,
-    ...extra,
+    grant_type: "authorization_code", code: c.code, redirect_uri: app.redirectUri, client_id: app.clientId,
+    client_secret: app.clientSecret, code_verifier: c.verifier, ...extra,
   });
 
   describe("When an app trades a good code", () => {
@@ -57,21 +52,13 @@ describeBackends("Token and user endpoints", (backend) => {
     });
 
     it("then a JSON body works too", async () => {
-      const r = await http(base, "/token", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(fields(await code())),
-      });
+      const r = await http(base, "/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fields(await code())) });
       expect(r.status).to.equal(200);
     });
 
     it("then HTTP Basic (client_secret_basic) works, grant_type may be left out", async () => {
       const c = await code();
-      const r = await token(
-        base,
-        { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier },
-        { authorization: basic(app.clientId, app.clientSecret) },
-      );
+      const r = await token(base, { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier }, { authorization: basic(app.clientId, app.clientSecret) });
       expect(r.status).to.equal(200);
     });
 
@@ -127,10 +114,7 @@ describeBackends("Token and user endpoints", (backend) => {
 
     it("then another client's code fails with invalid_grant", async () => {
       const c = await code();
-      const r = await token(
-        base,
-        fields(c, { client_id: other.clientId, client_secret: other.clientSecret, redirect_uri: other.redirectUri }),
-      );
+      const r = await token(base, fields(c, { client_id: other.clientId, client_secret: other.clientSecret, redirect_uri: other.redirectUri }));
       expect(r.json.error).to.equal("invalid_grant");
     });
 
@@ -150,9 +134,7 @@ describeBackends("Token and user endpoints", (backend) => {
     });
 
     it("then a code_verifier without an earlier challenge fails with invalid_grant", async () => {
-      expect((await token(base, fields(await code({ pkce: false }), { code_verifier: pkce().verifier }))).json.error).to.equal(
-        "invalid_grant",
-      );
+      expect((await token(base, fields(await code({ pkce: false }), { code_verifier: pkce().verifier }))).json.error).to.equal("invalid_grant");
     });
 
     it("then an unknown code fails with invalid_grant and a missing one with invalid_request", async () => {
@@ -191,11 +173,7 @@ describeBackends("Token and user endpoints", (backend) => {
 
     it("then a wrong secret as Basic is 401 invalid_client with WWW-Authenticate: Basic", async () => {
       const c = await code();
-      const r = await token(
-        base,
-        { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier },
-        { authorization: basic(app.clientId, "wrong") },
-      );
+      const r = await token(base, { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier }, { authorization: basic(app.clientId, "wrong") });
       expect(r.status).to.equal(401);
       expect(r.json.error).to.equal("invalid_client");
       expect(r.headers["www-authenticate"]).to.match(/^Basic/);
@@ -270,11 +248,7 @@ describeBackends("Token and user endpoints", (backend) => {
     it("then a browser may call it cross-origin (preflight allows authorization and client_id)", async () => {
       const r = await http(base, "/auth/user", {
         method: "OPTIONS",
-        headers: {
-          origin: "https://app.example",
-          "access-control-request-method": "GET",
-          "access-control-request-headers": "authorization,client_id",
-        },
+        headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization,client_id" },
       });
       expect(r.status).to.be.oneOf([200, 204]);
       expect(String(r.headers["access-control-allow-headers"])).to.contain("client_id");

@@ -34,14 +34,14 @@ describeBackends("Sign-in under bad input", (backend) => {
       ["POST", "/token", { ...form, authorization: `Basic ${Buffer.from("nocolon").toString("base64")}` }, "code=a"],
       ["POST", "/token", { ...form, authorization: `Basic ${Buffer.from("%zz:%zz").toString("base64")}` }, "code=a"],
       ["POST", "/token", form, `code=${"c".repeat(60000)}&client_id=${app.clientId}&client_secret=${app.clientSecret}`],
-      ["POST", "/token", form, `x=${"y".repeat(70 * 1024)}`],
+      ["POST", "/token", form, "x=" + "y".repeat(70 * 1024)],
       ["GET", "/token", {}],
       ["GET", "/auth/user", { authorization: "Bearer a b c", client_id: app.clientId }],
       ["GET", "/auth/user", { authorization: `Bearer ${"t".repeat(5000)}`, client_id: "c".repeat(5000) }],
       ["GET", "/pictures/..%2F..%2Fetc", {}],
       ["GET", "/pictures/00000000-0000-0000-0000-000000000000", {}],
       ["POST", "/signin", form, "username[]=a&password[x]=b"],
-      ["POST", "/signup", form, `x=${"y".repeat(70 * 1024)}`],
+      ["POST", "/signup", form, "x=" + "y".repeat(70 * 1024)],
       ["POST", "/account", { "content-type": "multipart/form-data; boundary=zzz" }, "--zzz\r\nbroken"],
       ["PUT", "/signin", {}],
       ["DELETE", "/authorize", {}],
@@ -55,17 +55,12 @@ describeBackends("Sign-in under bad input", (backend) => {
   it("When a page form is over 64 KB, then it is 413", async () => {
     const c = new PageClient(base);
     const page = await c.get("/signup");
-    const r = await c.post("/signup", {
-      _csrf: csrfOf(page.text),
-      username: "big",
-      password: "password123",
-      display_name: "x".repeat(70 * 1024),
-    });
+    const r = await c.post("/signup", { _csrf: csrfOf(page.text), username: "big", password: "password123", display_name: "x".repeat(70 * 1024) });
     expect(r.status).to.equal(413);
   });
 });
 
-describe("Sign-in when Redis is away", () => {
+describe("Sign-in when Redis is away", function () {
   let redis: TestRedis;
   let node: TestNode;
   before(async function () {
@@ -89,11 +84,7 @@ describe("Sign-in when Redis is away", () => {
     for (const r of [
       await c.get("/account"),
       await anon.post("/signin", { _csrf: form, username: "rita", password: "correct horse battery" }),
-      await http(node.url, "/token", {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: "code=a&client_id=b&client_secret=c",
-      }),
+      await http(node.url, "/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "code=a&client_id=b&client_secret=c" }),
       await http(node.url, "/auth/user", { headers: { authorization: "Bearer x", client_id: "y" } }),
     ]) {
       expect(r.status, r.text.slice(0, 200)).to.equal(503);

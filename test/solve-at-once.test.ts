@@ -110,16 +110,8 @@ describeBackends("Answers sent at once over the socket", (backend) => {
   it("When a socket sends 60 right answers at once, then all are {correct:true}, and 60 wrong ones at once are 10 false and 50 rate_limited", async () => {
     const c = await readyClient(url, { token });
     const { key } = await call<{ key: string }>(c, "challenge:new", { question: "q", answer: "right" });
-    expect(count(await atOnce(60, () => call<Ack>(c, "challenge:solve", { key, a: "right" })))).to.deep.equal({
-      right: 60,
-      wrong: 0,
-      limited: 0,
-    });
-    expect(count(await atOnce(60, (i) => call<Ack>(c, "challenge:solve", { key, a: `wrong ${i}` })))).to.deep.equal({
-      right: 0,
-      wrong: 10,
-      limited: 50,
-    });
+    expect(count(await atOnce(60, () => call<Ack>(c, "challenge:solve", { key, a: "right" })))).to.deep.equal({ right: 60, wrong: 0, limited: 0 });
+    expect(count(await atOnce(60, (i) => call<Ack>(c, "challenge:solve", { key, a: `wrong ${i}` })))).to.deep.equal({ right: 0, wrong: 10, limited: 50 });
     expect(await call(c, "challenge:solve", { key, a: "right" })).to.include({ error: "rate_limited" });
   });
 

@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rec = (question: string) => ({ question, answerHash: "ab".repeat(32), createdAt: Date.now() });
 
 function storeContract(name: string, make: () => Promise<{ store: Store; cleanup: () => Promise<void> }>) {
-  describe(`Store contract [${name}]`, () => {
+  describe(`Store contract [${name}]`, function () {
     let store: Store;
     let cleanup: () => Promise<void>;
     beforeEach(async () => ({ store, cleanup } = await make()));
@@ -154,7 +154,7 @@ storeContract("memory", async () => {
   return { store, cleanup: () => store.close() };
 });
 
-describe("Redis store", () => {
+describe("Redis store", function () {
   let redis: TestRedis;
   before(async function () {
     requireRedis(this);
@@ -183,10 +183,7 @@ describe("Redis store", () => {
     try {
       await Promise.all(clients.map((c) => waitReady(c, 3000)));
       const [a, b] = clients.map((c) => new RedisStore(c, "sigil")) as [RedisStore, RedisStore];
-      const rules = {
-        limits: { perAddress: 2, perAddressWindow: 60, perKey: 100, perKeyWindow: 60 },
-        history: { maxEvents: 1000, ttlSeconds: 86_400 },
-      };
+      const rules = { limits: { perAddress: 2, perAddressWindow: 60, perKey: 100, perKeyWindow: 60 }, history: { maxEvents: 1000, ttlSeconds: 86_400 } };
       const attempt = (answerHash: string) => ({ key: "k1", address: "a1", answerHash, at: new Date().toISOString() });
       await a.challenges.create("k1", { ...rec("q"), owner: "app-1" }, 60);
       expect(await a.challenges.solve(attempt("00"), rules)).to.include({ status: "counted", correct: false });
@@ -198,11 +195,7 @@ describe("Redis store", () => {
       const keys = redis.cli("KEYS", "sigil:sv:*").trim().split(/\s+/).sort();
       expect(keys).to.deep.equal(["sigil:sv:{app-1}:k1:a:a1", "sigil:sv:{app-1}:k1:h", "sigil:sv:{app-1}:k1:n"]);
       expect(Number(redis.cli("PTTL", "sigil:sv:{app-1}:k1:h"))).to.be.within(1, 60_000);
-      expect((await a.events.readAfter("app-1", "0-0", 10, rules.history)).events.map((e) => e.correct)).to.deep.equal([
-        false,
-        true,
-        false,
-      ]);
+      expect((await a.events.readAfter("app-1", "0-0", 10, rules.history)).events.map((e) => e.correct)).to.deep.equal([false, true, false]);
     } finally {
       for (const c of clients) c.disconnect();
     }

@@ -2,7 +2,7 @@
 // A listener that throws does not stop the others or the connection: its error is rethrown on
 // a fresh task, where the host reports it as uncaught.
 
-// biome-ignore lint/suspicious/noExplicitAny: listeners of any event shape; each event's own type narrows it at the call site
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Listener = (...args: any[]) => void;
 
 export class TypedEmitter<Events extends { [E in keyof Events]: Listener }> {
@@ -11,10 +11,7 @@ export class TypedEmitter<Events extends { [E in keyof Events]: Listener }> {
   /** Adds a listener; returns a function that removes it. */
   on<E extends keyof Events>(event: E, fn: Events[E]): () => void {
     let set = this.listeners.get(event);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(event, set);
-    }
+    if (!set) this.listeners.set(event, (set = new Set()));
     set.add(fn);
     return () => this.off(event, fn);
   }

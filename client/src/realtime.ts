@@ -141,12 +141,9 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     // The server closed the socket (drain, slow reader, revoked token): come back with `since`.
     // A revoked token is then refused at the handshake, which ends the retries.
     const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.retries++);
-    this.retryTimer = setTimeout(
-      () => {
-        if (!this.closed) this.socket.connect();
-      },
-      base / 2 + Math.random() * (base / 2),
-    );
+    this.retryTimer = setTimeout(() => {
+      if (!this.closed) this.socket.connect();
+    }, base / 2 + Math.random() * (base / 2));
   }
 
   private async call<T>(emit: () => Promise<T>): Promise<T> {
@@ -163,8 +160,7 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
 
   private check<T>(reply: unknown, valid: (v: unknown) => v is T, what: string): T {
     if (isErrorObject(reply)) throw SigilError.fromObject(reply);
-    if (!valid(reply))
-      throw new SigilError("invalid_response", `The service's acknowledgement of ${what} is not in the format the service documents.`);
+    if (!valid(reply)) throw new SigilError("invalid_response", `The service's acknowledgement of ${what} is not in the format the service documents.`);
     return reply;
   }
 }

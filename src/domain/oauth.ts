@@ -43,13 +43,7 @@ export class OAuth {
    * A new code for a user who consented to the app; null when the consent is not there (it was
    * withdrawn meanwhile): a code is only ever issued under a consent that a withdrawal will see.
    */
-  async issueCode(input: {
-    clientId: string;
-    redirectUri: string;
-    redirectUriGiven: boolean;
-    userId: string;
-    codeChallenge?: string | undefined;
-  }): Promise<string | null> {
+  async issueCode(input: { clientId: string; redirectUri: string; redirectUriGiven: boolean; userId: string; codeChallenge?: string | undefined }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
     const saved = await this.deps.store.grants.saveCode(
       this.hash("code", code),
@@ -86,8 +80,7 @@ export class OAuth {
         throw invalidGrant("The code_verifier is missing or malformed.");
       }
       const s256 = createHash("sha256").update(input.codeVerifier).digest("base64url");
-      const same =
-        Buffer.from(s256).length === Buffer.from(code.codeChallenge).length &&
+      const same = Buffer.from(s256).length === Buffer.from(code.codeChallenge).length &&
         sameDigest(Buffer.from(s256).toString("hex"), Buffer.from(code.codeChallenge).toString("hex"));
       if (!same) throw invalidGrant("The code_verifier does not match the code_challenge.");
     }

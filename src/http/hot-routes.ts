@@ -89,10 +89,7 @@ export function hotRoutes(deps: HotRoutesDeps): (req: IncomingMessage, res: Serv
     };
     let i = 0;
     const next = (err?: unknown): void => {
-      if (err !== undefined) {
-        fail(err);
-        return;
-      }
+      if (err !== undefined) return fail(err);
       const mw = before[i++];
       if (mw) {
         try {

@@ -29,7 +29,10 @@ export const ErrorSchema = z
   .meta({ id: "Error" });
 
 const jsonSchema = (s: z.ZodType) => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 };
 
@@ -66,8 +69,7 @@ export class ApiRegistry {
           ...(r.schema ? { content: { [r.contentType ?? "application/json"]: { schema: jsonSchema(r.schema) } } } : {}),
         };
       }
-      paths[op.path] ??= {};
-      paths[op.path]![op.method] = {
+      (paths[op.path] ??= {})[op.method] = {
         summary: op.summary,
         tags: op.tags,
         parameters: [...parameters("header", op.headers), ...parameters("query", op.query)],

@@ -20,7 +20,13 @@ function args(raw: unknown[]): { payload: Record<string, unknown> | undefined; r
  * address: the client's address for the attempt limits, read from the handshake as HTTP reads
  * it (honouring TRUST_PROXY), so that socket and HTTP attempts from one client count together.
  */
-export function registerHandlers(socket: ChannelSocket, challenges: Challenges, logger: Logger, ratePerSecond: number, address: string) {
+export function registerHandlers(
+  socket: ChannelSocket,
+  challenges: Challenges,
+  logger: Logger,
+  ratePerSecond: number,
+  address: string,
+) {
   // Per-socket token bucket over every client → server event.
   let tokens = ratePerSecond;
   let refilled = Date.now();
@@ -37,8 +43,7 @@ export function registerHandlers(socket: ChannelSocket, challenges: Challenges, 
     reply(rateLimited(1, "Too many events on this connection; slow down.").toBody());
   });
 
-  const handle =
-    (name: string, fn: (payload: Record<string, unknown> | undefined) => Promise<unknown>) =>
+  const handle = (name: string, fn: (payload: Record<string, unknown> | undefined) => Promise<unknown>) =>
     async (...raw: unknown[]) => {
       const { payload, reply } = args(raw);
       try {

@@ -47,10 +47,7 @@ export class SessionRegistry {
 
 function addTo(map: Map<string, Set<Session>>, k: string, s: Session) {
   let set = map.get(k);
-  if (!set) {
-    set = new Set();
-    map.set(k, set);
-  }
+  if (!set) map.set(k, (set = new Set()));
   set.add(s);
 }
 

@@ -23,7 +23,10 @@ export async function openStore(config: Config, logger: Logger, opts: OpenOption
 export async function openStore(config: Config, logger: Logger, opts?: OpenOptions): Promise<OpenedNode>;
 export async function openStore(config: Config, logger: Logger, opts: OpenOptions = {}): Promise<OpenedStore | OpenedNode> {
   const { redisUrl } = config;
-  const backend: OpenedBackend = redisUrl === undefined ? openMemory() : await openRedis({ ...config, redisUrl }, logger, opts);
+  const backend: OpenedBackend =
+    redisUrl === undefined
+      ? openMemory()
+      : await openRedis({ ...config, redisUrl }, logger, opts);
   const { store, redis } = backend;
   const opened: OpenedStore = { store, ...(redis ? { redis } : {}), close: () => backend.close() };
   if (opts.realtime === false) return opened;

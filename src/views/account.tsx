@@ -15,25 +15,20 @@ export function AccountPage(p: {
       <ErrorNote message={p.error} />
       {p.notice ? <p role="status">{p.notice}</p> : null}
       <p>
-        <img src={p.pictureUrl} alt="Your avatar, as apps see it" width={96} height={96} />
+        <img src={p.pictureUrl} alt="Profile picture" width={96} height={96} />
       </p>
       <p>
         Signed in as <strong class="display-name">{p.user.displayName}</strong> (<code>{p.user.username}</code>)
       </p>
       <form method="post" action="/account">
         <Csrf token={p.csrf} />
-        <label>
-          Display name <input type="text" name="display_name" required maxLength={64} value={p.user.displayName} />
-        </label>
+        <label>Display name <input type="text" name="display_name" required maxLength={64} value={p.user.displayName} /></label>
         <button type="submit">Save</button>
       </form>
       {/* The token stays the form's first field: the server reads it, and checks it, before the file. */}
       <form method="post" action="/account" enctype="multipart/form-data">
         <Csrf token={p.csrf} />
-        <label>
-          Profile picture (PNG, JPEG, GIF or WebP, up to 1 MB and 8,000 pixels a side; shown at most 512×512){" "}
-          <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required />
-        </label>
+        <label>Profile picture (PNG, JPEG, GIF or WebP, up to 1 MB and 8,000 pixels a side; shown at most 512×512) <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required /></label>
         <button type="submit">Upload</button>
       </form>
       <section>

@@ -48,9 +48,7 @@ redis.defineCommand("solve", { numberOfKeys: 3, lua: SOLVE });
 const r = redis as Redis & { solve(...args: Array<string | number>): Promise<number> };
 
 const hash = (key: string, answer: string) =>
-  createHmac("sha256", secret)
-    .update(["challenge-answer", key, answer.normalize("NFC")].join("\0"))
-    .digest("hex");
+  createHmac("sha256", secret).update(["challenge-answer", key, answer.normalize("NFC")].join("\0")).digest("hex");
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const s = JSON.stringify(body);

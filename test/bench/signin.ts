@@ -7,7 +7,7 @@
 // count, not over BENCH_SECONDS.
 import { freePort } from "../support/ports.js";
 import { http, type TestResponse } from "../support/http.js";
-import { PageClient, authorize, basic, pkce, registerApp, userInfo } from "../support/pages.js";
+import { PageClient, authorize, basic, pkce, registerApp, token, userInfo } from "../support/pages.js";
 import { startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
@@ -83,13 +83,7 @@ export const signinBench: BenchModule = {
         name: "oidc-provider",
         entry: "test/bench/baseline-oidc.ts",
         port: op,
-        env: {
-          PORT: String(op),
-          CLIENT_ID: oidcClient.id,
-          CLIENT_SECRET: oidcClient.secret,
-          REDIRECT_URI: REDIRECT,
-          NODE_ENV: "development",
-        },
+        env: { PORT: String(op), CLIENT_ID: oidcClient.id, CLIENT_SECRET: oidcClient.secret, REDIRECT_URI: REDIRECT, NODE_ENV: "development" },
       });
       procs.push(oidc);
       const { verifier, challenge } = pkce();
@@ -101,14 +95,7 @@ export const signinBench: BenchModule = {
       const user = new PageClient(sigil.url);
       const su = await user.signUp("alice-bench", "correct horse battery", "Alice Liddell");
       if (su.status >= 400) throw new Error(`setup: sign-up failed ${su.status}`);
-      const sigilAuth = {
-        client_id: app.clientId,
-        redirect_uri: REDIRECT,
-        response_type: "code",
-        state: "s",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      };
+      const sigilAuth = { client_id: app.clientId, redirect_uri: REDIRECT, response_type: "code", state: "s", code_challenge: challenge, code_challenge_method: "S256" };
       const sigilBasic = basic(app.clientId, app.clientSecret);
       const sigilSide: Side = {
         name: "sigil",
@@ -145,12 +132,9 @@ export const signinBench: BenchModule = {
         const code = await side.mintCode();
         const req = side.tokenRequest(code);
         const t = await http(side.proc.url, req.path, { method: req.method, headers: req.headers!, body: req.body! });
-        if (t.status !== 200 || typeof t.json?.access_token !== "string")
-          throw new Error(`setup: ${side.name} /token answered ${t.status} ${t.text}`);
+        if (t.status !== 200 || typeof t.json?.access_token !== "string") throw new Error(`setup: ${side.name} /token answered ${t.status} ${t.text}`);
         tokens.set(side, t.json.access_token as string);
-        const u = await (side === sigilSide
-          ? userInfo(sigil.url, t.json.access_token, app.clientId)
-          : http(oidc.url, "/me", { headers: { authorization: `Bearer ${t.json.access_token}` } }));
+        const u = await (side === sigilSide ? userInfo(sigil.url, t.json.access_token, app.clientId) : http(oidc.url, "/me", { headers: { authorization: `Bearer ${t.json.access_token}` } }));
         if (u.status !== 200) throw new Error(`setup: ${side.name} userinfo answered ${u.status} ${u.text}`);
         ctx.log(`  ${side.name}: ${u.text}`);
       }
@@ -170,7 +154,7 @@ export const signinBench: BenchModule = {
       const tname = "POST /token (code trade)";
       if (selected(settings, tname) && codesPerRound > 0) {
         const warm = Math.ceil(codesPerRound / 10);
-        const best: Partial<Record<string, Measurement>> = {};
+        let best: Partial<Record<string, Measurement>> = {};
         for (let round = 1; round <= Math.max(1, settings.rounds); round++) {
           const line: string[] = [];
           for (const side of [sigilSide, oidcSide]) {
@@ -192,8 +176,7 @@ export const signinBench: BenchModule = {
                 if (status !== 200 && bad++ === 0) firstBad = `${status} ${body.slice(0, 200)}`;
               },
             });
-            if (bad > 0)
-              ctx.log(`  ${side.name}: ${bad} token trades failed, the first with ${firstBad}\n${side.proc.output().slice(-600)}`);
+            if (bad > 0) ctx.log(`  ${side.name}: ${bad} token trades failed, the first with ${firstBad}\n${side.proc.output().slice(-600)}`);
             line.push(`${side.name} ${m.rps.toFixed(0)} trades/s p99 ${m.p99} ms (minted ${pool.length} codes in ${mintMs} ms)`);
             if (!best[side.name] || m.rps > best[side.name]!.rps) best[side.name] = m;
           }

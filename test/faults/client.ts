@@ -36,11 +36,7 @@ export const solveRequest = (key: string, a: string): Req => ({
   headers: { "content-type": "application/json", key, a },
 });
 
-export function send(
-  base: string,
-  r: Req,
-  opts: { timeoutMs?: number; agent?: Agent | false } = {},
-): Promise<Omit<Outcome, "sent" | "ended" | "kind">> {
+export function send(base: string, r: Req, opts: { timeoutMs?: number; agent?: Agent | false } = {}): Promise<Omit<Outcome, "sent" | "ended" | "kind">> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (o: Omit<Outcome, "sent" | "ended" | "kind">) => {

@@ -120,15 +120,7 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
 
     // Solvers: 4 workers, each one solve then a 25 ms pause, alternating nodes; a request that
     // failed at the connection level is retried (same request) on the other node, up to 4 tries.
-    interface Attempt {
-      key: string;
-      right: boolean;
-      node: string;
-      status?: number;
-      correct?: boolean;
-      error?: string;
-      sent: number;
-    }
+    interface Attempt { key: string; right: boolean; node: string; status?: number; correct?: boolean; error?: string; sent: number }
     const attempts: Attempt[] = [];
     const t0 = Date.now();
     let stop = false;
@@ -141,13 +133,7 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
         for (let tryNo = 0; tryNo < 4; tryNo++) {
           const node = nodes[(first + tryNo) % 2]!;
           const r = await send(node, solveRequest(c.key, right ? c.answer : `wrong ${n}`), { timeoutMs: 3000 });
-          const a: Attempt = {
-            key: c.key,
-            right,
-            node,
-            sent: Date.now() - t0,
-            ...(r.error !== undefined ? { error: r.error } : { status: r.status, correct: r.json?.correct }),
-          };
+          const a: Attempt = { key: c.key, right, node, sent: Date.now() - t0, ...(r.error !== undefined ? { error: r.error } : { status: r.status, correct: r.json?.correct }) };
           attempts.push(a);
           if (r.error === undefined) break; // an answer, whatever it is, is never retried
           await sleep(10);
@@ -170,10 +156,7 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
     const refused = attempts.filter((a) => a.error === "ECONNREFUSED");
     const doubt = attempts.filter((a) => a.error !== undefined && a.error !== "ECONNREFUSED");
     const answeredOther = attempts.filter((a) => a.status !== undefined && a.status !== 200);
-    expect(
-      answeredOther.map((a) => `${a.status} on ${a.node}`),
-      "answers other than 200",
-    ).to.deep.equal([]);
+    expect(answeredOther.map((a) => `${a.status} on ${a.node}`), "answers other than 200").to.deep.equal([]);
     for (const a of acked) expect(a.correct, "the solve's answer").to.equal(a.right);
     const expectedMin = acked.length;
     const waitUntil = Date.now() + 10_000;
@@ -204,10 +187,7 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
 
     // Every socket client saw exactly the history: same events, same order, nothing twice.
     for (const c of clients) {
-      expect(
-        c.events.map((e) => e.id),
-        `${c.name} (first on ${nodes.indexOf(c.readies[0]!.node) + 1}; drops ${c.drops.join("; ")})`,
-      ).to.deep.equal(ids);
+      expect(c.events.map((e) => e.id), `${c.name} (first on ${nodes.indexOf(c.readies[0]!.node) + 1}; drops ${c.drops.join("; ")})`).to.deep.equal(ids);
       expect(c.events).to.deep.equal(history);
     }
     // The clients of node 1 resumed on node 2 with since, and everything after it was replayed.

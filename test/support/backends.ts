@@ -24,9 +24,13 @@ export class Backend {
   }
 }
 
-export function describeBackends(title: string, fn: (b: Backend) => void, backends: BackendName[] = ["memory", "redis"]): void {
+export function describeBackends(
+  title: string,
+  fn: (b: Backend) => void,
+  backends: BackendName[] = ["memory", "redis"],
+): void {
   for (const name of backends) {
-    describe(`${title} [${name}]`, () => {
+    describe(`${title} [${name}]`, function () {
       const backend = new Backend(name);
       before(async function () {
         if (name === "redis") {

@@ -1,6 +1,12 @@
 // socket.io-client helpers for channel tests: a client that records everything it receives.
 import { io as connect, type Socket } from "socket.io-client";
-import type { ChallengeResultEvent, ClientToServerEvents, ErrorObject, ReadyEvent, ServerToClientEvents } from "../../src/protocol.js";
+import type {
+  ChallengeResultEvent,
+  ClientToServerEvents,
+  ErrorObject,
+  ReadyEvent,
+  ServerToClientEvents,
+} from "../../src/protocol.js";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -50,8 +56,7 @@ export interface ConnectOptions {
 }
 
 export function channelClient(url: string, opts: ConnectOptions = {}): ChannelClient {
-  const auth =
-    opts.auth ?? (opts.viaHeader || opts.token === undefined ? {} : { token: opts.token, ...(opts.since ? { since: opts.since } : {}) });
+  const auth = opts.auth ?? (opts.viaHeader || opts.token === undefined ? {} : { token: opts.token, ...(opts.since ? { since: opts.since } : {}) });
   const socket: ClientSocket = connect(url, {
     path: "/socket.io/",
     transports: ["websocket"],

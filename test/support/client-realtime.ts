@@ -26,3 +26,4 @@ export function record(conn: RealtimeConnection) {
   conn.on("disconnect", (reason) => r.disconnects.push(reason));
   return r;
 }
+

@@ -50,14 +50,7 @@ export class PageClient {
   }
 
   async postRaw(path: string, body: Buffer, contentType: string): Promise<TestResponse> {
-    return this.keep(
-      await http(this.base, path, {
-        method: "POST",
-        headers: { "content-type": contentType, ...this.cookieHeader() },
-        body,
-        ...this.from(),
-      }),
-    );
+    return this.keep(await http(this.base, path, { method: "POST", headers: { "content-type": contentType, ...this.cookieHeader() }, body, ...this.from() }));
   }
 
   /** Loads `pagePath`, then posts its form to `action` with the page's CSRF token. */
@@ -84,11 +77,7 @@ export interface TestApp {
 }
 
 /** Signs up a developer (on `dev`) and registers an app; returns its credentials. */
-export async function registerApp(
-  dev: PageClient,
-  redirectUris: string[] = ["https://app.example/callback"],
-  name = "Test App",
-): Promise<TestApp> {
+export async function registerApp(dev: PageClient, redirectUris: string[] = ["https://app.example/callback"], name = "Test App"): Promise<TestApp> {
   const r = await dev.submit("/developers", "/developers", { name, redirect_uri: redirectUris.join("\n") });
   if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text.slice(0, 500)}`);
   const clientId = /class="client-id">([^<]+)</.exec(r.text)![1]!;
@@ -115,12 +104,7 @@ export async function authorize(user: PageClient, params: Record<string, string>
 }
 
 export function decodeHtml(s: string): string {
-  return s
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
+  return s.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&amp;/g, "&");
 }
 
 /** POST /token with a form body. */

@@ -148,11 +148,5 @@ export async function startSigil(
   opts: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  return startProcess({
-    name: opts.name ?? "sigil",
-    entry: "src/main.ts",
-    port,
-    env: sigilEnv(port, redisUrl, opts.env),
-    nodeArgs: opts.nodeArgs,
-  });
+  return startProcess({ name: opts.name ?? "sigil", entry: "src/main.ts", port, env: sigilEnv(port, redisUrl, opts.env), nodeArgs: opts.nodeArgs });
 }

@@ -11,10 +11,7 @@ import { NewChallengeHeaders } from "./schemas.js";
 export type OwnerResolver = (req: { headers: IncomingHttpHeaders }) => Promise<string | undefined>;
 
 /** The use case's input as HTTP carries it: each header when present, else the JSON body's field. */
-export function newChallengeInput(
-  req: { headers: IncomingHttpHeaders },
-  body: Record<string, unknown>,
-): Unchecked<typeof NewChallengeInput> {
+export function newChallengeInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): Unchecked<typeof NewChallengeInput> {
   return {
     question: headerText(req, "question") ?? body.question,
     answer: headerText(req, "answer") ?? body.answer,

@@ -6,11 +6,7 @@ import { challengeKey, NewChallengeInput, SolveInput, TTL_DEFAULT, TTL_MAX, TTL_
 export const NewChallengeHeaders = z.object({
   question: NewChallengeInput.shape.question.optional(),
   answer: NewChallengeInput.shape.answer.optional(),
-  ttl: z
-    .string()
-    .regex(/^\d+$/)
-    .optional()
-    .meta({ description: `seconds, ${TTL_MIN} to ${TTL_MAX}; default ${TTL_DEFAULT}` }),
+  ttl: z.string().regex(/^\d+$/).optional().meta({ description: `seconds, ${TTL_MIN} to ${TTL_MAX}; default ${TTL_DEFAULT}` }),
   authorization: z.string().optional().meta({ description: "Bearer <CUSTOM TOKEN>: the challenge belongs to that token's app" }),
 });
 export const SolveHeaders = z.object({

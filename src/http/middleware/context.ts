@@ -31,7 +31,10 @@ export function requestContext(logger: Logger, metrics: Metrics) {
       const route = typeof routePath === "string" ? req.baseUrl + routePath : "unmatched";
       metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
       metrics.httpDuration.observe({ method: req.method, route }, seconds);
-      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      req.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        "request",
+      );
     });
     next();
   };

@@ -48,11 +48,7 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   // A state over its bound is never echoed (by this or any later error): a Location of up to the
   // whole 16 KB request would make the response's headers too large for clients to read.
   if (p.state !== undefined && codePointLength(p.state) > 2000) {
-    return void redirectWith(res, redirectUri, {
-      error: "invalid_request",
-      error_description: "state is longer than 2000 characters.",
-      iss: deps.config.baseUrl,
-    });
+    return void redirectWith(res, redirectUri, { error: "invalid_request", error_description: "state is longer than 2000 characters.", iss: deps.config.baseUrl });
   }
   const fail = (error: string, description: string) =>
     redirectWith(res, redirectUri, { error, error_description: description, iss: deps.config.baseUrl, state: p.state });
@@ -110,12 +106,7 @@ export function authorizePost(deps: PagesDeps) {
       return approve(deps, res, c, user.id);
     }
     if (body.decision === "deny") {
-      return redirectWith(res, c.redirectUri, {
-        error: "access_denied",
-        error_description: "The user denied access.",
-        iss: deps.config.baseUrl,
-        state: c.p.state,
-      });
+      return redirectWith(res, c.redirectUri, { error: "access_denied", error_description: "The user denied access.", iss: deps.config.baseUrl, state: c.p.state });
     }
     sendPage(res, 400, ErrorPage({ title: "No decision", message: "Choose Allow or Deny." }));
   });

@@ -24,11 +24,7 @@ async function render(req: Request, res: Response, deps: PagesDeps, status: numb
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
-  sendPage(
-    res,
-    status,
-    AccountPage({ user, pictureUrl: pictureUrl(deps.config.baseUrl, user), consents, csrf: await csrfToken(req), ...extra }),
-  );
+  sendPage(res, status, AccountPage({ user, pictureUrl: pictureUrl(deps.config.baseUrl, user), consents, csrf: await csrfToken(req), ...extra }));
 }
 
 export function accountPage(deps: PagesDeps) {

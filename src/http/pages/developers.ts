@@ -17,14 +17,7 @@ export interface ConsoleExtras {
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
-export async function renderConsole(
-  req: Request,
-  res: Response,
-  deps: PagesDeps,
-  user: UserRecord,
-  status: number,
-  extra: ConsoleExtras = {},
-) {
+export async function renderConsole(req: Request, res: Response, deps: PagesDeps, user: UserRecord, status: number, extra: ConsoleExtras = {}) {
   const apps = await deps.apps.listByOwner(user.id);
   const lists = await Promise.all(apps.map((a) => deps.customTokens.list(a.clientId)));
   const tokens = new Map(apps.map((a, i) => [a.clientId, lists[i]!]));

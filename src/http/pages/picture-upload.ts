@@ -34,11 +34,7 @@ const unreadable = () => new SigilError(400, "invalid_request", "The upload coul
  * Reads the form. checkToken gets the first part's value when that part is the `_csrf` field
  * (undefined otherwise) and resolves to the error to answer with, or undefined when it passed.
  */
-export function readAccountForm(
-  req: Request,
-  res: Response,
-  checkToken: (token: string | undefined) => Promise<unknown>,
-): Promise<AccountForm> {
+export function readAccountForm(req: Request, res: Response, checkToken: (token: string | undefined) => Promise<unknown>): Promise<AccountForm> {
   return new Promise((resolve, reject) => {
     let done = false;
     const fields: Record<string, string> = {};

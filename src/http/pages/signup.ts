@@ -9,11 +9,7 @@ import { csrfToken, signInSession } from "./session.js";
 
 export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(
-      res,
-      200,
-      SignUpPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl) }),
-    );
+    sendPage(res, 200, SignUpPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl) }));
   });
 }
 
@@ -30,17 +26,7 @@ export function signUp(deps: PagesDeps) {
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      sendPage(
-        res,
-        err.status,
-        SignUpPage({
-          csrf: await csrfToken(req),
-          returnTo,
-          error: err.description,
-          username: form.username,
-          displayName: form.displayName,
-        }),
-      );
+      sendPage(res, err.status, SignUpPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: form.username, displayName: form.displayName }));
     }
   });
 }

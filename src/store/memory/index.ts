@@ -19,7 +19,9 @@ export class MemoryStore implements Store {
   readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
 
   limiter(spec: LimiterSpec): AttemptLimiter {
-    return adaptLimiter(new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds }));
+    return adaptLimiter(
+      new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds }),
+    );
   }
 
   /**

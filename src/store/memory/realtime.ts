@@ -27,10 +27,7 @@ export class MemoryCustomTokens implements CustomTokenStore {
 
   async create(r: CustomTokenRecord): Promise<void> {
     let m = this.byApp.get(r.app);
-    if (!m) {
-      m = new Map();
-      this.byApp.set(r.app, m);
-    }
+    if (!m) this.byApp.set(r.app, (m = new Map()));
     m.set(r.id, { ...r });
   }
 
@@ -69,10 +66,7 @@ export class MemoryEventLog implements EventLog {
   /** append(), synchronously: the solve step calls it within its own atomic step. */
   appendNow(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): StoredEvent {
     let h = this.apps.get(app);
-    if (!h) {
-      h = { events: [], last: [0, 0], maxDeleted: "0-0" };
-      this.apps.set(app, h);
-    }
+    if (!h) this.apps.set(app, (h = { events: [], last: [0, 0], maxDeleted: "0-0" }));
     const now = Date.now();
     h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
     const event: StoredEvent = { id: `${h.last[0]}-${h.last[1]}`, ...e };

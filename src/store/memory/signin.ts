@@ -1,6 +1,8 @@
 // The embedded store's part for sign-in: accounts, sessions, apps and grants, in maps.
 import { ExpiringMap } from "./expiring-map.js";
-import type { AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord } from "../port.js";
+import type {
+  AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
+} from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -80,10 +82,7 @@ export class MemoryGrants implements GrantStore {
 
   async grantConsent(userId: string, clientId: string) {
     let s = this.consentSets.get(userId);
-    if (!s) {
-      s = new Set();
-      this.consentSets.set(userId, s);
-    }
+    if (!s) this.consentSets.set(userId, (s = new Set()));
     s.add(clientId);
   }
   async hasConsent(userId: string, clientId: string) {
@@ -108,10 +107,7 @@ export class MemoryGrants implements GrantStore {
     const key = `${code.userId} ${code.clientId}`;
     const now = Date.now();
     let index = this.grantCodes.get(key);
-    if (!index) {
-      index = new Map();
-      this.grantCodes.set(key, index);
-    }
+    if (!index) this.grantCodes.set(key, (index = new Map()));
     for (const [h, until] of index) if (until <= now) index.delete(h);
     index.set(codeHash, now + grantTtlSeconds * 1000);
     this.codes.set(codeHash, clone(code), ttlSeconds * 1000);

@@ -137,13 +137,7 @@ export class RedisChallenges implements ChallengeStore {
     }
     const k = this.keys;
     const reply = await guarded(() =>
-      this.redis.sigilSolve(
-        k.challenge(a.key),
-        k.wrongPerKey(a.key, a.key),
-        k.wrongPerAddress(a.key, a.key, a.address),
-        a.answerHash,
-        ...limits,
-      ),
+      this.redis.sigilSolve(k.challenge(a.key), k.wrongPerKey(a.key, a.key), k.wrongPerAddress(a.key, a.key, a.address), a.answerHash, ...limits),
     );
     if (reply[0] !== "owned") return toResult(reply);
     const [, app, hash, pttl] = reply as [string, string, string, number];
@@ -157,20 +151,8 @@ export class RedisChallenges implements ChallengeStore {
     const ttlMs = Math.round(rules.history.ttlSeconds * 1000);
     const reply = await guarded(() =>
       this.redis.sigilSolveOwned(
-        k.ownedAnswer(app, a.key),
-        k.wrongPerKey(app, a.key),
-        k.wrongPerAddress(app, a.key, a.address),
-        k.events(app),
-        k.eventsCut(app),
-        a.answerHash,
-        ...limits,
-        ...copy,
-        rules.history.maxEvents,
-        ttlMs,
-        a.key,
-        a.at,
-        k.feed,
-        app,
+        k.ownedAnswer(app, a.key), k.wrongPerKey(app, a.key), k.wrongPerAddress(app, a.key, a.address), k.events(app), k.eventsCut(app),
+        a.answerHash, ...limits, ...copy, rules.history.maxEvents, ttlMs, a.key, a.at, k.feed, app,
       ),
     );
     if (reply[0] === "missing") return undefined;

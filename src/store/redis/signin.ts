@@ -2,15 +2,14 @@
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import type { AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord } from "../port.js";
+import type {
+  AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
+} from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
 export class RedisAccounts implements AccountStore {
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keyspace,
-  ) {}
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
 
   async create(user: UserRecord): Promise<boolean> {
     const ok = await guarded(() => this.redis.set(this.keys.username(user.username), user.id, "NX"));
@@ -43,10 +42,7 @@ export class RedisAccounts implements AccountStore {
 }
 
 export class RedisSessions implements SessionStore {
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keyspace,
-  ) {}
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
   async get(sid: string) {
     return guarded(() => this.redis.get(this.keys.session(sid)));
   }
@@ -59,10 +55,7 @@ export class RedisSessions implements SessionStore {
 }
 
 export class RedisApps implements AppStore {
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keyspace,
-  ) {}
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
   async create(app: AppRecord) {
     await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app)));
     await guarded(() => this.redis.sadd(this.keys.ownerApps(app.ownerId), app.clientId));
@@ -130,10 +123,7 @@ redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
 return 1`;
 
 export class RedisGrants implements GrantStore {
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keyspace,
-  ) {}
+  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
 
   async grantConsent(userId: string, clientId: string) {
     await guarded(() => this.redis.sadd(this.keys.consents(userId), clientId));
@@ -160,14 +150,8 @@ export class RedisGrants implements GrantStore {
     const now = Date.now();
     const registered = await guarded(() =>
       this.redis.eval(
-        REGISTER_CODE,
-        2,
-        this.keys.consents(code.userId),
-        this.keys.grantCodes(code.userId, code.clientId),
-        code.clientId,
-        codeHash,
-        String(now),
-        String(now + grantTtlSeconds * 1000),
+        REGISTER_CODE, 2, this.keys.consents(code.userId), this.keys.grantCodes(code.userId, code.clientId),
+        code.clientId, codeHash, String(now), String(now + grantTtlSeconds * 1000),
       ),
     );
     if (registered !== 1) return false;

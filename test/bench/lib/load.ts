@@ -169,9 +169,7 @@ export async function sideBySide(
     bu += mb.unexpected ?? 0;
     const cpu = (m: Measurement) => (m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`);
     const bad = (m: Measurement) => (m.unexpected ? `, ${m.unexpected} UNEXPECTED responses` : "");
-    ctx.log(
-      `  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}${bad(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}${bad(mb)}`,
-    );
+    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}${bad(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}${bad(mb)}`);
     if (!s || ms.rps > s.rps) s = ms;
     if (!b || mb.rps > b.rps) b = mb;
   }
