@@ -7,7 +7,7 @@ import { expect } from "chai";
 import sharp from "sharp";
 import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";
-import { PageClient, csrfOf } from "./support/pages.js";
+import { PageClient, csrfOf, multipart } from "./support/pages.js";
 
 /** A valid black 1-bit greyscale PNG of any size, deflated row by row (20000×20000 is ~50 KB, 50 MB raw). */
 async function bigPng(width: number, height: number): Promise<Buffer> {
@@ -33,19 +33,6 @@ async function bigPng(width: number, height: number): Promise<Buffer> {
   await done;
   const signature = Buffer.from("89504e470d0a1a0a", "hex");
   return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", Buffer.concat(out)), chunk("IEND", Buffer.alloc(0))]);
-}
-
-function multipart(fields: Record<string, string>, file?: { name: string; filename: string; type: string; data: Buffer }, boundary = "----sigiltest" + Math.random().toString(16).slice(2)) {
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    parts.push(file.data, Buffer.from("\r\n"));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
 
 /**

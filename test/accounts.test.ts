@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";
-import { PageClient, csrfOf } from "./support/pages.js";
+import { PageClient, csrfOf, multipart } from "./support/pages.js";
 
 /** A valid 1×1 transparent PNG (pictures are decoded now, and libpng refuses a bad zlib checksum). */
 const PNG = Buffer.from(
@@ -10,19 +10,6 @@ const PNG = Buffer.from(
   "hex",
 );
 
-function multipart(fields: Record<string, string>, file?: { name: string; filename: string; type: string; data: Buffer }) {
-  const boundary = "----sigiltest" + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    parts.push(file.data, Buffer.from("\r\n"));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 describeBackends("Accounts and pages", (backend) => {
   let base: string;
