@@ -53,15 +53,17 @@ describeBackends(
       }
     });
 
+    /** The real `sigil` command against this suite's Redis, with the node's SECRET. */
+    const sigil = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
+      });
+      return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+    };
+
     it("When the real commands run, then an app made with `sigil apps create` gets a token that opens the channel", function () {
       this.timeout(30_000);
-      const sigil = (...args: string[]) => {
-        const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
-          encoding: "utf8",
-          env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
-        });
-        return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
-      };
       expect(sigil("users", "create", "--username", "carol", "--password", "long enough pw").status).to.equal(0);
       const app = sigil("apps", "create", "--owner", "carol", "--name", "Quiz", "--redirect-uri", "https://quiz.example/cb");
       expect(app.status, app.err).to.equal(0);
@@ -86,13 +88,6 @@ describeBackends(
 
     it("When an option's value begins with \"-\" (an older client id, a name, a password), then the command takes it", function () {
       this.timeout(30_000);
-      const sigil = (...args: string[]) => {
-        const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
-          encoding: "utf8",
-          env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
-        });
-        return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
-      };
       const user = sigil("users", "create", "--username", "dash", "--password", "-secret-pass", "--display-name", "-Dash-");
       expect(user.status, user.err).to.equal(0);
       const app = sigil("apps", "create", "--owner", "dash", "--name", "-Quiz", "--redirect-uri", "https://quiz.example/cb");
