@@ -22,11 +22,7 @@ module.exports = {
       comment: "domain/ is plain logic over the store port: it never imports http/, realtime/, express or socket.io.",
       from: { path: "^src/domain/" },
       to: {
-        path: [
-          "^src/(http|realtime)/",
-          "^node_modules/(@types/)?express/",
-          "^node_modules/socket\\.io/",
-        ],
+        path: ["^src/(http|realtime)/", "^node_modules/(@types/)?express/", "^node_modules/socket\\.io/"],
       },
     },
     {
@@ -35,11 +31,7 @@ module.exports = {
       comment: "views/ render HTML from data: they never import http/, realtime/, express or socket.io.",
       from: { path: "^src/views/" },
       to: {
-        path: [
-          "^src/(http|realtime)/",
-          "^node_modules/(@types/)?express/",
-          "^node_modules/socket\\.io/",
-        ],
+        path: ["^src/(http|realtime)/", "^node_modules/(@types/)?express/", "^node_modules/socket\\.io/"],
       },
     },
     {

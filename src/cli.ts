@@ -12,11 +12,7 @@ import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [
-  usersCreate,
-  appsCreate,
-  ...tokensCommands((ctx) => appExistsIn(ctx.opened.store)),
-];
+const commands: CliCommand[] = [usersCreate, appsCreate, ...tokensCommands((ctx) => appExistsIn(ctx.opened.store))];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");
@@ -43,7 +39,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     // A one-shot command can afford patience that a request path cannot (a busy machine, a
     // Redis that is still starting): it waits longer, then fails with one clear line.
-    opened = await openStore(config, createLogger("silent"), { waitMs: 10_000, commandTimeoutMs: 5000, realtime: false });
+    opened = await openStore(config, createLogger("silent"), {
+      waitMs: 10_000,
+      commandTimeoutMs: 5000,
+      realtime: false,
+    });
     await opened.store.ping();
     const out = await cmd.run({ config, opened, values });
     process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -4,7 +4,10 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 export class ConfigError extends Error {
-  constructor(readonly setting: string, message: string) {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
     super(`${setting}: ${message}`);
     this.name = "ConfigError";
   }
@@ -53,7 +56,10 @@ const schema = z.object({
   AUTH_URL: httpUrl.optional(),
   REDIS_URL: redisUrl.optional(),
   REDIS_ADAPTER: z.enum(["classic", "sharded"]).optional(),
-  KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,32}$/, "must be 1-32 of A-Z a-z 0-9 _ . : -").default("sigil"),
+  KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,32}$/, "must be 1-32 of A-Z a-z 0-9 _ . : -")
+    .default("sigil"),
   SECRET: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
   CORS_ORIGINS: z.string().optional(),
@@ -120,9 +126,12 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
 
 function parseOrigins(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw.trim() === "" || raw.trim() === "*") return undefined;
-  const list = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const o of list) {
-    let ok = false;
+    let ok: boolean;
     try {
       const u = new URL(o);
       ok = (u.protocol === "http:" || u.protocol === "https:") && u.origin === o;
@@ -155,10 +164,14 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
   if (secret === undefined) {
     if (e.NODE_ENV === "production") throw new ConfigError("SECRET", "is required when NODE_ENV=production");
     secret = randomBytes(32).toString("base64url");
-    warnings.push("SECRET is not set: generated one for this process; tokens and challenges will not survive a restart");
+    warnings.push(
+      "SECRET is not set: generated one for this process; tokens and challenges will not survive a restart",
+    );
   }
   if (e.REDIS_URL === undefined) {
-    warnings.push("REDIS_URL is not set: using the embedded in-process store (one node only, all data is lost on exit)");
+    warnings.push(
+      "REDIS_URL is not set: using the embedded in-process store (one node only, all data is lost on exit)",
+    );
   }
   const port = e.PORT;
   const baseUrl = e.BASE_URL ?? `http://localhost:${port}`;

@@ -21,7 +21,13 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
-  const server = createServer({ config, store: opened.store, logger, metrics: createMetrics({ defaultMetrics: true }), realtime: opened.realtime });
+  const server = createServer({
+    config,
+    store: opened.store,
+    logger,
+    metrics: createMetrics({ defaultMetrics: true }),
+    realtime: opened.realtime,
+  });
   const url = await server.listen();
   logger.info({ url, baseUrl: config.baseUrl, store: opened.store.kind }, "sigil is listening");
 

@@ -80,7 +80,12 @@ export function createServer(deps: ServerDeps): SigilServer {
   });
   const appExists: AppExists = deps.appExists ?? appExistsIn(store);
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists });
-  const oauth = new OAuth({ store, secret: config.secret, codeTtl: config.codeTtl, accessTokenTtl: config.accessTokenTtl });
+  const oauth = new OAuth({
+    store,
+    secret: config.secret,
+    codeTtl: config.codeTtl,
+    accessTokenTtl: config.accessTokenTtl,
+  });
   const events = new ChannelEvents(store, config);
   const challenges = new Challenges({
     store,
@@ -129,7 +134,11 @@ export function createServer(deps: ServerDeps): SigilServer {
     routes: {
       "/challenge/solve": { run: (req, address) => challengeApi.solveChallenge(req, {}, address) },
       "/challenge/new": { anonymousOnly: true, run: (req, address) => challengeApi.newChallenge(req, {}, address) },
-      "/auth/user": { method: "GET", headers: USER_HEADERS, run: async (req) => ({ status: 200, body: await userInfo(userDeps, req) }) },
+      "/auth/user": {
+        method: "GET",
+        headers: USER_HEADERS,
+        run: async (req) => ({ status: 200, body: await userInfo(userDeps, req) }),
+      },
     },
   });
   const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {

@@ -32,7 +32,12 @@ async function bigPng(width: number, height: number): Promise<Buffer> {
   deflate.end();
   await done;
   const signature = Buffer.from("89504e470d0a1a0a", "hex");
-  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", Buffer.concat(out)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", Buffer.concat(out)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -41,24 +46,35 @@ async function bigPng(width: number, height: number): Promise<Buffer> {
  * the server must also close the connection rather than read on.
  */
 function partialPost(base: string, path: string, headers: Record<string, string>, declared: number, sent: Buffer) {
-  return new Promise<{ status: number; location: string | undefined; text: string; closedByServer: Promise<void> }>((resolve, reject) => {
-    const req = request(new URL(path, base), { method: "POST", agent: false, headers: { ...headers, "content-length": String(declared) } });
-    const guard = setTimeout(() => {
-      req.destroy();
-      reject(new Error("no answer while the body was incomplete: the server waited for the body"));
-    }, 10_000);
-    req.on("error", () => undefined); // the server closing while we could still write is expected
-    req.on("response", (res) => {
-      clearTimeout(guard);
-      const chunks: Buffer[] = [];
-      const closedByServer = new Promise<void>((done) => res.socket.once("close", () => done()));
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location, text: Buffer.concat(chunks).toString(), closedByServer }),
-      );
-    });
-    req.write(sent);
-  });
+  return new Promise<{ status: number; location: string | undefined; text: string; closedByServer: Promise<void> }>(
+    (resolve, reject) => {
+      const req = request(new URL(path, base), {
+        method: "POST",
+        agent: false,
+        headers: { ...headers, "content-length": String(declared) },
+      });
+      const guard = setTimeout(() => {
+        req.destroy();
+        reject(new Error("no answer while the body was incomplete: the server waited for the body"));
+      }, 10_000);
+      req.on("error", () => undefined); // the server closing while we could still write is expected
+      req.on("response", (res) => {
+        clearTimeout(guard);
+        const chunks: Buffer[] = [];
+        const closedByServer = new Promise<void>((done) => res.socket.once("close", () => done()));
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: res.headers.location,
+            text: Buffer.concat(chunks).toString(),
+            closedByServer,
+          }),
+        );
+      });
+      req.write(sent);
+    },
+  );
 }
 
 describeBackends("Profile pictures", (backend) => {
@@ -83,7 +99,9 @@ describeBackends("Profile pictures", (backend) => {
     const u = new URL(src);
     const chunks: Buffer[] = [];
     const res = await new Promise<import("node:http").IncomingMessage>((resolve, reject) =>
-      request(new URL(u.pathname + u.search, base), { agent: false }, resolve).on("error", reject).end(),
+      request(new URL(u.pathname + u.search, base), { agent: false }, resolve)
+        .on("error", reject)
+        .end(),
     );
     for await (const ch of res) chunks.push(ch as Buffer);
     return { src, type: res.headers["content-type"], data: Buffer.concat(chunks) };
@@ -99,7 +117,11 @@ describeBackends("Profile pictures", (backend) => {
         this.timeout(60_000);
         const png = await bigPng(w, h);
         expect(png.length).to.be.below(1024 * 1024);
-        expect(await sharp(png, { limitInputPixels: false }).metadata()).to.include({ format: "png", width: w, height: h });
+        expect(await sharp(png, { limitInputPixels: false }).metadata()).to.include({
+          format: "png",
+          width: w,
+          height: h,
+        });
         const c = await signedIn("wide");
         const before = await served(c);
         const r = await upload(c, png);
@@ -124,7 +146,11 @@ describeBackends("Profile pictures", (backend) => {
   describe("When a picture is accepted", () => {
     it("then a 1000×600 picture is served at most 512×512, aspect kept, as the type it is served with", async () => {
       const c = await signedIn("big");
-      const jpeg = await sharp({ create: { width: 1000, height: 600, channels: 3, background: { r: 20, g: 120, b: 200 } } }).jpeg().toBuffer();
+      const jpeg = await sharp({
+        create: { width: 1000, height: 600, channels: 3, background: { r: 20, g: 120, b: 200 } },
+      })
+        .jpeg()
+        .toBuffer();
       expect((await upload(c, jpeg, "image/jpeg")).status).to.equal(303);
       const pic = await served(c);
       const meta = await sharp(pic.data).metadata();
@@ -134,7 +160,11 @@ describeBackends("Profile pictures", (backend) => {
 
     it("then a small picture is not enlarged", async () => {
       const c = await signedIn("small");
-      const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
+      const png = await sharp({
+        create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } },
+      })
+        .png()
+        .toBuffer();
       expect((await upload(c, png)).status).to.equal(303);
       const pic = await served(c);
       expect(pic.type).to.equal("image/png");
@@ -144,7 +174,15 @@ describeBackends("Profile pictures", (backend) => {
     it("then a JPEG with EXIF and GPS is stored without any of it", async () => {
       const c = await signedIn("spy");
       const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 10, b: 10 } } })
-        .withExif({ IFD0: { Make: "SpyCam" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 0/1" } })
+        .withExif({
+          IFD0: { Make: "SpyCam" },
+          IFD3: {
+            GPSLatitudeRef: "N",
+            GPSLatitude: "48/1 51/1 2400/100",
+            GPSLongitudeRef: "E",
+            GPSLongitude: "2/1 21/1 0/1",
+          },
+        })
         .jpeg()
         .toBuffer();
       const exif = (await sharp(jpeg).metadata()).exif!;
@@ -162,9 +200,15 @@ describeBackends("Profile pictures", (backend) => {
 
   describe("When the upload is not a picture", () => {
     for (const [what, data] of [
-      ["SVG text claiming to be a PNG", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>')],
+      [
+        "SVG text claiming to be a PNG",
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'),
+      ],
       ["random bytes", Buffer.from("not an image at all, just words")],
-      ["a PNG cut short after its header", Buffer.from("89504e470d0a1a0a0000000d4948445200000010000000100806000000", "hex")],
+      [
+        "a PNG cut short after its header",
+        Buffer.from("89504e470d0a1a0a0000000d4948445200000010000000100806000000", "hex"),
+      ],
     ] as const) {
       it(`then ${what} is refused with 400 and a clear error, and nothing is stored`, async () => {
         const c = await signedIn("notpic");
@@ -180,9 +224,19 @@ describeBackends("Profile pictures", (backend) => {
     it("then a wrong CSRF token (the form's first field) answers 403 before the file is sent, and the connection is closed", async () => {
       const c = await signedIn("csrf1");
       await c.get("/account");
-      const m = multipart({ _csrf: "forged" }, { name: "picture", filename: "x.png", type: "image/png", data: Buffer.alloc(0) }, "BOUNDARY");
+      const m = multipart(
+        { _csrf: "forged" },
+        { name: "picture", filename: "x.png", type: "image/png", data: Buffer.alloc(0) },
+        "BOUNDARY",
+      );
       const head = m.body.subarray(0, m.body.indexOf("image/png") + "image/png\r\n\r\n".length);
-      const r = await partialPost(base, "/account", { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": m.type }, 1_000_000, head);
+      const r = await partialPost(
+        base,
+        "/account",
+        { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": m.type },
+        1_000_000,
+        head,
+      );
       expect(r.status).to.equal(403);
       await r.closedByServer;
     });
@@ -192,16 +246,33 @@ describeBackends("Profile pictures", (backend) => {
       await c.get("/account");
       // The part's headers and its first bytes: the rest of the declared megabyte never comes.
       const head = Buffer.concat([
-        Buffer.from(`--B\r\nContent-Disposition: form-data; name="picture"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`),
+        Buffer.from(
+          `--B\r\nContent-Disposition: form-data; name="picture"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
         Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"),
       ]);
-      const r = await partialPost(base, "/account", { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": "multipart/form-data; boundary=B" }, 1_000_000, head);
+      const r = await partialPost(
+        base,
+        "/account",
+        {
+          cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+          "content-type": "multipart/form-data; boundary=B",
+        },
+        1_000_000,
+        head,
+      );
       expect(r.status).to.equal(403);
       await r.closedByServer;
     });
 
     it("then without a session the answer (to sign in) comes after the headers alone", async () => {
-      const r = await partialPost(base, "/account", { "content-type": "multipart/form-data; boundary=B" }, 1_000_000, Buffer.alloc(0));
+      const r = await partialPost(
+        base,
+        "/account",
+        { "content-type": "multipart/form-data; boundary=B" },
+        1_000_000,
+        Buffer.alloc(0),
+      );
       expect(r.status).to.equal(303);
       expect(r.location).to.match(/^\/signin/);
       await r.closedByServer;
@@ -209,10 +280,14 @@ describeBackends("Profile pictures", (backend) => {
 
     it("then the right CSRF token still uploads, and a body over 1 MB is 413", async () => {
       const c = await signedIn("csrf3");
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } })
+        .png()
+        .toBuffer();
       expect((await upload(c, png)).status).to.equal(303);
       expect((await upload(c, Buffer.concat([png, Buffer.alloc(1024 * 1024)]))).status).to.equal(413);
-      const r = await http(base, "/account", { headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+      const r = await http(base, "/account", {
+        headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+      });
       expect(r.status).to.equal(200);
     });
   });

@@ -10,7 +10,6 @@ const PNG = Buffer.from(
   "hex",
 );
 
-
 describeBackends("Accounts and pages", (backend) => {
   let base: string;
   beforeEach(async () => {
@@ -64,7 +63,10 @@ describeBackends("Accounts and pages", (backend) => {
       ["a password of 7 characters", { username: "carol", password: "1234567" }],
       ["a password of 129 characters", { username: "carol", password: "p".repeat(129) }],
       ["a display name of 65 characters", { username: "carol", password: "password1", display_name: "é".repeat(65) }],
-      ["a display name with a control character", { username: "carol", password: "password1", display_name: "a\u0007b" }],
+      [
+        "a display name with a control character",
+        { username: "carol", password: "password1", display_name: "a\u0007b" },
+      ],
     ] as const) {
       it(`then ${what} is refused with 400 and the form again`, async () => {
         const c = new PageClient(base);
@@ -96,7 +98,11 @@ describeBackends("Accounts and pages", (backend) => {
       const c = new PageClient(base);
       const page = await c.get("/signin?return_to=%2Fdevelopers");
       expect(page.text).to.contain('href="/signup?return_to=%2Fdevelopers"');
-      const r = await c.post("/signin?return_to=%2Fdevelopers", { _csrf: csrfOf(page.text), username: "DANA", password: "password123" });
+      const r = await c.post("/signin?return_to=%2Fdevelopers", {
+        _csrf: csrfOf(page.text),
+        username: "DANA",
+        password: "password123",
+      });
       expect(r.status).to.equal(303);
       expect(r.headers.location).to.equal("/developers");
     });
@@ -116,7 +122,10 @@ describeBackends("Accounts and pages", (backend) => {
       this.timeout(30000);
       await new PageClient(base).signUp("frank", "password123");
       const c = new PageClient(base);
-      for (let i = 0; i < 10; i++) expect((await c.submit("/signin", "/signin", { username: "frank", password: "nope-nope" })).status).to.equal(401);
+      for (let i = 0; i < 10; i++)
+        expect((await c.submit("/signin", "/signin", { username: "frank", password: "nope-nope" })).status).to.equal(
+          401,
+        );
       const r = await c.submit("/signin", "/signin", { username: "frank", password: "password123" });
       expect(r.status).to.equal(429);
       expect(r.headers["retry-after"]).to.match(/^\d+$/);
@@ -127,9 +136,13 @@ describeBackends("Accounts and pages", (backend) => {
       const c = new PageClient(base);
       const csrf = csrfOf((await c.get("/signin")).text);
       for (let i = 0; i < 100; i++) {
-        expect((await c.post("/signin", { _csrf: csrf, username: `nobody${i}`, password: "nope-nope" })).status).to.equal(401);
+        expect(
+          (await c.post("/signin", { _csrf: csrf, username: `nobody${i}`, password: "nope-nope" })).status,
+        ).to.equal(401);
       }
-      expect((await c.post("/signin", { _csrf: csrf, username: "someone-else", password: "nope-nope" })).status).to.equal(429);
+      expect(
+        (await c.post("/signin", { _csrf: csrf, username: "someone-else", password: "nope-nope" })).status,
+      ).to.equal(429);
     });
 
     it("then signing out ends the session", async () => {
@@ -150,7 +163,11 @@ describeBackends("Accounts and pages", (backend) => {
       const https = { "x-forwarded-proto": "https" };
       const c = new PageClient(node.url);
       const page = await c.get("/signup", https);
-      const made = await c.post("/signup", { _csrf: csrfOf(page.text), username: "olga", password: "password123" }, https);
+      const made = await c.post(
+        "/signup",
+        { _csrf: csrfOf(page.text), username: "olga", password: "password123" },
+        https,
+      );
       expect(made.status).to.equal(303);
       expect(String(page.headers["set-cookie"])).to.match(/^__Host-sigil\.csrf=/);
       expect(String(made.headers["set-cookie"])).to.match(/^sigil\.sid=/);
@@ -163,11 +180,24 @@ describeBackends("Accounts and pages", (backend) => {
   });
 
   describe("When return_to points elsewhere", () => {
-    for (const evil of ["//evil.com", "/\\evil.com", "https://evil.com/", "http:evil.com", "/%5Cevil.com", "\\\\evil.com", "javascript:alert(1)", " //evil.com"]) {
+    for (const evil of [
+      "//evil.com",
+      "/\\evil.com",
+      "https://evil.com/",
+      "http:evil.com",
+      "/%5Cevil.com",
+      "\\\\evil.com",
+      "javascript:alert(1)",
+      " //evil.com",
+    ]) {
       it(`then ${JSON.stringify(evil)} cannot leave the site`, async () => {
         const c = new PageClient(base);
         const page = await c.get(`/signup?return_to=${encodeURIComponent(evil)}`);
-        const r = await c.post(`/signup?return_to=${encodeURIComponent(evil)}`, { _csrf: csrfOf(page.text), username: "henry", password: "password123" });
+        const r = await c.post(`/signup?return_to=${encodeURIComponent(evil)}`, {
+          _csrf: csrfOf(page.text),
+          username: "henry",
+          password: "password123",
+        });
         expect(r.status).to.equal(303);
         const loc = String(r.headers.location);
         expect(new URL(loc, base).origin).to.equal(base);
@@ -232,7 +262,10 @@ describeBackends("Accounts and pages", (backend) => {
       const c = new PageClient(base);
       await c.signUp("mia");
       const csrf = csrfOf((await c.get("/account")).text);
-      const m = multipart({ _csrf: csrf }, { name: "picture", filename: "x.png", type: "image/png", data: Buffer.from("<svg onload=alert(1)></svg>") });
+      const m = multipart(
+        { _csrf: csrf },
+        { name: "picture", filename: "x.png", type: "image/png", data: Buffer.from("<svg onload=alert(1)></svg>") },
+      );
       expect((await c.postRaw("/account", m.body, m.type)).status).to.equal(400);
     });
 

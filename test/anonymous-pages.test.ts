@@ -19,9 +19,11 @@ function storeSize(backend: Backend, node: TestNode): number {
 /** Runs `count` calls of `fn`, `width` at a time. */
 async function inParallel(count: number, width: number, fn: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
 }
 
 describeBackends("Anonymous visits keep no state in the store", (backend) => {
@@ -75,11 +77,15 @@ describeBackends("Anonymous visits keep no state in the store", (backend) => {
     expect(tokenA).to.not.equal(tokenB);
     expect((await b.post("/signin", { _csrf: tokenA, username: "alice", password: PASSWORD })).status).to.equal(403);
     expect((await a.post("/signin", { _csrf: tokenB, username: "alice", password: PASSWORD })).status).to.equal(403);
-    expect((await new PageClient(base).post("/signin", { _csrf: tokenA, username: "alice", password: PASSWORD })).status).to.equal(403);
+    expect(
+      (await new PageClient(base).post("/signin", { _csrf: tokenA, username: "alice", password: PASSWORD })).status,
+    ).to.equal(403);
     // A cookie made up by hand is not a token Sigil signed.
     const forged = new PageClient(base);
     forged.cookies.set("sigil.csrf", "0".repeat(64) + ".abc");
-    expect((await forged.post("/signin", { _csrf: "0".repeat(64) + ".abc", username: "alice", password: PASSWORD })).status).to.equal(403);
+    expect(
+      (await forged.post("/signin", { _csrf: "0".repeat(64) + ".abc", username: "alice", password: PASSWORD })).status,
+    ).to.equal(403);
     // Each token still works with its own cookie.
     expect((await a.post("/signin", { _csrf: tokenA, username: "alice", password: PASSWORD })).status).to.equal(303);
   });

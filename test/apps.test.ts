@@ -17,7 +17,12 @@ describeBackends("Apps on /developers", (backend) => {
     const user = new PageClient(base);
     await user.signUp(`u${Math.random().toString(36).slice(2, 10)}`);
     const u = await authorize(user, { client_id: app.clientId, redirect_uri: app.redirectUri });
-    return token(base, { code: u.searchParams.get("code")!, redirect_uri: app.redirectUri, client_id: app.clientId, client_secret: secret });
+    return token(base, {
+      code: u.searchParams.get("code")!,
+      redirect_uri: app.redirectUri,
+      client_id: app.clientId,
+      client_secret: secret,
+    });
   }
 
   it("When a developer is signed out, then /developers sends them to sign in and back", async () => {

@@ -24,7 +24,10 @@ describeBackends("A developer manages CUSTOM TOKENs in a browser", (backend) => 
     await page.goto(`${node.url}/signup`);
     await page.fill('input[name="username"]', "devon");
     await page.fill('input[name="password"]', "correct horse battery");
-    await Promise.all([page.waitForURL(`${node.url}/account`), page.click('button[type="submit"]:has-text("Create account")')]);
+    await Promise.all([
+      page.waitForURL(`${node.url}/account`),
+      page.click('button[type="submit"]:has-text("Create account")'),
+    ]);
 
     await page.goto(`${node.url}/developers`);
     await page.fill('input[name="name"]', "Pixel Pets");

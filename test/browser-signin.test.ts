@@ -38,13 +38,23 @@ describeBackends("A person signs in with Sigil in a browser", (backend) => {
     await page.fill('input[name="username"]', "winnie");
     await page.fill('input[name="display_name"]', "Winnie <the> Pooh");
     await page.fill('input[name="password"]', "hunny-pot-42");
-    await Promise.all([page.waitForURL(`${node.url}/account`), page.click('button[type="submit"]:has-text("Create account")')]);
+    await Promise.all([
+      page.waitForURL(`${node.url}/account`),
+      page.click('button[type="submit"]:has-text("Create account")'),
+    ]);
     expect(await page.textContent(".display-name")).to.equal("Winnie <the> Pooh");
 
     // The app sends the person to /authorize.
     const p = pkce();
     const state = "state-" + Math.random().toString(36).slice(2);
-    const q = new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: `${appUrl}/callback`, state, code_challenge: p.challenge, code_challenge_method: "S256" });
+    const q = new URLSearchParams({
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: `${appUrl}/callback`,
+      state,
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+    });
     await page.goto(`${node.url}/authorize?${q}`);
     expect(await page.textContent(".app-name")).to.equal("Pixel Pets");
     await Promise.all([page.waitForURL(`${appUrl}/callback?**`), page.click('button[name="decision"][value="allow"]')]);
@@ -57,7 +67,14 @@ describeBackends("A person signs in with Sigil in a browser", (backend) => {
     expect(code).to.be.a("string");
 
     // The app trades the code and reads the profile.
-    const t = await token(node.url, { grant_type: "authorization_code", code, redirect_uri: `${appUrl}/callback`, client_id: app.clientId, client_secret: app.clientSecret, code_verifier: p.verifier });
+    const t = await token(node.url, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: `${appUrl}/callback`,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      code_verifier: p.verifier,
+    });
     expect(t.status).to.equal(200);
     const me = await userInfo(node.url, t.json.access_token, app.clientId);
     expect(me.json).to.include({ username: "winnie", display_name: "Winnie <the> Pooh" });

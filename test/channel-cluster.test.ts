@@ -20,7 +20,9 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
   });
   beforeEach(async () => {
     cluster.flushAll();
-    nodes = await Promise.all([0, 1].map(() => startNode({ redisUrl: cluster.url, env: { REDIS_ADAPTER: "sharded" } })));
+    nodes = await Promise.all(
+      [0, 1].map(() => startNode({ redisUrl: cluster.url, env: { REDIS_ADAPTER: "sharded" } })),
+    );
     [a, b] = nodes as [TestNode, TestNode];
     ({ token } = await a.server.customTokens.create({ app: APP }));
   });
@@ -40,7 +42,9 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
   });
 
   it("When challenges are made and solved on different nodes, then the store and its limits work", async () => {
-    const keys = await Promise.all(Array.from({ length: 6 }, (_, i) => challengeApi(a.url).createKey(`q${i}`, `a${i}`)));
+    const keys = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => challengeApi(a.url).createKey(`q${i}`, `a${i}`)),
+    );
     for (const [i, k] of keys.entries()) {
       expect((await challengeApi(b.url).question(k)).text).to.equal(`q${i}`);
       expect((await challengeApi(b.url).solve(k, `a${i}`)).json).to.deep.equal({ correct: true });
@@ -53,7 +57,14 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
   it("When /auth/user's store read runs on the cluster, then the token and its app come in one MGET (one hash tag)", async () => {
     const store = a.opened.store;
     await store.accounts.create({ id: "u1", username: "ann", displayName: "Ann", passwordHash: "x", createdAt: 1 });
-    await store.apps.create({ clientId: "c1", ownerId: "o", name: "c1", redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });
+    await store.apps.create({
+      clientId: "c1",
+      ownerId: "o",
+      name: "c1",
+      redirectUris: ["https://a.example/cb"],
+      secretHash: "ab",
+      createdAt: 1,
+    });
     await store.grants.saveToken("t1", { userId: "u1", clientId: "c1", codeHash: "h1" }, 60);
     expect((await store.grants.tokenUser("t1", "c1"))!.user.username).to.equal("ann");
     expect(await store.grants.tokenUser("t1", "c2")).to.equal(null);
@@ -65,7 +76,14 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     const store = a.opened.store;
     const other = b.opened.store;
     await store.accounts.create({ id: "u2", username: "bea", displayName: "Bea", passwordHash: "x", createdAt: 1 });
-    await store.apps.create({ clientId: "c2", ownerId: "o", name: "c2", redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });
+    await store.apps.create({
+      clientId: "c2",
+      ownerId: "o",
+      name: "c2",
+      redirectUris: ["https://a.example/cb"],
+      secretHash: "ab",
+      createdAt: 1,
+    });
     await store.grants.grantConsent("u2", "c2");
     const rec = { clientId: "c2", redirectUri: "r", redirectUriGiven: true, userId: "u2" };
     const hashes = Array.from({ length: 8 }, (_, i) => `code-${i}`); // spread over the three masters
@@ -104,7 +122,11 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
   it("When answers on an owned challenge come at once on both nodes, then the limit holds and each counted one is one event", async () => {
     const onA = await readyClient(a.url, { token });
     const key = await challengeApi(a.url).createKey("q", "right", bearer());
-    const rs = await Promise.all(Array.from({ length: 40 }, (_, i) => challengeApi(i % 2 ? a.url : b.url).solve(key, i % 4 < 2 ? "right" : `wrong ${i}`)));
+    const rs = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        challengeApi(i % 2 ? a.url : b.url).solve(key, i % 4 < 2 ? "right" : `wrong ${i}`),
+      ),
+    );
     const counted = rs.filter((r) => r.status === 200);
     expect(counted.filter((r) => r.json.correct === false)).to.have.length(10);
     expect(rs.filter((r) => r.status === 429)).to.have.length(40 - counted.length);

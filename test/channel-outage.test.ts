@@ -9,7 +9,7 @@ import { requireRedis, TestRedis } from "./support/redis.js";
 describe("Realtime channel through Redis trouble", function () {
   this.timeout(30_000);
   let redis: TestRedis;
-  let nodes: TestNode[] = [];
+  const nodes: TestNode[] = [];
   before(async function () {
     requireRedis(this);
     redis = await TestRedis.start({ appendonly: true });

@@ -50,20 +50,29 @@ describeBackends("Realtime channel", (backend) => {
       ["missing", async () => undefined],
       ["malformed", async () => "not-a-jwt"],
       ["signed with another secret", async () => token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA")],
-      ["unknown (never issued here)", async () => {
-        const other = await backend.startNode({ SECRET: "another-secret-0123456789abcdef0123456789" });
-        return (await other.server.customTokens.create({ app: APP })).token;
-      }],
-      ["revoked", async () => {
-        const t = await node.server.customTokens.create({ app: APP });
-        await node.server.customTokens.revoke(APP, t.id);
-        return t.token;
-      }],
-      ["expired", async () => {
-        const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
-        await sleep(1100);
-        return t.token;
-      }],
+      [
+        "unknown (never issued here)",
+        async () => {
+          const other = await backend.startNode({ SECRET: "another-secret-0123456789abcdef0123456789" });
+          return (await other.server.customTokens.create({ app: APP })).token;
+        },
+      ],
+      [
+        "revoked",
+        async () => {
+          const t = await node.server.customTokens.create({ app: APP });
+          await node.server.customTokens.revoke(APP, t.id);
+          return t.token;
+        },
+      ],
+      [
+        "expired",
+        async () => {
+          const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+          await sleep(1100);
+          return t.token;
+        },
+      ],
     ];
     for (const [what, make] of bad) {
       it(`then a ${what} token is refused with connect_error invalid_token and the error object as data`, async () => {
@@ -86,7 +95,10 @@ describeBackends("Realtime channel", (backend) => {
       expect((await api.solve(key, "4")).json).to.deep.equal({ correct: true });
       for (const c of [c1, c2]) {
         const evs = await c.waitEvents(2);
-        expect(evs.map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
+        expect(evs.map((e) => [e.key, e.correct])).to.deep.equal([
+          [key, false],
+          [key, true],
+        ]);
         for (const e of evs) {
           expect(e.id).to.match(EVENT_ID);
           expect(Object.keys(e).sort()).to.deep.equal(["at", "correct", "id", "key"]);
@@ -132,7 +144,11 @@ describeBackends("Realtime channel", (backend) => {
   describe("When a client uses challenge:new and challenge:solve", () => {
     it("then both answer through their acks and the attempt becomes an event", async () => {
       const c = await readyClient(node.url, { token });
-      const created = await call<{ key: string }>(c, "challenge:new", { question: "Hauptstadt?", answer: "Berlin", ttl: 120 });
+      const created = await call<{ key: string }>(c, "challenge:new", {
+        question: "Hauptstadt?",
+        answer: "Berlin",
+        ttl: 120,
+      });
       expect(Object.keys(created)).to.deep.equal(["key"]);
       expect((await api.question(created.key)).text).to.equal("Hauptstadt?");
       expect(await call(c, "challenge:solve", { key: created.key, a: "Berlin" })).to.deep.equal({ correct: true });
@@ -149,7 +165,11 @@ describeBackends("Realtime channel", (backend) => {
       ["a ttl out of range", "challenge:new", [{ question: "q", answer: "a", ttl: 5 }]],
       ["a ttl as text", "challenge:new", [{ question: "q", answer: "a", ttl: "100" }]],
       ["a key that is not a UUID", "challenge:solve", [{ key: "nope", a: "a" }]],
-      ["an answer of 201 characters", "challenge:solve", [{ key: "00000000-0000-4000-8000-000000000000", a: "x".repeat(201) }]],
+      [
+        "an answer of 201 characters",
+        "challenge:solve",
+        [{ key: "00000000-0000-4000-8000-000000000000", a: "x".repeat(201) }],
+      ],
     ];
     for (const [what, event, args] of badPayloads) {
       it(`then ${what} for ${event} acks invalid_request`, async () => {
@@ -162,7 +182,10 @@ describeBackends("Realtime channel", (backend) => {
 
     it("then an unknown key acks not_found and the socket stays connected", async () => {
       const c = await readyClient(node.url, { token });
-      const reply = await call<Record<string, string>>(c, "challenge:solve", { key: "00000000-0000-4000-8000-000000000000", a: "x" });
+      const reply = await call<Record<string, string>>(c, "challenge:solve", {
+        key: "00000000-0000-4000-8000-000000000000",
+        a: "x",
+      });
       expect(reply.error).to.equal("not_found");
       // No ack, unknown events, huge garbage: ignored without a crash.
       (c.socket as any).emit("challenge:new", { question: "q" });
@@ -272,7 +295,9 @@ describeBackends("Realtime channel", (backend) => {
       const limits = { maxEvents: 1000, ttlSeconds: 86400 };
       const at = new Date().toISOString();
       for (let i = 0; i < 12; i++) {
-        await Promise.all(Array.from({ length: 100 }, () => node.opened.store.events.append(APP, { key, correct: false, at }, limits)));
+        await Promise.all(
+          Array.from({ length: 100 }, () => node.opened.store.events.append(APP, { key, correct: false, at }, limits)),
+        );
       }
       const back = await readyClient(node.url, { token, since: seen!.id });
       expect(back.readies[0]).to.deep.equal({ app: APP, recovered: false });
@@ -363,8 +388,11 @@ describeBackends("Socket solves behind a proxy", (backend) => {
     const alice = await readyClient(node.url, { token, headers: { "x-forwarded-for": "203.0.113.10" } });
     const bob = await readyClient(node.url, { token, headers: { "x-forwarded-for": "198.51.100.20" } });
     const { key } = await call<{ key: string }>(alice, "challenge:new", { question: "q", answer: "right" });
-    for (let i = 0; i < 10; i++) expect(await call(alice, "challenge:solve", { key, a: `wrong ${i}` })).to.deep.equal({ correct: false });
-    expect(await call<{ error: string }>(alice, "challenge:solve", { key, a: "right" })).to.include({ error: "rate_limited" });
+    for (let i = 0; i < 10; i++)
+      expect(await call(alice, "challenge:solve", { key, a: `wrong ${i}` })).to.deep.equal({ correct: false });
+    expect(await call<{ error: string }>(alice, "challenge:solve", { key, a: "right" })).to.include({
+      error: "rate_limited",
+    });
     expect(await call(bob, "challenge:solve", { key, a: "wrong" })).to.deep.equal({ correct: false });
     // The same client over HTTP shares the socket's counter.
     const r = await challengeApi(node.url).solve(key, "right", { "x-forwarded-for": "203.0.113.10" });

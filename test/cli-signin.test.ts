@@ -30,13 +30,33 @@ describe("CLI: users and apps", function () {
   }
 
   it("When an operator creates a user and an app, then each prints one JSON object and the app signs that user in", async () => {
-    const u = sigil(["users", "create", "--username", "Olga", "--password", "password123", "--display-name", "Olga O."]);
+    const u = sigil([
+      "users",
+      "create",
+      "--username",
+      "Olga",
+      "--password",
+      "password123",
+      "--display-name",
+      "Olga O.",
+    ]);
     expect(u.code, u.err).to.equal(0);
     expect(Object.keys(u.json).sort()).to.deep.equal(["id", "username"]);
     expect(u.json.username).to.equal("olga");
     expect(u.out.trim().split("\n")).to.have.length(1);
 
-    const a = sigil(["apps", "create", "--owner", "olga", "--name", "Shop", "--redirect-uri", "https://shop.example/cb", "--redirect-uri", "http://127.0.0.1/cb"]);
+    const a = sigil([
+      "apps",
+      "create",
+      "--owner",
+      "olga",
+      "--name",
+      "Shop",
+      "--redirect-uri",
+      "https://shop.example/cb",
+      "--redirect-uri",
+      "http://127.0.0.1/cb",
+    ]);
     expect(a.code, a.err).to.equal(0);
     expect(Object.keys(a.json).sort()).to.deep.equal(["client_id", "client_secret", "name", "redirect_uris"]);
     expect(a.json.redirect_uris).to.deep.equal(["https://shop.example/cb", "http://127.0.0.1/cb"]);
@@ -45,11 +65,21 @@ describe("CLI: users and apps", function () {
     nodes.push(node);
     const c = new PageClient(node.url);
     const page = await c.get("/signin");
-    expect((await c.post("/signin", { _csrf: csrfOf(page.text), username: "olga", password: "password123" })).status).to.equal(303);
+    expect(
+      (await c.post("/signin", { _csrf: csrfOf(page.text), username: "olga", password: "password123" })).status,
+    ).to.equal(303);
     const url = await authorize(c, { client_id: a.json.client_id, redirect_uri: "https://shop.example/cb" });
-    const t = await token(node.url, { code: url.searchParams.get("code")!, client_id: a.json.client_id, client_secret: a.json.client_secret, redirect_uri: "https://shop.example/cb" });
+    const t = await token(node.url, {
+      code: url.searchParams.get("code")!,
+      client_id: a.json.client_id,
+      client_secret: a.json.client_secret,
+      redirect_uri: "https://shop.example/cb",
+    });
     expect(t.status).to.equal(200);
-    expect((await userInfo(node.url, t.json.access_token, a.json.client_id)).json).to.include({ username: "olga", display_name: "Olga O." });
+    expect((await userInfo(node.url, t.json.access_token, a.json.client_id)).json).to.include({
+      username: "olga",
+      display_name: "Olga O.",
+    });
   });
 
   it("When the input is bad, then it prints a clear error and exits non-zero", () => {
@@ -59,7 +89,16 @@ describe("CLI: users and apps", function () {
     const dup = sigil(["users", "create", "--username", "PAUL", "--password", "password123"]);
     expect(dup.code).to.not.equal(0);
     expect(dup.err).to.contain("taken");
-    const noOwner = sigil(["apps", "create", "--owner", "nobody", "--name", "X", "--redirect-uri", "https://x.example/cb"]);
+    const noOwner = sigil([
+      "apps",
+      "create",
+      "--owner",
+      "nobody",
+      "--name",
+      "X",
+      "--redirect-uri",
+      "https://x.example/cb",
+    ]);
     expect(noOwner.code).to.not.equal(0);
     expect(noOwner.err).to.contain("nobody");
     const badUri = sigil(["apps", "create", "--owner", "paul", "--name", "X", "--redirect-uri", "http://x.example/cb"]);

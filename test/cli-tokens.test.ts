@@ -13,13 +13,17 @@ describeBackends(
   (backend) => {
     let node: TestNode;
     const [create, revoke] = tokensCommands(() => async (id) => TEST_APPS.has(id));
-    const run = (cmd: typeof create, values: CliContext["values"]) => cmd!.run({ config: node.config, opened: node.opened, values });
+    const run = (cmd: typeof create, values: CliContext["values"]) =>
+      cmd!.run({ config: node.config, opened: node.opened, values });
     beforeEach(async () => {
       node = await backend.startNode();
     });
 
     it("When a token is created, then it prints {id, token} and the token opens the channel", async () => {
-      const out = (await run(create, { app: "test-app", name: "ci", "expires-in": "3600" })) as { id: string; token: string };
+      const out = (await run(create, { app: "test-app", name: "ci", "expires-in": "3600" })) as {
+        id: string;
+        token: string;
+      };
       expect(Object.keys(out)).to.deep.equal(["id", "token"]);
       const c = await readyClient(node.url, { token: out.token });
       expect(c.readies[0]!.app).to.equal("test-app");
@@ -65,7 +69,16 @@ describeBackends(
     it("When the real commands run, then an app made with `sigil apps create` gets a token that opens the channel", function () {
       this.timeout(30_000);
       expect(sigil("users", "create", "--username", "carol", "--password", "long enough pw").status).to.equal(0);
-      const app = sigil("apps", "create", "--owner", "carol", "--name", "Quiz", "--redirect-uri", "https://quiz.example/cb");
+      const app = sigil(
+        "apps",
+        "create",
+        "--owner",
+        "carol",
+        "--name",
+        "Quiz",
+        "--redirect-uri",
+        "https://quiz.example/cb",
+      );
       expect(app.status, app.err).to.equal(0);
       const { client_id } = JSON.parse(app.out) as { client_id: string };
 
@@ -86,11 +99,29 @@ describeBackends(
       });
     });
 
-    it("When an option's value begins with \"-\" (an older client id, a name, a password), then the command takes it", function () {
+    it('When an option\'s value begins with "-" (an older client id, a name, a password), then the command takes it', function () {
       this.timeout(30_000);
-      const user = sigil("users", "create", "--username", "dash", "--password", "-secret-pass", "--display-name", "-Dash-");
+      const user = sigil(
+        "users",
+        "create",
+        "--username",
+        "dash",
+        "--password",
+        "-secret-pass",
+        "--display-name",
+        "-Dash-",
+      );
       expect(user.status, user.err).to.equal(0);
-      const app = sigil("apps", "create", "--owner", "dash", "--name", "-Quiz", "--redirect-uri", "https://quiz.example/cb");
+      const app = sigil(
+        "apps",
+        "create",
+        "--owner",
+        "dash",
+        "--name",
+        "-Quiz",
+        "--redirect-uri",
+        "https://quiz.example/cb",
+      );
       expect(app.status, app.err).to.equal(0);
       expect(JSON.parse(app.out).name).to.equal("-Quiz");
       const { client_id } = JSON.parse(app.out) as { client_id: string };
@@ -102,7 +133,9 @@ describeBackends(
         // The password was taken whole: dash signs in with it.
         const c = new PageClient(node.url);
         const page = await c.get("/signin");
-        expect((await c.post("/signin", { _csrf: csrfOf(page.text), username: "dash", password: "-secret-pass" })).status).to.equal(303);
+        expect(
+          (await c.post("/signin", { _csrf: csrfOf(page.text), username: "dash", password: "-secret-pass" })).status,
+        ).to.equal(303);
         const stored = await node.opened.store.apps.get(client_id);
         await node.opened.store.apps.create({ ...stored!, clientId: legacyId });
         for (const appArgs of [["--app", legacyId], [`--app=${legacyId}`]]) {

@@ -13,12 +13,19 @@ const text = (page: Page, sel: string) => page.locator(sel).textContent();
 /** The live list as the visitor sees it: [key, verdict] per line, and the events' ids. */
 async function results(page: Page) {
   const lines = await page.locator("#live-results li").evaluateAll((lis) =>
-    lis.map((li) => ({ id: (li as HTMLElement).dataset.id!, key: li.querySelector("code")!.textContent!, verdict: li.querySelector("strong")!.textContent! })),
+    lis.map((li) => ({
+      id: (li as HTMLElement).dataset.id!,
+      key: li.querySelector("code")!.textContent!,
+      verdict: li.querySelector("strong")!.textContent!,
+    })),
   );
   return { seen: lines.map((l) => [l.key, l.verdict]), ids: new Set(lines.map((l) => l.id)) };
 }
 const waitText = (page: Page, sel: string, re: RegExp) =>
-  page.waitForFunction(([s, src]) => new RegExp(src!).test(document.querySelector(s!)?.textContent ?? ""), [sel, re.source] as const);
+  page.waitForFunction(([s, src]) => new RegExp(src!).test(document.querySelector(s!)?.textContent ?? ""), [
+    sel,
+    re.source,
+  ] as const);
 const waitCount = (page: Page, n: number) =>
   page.waitForFunction((n) => document.querySelectorAll("#live-results li").length >= n, n);
 
@@ -46,7 +53,9 @@ describeBackends("The /demo page: live results in a browser", (backend) => {
     await page.click("#create button[type=submit]"); // the page's own example: 日本の首都は？ / 東京
     await waitText(page, "#created", /^Key: /);
     const key = (await text(page, "#created"))!.slice("Key: ".length);
-    expect(await text(page, "#owner")).to.equal("It belongs to app test-app: every attempt on it appears under Live results.");
+    expect(await text(page, "#owner")).to.equal(
+      "It belongs to app test-app: every attempt on it appears under Live results.",
+    );
     await page.click("#load");
     await waitText(page, "#question-text", /./);
     expect(await text(page, "#question-text")).to.equal("日本の首都は？");
@@ -63,7 +72,11 @@ describeBackends("The /demo page: live results in a browser", (backend) => {
     await waitCount(page, 3);
     await page.waitForTimeout(300);
     const { seen, ids } = await results(page);
-    expect(seen).to.deep.equal([[key, "wrong"], [key, "wrong"], [key, "correct"]]);
+    expect(seen).to.deep.equal([
+      [key, "wrong"],
+      [key, "wrong"],
+      [key, "correct"],
+    ]);
     expect(ids.size).to.equal(3);
     expect(problems).to.deep.equal([]);
   });
@@ -80,7 +93,10 @@ describeBackends("The /demo page: live results in a browser", (backend) => {
     await waitText(page, "#live-status", /^Connected to app test-app\. Resumed: no result was missed\.$/);
     await waitCount(page, 2);
     await page.waitForTimeout(300);
-    expect((await results(page)).seen).to.deep.equal([[key, "wrong"], [key, "correct"]]);
+    expect((await results(page)).seen).to.deep.equal([
+      [key, "wrong"],
+      [key, "correct"],
+    ]);
 
     await page.evaluate(() => sessionStorage.setItem("sigil-demo-since", "not-an-event-id"));
     await page.reload();

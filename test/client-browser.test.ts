@@ -12,7 +12,9 @@ declare const Sigil: typeof SigilModule;
 
 /** Runs `use` with `page` open on an app's page on its own origin that loads the client from the service. */
 async function onAppPage(page: Page, sigilUrl: string, use: () => Promise<void>): Promise<void> {
-  const app = await servePage(`<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`);
+  const app = await servePage(
+    `<!doctype html><meta charset="utf-8"><title>app</title><script src="${sigilUrl}/client.js"></script>`,
+  );
   try {
     await page.goto(`${app.url}/`);
     await use();
@@ -71,7 +73,9 @@ describeBackends(
             await sigil.challenges.solve(key, "groß");
             return "no error";
           } catch (e) {
-            return e instanceof Sigil.SigilError ? { code: e.code, status: e.status, retryAfter: e.retryAfter } : String(e);
+            return e instanceof Sigil.SigilError
+              ? { code: e.code, status: e.status, retryAfter: e.retryAfter }
+              : String(e);
           }
         });
         expect(out).to.deep.include({ code: "rate_limited", status: 429 });

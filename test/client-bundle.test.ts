@@ -41,7 +41,9 @@ describeBackends(
         const byTag = await http(base, "/client.js", { headers: { "if-none-match": String(first.headers["etag"]) } });
         expect(byTag.status).to.equal(304);
         expect(byTag.text).to.equal("");
-        const byDate = await http(base, "/client.js", { headers: { "if-modified-since": String(first.headers["last-modified"]) } });
+        const byDate = await http(base, "/client.js", {
+          headers: { "if-modified-since": String(first.headers["last-modified"]) },
+        });
         expect(byDate.status).to.equal(304);
       });
 
@@ -58,7 +60,9 @@ describeBackends(
         expect(r.headers["content-type"]).to.equal("application/json; charset=utf-8");
         expect(r.headers["etag"]).to.be.a("string");
         expect(r.json.version).to.equal(3);
-        expect(r.json.sources.some((s: string) => s.endsWith("client/src/index.ts") || s.endsWith("src/index.ts"))).to.equal(true);
+        expect(
+          r.json.sources.some((s: string) => s.endsWith("client/src/index.ts") || s.endsWith("src/index.ts")),
+        ).to.equal(true);
         expect(r.json.sourcesContent).to.be.an("array").that.is.not.empty;
       });
 

@@ -83,7 +83,8 @@ describeBackends("Client: challenges", (backend) => {
 
     it("429: too many wrong answers is rate_limited with retryAfter in seconds, the right answer too", async () => {
       const { key } = await sigil.challenges.create({ question: "q", answer: "right" });
-      for (let i = 0; i < 10; i++) expect(await sigil.challenges.solve(key, `wrong ${i}`)).to.deep.equal({ correct: false });
+      for (let i = 0; i < 10; i++)
+        expect(await sigil.challenges.solve(key, `wrong ${i}`)).to.deep.equal({ correct: false });
       for (const attempt of ["wrong again", "right"]) {
         const e = await rejection(sigil.challenges.solve(key, attempt));
         expect([e.status, e.code]).to.deep.equal([429, "rate_limited"]);

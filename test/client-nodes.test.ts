@@ -35,7 +35,10 @@ describeBackends(
       const credentials = { redirectUri: app.redirectUri, clientId: app.clientId, clientSecret: app.clientSecret };
       const token = await onB.signIn.exchangeCode({ code, verifier: req.verifier, ...credentials });
       for (const sigil of [onA, onB]) {
-        expect(await sigil.signIn.getUser(token.access_token, app.clientId)).to.include({ username: "alice", display_name: "Alice Liddell" });
+        expect(await sigil.signIn.getUser(token.access_token, app.clientId)).to.include({
+          username: "alice",
+          display_name: "Alice Liddell",
+        });
       }
       // The code was spent on B: A refuses it too.
       try {
@@ -61,7 +64,11 @@ describeBackends(
       for (const attempt of ["大阪", "京都", "東京"]) answers.push((await worker.solve(key, attempt)).correct);
       expect(answers).to.deep.equal([false, false, true]);
       const events = await heard.eventCount(3);
-      expect(events.map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, false], [key, true]]);
+      expect(events.map((e) => [e.key, e.correct])).to.deep.equal([
+        [key, false],
+        [key, false],
+        [key, true],
+      ]);
     });
 
     it("When the app's next run connects to the other node with the saved since, then it gets what it missed, once, and recovered", async () => {

@@ -26,7 +26,11 @@ describeBackends("Client: realtime", (backend) => {
     ({ token, id: tokenId } = await node.server.customTokens.create({ app: APP, name: "client tests" }));
   });
   const connect = (opts: { since?: string; token?: string } = {}) => {
-    const conn = sigil.connect({ token: opts.token ?? token, ...(opts.since ? { since: opts.since } : {}), socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
+    const conn = sigil.connect({
+      token: opts.token ?? token,
+      ...(opts.since ? { since: opts.since } : {}),
+      socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 },
+    });
     open.push(conn);
     return conn;
   };
@@ -39,7 +43,10 @@ describeBackends("Client: realtime", (backend) => {
     await sigil.challenges.solve(key, "大阪");
     await sigil.challenges.solve(key, "東京");
     const events = await r.eventCount(2);
-    expect(events.map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
+    expect(events.map((e) => [e.key, e.correct])).to.deep.equal([
+      [key, false],
+      [key, true],
+    ]);
     expect(conn.lastEventId).to.equal(events[1]!.id);
   });
 
@@ -57,7 +64,10 @@ describeBackends("Client: realtime", (backend) => {
   it("When a payload is bad, then the ack's error object rejects as a SigilError", async () => {
     const conn = connect();
     await record(conn).readyCount(1);
-    expect(await rejection(conn.createChallenge({ question: "", answer: "a" }))).to.include({ code: "invalid_request", status: 400 });
+    expect(await rejection(conn.createChallenge({ question: "", answer: "a" }))).to.include({
+      code: "invalid_request",
+      status: 400,
+    });
   });
 
   it("When the token is unknown, then the connection reports error invalid_token and does not retry", async () => {

@@ -43,7 +43,13 @@ describeBackends("Client: sign-in against Sigil", (backend) => {
     expect(new URL(user.profile_picture).origin).to.equal(sigil.baseUrl);
 
     const again = await rejection(
-      sigil.signIn.exchangeCode({ code, verifier: req.verifier, redirectUri: app.redirectUri, clientId: app.clientId, clientSecret: app.clientSecret }),
+      sigil.signIn.exchangeCode({
+        code,
+        verifier: req.verifier,
+        redirectUri: app.redirectUri,
+        clientId: app.clientId,
+        clientSecret: app.clientSecret,
+      }),
     );
     expect(again).to.include({ code: "invalid_grant", status: 400 });
     const revoked = await rejection(sigil.signIn.getUser(token.access_token, app.clientId));
@@ -54,7 +60,13 @@ describeBackends("Client: sign-in against Sigil", (backend) => {
     const req = await sigil.signIn.authorize({ clientId: app.clientId, redirectUri: app.redirectUri });
     const { code } = sigil.signIn.parseCallback(await follow(req.url), { state: req.state });
     const e = await rejection(
-      sigil.signIn.exchangeCode({ code, verifier: "x".repeat(43), redirectUri: app.redirectUri, clientId: app.clientId, clientSecret: app.clientSecret }),
+      sigil.signIn.exchangeCode({
+        code,
+        verifier: "x".repeat(43),
+        redirectUri: app.redirectUri,
+        clientId: app.clientId,
+        clientSecret: app.clientSecret,
+      }),
     );
     expect(e).to.include({ code: "invalid_grant", status: 400 });
   });
@@ -63,7 +75,13 @@ describeBackends("Client: sign-in against Sigil", (backend) => {
     const req = await sigil.signIn.authorize({ clientId: app.clientId, redirectUri: app.redirectUri });
     const { code } = sigil.signIn.parseCallback(await follow(req.url), { state: req.state });
     const e = await rejection(
-      sigil.signIn.exchangeCode({ code, verifier: req.verifier, redirectUri: app.redirectUri, clientId: app.clientId, clientSecret: "wrong" }),
+      sigil.signIn.exchangeCode({
+        code,
+        verifier: req.verifier,
+        redirectUri: app.redirectUri,
+        clientId: app.clientId,
+        clientSecret: "wrong",
+      }),
     );
     expect(e).to.include({ code: "invalid_client", status: 401 });
   });
@@ -83,7 +101,13 @@ describeBackends("Client: sign-in against Sigil", (backend) => {
   it("When the token is used with another client_id, then getUser is invalid_token", async () => {
     const req = await sigil.signIn.authorize({ clientId: app.clientId, redirectUri: app.redirectUri });
     const { code } = sigil.signIn.parseCallback(await follow(req.url), { state: req.state });
-    const t = await sigil.signIn.exchangeCode({ code, verifier: req.verifier, redirectUri: app.redirectUri, clientId: app.clientId, clientSecret: app.clientSecret });
+    const t = await sigil.signIn.exchangeCode({
+      code,
+      verifier: req.verifier,
+      redirectUri: app.redirectUri,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+    });
     const e = await rejection(sigil.signIn.getUser(t.access_token, "someone-else"));
     expect(e).to.include({ code: "invalid_token", status: 401 });
   });

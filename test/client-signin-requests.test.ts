@@ -26,7 +26,12 @@ describe("Client: the server-side sign-in requests", () => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString() });
+        seen.push({
+          method: req.method ?? "",
+          url: req.url ?? "",
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        });
         res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify(reply.body));
       });
     });
@@ -65,7 +70,12 @@ describe("Client: the server-side sign-in requests", () => {
   });
 
   it("When the app reads the user, then it GETs /auth/user with the Bearer token and client_id headers, nothing in the URL", async () => {
-    const user = { id: "u1", username: "alice", display_name: "Alice Liddell", profile_picture: "https://sigil.example/p/u1" };
+    const user = {
+      id: "u1",
+      username: "alice",
+      display_name: "Alice Liddell",
+      profile_picture: "https://sigil.example/p/u1",
+    };
     reply = { status: 200, body: user };
     expect(await sigil.signIn.getUser("the-access-token", "app-123")).to.deep.equal(user);
     const req = seen[0]!;
@@ -77,7 +87,15 @@ describe("Client: the server-side sign-in requests", () => {
 
   it("When the answer is an error object, then it becomes a SigilError with the status", async () => {
     reply = { status: 400, body: { error: "invalid_grant", error_description: "The code is not valid." } };
-    const err = await rejection(sigil.signIn.exchangeCode({ code: "c", verifier: generateVerifier(), redirectUri: "r", clientId: "c", clientSecret: "s" }));
+    const err = await rejection(
+      sigil.signIn.exchangeCode({
+        code: "c",
+        verifier: generateVerifier(),
+        redirectUri: "r",
+        clientId: "c",
+        clientSecret: "s",
+      }),
+    );
     expect(err).to.include({ code: "invalid_grant", status: 400, description: "The code is not valid." });
   });
 

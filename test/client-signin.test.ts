@@ -9,7 +9,6 @@ import {
   generateState,
   generateVerifier,
   SigilError,
-  type SigilClient,
 } from "../client/src/index.js";
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]+$/;
@@ -82,7 +81,12 @@ describe("Client: the /authorize URL", () => {
 
   it("then an app may bring its own state and verifier", async () => {
     const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-    const req = await sigil.signIn.authorize({ clientId: "c", redirectUri: "http://127.0.0.1:8080/cb", state: "my state&=", verifier });
+    const req = await sigil.signIn.authorize({
+      clientId: "c",
+      redirectUri: "http://127.0.0.1:8080/cb",
+      state: "my state&=",
+      verifier,
+    });
     const q = new URL(req.url).searchParams;
     expect(q.get("state")).to.equal("my state&=");
     expect(q.get("code_challenge")).to.equal("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
@@ -110,32 +114,44 @@ describe("Client: the sign-in callback", () => {
   });
 
   it("When the state differs or is missing, then it is state_mismatch (a forged or crossed callback)", () => {
-    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=other&iss=${ISS}`, { state: "s1" })).code).to.equal("state_mismatch");
-    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&iss=${ISS}`, { state: "s1" })).code).to.equal("state_mismatch");
-    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=&iss=${ISS}`, { state: "" })).code).to.equal("state_mismatch");
+    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=other&iss=${ISS}`, { state: "s1" })).code).to.equal(
+      "state_mismatch",
+    );
+    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&iss=${ISS}`, { state: "s1" })).code).to.equal(
+      "state_mismatch",
+    );
+    expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=&iss=${ISS}`, { state: "" })).code).to.equal(
+      "state_mismatch",
+    );
   });
 
   it("When iss is missing or names another issuer, then it is issuer_mismatch, before anything else is read", () => {
-    expect(thrown(() => sigil.signIn.parseCallback("?code=c&state=s1", { state: "s1" })).code).to.equal("issuer_mismatch");
+    expect(thrown(() => sigil.signIn.parseCallback("?code=c&state=s1", { state: "s1" })).code).to.equal(
+      "issuer_mismatch",
+    );
     const other = encodeURIComponent("https://evil.example");
     expect(thrown(() => sigil.signIn.parseCallback(`?code=c&state=s1&iss=${other}`, { state: "s1" })).code).to.equal(
       "issuer_mismatch",
     );
-    expect(thrown(() => sigil.signIn.parseCallback(`?error=access_denied&state=x&iss=${other}`, { state: "s1" })).code).to.equal(
-      "issuer_mismatch",
-    );
+    expect(
+      thrown(() => sigil.signIn.parseCallback(`?error=access_denied&state=x&iss=${other}`, { state: "s1" })).code,
+    ).to.equal("issuer_mismatch");
   });
 
   it("When the user denied, then the OAuth error arrives as a SigilError with its description", () => {
     const e = thrown(() =>
-      sigil.signIn.parseCallback(`?error=access_denied&error_description=The+user+said+no.&state=s1&iss=${ISS}`, { state: "s1" }),
+      sigil.signIn.parseCallback(`?error=access_denied&error_description=The+user+said+no.&state=s1&iss=${ISS}`, {
+        state: "s1",
+      }),
     );
     expect(e.code).to.equal("access_denied");
     expect(e.description).to.equal("The user said no.");
   });
 
   it("When neither code nor error came back, then it is invalid_response", () => {
-    expect(thrown(() => sigil.signIn.parseCallback(`?state=s1&iss=${ISS}`, { state: "s1" })).code).to.equal("invalid_response");
+    expect(thrown(() => sigil.signIn.parseCallback(`?state=s1&iss=${ISS}`, { state: "s1" })).code).to.equal(
+      "invalid_response",
+    );
   });
 });
 

@@ -22,7 +22,9 @@ describe("Configuration", () => {
     expect(config.redisUrl).to.equal(undefined);
     expect(config.codeTtl).to.equal(60);
     expect(Buffer.byteLength(config.secret)).to.be.at.least(32);
-    expect(warnings.join("\n")).to.match(/REDIS_URL/).and.match(/SECRET/);
+    expect(warnings.join("\n"))
+      .to.match(/REDIS_URL/)
+      .and.match(/SECRET/);
     expect(Object.isFrozen(config) && Object.isFrozen(config.solveLimits)).to.equal(true);
   });
 

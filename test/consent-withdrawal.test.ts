@@ -63,7 +63,9 @@ describeBackends("Withdrawing a consent", (backend) => {
     const oldCode = await s.code();
     await s.withdraw();
     // Consent is asked again (the page is shown, no code is issued without it), then allowed.
-    const again = await s.alice.get(`/authorize?${new URLSearchParams({ client_id: s.app.clientId, redirect_uri: s.app.redirectUri })}`);
+    const again = await s.alice.get(
+      `/authorize?${new URLSearchParams({ client_id: s.app.clientId, redirect_uri: s.app.redirectUri })}`,
+    );
     expect(again.status).to.equal(200);
     const fresh = await s.accessToken();
     expect((await userInfo(base, fresh, s.app.clientId)).json.username).to.equal("alice");
@@ -95,7 +97,9 @@ describeBackends("Withdrawing a consent", (backend) => {
     const pending = await s.code();
     const csrf = csrfOf((await s.alice.get("/account")).text);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => s.alice.post("/account/consents/withdraw", { _csrf: csrf, client_id: s.app.clientId })),
+      Array.from({ length: 50 }, () =>
+        s.alice.post("/account/consents/withdraw", { _csrf: csrf, client_id: s.app.clientId }),
+      ),
     );
     expect(results.map((r) => r.status)).to.deep.equal(Array(50).fill(303));
     for (const t of tokens) expect((await userInfo(base, t, s.app.clientId)).status).to.equal(401);

@@ -20,7 +20,9 @@ describeBackends(
 
       const onB = await readyClient(b.url, { token });
       expect(onB.readies[0]!.app).to.equal(app.clientId);
-      expect((await dev.submit("/developers", `/developers/${app.clientId}/tokens/${id}/revoke`, {})).status).to.equal(303);
+      expect((await dev.submit("/developers", `/developers/${app.clientId}/tokens/${id}/revoke`, {})).status).to.equal(
+        303,
+      );
       await onB.waitDisconnect(1000);
       expect((await refusal(b.url, { token })).message).to.equal("invalid_token");
     });

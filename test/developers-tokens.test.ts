@@ -9,7 +9,12 @@ import type { TestRedis } from "./support/redis.js";
 
 const SHOWN = /class="secret custom-token">([^<]+)</;
 
-interface Row { id: string; status: string; name: string; expires: string }
+interface Row {
+  id: string;
+  status: string;
+  name: string;
+  expires: string;
+}
 
 /** The token rows of the console page. */
 function rows(html: string): Row[] {
@@ -21,11 +26,23 @@ function rows(html: string): Row[] {
 
 /** Every value held in a Redis, as text: where a token value must never be. */
 function redisText(redis: TestRedis): string {
-  const read: Record<string, string[]> = { string: ["GET"], hash: ["HGETALL"], list: ["LRANGE", "0", "-1"], set: ["SMEMBERS"], zset: ["ZRANGE", "0", "-1"], stream: ["XRANGE", "-", "+"] };
-  return redis.cli("--scan").split("\n").filter(Boolean).map((k) => {
-    const how = read[redis.cli("TYPE", k)];
-    return how ? redis.cli(how[0]!, k, ...how.slice(1)) : "";
-  }).join("\n");
+  const read: Record<string, string[]> = {
+    string: ["GET"],
+    hash: ["HGETALL"],
+    list: ["LRANGE", "0", "-1"],
+    set: ["SMEMBERS"],
+    zset: ["ZRANGE", "0", "-1"],
+    stream: ["XRANGE", "-", "+"],
+  };
+  return redis
+    .cli("--scan")
+    .split("\n")
+    .filter(Boolean)
+    .map((k) => {
+      const how = read[redis.cli("TYPE", k)];
+      return how ? redis.cli(how[0]!, k, ...how.slice(1)) : "";
+    })
+    .join("\n");
 }
 
 describeBackends("CUSTOM TOKENs on /developers", (backend) => {

@@ -40,8 +40,10 @@ function expectErrorObject(v: unknown, what: string): void {
 
 function expectAck(event: string, v: unknown, what: string): void {
   const keys = v !== null && typeof v === "object" ? Object.keys(v).sort() : [];
-  if (event === "challenge:new" && keys.length === 1 && keys[0] === "key") expect((v as { key: string }).key, what).to.match(UUID);
-  else if (event === "challenge:solve" && keys.length === 1 && keys[0] === "correct") expect((v as { correct: unknown }).correct, what).to.be.a("boolean");
+  if (event === "challenge:new" && keys.length === 1 && keys[0] === "key")
+    expect((v as { key: string }).key, what).to.match(UUID);
+  else if (event === "challenge:solve" && keys.length === 1 && keys[0] === "correct")
+    expect((v as { correct: unknown }).correct, what).to.be.a("boolean");
   else expectErrorObject(v, `${what}: ack ${JSON.stringify(v)?.slice(0, 200)}`);
 }
 
@@ -49,7 +51,12 @@ function expectAck(event: string, v: unknown, what: string): void {
 function encodedSize(args: unknown[]): number {
   let max = 0;
   const json = JSON.stringify(args, (_k, v: unknown) => {
-    if (v !== null && typeof v === "object" && (v as { type?: string }).type === "Buffer" && Array.isArray((v as { data?: unknown }).data)) {
+    if (
+      v !== null &&
+      typeof v === "object" &&
+      (v as { type?: string }).type === "Buffer" &&
+      Array.isArray((v as { data?: unknown }).data)
+    ) {
       max = Math.max(max, (v as { data: unknown[] }).data.length);
       return { _placeholder: true, num: 0 };
     }
@@ -74,7 +81,12 @@ function payloadArb(knownKey: string) {
   const value = fc.oneof(
     { weight: 4, arbitrary: text },
     { weight: 3, arbitrary: fc.anything({ maxDepth: 3, maxKeys: 5 }) },
-    { weight: 1, arbitrary: fc.constantFrom(null, 0, -1, 60, 59, 2_592_001, 86_400.5, 1e308, NaN, Infinity, true, [], {}, ["q"], { toString: "x" }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(null, 0, -1, 60, 59, 2_592_001, 86_400.5, 1e308, NaN, Infinity, true, [], {}, ["q"], {
+        toString: "x",
+      }),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)) },
     { weight: 1, arbitrary: deep },
     { weight: 2, arbitrary: fc.oneof(fc.constant(knownKey), fc.constant(knownKey.toUpperCase()), fc.uuid()) },
@@ -85,19 +97,41 @@ function payloadArb(knownKey: string) {
   );
   return fc.oneof(
     { weight: 5, arbitrary: fields },
-    { weight: 3, arbitrary: fc.record({ question: text, answer: text, ttl: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: undefined }) }, { requiredKeys: ["question", "answer"] }) },
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        { question: text, answer: text, ttl: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: undefined }) },
+        { requiredKeys: ["question", "answer"] },
+      ),
+    },
     { weight: 3, arbitrary: fc.record({ key: fc.oneof(fc.constant(knownKey), fc.uuid()), a: text }) },
     { weight: 3, arbitrary: value },
   );
 }
 
 function emitArb(knownKey: string) {
-  const name = fc.oneof(
-    { weight: 12, arbitrary: fc.constantFrom("challenge:new", "challenge:solve") },
-    { weight: 1, arbitrary: fc.constantFrom("ready", "challenge:result", "error", "message", "__proto__", "constructor", "hasOwnProperty", "challenge:new ", "CHALLENGE:NEW", "") },
-    { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.integer({ min: 100, max: 70_000 }).map((n) => "e".repeat(n)) },
-  ).filter((n) => !RESERVED.has(n));
+  const name = fc
+    .oneof(
+      { weight: 12, arbitrary: fc.constantFrom("challenge:new", "challenge:solve") },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          "ready",
+          "challenge:result",
+          "error",
+          "message",
+          "__proto__",
+          "constructor",
+          "hasOwnProperty",
+          "challenge:new ",
+          "CHALLENGE:NEW",
+          "",
+        ),
+      },
+      { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 100, max: 70_000 }).map((n) => "e".repeat(n)) },
+    )
+    .filter((n) => !RESERVED.has(n));
   return fc.record({
     event: name,
     args: fc.array(payloadArb(knownKey), { minLength: 0, maxLength: 3 }),
@@ -108,21 +142,56 @@ function emitArb(knownKey: string) {
 /** A handshake: `auth` (any value, usually an object) and maybe an Authorization header. */
 function handshakeArb(token: string) {
   const since = fc.oneof(
-    fc.constantFrom("0-0", "1-1", "9999999999999999-0", "0000000000000001-0", "1-", "-1", "1-1-1", "1e3-0", " 1-0", "1-0\n", ""),
-    fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 25n }), fc.bigInt({ min: 0n, max: 10n ** 25n })).map(([a, b]) => `${a}-${b}`),
+    fc.constantFrom(
+      "0-0",
+      "1-1",
+      "9999999999999999-0",
+      "0000000000000001-0",
+      "1-",
+      "-1",
+      "1-1-1",
+      "1e3-0",
+      " 1-0",
+      "1-0\n",
+      "",
+    ),
+    fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 25n }), fc.bigInt({ min: 0n, max: 10n ** 25n }))
+      .map(([a, b]) => `${a}-${b}`),
     fc.integer({ min: 10, max: 70_000 }).map((n) => "9".repeat(n) + "-0"),
     fc.anything({ maxDepth: 2 }),
   );
   const tok = fc.oneof(
     { weight: 3, arbitrary: fc.constant(token) },
-    { weight: 1, arbitrary: fc.constantFrom(`${token}x`, token.slice(0, -2), ` ${token}`, `Bearer ${token}`, token.toUpperCase(), "", "a.b.c", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0LWFwcCJ9.") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        `${token}x`,
+        token.slice(0, -2),
+        ` ${token}`,
+        `Bearer ${token}`,
+        token.toUpperCase(),
+        "",
+        "a.b.c",
+        "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0LWFwcCJ9.",
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 2000, max: 70_000 }).map((n) => "t".repeat(n)) },
     { weight: 2, arbitrary: fc.anything({ maxDepth: 2 }) },
   );
   const authObject = fc.record({ token: tok, since, extra: fc.anything({ maxDepth: 1 }) }, { requiredKeys: [] });
   const auth = fc.oneof(
     { weight: 6, arbitrary: authObject },
-    { weight: 1, arbitrary: fc.oneof(fc.string(), fc.integer(), fc.array(fc.string(), { maxLength: 3 }), fc.constant([token]), fc.boolean()) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.string(),
+        fc.integer(),
+        fc.array(fc.string(), { maxLength: 3 }),
+        fc.constant([token]),
+        fc.boolean(),
+      ),
+    },
   );
   const header = fc.option(
     fc.oneof(
@@ -148,7 +217,9 @@ const WELL_FORMED = (knownKey: string) =>
 
 /** Raw Socket.IO packets after the engine.io "message" type, on an authenticated connection. */
 function rawArb(knownKey: string) {
-  const deepBinary = fc.integer({ min: 1000, max: 20_000 }).map((n) => `51-["challenge:new",${"[".repeat(n)}{"_placeholder":true,"num":0}${"]".repeat(n)}]`);
+  const deepBinary = fc
+    .integer({ min: 1000, max: 20_000 })
+    .map((n) => `51-["challenge:new",${"[".repeat(n)}{"_placeholder":true,"num":0}${"]".repeat(n)}]`);
   const fixed = fc.constantFrom<Array<string | Buffer>>(
     ['2["challenge:new"'],
     ["2["],
@@ -173,7 +244,11 @@ function rawArb(knownKey: string) {
     ['51-["challenge:new",{"_placeholder":true,"num":0}]'],
     ['51-["challenge:new",{"_placeholder":true,"num":7}]', Buffer.from([1, 2, 3])],
     ['51-["challenge:new",{"_placeholder":true,"num":"0"}]', Buffer.from([1])],
-    ['52-["challenge:solve",{"key":{"_placeholder":true,"num":0},"a":{"_placeholder":true,"num":1}}]', Buffer.from("k"), Buffer.from("a")],
+    [
+      '52-["challenge:solve",{"key":{"_placeholder":true,"num":0},"a":{"_placeholder":true,"num":1}}]',
+      Buffer.from("k"),
+      Buffer.from("a"),
+    ],
     ['5abc-["challenge:new"]'],
     ["599999999999999999-[]"],
     [Buffer.from([0xff, 0x00, 0x01])],
@@ -189,9 +264,16 @@ function rawArb(knownKey: string) {
     ...[...WELL_FORMED(knownKey)].map((f) => [f]),
   );
   const generated = fc
-    .tuple(fc.constantFrom("2", "21", "5", "3", "0", "1", "6"), fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 40 })))
+    .tuple(
+      fc.constantFrom("2", "21", "5", "3", "0", "1", "6"),
+      fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 40 })),
+    )
     .map(([t, body]) => [t + body]);
-  return fc.oneof({ weight: 4, arbitrary: fixed }, { weight: 3, arbitrary: generated }, { weight: 1, arbitrary: deepBinary.map((s) => [s]) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fixed },
+    { weight: 3, arbitrary: generated },
+    { weight: 1, arbitrary: deepBinary.map((s) => [s]) },
+  );
 }
 
 describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
@@ -225,7 +307,10 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
     expect(await ackWithin(sock, ACK_MS, "challenge:solve", { key, a: "wrong" })).to.deep.equal({ correct: false });
     expect(await ackWithin(sock, ACK_MS, "challenge:solve", { key, a: answer })).to.deep.equal({ correct: true });
     const events = await c.waitEvents(2);
-    expect(events.slice(-2).map((e) => [e.key, e.correct])).to.deep.equal([[key, false], [key, true]]);
+    expect(events.slice(-2).map((e) => [e.key, e.correct])).to.deep.equal([
+      [key, false],
+      [key, true],
+    ]);
     c.close();
     const errors = node.logs.filter((l) => /"level":"(error|fatal)"/.test(l));
     expect(errors, "error log lines").to.deep.equal([]);
@@ -301,11 +386,17 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
           expect(probe.err.message, "the probe after a message over 64 KB").to.match(/socket has been disconnected$/);
           await c.waitDisconnect(ACK_MS);
           tally.bigCloses++;
-          expect(c.disconnects, "the reason a big message closed the socket").to.satisfy((d: string[]) => d.every((r) => r === "transport close" || r === "transport error"));
+          expect(c.disconnects, "the reason a big message closed the socket").to.satisfy((d: string[]) =>
+            d.every((r) => r === "transport close" || r === "transport error"),
+          );
           return;
         }
-        expect(probe.reply, `the probe after ${emits.map((e) => e.event.slice(0, 30)).join(", ")}`).to.deep.equal({ correct: false });
-        expect(c.socket.connected, `connected after ${emits.map((e) => e.event.slice(0, 30)).join(", ")}`).to.equal(true);
+        expect(probe.reply, `the probe after ${emits.map((e) => e.event.slice(0, 30)).join(", ")}`).to.deep.equal({
+          correct: false,
+        });
+        expect(c.socket.connected, `connected after ${emits.map((e) => e.event.slice(0, 30)).join(", ")}`).to.equal(
+          true,
+        );
         expect(c.disconnects).to.deep.equal([]);
         expect(strayAcks).to.deep.equal([]);
       }),
@@ -324,9 +415,20 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
     // Its own token: the embedded store is per node.
     const c = await readyClient(slow.url, { token: (await slow.server.customTokens.create({ app: APP })).token });
     const sock = c.socket as unknown as Socket;
-    const emits = fc.sample(emitArb(key).filter((e) => e.event === "challenge:new" || e.event === "challenge:solve"), fcOpts(30))
+    const emits = fc
+      .sample(
+        emitArb(key).filter((e) => e.event === "challenge:new" || e.event === "challenge:solve"),
+        fcOpts(30),
+      )
       .filter((e) => encodedSize([e.event, ...e.args]) < MESSAGE_LIMIT - 200);
-    const replies = await Promise.all(emits.map((e) => sock.timeout(3000).emitWithAck(e.event, ...e.args).then((r: unknown) => [e, r] as const)));
+    const replies = await Promise.all(
+      emits.map((e) =>
+        sock
+          .timeout(3000)
+          .emitWithAck(e.event, ...e.args)
+          .then((r: unknown) => [e, r] as const),
+      ),
+    );
     for (const [e, r] of replies) expectAck(e.event, r, `${e.event}(${JSON.stringify(e.args)?.slice(0, 200)})`);
     expect(replies.filter(([, r]) => (r as { error?: string }).error === "rate_limited").length).to.be.greaterThan(0);
     expect(c.socket.connected).to.equal(true);
@@ -344,7 +446,8 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
         const isObject = auth !== null && typeof auth === "object" && !Array.isArray(auth);
         const a = (isObject ? auth : {}) as Record<string, unknown>;
         const big = (JSON.stringify(auth) ?? "").length > MESSAGE_LIMIT - 200;
-        const headerValid = header !== undefined && /^bearer +/i.test(header) && header.replace(/^bearer +/i, "") === tok;
+        const headerValid =
+          header !== undefined && /^bearer +/i.test(header) && header.replace(/^bearer +/i, "") === tok;
         const valid = isObject && !big && (a.token === tok || (a.token === undefined && headerValid));
         const sock = connect(url, {
           path: "/socket.io/",
@@ -356,13 +459,21 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
           ...(header !== undefined ? { extraHeaders: { authorization: header } } : {}),
         });
         const readies: ReadyEvent[] = [];
-        const outcome = await new Promise<{ kind: "ready" | "refused" | "closed"; err?: Error & { data?: unknown } }>((resolve) => {
-          const t = setTimeout(() => resolve({ kind: "closed" }), 4000);
-          sock.on("ready", (r: ReadyEvent) => (readies.push(r), clearTimeout(t), resolve({ kind: "ready" })));
-          sock.on("connect_error", (err: Error & { data?: unknown }) => (clearTimeout(t), resolve({ kind: err.message === "invalid_token" ? "refused" : "closed", err })));
-          // Socket.IO closes the transport on a CONNECT packet it cannot take (not an object, over 64 KB).
-          sock.on("disconnect", () => (clearTimeout(t), resolve({ kind: "closed" })));
-        });
+        const outcome = await new Promise<{ kind: "ready" | "refused" | "closed"; err?: Error & { data?: unknown } }>(
+          (resolve) => {
+            const t = setTimeout(() => resolve({ kind: "closed" }), 4000);
+            sock.on("ready", (r: ReadyEvent) => (readies.push(r), clearTimeout(t), resolve({ kind: "ready" })));
+            sock.on(
+              "connect_error",
+              (err: Error & { data?: unknown }) => (
+                clearTimeout(t),
+                resolve({ kind: err.message === "invalid_token" ? "refused" : "closed", err })
+              ),
+            );
+            // Socket.IO closes the transport on a CONNECT packet it cannot take (not an object, over 64 KB).
+            sock.on("disconnect", () => (clearTimeout(t), resolve({ kind: "closed" })));
+          },
+        );
         sock.disconnect();
         tally[outcome.kind === "ready" ? "connected" : outcome.kind]++;
         if (valid) {
@@ -382,7 +493,8 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
           // Not an object, or over 64 KB: Socket.IO itself refuses the CONNECT packet (or, for a
           // falsy value, the client sends none, and the header decides).
           if (outcome.kind === "ready") expect(headerValid || (isObject && a.token === tok), what).to.equal(true);
-          if (outcome.kind === "refused") expect((outcome.err!.data as { error?: string }).error, what).to.equal("invalid_token");
+          if (outcome.kind === "refused")
+            expect((outcome.err!.data as { error?: string }).error, what).to.equal("invalid_token");
         }
       }),
       fcOptsWithin(Math.ceil(RUNS / 2), this.timeout() - AFTER_PROPERTY_MS),
@@ -406,13 +518,17 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
         for (const f of frames) engine.send(f);
         await sleep(20);
         const wellFormed = frames.length === 1 && typeof frames[0] === "string" && WELL_FORMED(known).has(frames[0]);
-        if (wellFormed) expect(c.socket.connected, `a well-formed packet closed the connection: ${frames[0]}`).to.equal(true);
+        if (wellFormed)
+          expect(c.socket.connected, `a well-formed packet closed the connection: ${frames[0]}`).to.equal(true);
         if (c.socket.connected) {
           // Still connected: it still answers (a half-sent binary packet may hold the next one back).
-          const pending = frames.length > 0 && typeof frames[0] === "string" && /^5/.test(frames[0]) && frames.length === 1;
+          const pending =
+            frames.length > 0 && typeof frames[0] === "string" && /^5/.test(frames[0]) && frames.length === 1;
           if (!pending) {
             const seen = c.events.length;
-            const reply = await ackWithin(c.socket, ACK_MS, "challenge:solve", { key: known, a: "wrong" }).catch((e: Error) => e);
+            const reply = await ackWithin(c.socket, ACK_MS, "challenge:solve", { key: known, a: "wrong" }).catch(
+              (e: Error) => e,
+            );
             // (After a well-formed packet the probe must be answered: a close that came after the
             // 20 ms above is no excuse.)
             if (c.socket.connected || wellFormed) {
@@ -425,7 +541,13 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
           tally.kept++;
         } else {
           tally.closed++;
-          for (const r of c.disconnects) expect(r, JSON.stringify(frames).slice(0, 200)).to.be.oneOf(["transport close", "transport error", "io server disconnect", "parse error"]);
+          for (const r of c.disconnects)
+            expect(r, JSON.stringify(frames).slice(0, 200)).to.be.oneOf([
+              "transport close",
+              "transport error",
+              "io server disconnect",
+              "parse error",
+            ]);
         }
         c.close();
       }),

@@ -30,8 +30,14 @@ function fetchBytes(url: URL): Promise<{ status: number; type: string | undefine
 
 /** Small real pictures of each accepted type, made once. */
 async function samples(): Promise<Buffer[]> {
-  const img = () => sharp({ create: { width: 40, height: 24, channels: 4, background: { r: 200, g: 30, b: 90, alpha: 0.5 } } });
-  return Promise.all([img().png().toBuffer(), img().jpeg().toBuffer(), img().gif().toBuffer(), img().webp().toBuffer()]);
+  const img = () =>
+    sharp({ create: { width: 40, height: 24, channels: 4, background: { r: 200, g: 30, b: 90, alpha: 0.5 } } });
+  return Promise.all([
+    img().png().toBuffer(),
+    img().jpeg().toBuffer(),
+    img().gif().toBuffer(),
+    img().webp().toBuffer(),
+  ]);
 }
 
 type Damage =
@@ -43,14 +49,23 @@ type Damage =
 
 const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Damage>({ kind: "none" }) },
-  fc.record({ kind: fc.constant("flip" as const), at: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), value: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({
+    kind: fc.constant("flip" as const),
+    at: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+    value: fc.integer({ min: 0, max: 255 }),
+  }),
   fc.record({ kind: fc.constant("cut" as const), at: fc.nat() }),
   fc.record({
     kind: fc.constant("dimensions" as const),
     width: fc.oneof(fc.integer({ min: 0, max: 70000 }), fc.constant(0xffffffff)),
     height: fc.oneof(fc.integer({ min: 0, max: 70000 }), fc.constant(0xffffffff)),
   }),
-  fc.record({ kind: fc.constant("repeat" as const), from: fc.nat(), length: fc.integer({ min: 1, max: 64 }), times: fc.integer({ min: 2, max: 50 }) }),
+  fc.record({
+    kind: fc.constant("repeat" as const),
+    from: fc.nat(),
+    length: fc.integer({ min: 1, max: 64 }),
+    times: fc.integer({ min: 2, max: 50 }),
+  }),
 );
 
 function damage(src: Buffer, d: Damage): Buffer {
@@ -85,8 +100,11 @@ interface Part {
 
 const partArb: fc.Arbitrary<Part> = fc.record(
   {
-    name: fc.constantFrom("picture", "display_name", "_csrf", "other", "", "pic\"ture"),
-    file: fc.record({ filename: fc.constantFrom("me.png", "", "../../etc/passwd", "a\u00e9.jpg"), type: fc.constantFrom("image/png", "image/jpeg", "text/plain", "") }),
+    name: fc.constantFrom("picture", "display_name", "_csrf", "other", "", 'pic"ture'),
+    file: fc.record({
+      filename: fc.constantFrom("me.png", "", "../../etc/passwd", "a\u00e9.jpg"),
+      type: fc.constantFrom("image/png", "image/jpeg", "text/plain", ""),
+    }),
   },
   { requiredKeys: ["name"] },
 );
@@ -120,7 +138,8 @@ describeBackends("Fuzzing the profile picture upload", (backend) => {
     await c.signUp("fuzzpic");
     const pictures = await samples();
     let accepted = 0;
-    const pictureSrc = async () => /<img src="([^"]+)"/.exec((await c.get("/account")).text)![1]!.replace(/&amp;/g, "&");
+    const pictureSrc = async () =>
+      /<img src="([^"]+)"/.exec((await c.get("/account")).text)![1]!.replace(/&amp;/g, "&");
 
     await fc.assert(
       fc.asyncProperty(

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { connect } from "node:net";
 import { describeBackends } from "./support/backends.js";
 import { BAD_CHARSETS, contentEncodingHeader, expectContractError, fcOpts, fuzzRuns } from "./support/fuzz.js";
-import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
+import { challengeApi, http, utf8Header } from "./support/http.js";
 
 /** One request with the path exactly as given (no URL resolution: "//x" stays a path). */
 const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer) =>
@@ -18,9 +18,35 @@ const send = (base: string, method: string, path: string, headers: Record<string
 
 const RUNS = fuzzRuns(300);
 
-const PATHS = ["/challenge/new", "/challenge/q", "/challenge/solve", "/healthz", "/readyz", "/metrics", "/openapi.json", "/", "/challenge", "/challenge/"];
+const PATHS = [
+  "/challenge/new",
+  "/challenge/q",
+  "/challenge/solve",
+  "/healthz",
+  "/readyz",
+  "/metrics",
+  "/openapi.json",
+  "/",
+  "/challenge",
+  "/challenge/",
+];
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"];
-const HEADER_NAMES = ["question", "answer", "key", "a", "ttl", "authorization", "content-type", "content-encoding", "x-request-id", "client_id", "origin", "access-control-request-method", "accept", "x-forwarded-for"];
+const HEADER_NAMES = [
+  "question",
+  "answer",
+  "key",
+  "a",
+  "ttl",
+  "authorization",
+  "content-type",
+  "content-encoding",
+  "x-request-id",
+  "client_id",
+  "origin",
+  "access-control-request-method",
+  "accept",
+  "x-forwarded-for",
+];
 const CONTENT_TYPES = [
   "application/json",
   "application/json; charset=utf-8",
@@ -37,11 +63,9 @@ const CONTENT_TYPES = [
 ];
 
 /** Characters node:http lets a client put in a header value (tab, printable ASCII, 0x80-0xff). */
-const headerChar = fc.oneof(
-  fc.integer({ min: 0x20, max: 0x7e }),
-  fc.integer({ min: 0x80, max: 0xff }),
-  fc.constant(0x09),
-).map((c) => String.fromCharCode(c));
+const headerChar = fc
+  .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09))
+  .map((c) => String.fromCharCode(c));
 const latin1Value = (maxLength: number) => fc.string({ unit: headerChar, maxLength });
 
 function arbitraryRequest(knownKey: string) {
@@ -52,25 +76,79 @@ function arbitraryRequest(knownKey: string) {
     { weight: 2, arbitrary: fc.constant(knownKey) },
     { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((n) => "x".repeat(n)) }, // up to over 16 KB
-    { weight: 1, arbitrary: fc.constantFrom("Bearer ", "Bearer x", "Basic Zm9vOmJhcg==", "60", "-1", "1e9", "0x10", " ", "null", "\xc3\x28", "\xed\xa0\x80") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "Bearer ",
+        "Bearer x",
+        "Basic Zm9vOmJhcg==",
+        "60",
+        "-1",
+        "1e9",
+        "0x10",
+        " ",
+        "null",
+        "\xc3\x28",
+        "\xed\xa0\x80",
+      ),
+    },
   );
   const headers = fc.dictionary(
-    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HEADER_NAMES) }, { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/) }),
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...HEADER_NAMES) },
+      { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/) },
+    ),
     value,
     { maxKeys: 6 },
   );
-  const nested = fc.integer({ min: 1, max: 40_000 }).chain((n) =>
-    fc.constantFrom("[".repeat(n) + "]".repeat(n), '{"a":'.repeat(n) + "1" + "}".repeat(n), "[".repeat(n)),
-  );
+  const nested = fc
+    .integer({ min: 1, max: 40_000 })
+    .chain((n) =>
+      fc.constantFrom("[".repeat(n) + "]".repeat(n), '{"a":'.repeat(n) + "1" + "}".repeat(n), "[".repeat(n)),
+    );
   const body = fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
     { weight: 3, arbitrary: fc.json({ maxDepth: 4 }) },
-    { weight: 3, arbitrary: fc.record({ question: fc.anything(), answer: fc.anything(), key: fc.oneof(fc.anything(), fc.constant(knownKey)), a: fc.anything(), ttl: fc.anything() }, { requiredKeys: [] }).map((o) => JSON.stringify(o) ?? "null") },
+    {
+      weight: 3,
+      arbitrary: fc
+        .record(
+          {
+            question: fc.anything(),
+            answer: fc.anything(),
+            key: fc.oneof(fc.anything(), fc.constant(knownKey)),
+            a: fc.anything(),
+            ttl: fc.anything(),
+          },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o) ?? "null"),
+    },
     { weight: 2, arbitrary: fc.string({ maxLength: 200 }) },
     { weight: 2, arbitrary: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 300 }).map((b) => Buffer.from(b)) },
-    { weight: 2, arbitrary: fc.constantFrom("{", "{not json", '{"a":}', "\u0000", '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', "\ufeff{}", '"str"', "1", "true", "[]") },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        "{",
+        "{not json",
+        '{"a":}',
+        "\u0000",
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{}}}',
+        "\ufeff{}",
+        '"str"',
+        "1",
+        "true",
+        "[]",
+      ),
+    },
     { weight: 1, arbitrary: nested },
-    { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 200_000 }).map((n) => JSON.stringify({ question: "q", answer: "a".repeat(n) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 60_000, max: 200_000 })
+        .map((n) => JSON.stringify({ question: "q", answer: "a".repeat(n) })),
+    },
   );
   const path = fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom("/challenge/new", "/challenge/q", "/challenge/solve") },
@@ -78,16 +156,42 @@ function arbitraryRequest(knownKey: string) {
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...PATHS), fc.webPath()).map(([a, b]) => a + b) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...PATHS), fc.webQueryParameters()).map(([a, q]) => `${a}?${q}`) },
     { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((s) => "/" + encodeURIComponent(s)) },
-    { weight: 1, arbitrary: fc.constantFrom("//challenge/new", "/challenge/../healthz", "/challenge/%2e%2e/q", "/%00", "/%ZZ", "/challenge/new%00", "/CHALLENGE/NEW", "/challenge/new/", "/challenge/q?key=x&key=y", "*") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "//challenge/new",
+        "/challenge/../healthz",
+        "/challenge/%2e%2e/q",
+        "/%00",
+        "/%ZZ",
+        "/challenge/new%00",
+        "/CHALLENGE/NEW",
+        "/challenge/new/",
+        "/challenge/q?key=x&key=y",
+        "*",
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 100, max: 12_000 }).map((n) => "/" + "a".repeat(n)) },
   );
-  const method = fc.oneof({ weight: 4, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
+  const method = fc.oneof(
+    { weight: 4, arbitrary: fc.constant("POST") },
+    { weight: 2, arbitrary: fc.constant("GET") },
+    { weight: 2, arbitrary: fc.constantFrom(...METHODS) },
+  );
   // A claimed Content-Encoding (the bytes are never really compressed) or a bad charset, with a
   // JSON type so that the body is really read (docs/errors.md: 400 invalid_request).
-  const jsonType = fc.constantFrom("application/json", "application/json; charset=utf-8", "application/merge-patch+json", ...BAD_CHARSETS.map((c) => `application/json; charset=${c}`));
+  const jsonType = fc.constantFrom(
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/merge-patch+json",
+    ...BAD_CHARSETS.map((c) => `application/json; charset=${c}`),
+  );
   const encoded = fc.oneof(
     { weight: 3, arbitrary: fc.constant<Record<string, string>>({}) },
-    { weight: 1, arbitrary: fc.tuple(contentEncodingHeader, jsonType).map(([e, ct]) => ({ ...e, "content-type": ct })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(contentEncodingHeader, jsonType).map(([e, ct]) => ({ ...e, "content-type": ct })),
+    },
   );
   return fc.record({ method, path, headers, body, encoded });
 }
@@ -123,18 +227,21 @@ function checkRawResponses(data: string, what: string): void {
     const chunk = data.slice(m.index, starts[i + 1]?.index ?? data.length);
     expect(status, `${what}: ${chunk.slice(0, 300)}`).to.be.below(500);
     const head = chunk.split("\r\n\r\n")[0]!.toLowerCase();
-    if (status >= 400 && /\r\ncontent-type:/.test(head)) expect(head, `${what}: error content-type`).to.match(/\r\ncontent-type: application\/json/);
+    if (status >= 400 && /\r\ncontent-type:/.test(head))
+      expect(head, `${what}: error content-type`).to.match(/\r\ncontent-type: application\/json/);
     else if (status >= 400 && status !== 405) expect(status, `${what}: a bare error response`).to.equal(400);
   }
 }
 
 function rawCase() {
   const token = fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)), maxLength: 30 });
-  const requestLine = fc.tuple(
-    fc.oneof(fc.constantFrom("GET", "POST", "PUT", "CONNECT", "TRACE", "PRI", "get", "G ET", ""), token),
-    fc.oneof(fc.constantFrom(...PATHS, "*", "http://127.0.0.1/healthz", "challenge/new", "/\x00", "/ /"), token),
-    fc.constantFrom("HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "HTTP/1.1x", "", "http/1.1"),
-  ).map(([m, p, v]) => `${m} ${p} ${v}`);
+  const requestLine = fc
+    .tuple(
+      fc.oneof(fc.constantFrom("GET", "POST", "PUT", "CONNECT", "TRACE", "PRI", "get", "G ET", ""), token),
+      fc.oneof(fc.constantFrom(...PATHS, "*", "http://127.0.0.1/healthz", "challenge/new", "/\x00", "/ /"), token),
+      fc.constantFrom("HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "HTTP/1.1x", "", "http/1.1"),
+    )
+    .map(([m, p, v]) => `${m} ${p} ${v}`);
   const headerLine = fc.oneof(
     fc.constantFrom(
       "Host: 127.0.0.1",
@@ -163,18 +270,32 @@ function rawCase() {
     fc.integer({ min: 1, max: 20_000 }).map((n) => `x-big: ${"y".repeat(n)}`),
   );
   const structured = fc
-    .tuple(requestLine, fc.array(headerLine, { maxLength: 6 }), fc.constantFrom("", "{}", "0\r\n\r\n", "zz\r\nabc\r\n0\r\n\r\n", '{"key":"x"}', "\x00\x01\x02"))
+    .tuple(
+      requestLine,
+      fc.array(headerLine, { maxLength: 6 }),
+      fc.constantFrom("", "{}", "0\r\n\r\n", "zz\r\nabc\r\n0\r\n\r\n", '{"key":"x"}', "\x00\x01\x02"),
+    )
     .map(([l, hs, b]) => Buffer.from(`${l}\r\n${hs.join("\r\n")}${hs.length ? "\r\n" : ""}\r\n${b}`, "latin1"));
-  const garbage = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 400 }).map((b) => Buffer.from(b));
+  const garbage = fc
+    .array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 400 })
+    .map((b) => Buffer.from(b));
   const tls = fc.constant(Buffer.from("16030100a5010000a10303", "hex"));
-  return fc.oneof({ weight: 6, arbitrary: structured }, { weight: 2, arbitrary: garbage }, { weight: 1, arbitrary: tls });
+  return fc.oneof(
+    { weight: 6, arbitrary: structured },
+    { weight: 2, arbitrary: garbage },
+    { weight: 1, arbitrary: tls },
+  );
 }
 
 describeBackends("Fuzzing the HTTP API with bad input", (backend) => {
   it("When random, oversized and malformed requests arrive, then no 5xx, errors in the documented form, data unchanged", async function () {
     this.timeout(Math.max(20_000, RUNS * 200));
     // Raised limits: fuzzed wrong answers on the known challenge must not lock it.
-    const node = await backend.startNode({ LOG_LEVEL: "warn", SOLVE_LIMIT_PER_ADDRESS: "1000000", SOLVE_LIMIT_PER_KEY: "1000000" });
+    const node = await backend.startNode({
+      LOG_LEVEL: "warn",
+      SOLVE_LIMIT_PER_ADDRESS: "1000000",
+      SOLVE_LIMIT_PER_KEY: "1000000",
+    });
     const api = challengeApi(node.url);
     const question = "Wer schützt das Geheimnis? 🔐";
     const answer = "ünïcode ✓";
@@ -188,7 +309,8 @@ describeBackends("Fuzzing the HTTP API with bad input", (backend) => {
         const given = { ...r.headers, ...r.encoded };
         const what = `${r.method} ${r.path.slice(0, 80)} ${JSON.stringify(given).slice(0, 300)}`;
         // An explicit Content-Length: node:http sends a GET's body without one (invalid framing).
-        const headers = r.body === undefined ? given : { ...given, "content-length": String(Buffer.byteLength(r.body)) };
+        const headers =
+          r.body === undefined ? given : { ...given, "content-length": String(Buffer.byteLength(r.body)) };
         const res = await send(node.url, r.method, r.path, headers, r.body);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         expect(res.status, what).to.be.below(500);
@@ -210,6 +332,7 @@ describeBackends("Fuzzing the HTTP API with bad input", (backend) => {
     if (backend.redis) expect(backend.redis.cli("GET", `sigil:ch:{${key}}`)).to.equal(stored);
     expect((await api.solve(key, "wrong")).json).to.deep.equal({ correct: false });
     expect((await api.solve(key, answer)).json).to.deep.equal({ correct: true });
-    if (process.env.FUZZ_VERBOSE) console.log("      statuses:", Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])));
+    if (process.env.FUZZ_VERBOSE)
+      console.log("      statuses:", Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])));
   });
 });

@@ -19,10 +19,16 @@ describeBackends("Event history", (backend) => {
     const read = await store.events.readAfter("app", ids[9]!, 1000, keep);
     expect(read.events.map((x) => x.id)).to.deep.equal(ids.slice(10));
     expect(read.complete).to.equal(true);
-    expect((await store.events.readAfter("app", ids[9]!, 5, keep)).events.map((x) => x.id)).to.deep.equal(ids.slice(10, 15));
+    expect((await store.events.readAfter("app", ids[9]!, 5, keep)).events.map((x) => x.id)).to.deep.equal(
+      ids.slice(10, 15),
+    );
     // An app that never had an event: any id after 0-0 is one its history never issued.
-    expect((await store.events.readAfter("other", ids[9]!, 5, keep))).to.deep.equal({ events: [], complete: false, ahead: true });
-    expect((await store.events.readAfter("other", "0-0", 5, keep))).to.deep.equal({ events: [], complete: false });
+    expect(await store.events.readAfter("other", ids[9]!, 5, keep)).to.deep.equal({
+      events: [],
+      complete: false,
+      ahead: true,
+    });
+    expect(await store.events.readAfter("other", "0-0", 5, keep)).to.deep.equal({ events: [], complete: false });
   });
 
   it("When since is after the newest id the app ever had, then the read says ahead and is not complete", async () => {
@@ -30,7 +36,11 @@ describeBackends("Event history", (backend) => {
     expect(await store.events.readAfter("app", last, 10, keep)).to.deep.equal({ events: [], complete: true });
     const [ms, seq] = last.split("-").map(Number) as [number, number];
     for (const since of [`${ms}-${seq + 1}`, `${ms + 1}-0`, "9999999999999999-0"]) {
-      expect(await store.events.readAfter("app", since, 10, keep), since).to.deep.equal({ events: [], complete: false, ahead: true });
+      expect(await store.events.readAfter("app", since, 10, keep), since).to.deep.equal({
+        events: [],
+        complete: false,
+        ahead: true,
+      });
     }
   });
 
@@ -46,7 +56,10 @@ describeBackends("Event history", (backend) => {
     const oldestKept = all.events[0]!.id;
     const before = ids[ids.indexOf(oldestKept) - 1]!;
     expect((await store.events.readAfter("app", before, 10, keep)).complete).to.equal(true);
-    expect((await store.events.readAfter("app", ids[ids.length - 1]!, 10, keep))).to.deep.equal({ events: [], complete: true });
+    expect(await store.events.readAfter("app", ids[ids.length - 1]!, 10, keep)).to.deep.equal({
+      events: [],
+      complete: true,
+    });
   });
 
   it("When events are older than HISTORY_TTL, then the next append trims them", async () => {

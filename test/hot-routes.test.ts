@@ -6,7 +6,13 @@ import { describeBackends } from "./support/backends.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
 import { PageClient, authorize, basic, registerApp, token } from "./support/pages.js";
 
-const SAME_HEADERS = ["content-type", "access-control-allow-origin", "access-control-expose-headers", "vary", "connection"];
+const SAME_HEADERS = [
+  "content-type",
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+  "vary",
+  "connection",
+];
 const pick = (r: TestResponse) => Object.fromEntries(SAME_HEADERS.map((h) => [h, r.headers[h]]));
 
 describeBackends("Hot routes and the express path answer alike", (backend) => {
@@ -39,7 +45,9 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
   it("When errors happen on a hot route, then they are the same JSON errors with their headers", async () => {
     const node = await backend.startNode({ SOLVE_LIMIT_PER_ADDRESS: "1" });
     const api = challengeApi(node.url);
-    expect((await http(node.url, "/challenge/new", { method: "POST", headers: { question: "q" } })).json.error).to.equal("invalid_request");
+    expect(
+      (await http(node.url, "/challenge/new", { method: "POST", headers: { question: "q" } })).json.error,
+    ).to.equal("invalid_request");
     expect((await api.solve("0b7c3d38-2b8a-4f5e-9a39-6a0d2d0c1e11", "x")).status).to.equal(404);
     const key = await api.createKey("q", "right");
     await api.solve(key, "wrong");
@@ -63,11 +71,18 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
 
   it("When random header values reach both paths, then status and body are the same (differential fuzz)", async function () {
     this.timeout(30_000);
-    const node = await backend.startNode({ LOG_LEVEL: "warn", SOLVE_LIMIT_PER_ADDRESS: "1000000", SOLVE_LIMIT_PER_KEY: "1000000" });
+    const node = await backend.startNode({
+      LOG_LEVEL: "warn",
+      SOLVE_LIMIT_PER_ADDRESS: "1000000",
+      SOLVE_LIMIT_PER_KEY: "1000000",
+    });
     const api = challengeApi(node.url);
     const known = await api.createKey("q", "right ✓");
     const text = fc.oneof(
-      fc.string({ maxLength: 12 }).filter((t) => !/[\x00-\x1f\x7f]/.test(t)).map(utf8Header),
+      fc
+        .string({ maxLength: 12 })
+        .filter((t) => !/[\x00-\x1f\x7f]/.test(t))
+        .map(utf8Header),
       fc.string({ unit: fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 4 }),
       fc.constantFrom("", " ", utf8Header("right ✓"), "x".repeat(201), "60", "59", "abc", "99999999999"),
       fc.constant(known),
@@ -101,8 +116,14 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     const app = await registerApp(dev);
     const alice = new PageClient(node.url);
     await alice.signUp("alice", "password123", "Alice Liddell");
-    const code = (await authorize(alice, { client_id: app.clientId, redirect_uri: app.redirectUri, response_type: "code" })).searchParams.get("code")!;
-    const t = await token(node.url, { grant_type: "authorization_code", code, redirect_uri: app.redirectUri }, { authorization: basic(app.clientId, app.clientSecret) });
+    const code = (
+      await authorize(alice, { client_id: app.clientId, redirect_uri: app.redirectUri, response_type: "code" })
+    ).searchParams.get("code")!;
+    const t = await token(
+      node.url,
+      { grant_type: "authorization_code", code, redirect_uri: app.redirectUri },
+      { authorization: basic(app.clientId, app.clientSecret) },
+    );
     const at = t.json.access_token as string;
     const same = [...SAME_HEADERS, "cache-control", "www-authenticate"];
     const cases: Array<Record<string, string>> = [
@@ -123,11 +144,18 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       const viaExpress = await http(node.url, "/auth/user?", { headers: h });
       expect(hot.status, JSON.stringify(headers)).to.equal(viaExpress.status);
       expect(hot.json, JSON.stringify(headers)).to.deep.equal(viaExpress.json);
-      expect(Object.fromEntries(same.map((k) => [k, hot.headers[k]]))).to.deep.equal(Object.fromEntries(same.map((k) => [k, viaExpress.headers[k]])));
+      expect(Object.fromEntries(same.map((k) => [k, hot.headers[k]]))).to.deep.equal(
+        Object.fromEntries(same.map((k) => [k, viaExpress.headers[k]])),
+      );
       expect(hot.headers["cache-control"]).to.equal("no-store");
     }
-    expect((await http(node.url, "/auth/user", { headers: { authorization: `Bearer ${at}`, client_id: app.clientId } })).json.username).to.equal("alice");
-    expect((await http(node.url, `/auth/user?access_token=${at}`, { headers: { client_id: app.clientId } })).status).to.equal(400);
+    expect(
+      (await http(node.url, "/auth/user", { headers: { authorization: `Bearer ${at}`, client_id: app.clientId } })).json
+        .username,
+    ).to.equal("alice");
+    expect(
+      (await http(node.url, `/auth/user?access_token=${at}`, { headers: { client_id: app.clientId } })).status,
+    ).to.equal(400);
     const metrics = (await http(node.url, "/metrics")).text;
     expect(metrics).to.match(/sigil_http_requests_total\{method="GET",route="\/auth\/user",status="200"\} \d+/);
   });

@@ -75,14 +75,23 @@ describeBackends("HTTP errors", (backend) => {
 
   it("When JSON is malformed or deeply nested, then 400 invalid_request, never a 5xx", async () => {
     for (const body of ["{", '{"a":', "nul", "[".repeat(5000) + "]".repeat(5000)]) {
-      const r = await http(base, "/challenge/new", { method: "POST", headers: { "content-type": "application/json" }, body });
+      const r = await http(base, "/challenge/new", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expect(r.status, body.slice(0, 10)).to.equal(400);
       expectContractError(r, "invalid_request");
     }
   });
 
   it("When a field has the wrong type in the body, then 400 invalid_request", async () => {
-    for (const body of [{ question: 1, answer: "a" }, { question: "q", answer: ["a"] }, { question: "q", answer: "a", ttl: "x" }, { question: "q", answer: "a", ttl: 90.5 }]) {
+    for (const body of [
+      { question: 1, answer: "a" },
+      { question: "q", answer: ["a"] },
+      { question: "q", answer: "a", ttl: "x" },
+      { question: "q", answer: "a", ttl: 90.5 },
+    ]) {
       const r = await http(base, "/challenge/new", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -113,16 +122,27 @@ describeBackends("HTTP errors", (backend) => {
     ];
     for (const [path, type, body] of cases) {
       for (const encoding of ["gzip", "deflate", "br", "x-gzip", "nope", "gzip, nope"]) {
-        const r = await http(base, path, { method: "POST", headers: { "content-type": type, "content-encoding": encoding }, body });
+        const r = await http(base, path, {
+          method: "POST",
+          headers: { "content-type": type, "content-encoding": encoding },
+          body,
+        });
         expect(r.status, `${path} ${type} ${encoding}: ${r.text}`).to.equal(400);
         expectContractError(r, "invalid_request");
       }
-      const charset = await http(base, path, { method: "POST", headers: { "content-type": `${type}; charset=klingon` }, body });
+      const charset = await http(base, path, {
+        method: "POST",
+        headers: { "content-type": `${type}; charset=klingon` },
+        body,
+      });
       expect(charset.status, `${path} ${type} charset=klingon: ${charset.text}`).to.equal(400);
       expectContractError(charset, "invalid_request");
     }
     // An empty body that claims to be gzip (the hot path would otherwise not look at it).
-    const empty = await http(base, "/challenge/solve", { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip", key, a: "a" } });
+    const empty = await http(base, "/challenge/solve", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip", key, a: "a" },
+    });
     expect(empty.status, empty.text).to.equal(400);
     expectContractError(empty, "invalid_request");
   });
@@ -139,10 +159,18 @@ describeBackends("HTTP errors", (backend) => {
       [anon, "/signup", `_csrf=${encodeURIComponent(anonCsrf)}&username=alice&password=correct+horse`],
       [dev, "/account", `_csrf=${encodeURIComponent(devCsrf)}&display_name=Changed`],
       [dev, "/developers", `_csrf=${encodeURIComponent(devCsrf)}&name=Other&redirect_uri=https%3A%2F%2Fo.example%2Fcb`],
-      [dev, `/authorize?client_id=${app.clientId}&redirect_uri=${encodeURIComponent(app.redirectUri)}`, `_csrf=${encodeURIComponent(devCsrf)}&decision=allow`],
+      [
+        dev,
+        `/authorize?client_id=${app.clientId}&redirect_uri=${encodeURIComponent(app.redirectUri)}`,
+        `_csrf=${encodeURIComponent(devCsrf)}&decision=allow`,
+      ],
     ];
     const post = (c: PageClient, path: string, headers: Record<string, string>, body: string) =>
-      http(base, path, { method: "POST", headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...headers }, body });
+      http(base, path, {
+        method: "POST",
+        headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...headers },
+        body,
+      });
     for (const [client, path, body] of forms) {
       const form = "application/x-www-form-urlencoded";
       for (const headers of <Array<Record<string, string>>>[
@@ -156,7 +184,12 @@ describeBackends("HTTP errors", (backend) => {
         expect(r.headers["content-type"], path).to.match(/^text\/html/);
       }
       // JSON is read before any page sees it: the API's error.
-      const json = await post(client, path, { "content-type": "application/json", "content-encoding": "deflate" }, "{}");
+      const json = await post(
+        client,
+        path,
+        { "content-type": "application/json", "content-encoding": "deflate" },
+        "{}",
+      );
       expect(json.status, `${path} JSON deflate: ${json.text.slice(0, 200)}`).to.equal(400);
     }
     // Nothing changed: the display name and the apps are the same.
@@ -184,17 +217,30 @@ describeBackends("HTTP errors", (backend) => {
   });
 
   it("When a request expects something other than 100-continue, then 417 expectation_failed in JSON", async () => {
-    const raw = await rawRequest(base, `POST /challenge/new HTTP/1.1\r\nHost: x\r\nExpect: nope\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    const raw = await rawRequest(
+      base,
+      `POST /challenge/new HTTP/1.1\r\nHost: x\r\nExpect: nope\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    );
     expect(raw).to.match(/^HTTP\/1\.1 417 /);
     expect(raw.toLowerCase()).to.include("content-type: application/json");
     const body = JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4));
     expect(body.error).to.equal("expectation_failed");
     expect(Object.keys(body).sort()).to.deep.equal(["error", "error_description"]);
-    expect((await http(base, "/challenge/new", { method: "POST", headers: { expect: "nope", question: "q", answer: "a" } })).json.error).to.equal("expectation_failed");
+    expect(
+      (await http(base, "/challenge/new", { method: "POST", headers: { expect: "nope", question: "q", answer: "a" } }))
+        .json.error,
+    ).to.equal("expectation_failed");
     // 100-continue still works: the server asks for the body, then answers.
     const u = new URL(base);
     const created = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({ host: u.hostname, port: u.port, path: "/challenge/new", method: "POST", agent: false, headers: { expect: "100-continue", "content-type": "application/json" } });
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        path: "/challenge/new",
+        method: "POST",
+        agent: false,
+        headers: { expect: "100-continue", "content-type": "application/json" },
+      });
       req.on("continue", () => req.end(JSON.stringify({ question: "q", answer: "a" })));
       req.on("response", (res) => {
         let text = "";
@@ -230,22 +276,30 @@ describeBackends("HTTP errors", (backend) => {
   });
 });
 
-describeBackends("CORS origins setting", (backend) => {
-  it("When CORS_ORIGINS lists origins, then only those are allowed", async () => {
-    const { url } = await backend.startNode({ CORS_ORIGINS: "https://good.example" });
-    const pre = (origin: string) =>
-      http(url, "/challenge/new", {
-        method: "OPTIONS",
-        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "question" },
-      });
-    expect((await pre("https://good.example")).headers["access-control-allow-origin"]).to.equal("https://good.example");
-    expect((await pre("https://evil.example")).headers["access-control-allow-origin"]).to.equal(undefined);
-  }, );
-}, ["memory"]);
+describeBackends(
+  "CORS origins setting",
+  (backend) => {
+    it("When CORS_ORIGINS lists origins, then only those are allowed", async () => {
+      const { url } = await backend.startNode({ CORS_ORIGINS: "https://good.example" });
+      const pre = (origin: string) =>
+        http(url, "/challenge/new", {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "question" },
+        });
+      expect((await pre("https://good.example")).headers["access-control-allow-origin"]).to.equal(
+        "https://good.example",
+      );
+      expect((await pre("https://evil.example")).headers["access-control-allow-origin"]).to.equal(undefined);
+    });
+  },
+  ["memory"],
+);
 
 /** Every log line the node wrote at warn or above for one request id. */
 const problemLines = (node: TestNode, reqId: string) =>
-  node.logs.map((l) => JSON.parse(l) as Record<string, any>).filter((l) => l.reqId === reqId && (l.level === "error" || l.level === "warn" || l.level === "fatal"));
+  node.logs
+    .map((l) => JSON.parse(l) as Record<string, any>)
+    .filter((l) => l.reqId === reqId && (l.level === "error" || l.level === "warn" || l.level === "fatal"));
 
 describe("HTTP errors: every 5xx is logged once", () => {
   // A store that fails as a Redis client can: an error carrying the command and its arguments
@@ -258,7 +312,10 @@ describe("HTTP errors: every 5xx is logged once", () => {
           const v = Reflect.get(target, prop, receiver);
           if (typeof v !== "function") return v;
           return async (...args: unknown[]) => {
-            throw Object.assign(new Error("ERR the store broke"), { name: "ReplyError", command: { name: "evalsha", args: [MARKER, ...args.map((a) => JSON.stringify(a))] } });
+            throw Object.assign(new Error("ERR the store broke"), {
+              name: "ReplyError",
+              command: { name: "evalsha", args: [MARKER, ...args.map((a) => JSON.stringify(a))] },
+            });
           };
         },
       });
@@ -286,7 +343,10 @@ describe("HTTP errors: every 5xx is logged once", () => {
   };
 
   it("When a request meets an unexpected error, then 500 server_error without detail, and one log line with the request id and the cause", async () => {
-    const hot = await http(node.url, "/challenge/new", { method: "POST", headers: { question: "q", answer: "a", "x-request-id": "hot-500" } });
+    const hot = await http(node.url, "/challenge/new", {
+      method: "POST",
+      headers: { question: "q", answer: "a", "x-request-id": "hot-500" },
+    });
     expectOneLine(hot, "hot-500", 500, "the hot path");
     expect(hot.json).to.deep.equal({ error: "server_error", error_description: "Something went wrong on our side." });
     const viaExpress = await http(node.url, "/challenge/new", {
@@ -295,15 +355,24 @@ describe("HTTP errors: every 5xx is logged once", () => {
       body: JSON.stringify({ question: "q", answer: "a" }),
     });
     expectOneLine(viaExpress, "express-500", 500, "express");
-    expect(viaExpress.json).to.deep.equal({ error: "server_error", error_description: "Something went wrong on our side." });
-    const q = await http(node.url, "/challenge/q", { headers: { key: "7d444840-9dc0-11d1-b245-5ffdce74fad2", "x-request-id": "q-500" } });
+    expect(viaExpress.json).to.deep.equal({
+      error: "server_error",
+      error_description: "Something went wrong on our side.",
+    });
+    const q = await http(node.url, "/challenge/q", {
+      headers: { key: "7d444840-9dc0-11d1-b245-5ffdce74fad2", "x-request-id": "q-500" },
+    });
     expectOneLine(q, "q-500", 500, "GET /challenge/q");
   });
 
   it("When a page meets an unexpected error, then a 500 page without detail, and one log line with the request id and the cause", async () => {
     const c = new PageClient(node.url);
     const csrf = csrfOf((await c.get("/signup")).text);
-    const r = await c.post("/signup", { _csrf: csrf, username: "alice", password: "correct horse battery" }, { "x-request-id": "page-500" });
+    const r = await c.post(
+      "/signup",
+      { _csrf: csrf, username: "alice", password: "correct horse battery" },
+      { "x-request-id": "page-500" },
+    );
     expectOneLine(r, "page-500", 500, "POST /signup");
     expect(r.text).to.not.contain("correct horse battery");
     expect(node.logs.join("\n")).to.not.contain("correct horse battery");
@@ -329,7 +398,9 @@ describe("HTTP errors: a 503 is logged once with its cause", () => {
         expect(lines, `${path}: ${JSON.stringify(lines)}`).to.have.length(1);
         expect(lines[0]!.status, path).to.equal(503);
         // The cause (what failed underneath), not the answer's own words.
-        expect(lines[0]!.cause?.message, `${path}: the cause`).to.be.a("string").and.not.equal(r.json.error_description);
+        expect(lines[0]!.cause?.message, `${path}: the cause`)
+          .to.be.a("string")
+          .and.not.equal(r.json.error_description);
       }
     } finally {
       await node.close();

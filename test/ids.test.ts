@@ -12,7 +12,10 @@ const DRAWS = 5000;
 /** The ids' shape: 22 base64url characters, the first a letter or digit; all distinct. */
 function expectIds(ids: string[]): void {
   const bad = ids.filter((id) => !/^[A-Za-z0-9][A-Za-z0-9_-]{21}$/.test(id));
-  expect(bad, `${bad.length} of ${ids.length} ids begin with "-" or are malformed: ${bad.slice(0, 5).join(" ")}`).to.deep.equal([]);
+  expect(
+    bad,
+    `${bad.length} of ${ids.length} ids begin with "-" or are malformed: ${bad.slice(0, 5).join(" ")}`,
+  ).to.deep.equal([]);
   expect(new Set(ids).size).to.equal(ids.length);
   // Still random in the first character: most of the 62 letters and digits turn up.
   expect(new Set(ids.map((id) => id[0])).size).to.be.above(55);
@@ -33,7 +36,8 @@ describe("Ids people paste into command lines", () => {
     this.timeout(60_000);
     const apps = new Apps({ store, secret: TEST_SECRET, gracePeriod: 60 });
     const ids: string[] = [];
-    for (let i = 0; i < DRAWS; i++) ids.push((await apps.create("owner", `App ${i}`, ["https://app.example/cb"])).app.clientId);
+    for (let i = 0; i < DRAWS; i++)
+      ids.push((await apps.create("owner", `App ${i}`, ["https://app.example/cb"])).app.clientId);
     expectIds(ids);
   });
 

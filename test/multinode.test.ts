@@ -91,7 +91,8 @@ describe("Several nodes on one Redis", function () {
     expect((await challengeApi(n.url).create("q", "a")).status).to.equal(503);
     await redis.start();
     const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (await http(n.url, "/readyz")).status !== 200) await new Promise((r) => setTimeout(r, 100));
+    while (Date.now() < deadline && (await http(n.url, "/readyz")).status !== 200)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await challengeApi(n.url).create("q", "a")).status).to.equal(201);
   });
 });

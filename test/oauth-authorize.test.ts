@@ -11,7 +11,11 @@ describeBackends("Authorize", (backend) => {
     base = (await backend.startNode()).url;
     const dev = new PageClient(base);
     await dev.signUp("devon");
-    app = await registerApp(dev, ["https://app.example/cb?tenant=7", "http://127.0.0.1:9999/loop", "https://other.example/cb"], "Photo <Printer>");
+    app = await registerApp(
+      dev,
+      ["https://app.example/cb?tenant=7", "http://127.0.0.1:9999/loop", "https://other.example/cb"],
+      "Photo <Printer>",
+    );
     alice = new PageClient(base);
     await alice.signUp("alice", "password123", "Alice");
   });
@@ -40,7 +44,11 @@ describeBackends("Authorize", (backend) => {
     }
 
     it("then a loopback redirect URL matches with any port (RFC 8252)", async () => {
-      const u = await authorize(alice, { client_id: app.clientId, redirect_uri: "http://127.0.0.1:51234/loop", state: "s" });
+      const u = await authorize(alice, {
+        client_id: app.clientId,
+        redirect_uri: "http://127.0.0.1:51234/loop",
+        state: "s",
+      });
       expect(u.origin).to.equal("http://127.0.0.1:51234");
       expect(u.searchParams.get("code")).to.be.a("string");
     });
@@ -51,12 +59,18 @@ describeBackends("Authorize", (backend) => {
     for (const [what, params, error] of [
       ["response_type=token", { response_type: "token" }, "unsupported_response_type"],
       ["response_type=id_token", { response_type: "id_token" }, "unsupported_response_type"],
-      ["code_challenge_method=plain", { code_challenge: "a".repeat(43), code_challenge_method: "plain" }, "invalid_request"],
+      [
+        "code_challenge_method=plain",
+        { code_challenge: "a".repeat(43), code_challenge_method: "plain" },
+        "invalid_request",
+      ],
       ["a code_challenge_method without challenge", { code_challenge_method: "S256" }, "invalid_request"],
       ["a malformed code_challenge", { code_challenge: "short", code_challenge_method: "S256" }, "invalid_request"],
     ] as const) {
       it(`then ${what} redirects with error=${error}, iss and state`, async () => {
-        const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "st 1", ...params })}`);
+        const r = await alice.get(
+          `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "st 1", ...params })}`,
+        );
         expect(r.status).to.equal(303);
         const u = new URL(String(r.headers.location));
         expect(u.origin + u.pathname).to.equal("https://app.example/cb");
@@ -74,7 +88,9 @@ describeBackends("Authorize", (backend) => {
     // header that node's HTTP client (16 KB of headers) could not even parse.
     for (const extra of [{}, { response_type: "token" }] as Array<Record<string, string>>) {
       it(`then a state over 2,000 characters redirects with invalid_request and no state${"response_type" in extra ? " (before other errors)" : ""}`, async () => {
-        const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "s".repeat(15_000), ...extra })}`);
+        const r = await alice.get(
+          `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state: "s".repeat(15_000), ...extra })}`,
+        );
         expect(r.status).to.equal(303);
         const u = new URL(String(r.headers.location));
         expect(u.origin + u.pathname).to.equal("https://app.example/cb");
@@ -86,7 +102,9 @@ describeBackends("Authorize", (backend) => {
     }
     it("then a state of exactly 2,000 characters (code points) is echoed", async () => {
       const state = "é".repeat(2000);
-      const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state, response_type: "token" })}`);
+      const r = await alice.get(
+        `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri, state, response_type: "token" })}`,
+      );
       expect(new URL(String(r.headers.location)).searchParams.get("state")).to.equal(state);
     });
   });
@@ -94,7 +112,11 @@ describeBackends("Authorize", (backend) => {
   describe("When a person is not signed in", () => {
     it("then they sign in (with a link to sign up) and come back to the consent page", async () => {
       const c = new PageClient(base);
-      const q = new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb", state: "abc" });
+      const q = new URLSearchParams({
+        client_id: app.clientId,
+        redirect_uri: "https://other.example/cb",
+        state: "abc",
+      });
       const r = await c.get(`/authorize?${q}`);
       expect(r.status).to.equal(303);
       const signin = String(r.headers.location);
@@ -111,7 +133,9 @@ describeBackends("Authorize", (backend) => {
 
   describe("When a signed-in person sees the consent page", () => {
     it("then it names the app and the three fields, with allow and deny buttons, and the page headers", async () => {
-      const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb" })}`);
+      const r = await alice.get(
+        `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb" })}`,
+      );
       expect(r.status).to.equal(200);
       expect(r.text).to.contain("Photo &lt;Printer>");
       for (const f of ["display name", "username", "profile picture"]) expect(r.text).to.contain(f);
@@ -124,8 +148,12 @@ describeBackends("Authorize", (backend) => {
     it("then allow sends 303 with code, iss and state, keeping the URL's own query", async () => {
       const p = pkce();
       const u = await authorize(alice, {
-        client_id: app.clientId, redirect_uri: "https://app.example/cb?tenant=7", state: "xyz&=", response_type: "code",
-        code_challenge: p.challenge, code_challenge_method: "S256",
+        client_id: app.clientId,
+        redirect_uri: "https://app.example/cb?tenant=7",
+        state: "xyz&=",
+        response_type: "code",
+        code_challenge: p.challenge,
+        code_challenge_method: "S256",
       });
       expect(u.origin + u.pathname).to.equal("https://app.example/cb");
       expect(u.searchParams.get("tenant")).to.equal("7");
@@ -140,7 +168,11 @@ describeBackends("Authorize", (backend) => {
     });
 
     it("then deny sends 303 with error=access_denied, iss and state", async () => {
-      const u = await authorize(alice, { client_id: app.clientId, redirect_uri: "https://other.example/cb", state: "s1" }, "deny");
+      const u = await authorize(
+        alice,
+        { client_id: app.clientId, redirect_uri: "https://other.example/cb", state: "s1" },
+        "deny",
+      );
       expect(u.searchParams.get("error")).to.equal("access_denied");
       expect(u.searchParams.get("iss")).to.equal(base);
       expect(u.searchParams.get("state")).to.equal("s1");
@@ -161,7 +193,11 @@ describeBackends("Authorize", (backend) => {
     });
 
     it("then a consent POST without the CSRF token is refused and redirects nowhere", async () => {
-      const r = await alice.post("/authorize", { client_id: app.clientId, redirect_uri: "https://other.example/cb", decision: "allow" });
+      const r = await alice.post("/authorize", {
+        client_id: app.clientId,
+        redirect_uri: "https://other.example/cb",
+        decision: "allow",
+      });
       expect(r.status).to.equal(403);
       expect(r.headers.location).to.equal(undefined);
     });

@@ -31,7 +31,8 @@ describeBackends("Standard OAuth clients", (backend) => {
     let r = await person.get(u.pathname + u.search);
     if (r.status === 200) {
       const hidden: Record<string, string> = { decision: "allow" };
-      for (const m of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) hidden[m[1]!] = m[2]!.replace(/&amp;/g, "&");
+      for (const m of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+        hidden[m[1]!] = m[2]!.replace(/&amp;/g, "&");
       r = await person.post("/authorize", hidden);
     }
     expect(r.status, r.text.slice(0, 200)).to.equal(303);
@@ -39,54 +40,105 @@ describeBackends("Standard OAuth clients", (backend) => {
   }
 
   it("When the app uses openid-client (v6) via the RFC 8414 document, then it signs the person in", async () => {
-    const config = await client.discovery(new URL(base), app.clientId, undefined, client.ClientSecretBasic(app.clientSecret), {
-      algorithm: "oauth2",
-      execute: [client.allowInsecureRequests],
-    });
+    const config = await client.discovery(
+      new URL(base),
+      app.clientId,
+      undefined,
+      client.ClientSecretBasic(app.clientSecret),
+      {
+        algorithm: "oauth2",
+        execute: [client.allowInsecureRequests],
+      },
+    );
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT, scope: "profile", state,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      redirect_uri: REDIRECT,
+      scope: "profile",
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     });
     const landed = await personVisits(url);
-    const tokens = await client.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, landed, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect(tokens.token_type).to.equal("bearer");
-    const res = await client.fetchProtectedResource(config, tokens.access_token, new URL(`${base}/auth/user`), "GET", undefined, new Headers({ client_id: app.clientId }));
+    const res = await client.fetchProtectedResource(
+      config,
+      tokens.access_token,
+      new URL(`${base}/auth/user`),
+      "GET",
+      undefined,
+      new Headers({ client_id: app.clientId }),
+    );
     expect(await res.json()).to.include({ username: "lib.user", display_name: "Library User" });
   });
 
   it("When the app uses oauth4webapi, then it signs the person in (iss checked, client_secret_post)", async () => {
     const issuer = new URL(base);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", [oauth.allowInsecureRequests]: true }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", [oauth.allowInsecureRequests]: true }),
+    );
     const c: oauth.Client = { client_id: app.clientId };
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
-      client_id: app.clientId, redirect_uri: REDIRECT, response_type: "code", scope: "profile", state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      client_id: app.clientId,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: "profile",
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     }).toString();
     const landed = await personVisits(url);
     const params = oauth.validateAuthResponse(as, c, landed, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretPost(app.clientSecret), params, REDIRECT, verifier, { [oauth.allowInsecureRequests]: true });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      c,
+      oauth.ClientSecretPost(app.clientSecret),
+      params,
+      REDIRECT,
+      verifier,
+      { [oauth.allowInsecureRequests]: true },
+    );
     const result = await oauth.processAuthorizationCodeResponse(as, c, response);
-    const me = await oauth.protectedResourceRequest(result.access_token, "GET", new URL(`${base}/auth/user`), new Headers({ client_id: app.clientId }), null, { [oauth.allowInsecureRequests]: true });
+    const me = await oauth.protectedResourceRequest(
+      result.access_token,
+      "GET",
+      new URL(`${base}/auth/user`),
+      new Headers({ client_id: app.clientId }),
+      null,
+      { [oauth.allowInsecureRequests]: true },
+    );
     expect(await me.json()).to.include({ username: "lib.user" });
   });
 
   it("When the app uses passport-oauth2 (with PKCE and state in the session), then it signs the person in", async () => {
     const strategy = new OAuth2Strategy(
       {
-        authorizationURL: `${base}/authorize`, tokenURL: `${base}/token`, clientID: app.clientId, clientSecret: app.clientSecret,
-        callbackURL: REDIRECT, scope: "profile", state: true, pkce: true,
+        authorizationURL: `${base}/authorize`,
+        tokenURL: `${base}/token`,
+        clientID: app.clientId,
+        clientSecret: app.clientSecret,
+        callbackURL: REDIRECT,
+        scope: "profile",
+        state: true,
+        pkce: true,
       },
-      (accessToken: string, _refresh: string, profile: unknown, done: (err: unknown, user?: unknown) => void) => done(null, { accessToken, profile }),
+      (accessToken: string, _refresh: string, profile: unknown, done: (err: unknown, user?: unknown) => void) =>
+        done(null, { accessToken, profile }),
     );
     // The one thing every passport provider strategy supplies: how to read the profile.
     strategy.userProfile = (accessToken, done) => {
-      fetch(`${base}/auth/user`, { headers: { authorization: `Bearer ${accessToken}`, client_id: app.clientId } })
-        .then(async (r) => done(null, await r.json()), (e: Error) => done(e));
+      fetch(`${base}/auth/user`, { headers: { authorization: `Bearer ${accessToken}`, client_id: app.clientId } }).then(
+        async (r) => done(null, await r.json()),
+        (e: Error) => done(e),
+      );
     };
     const session: Record<string, unknown> = {};
     // What passport's middleware does: give the strategy its actions, then call authenticate.
@@ -115,7 +167,9 @@ describeBackends("Standard OAuth clients", (backend) => {
     expect(landed.searchParams.get("state")).to.equal("simple-state");
     const at = await oauthClient.getToken({ code: landed.searchParams.get("code")!, redirect_uri: REDIRECT });
     const accessToken = at.token.access_token as string;
-    const r = await fetch(`${base}/auth/user`, { headers: { authorization: `Bearer ${accessToken}`, client_id: app.clientId } });
+    const r = await fetch(`${base}/auth/user`, {
+      headers: { authorization: `Bearer ${accessToken}`, client_id: app.clientId },
+    });
     expect(await r.json()).to.include({ username: "lib.user" });
   });
 });

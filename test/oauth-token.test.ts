@@ -36,8 +36,13 @@ describeBackends("Token and user endpoints", (backend) => {
   }
 
   const fields = (c: { code: string; verifier: string }, extra: Record<string, string> = {}) => ({
-    grant_type: "authorization_code", code: c.code, redirect_uri: app.redirectUri, client_id: app.clientId,
-    client_secret: app.clientSecret, code_verifier: c.verifier, ...extra,
+    grant_type: "authorization_code",
+    code: c.code,
+    redirect_uri: app.redirectUri,
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    code_verifier: c.verifier,
+    ...extra,
   });
 
   describe("When an app trades a good code", () => {
@@ -52,13 +57,21 @@ describeBackends("Token and user endpoints", (backend) => {
     });
 
     it("then a JSON body works too", async () => {
-      const r = await http(base, "/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fields(await code())) });
+      const r = await http(base, "/token", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(fields(await code())),
+      });
       expect(r.status).to.equal(200);
     });
 
     it("then HTTP Basic (client_secret_basic) works, grant_type may be left out", async () => {
       const c = await code();
-      const r = await token(base, { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier }, { authorization: basic(app.clientId, app.clientSecret) });
+      const r = await token(
+        base,
+        { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier },
+        { authorization: basic(app.clientId, app.clientSecret) },
+      );
       expect(r.status).to.equal(200);
     });
 
@@ -71,7 +84,11 @@ describeBackends("Token and user endpoints", (backend) => {
     it("then an app with one redirect URL may leave redirect_uri out of both requests", async () => {
       const u = await authorize(alice, { client_id: other.clientId, state: "one" });
       expect(u.origin + u.pathname).to.equal(other.redirectUri);
-      const r = await token(base, { code: u.searchParams.get("code")!, client_id: other.clientId, client_secret: other.clientSecret });
+      const r = await token(base, {
+        code: u.searchParams.get("code")!,
+        client_id: other.clientId,
+        client_secret: other.clientSecret,
+      });
       expect(r.status).to.equal(200);
     });
 
@@ -114,7 +131,10 @@ describeBackends("Token and user endpoints", (backend) => {
 
     it("then another client's code fails with invalid_grant", async () => {
       const c = await code();
-      const r = await token(base, fields(c, { client_id: other.clientId, client_secret: other.clientSecret, redirect_uri: other.redirectUri }));
+      const r = await token(
+        base,
+        fields(c, { client_id: other.clientId, client_secret: other.clientSecret, redirect_uri: other.redirectUri }),
+      );
       expect(r.json.error).to.equal("invalid_grant");
     });
 
@@ -130,15 +150,21 @@ describeBackends("Token and user endpoints", (backend) => {
     });
 
     it("then a wrong code_verifier fails with invalid_grant", async () => {
-      expect((await token(base, fields(await code(), { code_verifier: pkce().verifier }))).json.error).to.equal("invalid_grant");
+      expect((await token(base, fields(await code(), { code_verifier: pkce().verifier }))).json.error).to.equal(
+        "invalid_grant",
+      );
     });
 
     it("then a code_verifier without an earlier challenge fails with invalid_grant", async () => {
-      expect((await token(base, fields(await code({ pkce: false }), { code_verifier: pkce().verifier }))).json.error).to.equal("invalid_grant");
+      expect(
+        (await token(base, fields(await code({ pkce: false }), { code_verifier: pkce().verifier }))).json.error,
+      ).to.equal("invalid_grant");
     });
 
     it("then an unknown code fails with invalid_grant and a missing one with invalid_request", async () => {
-      expect((await token(base, fields({ code: "made-up", verifier: pkce().verifier }))).json.error).to.equal("invalid_grant");
+      expect((await token(base, fields({ code: "made-up", verifier: pkce().verifier }))).json.error).to.equal(
+        "invalid_grant",
+      );
       const { code: _c, ...f } = fields({ code: "x", verifier: pkce().verifier });
       expect((await token(base, f)).json.error).to.equal("invalid_request");
     });
@@ -173,7 +199,11 @@ describeBackends("Token and user endpoints", (backend) => {
 
     it("then a wrong secret as Basic is 401 invalid_client with WWW-Authenticate: Basic", async () => {
       const c = await code();
-      const r = await token(base, { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier }, { authorization: basic(app.clientId, "wrong") });
+      const r = await token(
+        base,
+        { code: c.code, redirect_uri: app.redirectUri, code_verifier: c.verifier },
+        { authorization: basic(app.clientId, "wrong") },
+      );
       expect(r.status).to.equal(401);
       expect(r.json.error).to.equal("invalid_client");
       expect(r.headers["www-authenticate"]).to.match(/^Basic/);
@@ -201,7 +231,8 @@ describeBackends("Token and user endpoints", (backend) => {
 
     it("then the 20th failure for one client_id from one address is 429, and so is the right secret after it", async () => {
       const c = await code();
-      for (let i = 1; i <= 19; i++) expect((await token(base, fields(c, { client_secret: `wrong-${i}` }))).status).to.equal(401);
+      for (let i = 1; i <= 19; i++)
+        expect((await token(base, fields(c, { client_secret: `wrong-${i}` }))).status).to.equal(401);
       const r20 = await token(base, fields(c, { client_secret: "wrong-20" }));
       expect(r20.status).to.equal(429);
       expect(r20.json.error).to.equal("rate_limited");
@@ -230,7 +261,9 @@ describeBackends("Token and user endpoints", (backend) => {
       const r = await http(base, `/auth/user?access_token=${t}`, { headers: { client_id: app.clientId } });
       expect(r.status).to.equal(400);
       expect(r.json.error).to.equal("invalid_request");
-      const r2 = await http(base, `/auth/user?access_token=${t}`, { headers: { client_id: app.clientId, authorization: `Bearer ${t}` } });
+      const r2 = await http(base, `/auth/user?access_token=${t}`, {
+        headers: { client_id: app.clientId, authorization: `Bearer ${t}` },
+      });
       expect(r2.status).to.equal(400);
     });
 
@@ -248,7 +281,11 @@ describeBackends("Token and user endpoints", (backend) => {
     it("then a browser may call it cross-origin (preflight allows authorization and client_id)", async () => {
       const r = await http(base, "/auth/user", {
         method: "OPTIONS",
-        headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization,client_id" },
+        headers: {
+          origin: "https://app.example",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "authorization,client_id",
+        },
       });
       expect(r.status).to.be.oneOf([200, 204]);
       expect(String(r.headers["access-control-allow-headers"])).to.contain("client_id");
@@ -267,7 +304,10 @@ describeBackends("Token and user endpoints", (backend) => {
         authorization_response_iss_parameter_supported: true,
       });
       expect(r.json.code_challenge_methods_supported).to.deep.equal(["S256"]);
-      expect(r.json.token_endpoint_auth_methods_supported).to.include.members(["client_secret_basic", "client_secret_post"]);
+      expect(r.json.token_endpoint_auth_methods_supported).to.include.members([
+        "client_secret_basic",
+        "client_secret_post",
+      ]);
     });
 
     it("then /openapi.json documents /token and /auth/user", async () => {

@@ -13,8 +13,14 @@ describe("The process", function () {
       const api = challengeApi(node.url);
       const key = await api.createKey("first run?", "yes");
       expect((await api.solve(key, "yes")).json).to.deep.equal({ correct: true });
-      const warnings = node.output().split("\n").filter((l) => l.includes('"level":"warn"'));
-      expect(warnings.filter((l) => l.includes("embedded in-process store")), `the process said:\n${node.output()}`).to.have.length(1);
+      const warnings = node
+        .output()
+        .split("\n")
+        .filter((l) => l.includes('"level":"warn"'));
+      expect(
+        warnings.filter((l) => l.includes("embedded in-process store")),
+        `the process said:\n${node.output()}`,
+      ).to.have.length(1);
     } finally {
       node.kill("SIGTERM");
       await node.exited;

@@ -39,7 +39,9 @@ const HOSTILE = [
 
 /** The return_to of a link or form action on a page (decoded), for each one found. */
 function returnTos(html: string): string[] {
-  return [...html.matchAll(/(?:href|action)="(\/sign(?:in|up)\?[^"]*)"/g)].map((m) => new URL(decodeHtml(m[1]!), "http://x").searchParams.get("return_to") ?? "");
+  return [...html.matchAll(/(?:href|action)="(\/sign(?:in|up)\?[^"]*)"/g)].map(
+    (m) => new URL(decodeHtml(m[1]!), "http://x").searchParams.get("return_to") ?? "",
+  );
 }
 
 describeBackends("return_to is checked after normalisation", (backend) => {
@@ -72,7 +74,11 @@ describeBackends("return_to is checked after normalisation", (backend) => {
       const page = await c.get(`/signup${q}`, headers);
       expect(returnTos(page.text)).to.have.length(2);
       for (const r of returnTos(page.text)) expect(r).to.equal("/account");
-      const r = await c.post(`/signup${q}`, { _csrf: csrfOf(page.text), username: `u${n}x${Date.now() % 100000}`, password: PASSWORD }, headers);
+      const r = await c.post(
+        `/signup${q}`,
+        { _csrf: csrfOf(page.text), username: `u${n}x${Date.now() % 100000}`, password: PASSWORD },
+        headers,
+      );
       expect(r.status, r.text.slice(0, 200)).to.equal(303);
       expect(r.headers.location).to.equal("/account");
     });
@@ -90,14 +96,22 @@ describeBackends("return_to is checked after normalisation", (backend) => {
       const page = await c.get(`/signin?return_to=${encodeURIComponent(given)}`);
       for (const r of returnTos(page.text)) expect(r).to.equal(normalised);
       const signUpLink = /href="(\/signup\?[^"]*)"/.exec(page.text)![1]!;
-      const r = await c.post(`/signin?return_to=${encodeURIComponent(given)}`, { _csrf: csrfOf(page.text), username: "alice", password: PASSWORD });
+      const r = await c.post(`/signin?return_to=${encodeURIComponent(given)}`, {
+        _csrf: csrfOf(page.text),
+        username: "alice",
+        password: PASSWORD,
+      });
       expect(r.headers.location).to.equal(normalised);
       // Following the sign-up link, the new account continues to the same place.
       const other = new PageClient(base);
       const headers = from();
       const signUp = await other.get(decodeHtml(signUpLink), headers);
       const action = /<form method="post" action="([^"]+)"/.exec(signUp.text)![1]!;
-      const made = await other.post(decodeHtml(action), { _csrf: csrfOf(signUp.text), username: `v${n}x${Date.now() % 100000}`, password: PASSWORD }, headers);
+      const made = await other.post(
+        decodeHtml(action),
+        { _csrf: csrfOf(signUp.text), username: `v${n}x${Date.now() % 100000}`, password: PASSWORD },
+        headers,
+      );
       expect(made.status, made.text.slice(0, 200)).to.equal(303);
       expect(made.headers.location).to.equal(normalised);
     });

@@ -16,10 +16,20 @@ describeBackends(
       for (const [k, v] of onA.cookies) onB.cookies.set(k, v);
       expect((await onB.get("/account")).text).to.contain("Nadia");
       const landed = await authorize(onB, { client_id: app.clientId, redirect_uri: app.redirectUri, state: "s" });
-      const t = await token(a.url, { code: landed.searchParams.get("code")!, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri });
+      const t = await token(a.url, {
+        code: landed.searchParams.get("code")!,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        redirect_uri: app.redirectUri,
+      });
       expect(t.status).to.equal(200);
       expect((await userInfo(b.url, t.json.access_token, app.clientId)).json.username).to.equal("nadia");
-      const replay = await token(b.url, { code: landed.searchParams.get("code")!, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri });
+      const replay = await token(b.url, {
+        code: landed.searchParams.get("code")!,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        redirect_uri: app.redirectUri,
+      });
       expect(replay.json.error).to.equal("invalid_grant");
       expect((await userInfo(a.url, t.json.access_token, app.clientId)).status).to.equal(401);
     });

@@ -55,7 +55,12 @@ describeBackends("Sign-in under bad input", (backend) => {
   it("When a page form is over 64 KB, then it is 413", async () => {
     const c = new PageClient(base);
     const page = await c.get("/signup");
-    const r = await c.post("/signup", { _csrf: csrfOf(page.text), username: "big", password: "password123", display_name: "x".repeat(70 * 1024) });
+    const r = await c.post("/signup", {
+      _csrf: csrfOf(page.text),
+      username: "big",
+      password: "password123",
+      display_name: "x".repeat(70 * 1024),
+    });
     expect(r.status).to.equal(413);
   });
 });
@@ -84,7 +89,11 @@ describe("Sign-in when Redis is away", function () {
     for (const r of [
       await c.get("/account"),
       await anon.post("/signin", { _csrf: form, username: "rita", password: "correct horse battery" }),
-      await http(node.url, "/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "code=a&client_id=b&client_secret=c" }),
+      await http(node.url, "/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "code=a&client_id=b&client_secret=c",
+      }),
       await http(node.url, "/auth/user", { headers: { authorization: "Bearer x", client_id: "y" } }),
     ]) {
       expect(r.status, r.text.slice(0, 200)).to.equal(503);

@@ -28,7 +28,8 @@ class Browser {
 }
 
 /** A fresh browser at `address` tries the right password once. */
-const rightFrom = (base: string, address: string, username = "alice") => new Browser(base, address).signIn(username, PASSWORD);
+const rightFrom = (base: string, address: string, username = "alice") =>
+  new Browser(base, address).signIn(username, PASSWORD);
 
 describeBackends("Failed sign-ins are limited per username and address", (backend) => {
   let base: string;
@@ -92,7 +93,10 @@ describeBackends("Failed sign-ins are limited per username and address", (backen
     const statuses = results.map((r) => r.status);
     const counted = statuses.filter((s) => s === 401).length;
     expect(counted, JSON.stringify(statuses)).to.be.at.most(9);
-    expect(statuses.filter((s) => s !== 401 && s !== 429), JSON.stringify(statuses)).to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s !== 401 && s !== 429),
+      JSON.stringify(statuses),
+    ).to.deep.equal([]);
     expect(counted + statuses.filter((s) => s === 429).length).to.equal(50);
     expect((await b.signIn("alice", PASSWORD)).status).to.equal(429);
     expect((await rightFrom(base, "203.0.113.41")).status).to.equal(303);
@@ -102,12 +106,18 @@ describeBackends("Failed sign-ins are limited per username and address", (backen
     this.timeout(120_000);
     const address = "203.0.113.60";
     const results = await Promise.all(Array.from({ length: 50 }, () => rightFrom(base, address)));
-    expect(results.map((r) => r.status).filter((s) => s !== 303), "not signed in").to.deep.equal([]);
+    expect(
+      results.map((r) => r.status).filter((s) => s !== 303),
+      "not signed in",
+    ).to.deep.equal([]);
     // And they used up nothing: nine failures later the right password still signs in.
     const b = new Browser(base, address);
     for (let i = 0; i < 9; i++) expect((await b.signIn("alice", "wrong-password")).status).to.equal(401);
     const again = await Promise.all(Array.from({ length: 20 }, () => rightFrom(base, address)));
-    expect(again.map((r) => r.status).filter((s) => s !== 303), "after nine failures").to.deep.equal([]);
+    expect(
+      again.map((r) => r.status).filter((s) => s !== 303),
+      "after nine failures",
+    ).to.deep.equal([]);
   });
 
   it("When the right password is given, then it does not count toward the limit", async function () {

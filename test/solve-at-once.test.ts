@@ -55,7 +55,9 @@ describeBackends("Answers sent at once over HTTP", (backend) => {
     const key = await api.createKey("q", "right");
     const rs = await atOnce(59, (i) => (i % 6 === 5 ? api.solve(key, `wrong ${i}`) : api.solve(key, "right")));
     expect(tally(rs)).to.deep.equal({ right: 50, wrong: 9, limited: 0, other: [] });
-    expect((await api.solve(key, "wrong")).json, "the 10th wrong answer still counts").to.deep.equal({ correct: false });
+    expect((await api.solve(key, "wrong")).json, "the 10th wrong answer still counts").to.deep.equal({
+      correct: false,
+    });
     expect((await api.solve(key, "right")).status).to.equal(429);
   });
 
@@ -110,8 +112,16 @@ describeBackends("Answers sent at once over the socket", (backend) => {
   it("When a socket sends 60 right answers at once, then all are {correct:true}, and 60 wrong ones at once are 10 false and 50 rate_limited", async () => {
     const c = await readyClient(url, { token });
     const { key } = await call<{ key: string }>(c, "challenge:new", { question: "q", answer: "right" });
-    expect(count(await atOnce(60, () => call<Ack>(c, "challenge:solve", { key, a: "right" })))).to.deep.equal({ right: 60, wrong: 0, limited: 0 });
-    expect(count(await atOnce(60, (i) => call<Ack>(c, "challenge:solve", { key, a: `wrong ${i}` })))).to.deep.equal({ right: 0, wrong: 10, limited: 50 });
+    expect(count(await atOnce(60, () => call<Ack>(c, "challenge:solve", { key, a: "right" })))).to.deep.equal({
+      right: 60,
+      wrong: 0,
+      limited: 0,
+    });
+    expect(count(await atOnce(60, (i) => call<Ack>(c, "challenge:solve", { key, a: `wrong ${i}` })))).to.deep.equal({
+      right: 0,
+      wrong: 10,
+      limited: 50,
+    });
     expect(await call(c, "challenge:solve", { key, a: "right" })).to.include({ error: "rate_limited" });
   });
 
@@ -135,7 +145,12 @@ describeBackends("Answers sent at once over the socket", (backend) => {
     await expectEvents(watcher, key, counted, { right: h.right + s.right, wrong: 10 });
   });
 
-  async function expectEvents(c: ChannelClient, key: string, counted: number, outcome: { right: number; wrong: number }) {
+  async function expectEvents(
+    c: ChannelClient,
+    key: string,
+    counted: number,
+    outcome: { right: number; wrong: number },
+  ) {
     // Events arrive in order: once a later marker arrived, every earlier event has.
     const marker = await challengeApi(url).createKey("marker", "m", { authorization: `Bearer ${token}` });
     await challengeApi(url).solve(marker, "m");
@@ -143,7 +158,9 @@ describeBackends("Answers sent at once over the socket", (backend) => {
     expect(all.at(-1)?.key).to.equal(marker);
     const mine = all.filter((e) => e.key === key);
     expect(mine).to.have.length(counted);
-    expect({ right: mine.filter((e) => e.correct).length, wrong: mine.filter((e) => !e.correct).length }).to.deep.equal(outcome);
+    expect({ right: mine.filter((e) => e.correct).length, wrong: mine.filter((e) => !e.correct).length }).to.deep.equal(
+      outcome,
+    );
     expect(new Set(all.map((e) => e.id)).size).to.equal(all.length);
   }
 });

@@ -3,8 +3,21 @@ import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { AppRecord, Store, UserRecord } from "../src/store/port.js";
 
-const user = (id: string, username: string): UserRecord => ({ id, username, displayName: username, passwordHash: "x", createdAt: 1 });
-const app = (clientId: string, ownerId: string): AppRecord => ({ clientId, ownerId, name: clientId, redirectUris: ["https://a.example/cb"], secretHash: "ab", createdAt: 1 });
+const user = (id: string, username: string): UserRecord => ({
+  id,
+  username,
+  displayName: username,
+  passwordHash: "x",
+  createdAt: 1,
+});
+const app = (clientId: string, ownerId: string): AppRecord => ({
+  clientId,
+  ownerId,
+  name: clientId,
+  redirectUris: ["https://a.example/cb"],
+  secretHash: "ab",
+  createdAt: 1,
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeBackends("Store contract: sign-in", (backend) => {
@@ -22,7 +35,11 @@ describeBackends("Store contract: sign-in", (backend) => {
 
   it("When a user is updated and a picture saved, then both read back (bytes exact)", async () => {
     await store.accounts.create(user("u1", "ann"));
-    await store.accounts.update({ ...user("u1", "ann"), displayName: "Ann B", picture: { type: "image/png", version: 1 } });
+    await store.accounts.update({
+      ...user("u1", "ann"),
+      displayName: "Ann B",
+      picture: { type: "image/png", version: 1 },
+    });
     expect((await store.accounts.byId("u1"))!.displayName).to.equal("Ann B");
     const bytes = Buffer.from([0, 255, 1, 128, 10, 13]);
     await store.accounts.savePicture("u1", bytes);
@@ -63,7 +80,14 @@ describeBackends("Store contract: sign-in", (backend) => {
 
   it("When a code is taken twice, then the second take is a replay that revokes its tokens", async () => {
     await store.grants.grantConsent("u", "c");
-    expect(await store.grants.saveCode("h1", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60, 120)).to.equal(true);
+    expect(
+      await store.grants.saveCode(
+        "h1",
+        { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" },
+        60,
+        120,
+      ),
+    ).to.equal(true);
     const first = await store.grants.takeCode("h1", 120);
     expect(first.kind).to.equal("first");
     await store.grants.saveToken("t1", { userId: "u", clientId: "c", codeHash: "h1" }, 60);
@@ -87,7 +111,12 @@ describeBackends("Store contract: sign-in", (backend) => {
     await store.apps.create(app("c9", "owner"));
     await store.apps.create(app("c10", "owner"));
     const code = (clientId: string, userId = "u9") => ({ clientId, redirectUri: "r", redirectUriGiven: true, userId });
-    for (const [u, c] of [["u9", "c9"], ["u9", "c10"], ["u10", "c9"]] as const) await store.grants.grantConsent(u, c);
+    for (const [u, c] of [
+      ["u9", "c9"],
+      ["u9", "c10"],
+      ["u10", "c9"],
+    ] as const)
+      await store.grants.grantConsent(u, c);
     await store.grants.saveCode("traded", code("c9"), 60, 120);
     await store.grants.saveCode("pending", code("c9"), 60, 120);
     await store.grants.saveCode("other-app", code("c10"), 60, 120);
@@ -123,7 +152,14 @@ describeBackends("Store contract: sign-in", (backend) => {
     await store.accounts.create(user("u5", "eve"));
     await store.apps.create(app("c5", "owner"));
     await store.grants.grantConsent("u5", "c5");
-    expect(await store.grants.saveCode("h5", { clientId: "c5", redirectUri: "r", redirectUriGiven: true, userId: "u5" }, 60, 120)).to.equal(true);
+    expect(
+      await store.grants.saveCode(
+        "h5",
+        { clientId: "c5", redirectUri: "r", redirectUriGiven: true, userId: "u5" },
+        60,
+        120,
+      ),
+    ).to.equal(true);
     await store.grants.takeCode("h5", 120);
     await store.grants.saveToken("t5", { userId: "u5", clientId: "c5", codeHash: "h5" }, 60);
     await store.grants.saveToken("t6", { userId: "u5", clientId: "c5", codeHash: "h6" }, 60);
@@ -142,14 +178,28 @@ describeBackends("Store contract: sign-in", (backend) => {
 
   it("When concurrent takes race for one code, then exactly one wins", async () => {
     await store.grants.grantConsent("u", "c");
-    expect(await store.grants.saveCode("h2", { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" }, 60, 120)).to.equal(true);
+    expect(
+      await store.grants.saveCode(
+        "h2",
+        { clientId: "c", redirectUri: "r", redirectUriGiven: true, userId: "u" },
+        60,
+        120,
+      ),
+    ).to.equal(true);
     const results = await Promise.all(Array.from({ length: 10 }, () => store.grants.takeCode("h2", 120)));
     expect(results.filter((r) => r.kind === "first")).to.have.length(1);
   });
 
   it("When a code or token outlives its TTL, then it is gone", async () => {
     await store.grants.grantConsent("u", "c");
-    expect(await store.grants.saveCode("h3", { clientId: "c", redirectUri: "r", redirectUriGiven: false, userId: "u" }, 1, 120)).to.equal(true);
+    expect(
+      await store.grants.saveCode(
+        "h3",
+        { clientId: "c", redirectUri: "r", redirectUriGiven: false, userId: "u" },
+        1,
+        120,
+      ),
+    ).to.equal(true);
     await store.grants.saveToken("t3", { userId: "u", clientId: "c", codeHash: "hx" }, 1);
     await sleep(1100);
     expect((await store.grants.takeCode("h3", 120)).kind).to.equal("unknown");

@@ -48,9 +48,16 @@ function storeContract(name: string, make: () => Promise<{ store: Store; cleanup
         limits: { perAddress, perAddressWindow: window, perKey, perKeyWindow: window },
         history: { maxEvents: 1000, ttlSeconds: 86_400 },
       });
-      const attempt = (key: string, answerHash: string, address = "a1") => ({ key, address, answerHash, at: "2026-01-01T00:00:00.000Z" });
-      const at = (n: number, f: (i: number) => Promise<SolveResult>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
-      const statuses = (rs: SolveResult[]) => rs.map((r) => (r.status === "counted" ? String(r.correct) : r.status)).sort();
+      const attempt = (key: string, answerHash: string, address = "a1") => ({
+        key,
+        address,
+        answerHash,
+        at: "2026-01-01T00:00:00.000Z",
+      });
+      const at = (n: number, f: (i: number) => Promise<SolveResult>) =>
+        Promise.all(Array.from({ length: n }, (_, i) => f(i)));
+      const statuses = (rs: SolveResult[]) =>
+        rs.map((r) => (r.status === "counted" ? String(r.correct) : r.status)).sort();
 
       it("then an unknown key is unknown", async () => {
         expect(await store.challenges.solve(attempt("nope", RIGHT), rules())).to.deep.equal({ status: "unknown" });
@@ -65,7 +72,9 @@ function storeContract(name: string, make: () => Promise<{ store: Store; cleanup
         const right = await store.challenges.solve(attempt("k1", RIGHT), rules());
         expect(right.status, "limited: the right answer too").to.equal("limited");
         if (right.status === "limited") expect(right.retryAfterMs).to.be.within(1, 60_000);
-        expect((await store.challenges.solve(attempt("k1", RIGHT, "a2"), rules())).status, "another address").to.equal("counted");
+        expect((await store.challenges.solve(attempt("k1", RIGHT, "a2"), rules())).status, "another address").to.equal(
+          "counted",
+        );
       });
 
       it("then the per-key limit counts every address", async () => {
@@ -81,9 +90,13 @@ function storeContract(name: string, make: () => Promise<{ store: Store; cleanup
         const rs = await at(7, (i) => store.challenges.solve(attempt("k1", i < 5 ? RIGHT : WRONG), rules()));
         rs.push(...(await at(4, () => store.challenges.solve(attempt("k1", WRONG), rules()))));
         const events = rs.flatMap((r) => (r.status === "counted" && r.event ? [r.event] : []));
-        expect(statuses(rs)).to.deep.equal([...Array(5).fill("true"), ...Array(3).fill("false"), ...Array(3).fill("limited")].sort());
+        expect(statuses(rs)).to.deep.equal(
+          [...Array(5).fill("true"), ...Array(3).fill("false"), ...Array(3).fill("limited")].sort(),
+        );
         expect(events).to.have.length(8);
-        expect(events.every((e) => e.app === "app-1" && e.key === "k1" && e.at === "2026-01-01T00:00:00.000Z")).to.equal(true);
+        expect(
+          events.every((e) => e.app === "app-1" && e.key === "k1" && e.at === "2026-01-01T00:00:00.000Z"),
+        ).to.equal(true);
         const read = await store.events.readAfter("app-1", "0-0", 100, rules().history);
         expect(read.events.map((e) => e.id).sort()).to.deep.equal(events.map((e) => e.id).sort());
         expect(read.events.filter((e) => e.correct)).to.have.length(5);
@@ -183,19 +196,29 @@ describe("Redis store", function () {
     try {
       await Promise.all(clients.map((c) => waitReady(c, 3000)));
       const [a, b] = clients.map((c) => new RedisStore(c, "sigil")) as [RedisStore, RedisStore];
-      const rules = { limits: { perAddress: 2, perAddressWindow: 60, perKey: 100, perKeyWindow: 60 }, history: { maxEvents: 1000, ttlSeconds: 86_400 } };
+      const rules = {
+        limits: { perAddress: 2, perAddressWindow: 60, perKey: 100, perKeyWindow: 60 },
+        history: { maxEvents: 1000, ttlSeconds: 86_400 },
+      };
       const attempt = (answerHash: string) => ({ key: "k1", address: "a1", answerHash, at: new Date().toISOString() });
       await a.challenges.create("k1", { ...rec("q"), owner: "app-1" }, 60);
       expect(await a.challenges.solve(attempt("00"), rules)).to.include({ status: "counted", correct: false });
       // The copy of the answer hash is lost (e.g. a failover): node A, which knows the owner, reads the record again.
       redis.cli("DEL", "sigil:sv:{app-1}:k1:h");
-      expect(await a.challenges.solve(attempt("ab".repeat(32)), rules)).to.include({ status: "counted", correct: true });
+      expect(await a.challenges.solve(attempt("ab".repeat(32)), rules)).to.include({
+        status: "counted",
+        correct: true,
+      });
       expect(await b.challenges.solve(attempt("00"), rules)).to.include({ status: "counted", correct: false });
       expect((await b.challenges.solve(attempt("ab".repeat(32)), rules)).status).to.equal("limited");
       const keys = redis.cli("KEYS", "sigil:sv:*").trim().split(/\s+/).sort();
       expect(keys).to.deep.equal(["sigil:sv:{app-1}:k1:a:a1", "sigil:sv:{app-1}:k1:h", "sigil:sv:{app-1}:k1:n"]);
       expect(Number(redis.cli("PTTL", "sigil:sv:{app-1}:k1:h"))).to.be.within(1, 60_000);
-      expect((await a.events.readAfter("app-1", "0-0", 10, rules.history)).events.map((e) => e.correct)).to.deep.equal([false, true, false]);
+      expect((await a.events.readAfter("app-1", "0-0", 10, rules.history)).events.map((e) => e.correct)).to.deep.equal([
+        false,
+        true,
+        false,
+      ]);
     } finally {
       for (const c of clients) c.disconnect();
     }

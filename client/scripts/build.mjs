@@ -14,7 +14,13 @@ const entry = join(root, "src/index.ts");
 const common = { entryPoints: [entry], bundle: true, sourcemap: true, target: "es2022", logLevel: "warning" };
 
 await Promise.all([
-  build({ ...common, format: "esm", platform: "neutral", external: ["socket.io-client"], outfile: join(root, "dist/index.js") }),
+  build({
+    ...common,
+    format: "esm",
+    platform: "neutral",
+    external: ["socket.io-client"],
+    outfile: join(root, "dist/index.js"),
+  }),
   build({
     ...common,
     format: "iife",
@@ -28,4 +34,6 @@ await Promise.all([
 
 const bundle = readFileSync(join(root, "dist/browser/client.js"));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`@sigil/client: dist/browser/client.js ${kb(bundle.length)} minified, ${kb(gzipSync(bundle, { level: 9 }).length)} gzipped`);
+console.log(
+  `@sigil/client: dist/browser/client.js ${kb(bundle.length)} minified, ${kb(gzipSync(bundle, { level: 9 }).length)} gzipped`,
+);

@@ -34,7 +34,10 @@ export function fitsInHeader(value: string): boolean {
 }
 
 /** Either every value as a header, or every value in a JSON body (see the top of this file). */
-export function challengeRequest(fields: Record<string, string | number>, extra: Record<string, string> = {}): RequestInit {
+export function challengeRequest(
+  fields: Record<string, string | number>,
+  extra: Record<string, string> = {},
+): RequestInit {
   const inHeaders = Object.values(fields).every((v) => typeof v === "number" || fitsInHeader(v));
   if (inHeaders) {
     const headers: Record<string, string> = { ...extra, "content-type": "application/json" };

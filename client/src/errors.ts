@@ -89,5 +89,10 @@ export async function errorFromResponse(res: Response): Promise<SigilError> {
     body = undefined;
   }
   if (isErrorObject(body)) return SigilError.fromObject(body, res.status, retryAfter);
-  return new SigilError("invalid_response", `The service answered ${res.status} without an error object.`, res.status, retryAfter);
+  return new SigilError(
+    "invalid_response",
+    `The service answered ${res.status} without an error object.`,
+    res.status,
+    retryAfter,
+  );
 }

@@ -38,7 +38,12 @@ export async function readJson<T>(res: Response, valid: (v: unknown) => v is T, 
   } catch {
     body = undefined;
   }
-  if (!valid(body)) throw new SigilError("invalid_response", `The service's answer to ${what} is not in the format the service documents.`, res.status);
+  if (!valid(body))
+    throw new SigilError(
+      "invalid_response",
+      `The service's answer to ${what} is not in the format the service documents.`,
+      res.status,
+    );
   return body;
 }
 

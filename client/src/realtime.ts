@@ -105,7 +105,9 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
 
   /** Tries an answer; `{correct}` (a wrong answer is not an error). */
   async solve(key: string, a: string): Promise<SolveResponse> {
-    const reply = await this.call(() => this.socket.timeout(this.ackTimeout).emitWithAck("challenge:solve", { key, a }));
+    const reply = await this.call(() =>
+      this.socket.timeout(this.ackTimeout).emitWithAck("challenge:solve", { key, a }),
+    );
     return this.check(reply, isSolved, "challenge:solve");
   }
 
@@ -141,9 +143,12 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     // The server closed the socket (drain, slow reader, revoked token): come back with `since`.
     // A revoked token is then refused at the handshake, which ends the retries.
     const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.retries++);
-    this.retryTimer = setTimeout(() => {
-      if (!this.closed) this.socket.connect();
-    }, base / 2 + Math.random() * (base / 2));
+    this.retryTimer = setTimeout(
+      () => {
+        if (!this.closed) this.socket.connect();
+      },
+      base / 2 + Math.random() * (base / 2),
+    );
   }
 
   private async call<T>(emit: () => Promise<T>): Promise<T> {
@@ -160,7 +165,11 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
 
   private check<T>(reply: unknown, valid: (v: unknown) => v is T, what: string): T {
     if (isErrorObject(reply)) throw SigilError.fromObject(reply);
-    if (!valid(reply)) throw new SigilError("invalid_response", `The service's acknowledgement of ${what} is not in the format the service documents.`);
+    if (!valid(reply))
+      throw new SigilError(
+        "invalid_response",
+        `The service's acknowledgement of ${what} is not in the format the service documents.`,
+      );
     return reply;
   }
 }

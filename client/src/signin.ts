@@ -62,7 +62,10 @@ function callbackParams(callback: string | URL | URLSearchParams): URLSearchPara
 }
 
 const isToken = (v: unknown): v is TokenResponse =>
-  isObject(v) && typeof v.access_token === "string" && typeof v.token_type === "string" && typeof v.expires_in === "number";
+  isObject(v) &&
+  typeof v.access_token === "string" &&
+  typeof v.token_type === "string" &&
+  typeof v.expires_in === "number";
 
 const isUser = (v: unknown): v is UserInfo =>
   isObject(v) &&
@@ -98,7 +101,10 @@ export function signInApi(opts: SignInOptions): SignInApi {
         throw new SigilError("issuer_mismatch", "The sign-in response does not come from this Sigil (iss).");
       }
       if (!expected.state || q.get("state") !== expected.state) {
-        throw new SigilError("state_mismatch", "The sign-in response does not belong to the sign-in this app started (state).");
+        throw new SigilError(
+          "state_mismatch",
+          "The sign-in response does not belong to the sign-in this app started (state).",
+        );
       }
       const error = q.get("error");
       if (error !== null) throw new SigilError(error, q.get("error_description") ?? "The sign-in did not complete.");

@@ -86,7 +86,8 @@ export class Accounts {
       const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
       throw rateLimited(Math.max(...waits) / 1000, "Too many sign-in attempts; try again later.");
     };
-    const check = async () => limited(await Promise.all([this.perUserAddress.check(key), this.perAddress.check(address)]));
+    const check = async () =>
+      limited(await Promise.all([this.perUserAddress.check(key), this.perAddress.check(address)]));
 
     await check();
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;

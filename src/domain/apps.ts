@@ -44,7 +44,11 @@ export class Apps {
   }
 
   /** Registers an app; the secret is returned this once. */
-  async create(ownerId: string, name: string, redirectUris: string[]): Promise<{ app: AppRecord; clientSecret: string }> {
+  async create(
+    ownerId: string,
+    name: string,
+    redirectUris: string[],
+  ): Promise<{ app: AppRecord; clientSecret: string }> {
     const checked = Apps.check(name, redirectUris);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = randomToken(32);
@@ -101,7 +105,11 @@ export class Apps {
     const given = this.hash(clientId, clientSecret);
     if (!app) return null;
     if (sameDigest(given, app.secretHash)) return app;
-    if (app.previousSecretHash && (app.previousSecretUntil ?? 0) > Date.now() && sameDigest(given, app.previousSecretHash)) {
+    if (
+      app.previousSecretHash &&
+      (app.previousSecretUntil ?? 0) > Date.now() &&
+      sameDigest(given, app.previousSecretHash)
+    ) {
       return app;
     }
     return null;

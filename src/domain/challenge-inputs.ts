@@ -5,7 +5,10 @@ import { textField } from "./input.js";
 
 export const challengeKey = z
   .string({ error: (iss) => (iss.input === undefined ? "key is required." : "key must be text.") })
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "key must be a challenge key (a UUID).")
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    "key must be a challenge key (a UUID).",
+  )
   .transform((k) => k.toLowerCase())
   .meta({ description: "the challenge key returned on creation", format: "uuid" });
 

@@ -64,7 +64,12 @@ export class CustomTokens {
       revoked: false,
     };
     await this.deps.store.customTokens.create(record);
-    const claims: Record<string, unknown> = { sub: record.app, jti: record.id, aud: AUDIENCE, iat: Math.floor(now / 1000) };
+    const claims: Record<string, unknown> = {
+      sub: record.app,
+      jti: record.id,
+      aud: AUDIENCE,
+      iat: Math.floor(now / 1000),
+    };
     if (record.expiresAt !== undefined) claims.exp = record.expiresAt / 1000;
     const token = jwt.sign(claims, this.key, { algorithm: "HS256", noTimestamp: true });
     return { id: record.id, token, record };

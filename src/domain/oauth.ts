@@ -43,7 +43,13 @@ export class OAuth {
    * A new code for a user who consented to the app; null when the consent is not there (it was
    * withdrawn meanwhile): a code is only ever issued under a consent that a withdrawal will see.
    */
-  async issueCode(input: { clientId: string; redirectUri: string; redirectUriGiven: boolean; userId: string; codeChallenge?: string | undefined }): Promise<string | null> {
+  async issueCode(input: {
+    clientId: string;
+    redirectUri: string;
+    redirectUriGiven: boolean;
+    userId: string;
+    codeChallenge?: string | undefined;
+  }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
     const saved = await this.deps.store.grants.saveCode(
       this.hash("code", code),
@@ -62,16 +68,24 @@ export class OAuth {
   }
 
   /** Trades a code for an access token; every failure is invalid_grant (a replay also revokes). */
-  async redeem(input: { code: string; clientId: string; redirectUri: string | undefined; codeVerifier: string | undefined }) {
+  async redeem(input: {
+    code: string;
+    clientId: string;
+    redirectUri: string | undefined;
+    codeVerifier: string | undefined;
+  }) {
     if (input.code.length > 512) throw invalidGrant("The code is unknown, expired or already used.");
     const codeHash = this.hash("code", input.code);
     const taken = await this.deps.store.grants.takeCode(codeHash, this.markTtl);
-    if (taken.kind === "replay") throw invalidGrant("The code was already used; the tokens issued from it are revoked.");
-    if (taken.kind === "revoked") throw invalidGrant("The code was revoked (already used, or the user withdrew the consent).");
+    if (taken.kind === "replay")
+      throw invalidGrant("The code was already used; the tokens issued from it are revoked.");
+    if (taken.kind === "revoked")
+      throw invalidGrant("The code was revoked (already used, or the user withdrew the consent).");
     if (taken.kind === "unknown") throw invalidGrant("The code is unknown, expired or already used.");
     const code = taken.code;
     if (code.clientId !== input.clientId) throw invalidGrant("The code was issued to another client.");
-    const redirectOk = input.redirectUri === undefined ? !code.redirectUriGiven : input.redirectUri === code.redirectUri;
+    const redirectOk =
+      input.redirectUri === undefined ? !code.redirectUriGiven : input.redirectUri === code.redirectUri;
     if (!redirectOk) throw invalidGrant("The redirect_uri does not match the authorization request.");
     if (code.codeChallenge === undefined) {
       if (input.codeVerifier !== undefined) throw invalidGrant("A code_verifier was sent but no code_challenge was.");
@@ -80,7 +94,8 @@ export class OAuth {
         throw invalidGrant("The code_verifier is missing or malformed.");
       }
       const s256 = createHash("sha256").update(input.codeVerifier).digest("base64url");
-      const same = Buffer.from(s256).length === Buffer.from(code.codeChallenge).length &&
+      const same =
+        Buffer.from(s256).length === Buffer.from(code.codeChallenge).length &&
         sameDigest(Buffer.from(s256).toString("hex"), Buffer.from(code.codeChallenge).toString("hex"));
       if (!same) throw invalidGrant("The code_verifier does not match the code_challenge.");
     }

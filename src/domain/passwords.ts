@@ -21,7 +21,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (kind !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
   const key = await scrypt(password.normalize("NFC"), Buffer.from(salt, "base64url"), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024,
   });
   return timingSafeEqual(key, expected);
 }

@@ -11,12 +11,18 @@ export const MAX_PIXELS = 40_000_000;
 export const STORED_SIDE = 512;
 
 /** The formats taken, by content (file-type's magic numbers, then sharp's own reading agree). */
-const FORMATS: Readonly<Record<string, string>> = { "image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp" };
+const FORMATS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
 
 // One-off uploads gain nothing from libvips' operation cache, which would hold decoded images.
 sharp.cache(false);
 
-export type PreparedPicture = { ok: true; type: "image/png" | "image/jpeg"; data: Buffer } | { ok: false; problem: string };
+export type PreparedPicture =
+  { ok: true; type: "image/png" | "image/jpeg"; data: Buffer } | { ok: false; problem: string };
 
 /**
  * The picture to store for these uploaded bytes, or the problem to show the person.
@@ -52,7 +58,9 @@ export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
       .autoOrient()
       .resize(STORED_SIDE, STORED_SIDE, { fit: "inside", withoutEnlargement: true })
       .timeout({ seconds: 20 });
-    const data = png ? await pipeline.png({ compressionLevel: 9 }).toBuffer() : await pipeline.jpeg({ quality: 85 }).toBuffer();
+    const data = png
+      ? await pipeline.png({ compressionLevel: 9 }).toBuffer()
+      : await pipeline.jpeg({ quality: 85 }).toBuffer();
     return { ok: true, type: png ? "image/png" : "image/jpeg", data };
   } catch {
     return { ok: false, problem: "The picture could not be read." };

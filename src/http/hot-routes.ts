@@ -48,7 +48,12 @@ function noBody(req: IncomingMessage): boolean {
 }
 
 /** What res.json does: Content-Type, Content-Length, the JSON text. */
-function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Readonly<Record<string, string>>,
+): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
   if (headers) for (const k of Object.keys(headers)) res.setHeader(k, headers[k]!);

@@ -77,7 +77,9 @@ export class ApiRegistry {
           ? {
               requestBody: {
                 required: op.body.required ?? false,
-                content: Object.fromEntries(op.body.contentTypes.map((t) => [t, { schema: jsonSchema(op.body!.schema) }])),
+                content: Object.fromEntries(
+                  op.body.contentTypes.map((t) => [t, { schema: jsonSchema(op.body!.schema) }]),
+                ),
               },
             }
           : {}),

@@ -16,7 +16,13 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-export function opsRoutes(deps: { store: Store; metrics: Metrics; api: ApiRegistry; baseUrl: string; version: string }): Router {
+export function opsRoutes(deps: {
+  store: Store;
+  metrics: Metrics;
+  api: ApiRegistry;
+  baseUrl: string;
+  version: string;
+}): Router {
   const router = Router();
   route(router, "/healthz", { get: (_req, res) => void res.json({ status: "ok" }) });
   route(router, "/readyz", {

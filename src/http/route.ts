@@ -4,7 +4,11 @@ import { SigilError } from "../errors.js";
 
 type Method = "get" | "post" | "put" | "delete" | "patch";
 
-export function route(router: Router, path: string, handlers: Partial<Record<Method, RequestHandler | RequestHandler[]>>) {
+export function route(
+  router: Router,
+  path: string,
+  handlers: Partial<Record<Method, RequestHandler | RequestHandler[]>>,
+) {
   const r = router.route(path);
   const allowed: string[] = [];
   for (const [m, h] of Object.entries(handlers) as Array<[Method, RequestHandler | RequestHandler[]]>) {
@@ -19,6 +23,8 @@ export function route(router: Router, path: string, handlers: Partial<Record<Met
       res.set("Allow", allow).status(204).end();
       return;
     }
-    next(new SigilError(405, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }));
+    next(
+      new SigilError(405, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }),
+    );
   });
 }

@@ -13,7 +13,8 @@ export function handshakeAuth(tokens: CustomTokens, logger: Logger, isDraining: 
       if (isDraining()) throw unavailable();
       const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
       const header = socket.handshake.headers.authorization;
-      const token = auth.token !== undefined ? auth.token : bearerToken(typeof header === "string" ? header : undefined);
+      const token =
+        auth.token !== undefined ? auth.token : bearerToken(typeof header === "string" ? header : undefined);
       const who = await tokens.verify(token);
       socket.data = {
         app: who.app,

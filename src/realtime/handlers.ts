@@ -43,7 +43,8 @@ export function registerHandlers(
     reply(rateLimited(1, "Too many events on this connection; slow down.").toBody());
   });
 
-  const handle = (name: string, fn: (payload: Record<string, unknown> | undefined) => Promise<unknown>) =>
+  const handle =
+    (name: string, fn: (payload: Record<string, unknown> | undefined) => Promise<unknown>) =>
     async (...raw: unknown[]) => {
       const { payload, reply } = args(raw);
       try {

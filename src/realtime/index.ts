@@ -75,7 +75,9 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       }
     },
   );
-  ready.catch((err: unknown) => logger.error({ err: { message: (err as Error).message } }, "realtime feed subscription failed"));
+  ready.catch((err: unknown) =>
+    logger.error({ err: { message: (err as Error).message } }, "realtime feed subscription failed"),
+  );
 
   io.use(handshakeAuth(deps.tokens, logger, () => draining));
   io.on("connection", (socket) => {

@@ -19,14 +19,20 @@ export interface OpenOptions {
 }
 
 /** The store and the realtime channel's clients (feed, adapter), or with realtime: false the store alone. */
-export async function openStore(config: Config, logger: Logger, opts: OpenOptions & { realtime: false }): Promise<OpenedStore>;
+export async function openStore(
+  config: Config,
+  logger: Logger,
+  opts: OpenOptions & { realtime: false },
+): Promise<OpenedStore>;
 export async function openStore(config: Config, logger: Logger, opts?: OpenOptions): Promise<OpenedNode>;
-export async function openStore(config: Config, logger: Logger, opts: OpenOptions = {}): Promise<OpenedStore | OpenedNode> {
+export async function openStore(
+  config: Config,
+  logger: Logger,
+  opts: OpenOptions = {},
+): Promise<OpenedStore | OpenedNode> {
   const { redisUrl } = config;
   const backend: OpenedBackend =
-    redisUrl === undefined
-      ? openMemory()
-      : await openRedis({ ...config, redisUrl }, logger, opts);
+    redisUrl === undefined ? openMemory() : await openRedis({ ...config, redisUrl }, logger, opts);
   const { store, redis } = backend;
   const opened: OpenedStore = { store, ...(redis ? { redis } : {}), close: () => backend.close() };
   if (opts.realtime === false) return opened;

@@ -257,9 +257,7 @@ export interface EventLog {
   readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead>;
 }
 
-export type FeedMessage =
-  | { type: "event"; app: string; event: StoredEvent }
-  | { type: "revoked"; tokenId: string };
+export type FeedMessage = { type: "event"; app: string; event: StoredEvent } | { type: "revoked"; tokenId: string };
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

@@ -22,13 +22,18 @@ export function AccountPage(p: {
       </p>
       <form method="post" action="/account">
         <Csrf token={p.csrf} />
-        <label>Display name <input type="text" name="display_name" required maxLength={64} value={p.user.displayName} /></label>
+        <label>
+          Display name <input type="text" name="display_name" required maxLength={64} value={p.user.displayName} />
+        </label>
         <button type="submit">Save</button>
       </form>
       {/* The token stays the form's first field: the server reads it, and checks it, before the file. */}
       <form method="post" action="/account" enctype="multipart/form-data">
         <Csrf token={p.csrf} />
-        <label>Profile picture (PNG, JPEG, GIF or WebP, up to 1 MB and 8,000 pixels a side; shown at most 512×512) <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required /></label>
+        <label>
+          Profile picture (PNG, JPEG, GIF or WebP, up to 1 MB and 8,000 pixels a side; shown at most 512×512){" "}
+          <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required />
+        </label>
         <button type="submit">Upload</button>
       </form>
       <section>

@@ -13,14 +13,20 @@ export function ConsentPage(p: { user: UserRecord; appName: string; csrf: string
         <li>your username</li>
         <li>your profile picture</li>
       </ul>
-      <p>You are signed in as <strong>{p.user.displayName}</strong>.</p>
+      <p>
+        You are signed in as <strong>{p.user.displayName}</strong>.
+      </p>
       <form method="post" action="/authorize">
         <Csrf token={p.csrf} />
         {Object.entries(p.hidden).map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}
-        <button type="submit" name="decision" value="allow">Allow</button>
-        <button type="submit" name="decision" value="deny">Deny</button>
+        <button type="submit" name="decision" value="allow">
+          Allow
+        </button>
+        <button type="submit" name="decision" value="deny">
+          Deny
+        </button>
       </form>
     </Page>
   );

@@ -29,7 +29,13 @@ function status(t: CustomTokenRecord, now: number): string {
   return t.expiresAt !== undefined && t.expiresAt <= now ? "expired" : "active";
 }
 
-export function CustomTokensSection(p: { clientId: string; tokens: CustomTokenRecord[]; csrf: string; now: number; shown?: ShownToken | undefined }) {
+export function CustomTokensSection(p: {
+  clientId: string;
+  tokens: CustomTokenRecord[];
+  csrf: string;
+  now: number;
+  shown?: ShownToken | undefined;
+}) {
   const base = `/developers/${encodeURIComponent(p.clientId)}/tokens`;
   return (
     <div class="custom-tokens">
@@ -37,29 +43,55 @@ export function CustomTokensSection(p: { clientId: string; tokens: CustomTokenRe
       {p.shown ? (
         <div role="status">
           <p>Created the token “{p.shown.name}”. Copy it now: it is not shown again.</p>
-          <p><code class="secret custom-token">{p.shown.token}</code></p>
+          <p>
+            <code class="secret custom-token">{p.shown.token}</code>
+          </p>
         </div>
       ) : null}
       <form method="post" action={base}>
         <Csrf token={p.csrf} />
-        <label>Token name (optional) <input type="text" name="name" maxLength={64} /></label>
-        <label>Expires after{" "}
+        <label>
+          Token name (optional) <input type="text" name="name" maxLength={64} />
+        </label>
+        <label>
+          Expires after{" "}
           <select name="expires_in">
-            {EXPIRY_CHOICES.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+            {EXPIRY_CHOICES.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit">Create token</button>
       </form>
-      {p.tokens.length === 0 ? <p>No tokens yet.</p> : (
+      {p.tokens.length === 0 ? (
+        <p>No tokens yet.</p>
+      ) : (
         <table class="custom-token-list">
-          <thead><tr><th>name</th><th>id</th><th>created</th><th>expires</th><th>status</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>name</th>
+              <th>id</th>
+              <th>created</th>
+              <th>expires</th>
+              <th>status</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {p.tokens.map((t) => (
               <tr key={t.id} data-token-id={t.id} data-status={status(t, p.now)}>
                 <td class="token-name">{t.name}</td>
-                <td><code>{t.id}</code></td>
-                <td><time dateTime={iso(t.createdAt)}>{iso(t.createdAt)}</time></td>
-                <td>{t.expiresAt === undefined ? "never" : <time dateTime={iso(t.expiresAt)}>{iso(t.expiresAt)}</time>}</td>
+                <td>
+                  <code>{t.id}</code>
+                </td>
+                <td>
+                  <time dateTime={iso(t.createdAt)}>{iso(t.createdAt)}</time>
+                </td>
+                <td>
+                  {t.expiresAt === undefined ? "never" : <time dateTime={iso(t.expiresAt)}>{iso(t.expiresAt)}</time>}
+                </td>
                 <td>{status(t, p.now)}</td>
                 <td>
                   {t.revoked ? null : (

@@ -28,16 +28,23 @@ export function DevelopersPage(p: {
       {p.shown ? (
         <div role="status">
           <p>{p.shown.what} Copy the secret now: it is not shown again.</p>
-          <p>client_id: <code class="client-id">{p.shown.clientId}</code></p>
-          <p>client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code></p>
+          <p>
+            client_id: <code class="client-id">{p.shown.clientId}</code>
+          </p>
+          <p>
+            client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code>
+          </p>
         </div>
       ) : null}
       <section>
         <h2>Register an app</h2>
         <form method="post" action="/developers">
           <Csrf token={p.csrf} />
-          <label>Name <input type="text" name="name" required maxLength={64} /></label>
-          <label>Redirect URLs (one per line; https, or http on 127.0.0.1 / [::1])
+          <label>
+            Name <input type="text" name="name" required maxLength={64} />
+          </label>
+          <label>
+            Redirect URLs (one per line; https, or http on 127.0.0.1 / [::1])
             <textarea name="redirect_uri" rows={3} required />
           </label>
           <button type="submit">Register</button>
@@ -46,15 +53,25 @@ export function DevelopersPage(p: {
       {p.apps.map((app) => (
         <section key={app.clientId} class="app" id={`app-${app.clientId}`}>
           <h2>{app.name}</h2>
-          <p>client_id: <code>{app.clientId}</code></p>
+          <p>
+            client_id: <code>{app.clientId}</code>
+          </p>
           <p>Redirect URLs:</p>
-          <ul>{app.redirectUris.map((u) => <li key={u}><code>{u}</code></li>)}</ul>
+          <ul>
+            {app.redirectUris.map((u) => (
+              <li key={u}>
+                <code>{u}</code>
+              </li>
+            ))}
+          </ul>
           {app.previousSecretUntil && app.previousSecretUntil > Date.now() ? (
             <p>The previous secret works until {new Date(app.previousSecretUntil).toISOString()}.</p>
           ) : null}
           <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
             <Csrf token={p.csrf} />
-            <label><input type="checkbox" name="revoke_old" value="1" /> revoke the old secret at once</label>
+            <label>
+              <input type="checkbox" name="revoke_old" value="1" /> revoke the old secret at once
+            </label>
             <button type="submit">Rotate secret</button>
           </form>
           <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/delete`}>

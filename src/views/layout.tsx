@@ -9,7 +9,12 @@ button{padding:.4rem .9rem;margin:.3rem .3rem .3rem 0}.error{color:#a00;border:1
 .secret{font-family:monospace;background:#ffd;padding:.5rem;word-break:break-all}code{word-break:break-all}
 section{border-top:1px solid #ddd;margin-top:1.5rem}nav form{display:inline}`;
 
-export function Page(props: { title: string; user?: { username: string } | undefined; csrf?: string | undefined; children: ComponentChildren }) {
+export function Page(props: {
+  title: string;
+  user?: { username: string } | undefined;
+  csrf?: string | undefined;
+  children: ComponentChildren;
+}) {
   return (
     <html lang="en">
       <head>
@@ -23,7 +28,11 @@ export function Page(props: { title: string; user?: { username: string } | undef
           <strong>Sigil</strong>
           {props.user && props.csrf ? (
             <nav>
-              {" · "}<a href="/account">Account</a>{" · "}<a href="/developers">Developers</a>{" · "}
+              {" · "}
+              <a href="/account">Account</a>
+              {" · "}
+              <a href="/developers">Developers</a>
+              {" · "}
               <form method="post" action="/signout">
                 <Csrf token={props.csrf} />
                 <button type="submit">Sign out</button>
@@ -45,7 +54,11 @@ export function Csrf(props: { token: string }) {
 }
 
 export function ErrorNote(props: { message?: string | undefined }) {
-  return props.message ? <p class="error" role="alert">{props.message}</p> : null;
+  return props.message ? (
+    <p class="error" role="alert">
+      {props.message}
+    </p>
+  ) : null;
 }
 
 /** A page as a whole HTML document. */

@@ -48,11 +48,17 @@ redis.defineCommand("solve", { numberOfKeys: 3, lua: SOLVE });
 const r = redis as Redis & { solve(...args: Array<string | number>): Promise<number> };
 
 const hash = (key: string, answer: string) =>
-  createHmac("sha256", secret).update(["challenge-answer", key, answer.normalize("NFC")].join("\0")).digest("hex");
+  createHmac("sha256", secret)
+    .update(["challenge-answer", key, answer.normalize("NFC")].join("\0"))
+    .digest("hex");
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const s = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(s), ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(s),
+    ...headers,
+  });
   res.end(s);
 }
 
@@ -79,7 +85,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     if (v === -1) return send(res, 404, { error: "not_found" });
     if (v < -1) {
       // Sigil's 429 (src/errors.ts rateLimited): the same body and Retry-After in whole seconds.
-      const body = { error: "rate_limited", error_description: "Too many wrong answers for this challenge; try again later." };
+      const body = {
+        error: "rate_limited",
+        error_description: "Too many wrong answers for this challenge; try again later.",
+      };
       return send(res, 429, body, { "retry-after": String(Math.max(1, Math.ceil(-v / 1000))) });
     }
     return send(res, 200, { correct: v === 1 });

@@ -72,7 +72,12 @@ const server = createServer(async (req, res) => {
       const details: any = await provider.interactionDetails(req, res);
       const { prompt, params, session } = details;
       if (prompt.name === "login") {
-        await provider.interactionFinished(req, res, { login: { accountId: ACCOUNT } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: ACCOUNT } },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
       // consent: grant what the request asked for (the user clicks "allow")
@@ -82,7 +87,12 @@ const server = createServer(async (req, res) => {
       if (prompt.details.missingOIDCScope) grant!.addOIDCScope(prompt.details.missingOIDCScope.join(" "));
       if (prompt.details.missingOIDCClaims) grant!.addOIDCClaims(prompt.details.missingOIDCClaims);
       const grantId = await grant!.save();
-      await provider.interactionFinished(req, res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
+      await provider.interactionFinished(
+        req,
+        res,
+        { consent: details.grantId ? {} : { grantId } },
+        { mergeWithLastSubmission: true },
+      );
     } catch (err) {
       res.writeHead(500, { "content-type": "text/plain" }).end(String(err));
     }

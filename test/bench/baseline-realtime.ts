@@ -13,7 +13,10 @@ const env = process.env;
 const port = Number(env.PORT ?? 3000);
 const CHANNEL = "bench-floor:events";
 
-const pub = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
+const pub = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", {
+  enableAutoPipelining: true,
+  maxRetriesPerRequest: 1,
+});
 const sub = pub.duplicate();
 pub.on("error", () => {});
 sub.on("error", () => {});

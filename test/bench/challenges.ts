@@ -57,7 +57,12 @@ export const challengesBench: BenchModule = {
       // No SOLVE_LIMIT_* anywhere: both servers run at the limits a user meets.
       const sigil = await startSigil(redisUrl, { nodeArgs: profileArgs(settings) });
       procs.push(sigil);
-      const baseline = await startProcess({ name: "baseline", entry: "test/bench/baseline-challenges.ts", port: bp, env: sigilEnv(bp, redisUrl) });
+      const baseline = await startProcess({
+        name: "baseline",
+        entry: "test/bench/baseline-challenges.ts",
+        port: bp,
+        env: sigilEnv(bp, redisUrl),
+      });
       procs.push(baseline);
 
       // Challenges made through Sigil; both servers read the same keys.
@@ -66,7 +71,10 @@ export const challengesBench: BenchModule = {
         for (let i = 0; i < count; i += 50) {
           const batch = await Promise.all(
             Array.from({ length: Math.min(50, count - i) }, (_, j) =>
-              http(sigil.url, "/challenge/new", { method: "POST", headers: { question: `${tag} q${i + j}`, answer: `answer-${i + j}` } }),
+              http(sigil.url, "/challenge/new", {
+                method: "POST",
+                headers: { question: `${tag} q${i + j}`, answer: `answer-${i + j}` },
+              }),
             ),
           );
           for (const r of batch) {
@@ -85,30 +93,44 @@ export const challengesBench: BenchModule = {
       const own = await make("check", procs.length);
       for (const [i, p] of procs.entries()) {
         const key = own[i]!;
-        const post = (a: string) => http(p.url, "/challenge/solve", { method: "POST", headers: { "content-type": "application/json", key, a } });
+        const post = (a: string) =>
+          http(p.url, "/challenge/solve", { method: "POST", headers: { "content-type": "application/json", key, a } });
         const right = await post(`answer-${i}`);
-        if (right.status !== 200 || right.json?.correct !== true) throw new Error(`setup: ${p.name} answered ${right.status} ${right.text} for a right answer`);
+        if (right.status !== 200 || right.json?.correct !== true)
+          throw new Error(`setup: ${p.name} answered ${right.status} ${right.text} for a right answer`);
         for (let i = 1; i <= PER_ADDRESS; i++) {
           const r = await post(`nope ${i}`);
-          if (r.status !== 200 || r.json?.correct !== false) throw new Error(`setup: ${p.name} answered ${r.status} ${r.text} for wrong answer ${i}`);
+          if (r.status !== 200 || r.json?.correct !== false)
+            throw new Error(`setup: ${p.name} answered ${r.status} ${r.text} for wrong answer ${i}`);
         }
         for (const a of ["nope again", `answer-${i}`]) {
           const r = await post(a);
           if (r.status !== 429 || r.json?.error !== "rate_limited" || !r.headers["retry-after"])
-            throw new Error(`setup: ${p.name} answered ${r.status} ${r.text} past the limit, not 429 rate_limited with Retry-After`);
+            throw new Error(
+              `setup: ${p.name} answered ${r.status} ${r.text} past the limit, not 429 rate_limited with Retry-After`,
+            );
         }
       }
 
       // Right answers only: each must be 200 correct:true (right answers never count, so no limit
       // is ever met); anything else fails the row.
-      const right = roundRobin(rightKeys, (key, i) => ({ method: "POST", path: "/challenge/solve", headers: { "content-type": "application/json", key, a: `answer-${i}` } }));
+      const right = roundRobin(rightKeys, (key, i) => ({
+        method: "POST",
+        path: "/challenge/solve",
+        headers: { "content-type": "application/json", key, a: `answer-${i}` },
+      }));
       const rightExpect = (status: number, body: string) => status === 200 && solveResponse(body)?.correct === true;
       // Wrong answers only, round robin over the keys from one address: 200 correct:false until a
       // key has had its 10 wrong answers, 429 rate_limited after. Each measurement starts from no
       // counts (the warm-up's are deleted) and sends the same requests, so both sides see the same mix.
-      const wrong = roundRobin(wrongKeys, (key, _i, n) => ({ method: "POST", path: "/challenge/solve", headers: { "content-type": "application/json", key, a: `guess-${n}` } }));
+      const wrong = roundRobin(wrongKeys, (key, _i, n) => ({
+        method: "POST",
+        path: "/challenge/solve",
+        headers: { "content-type": "application/json", key, a: `guess-${n}` },
+      }));
       const wrongExpect = (status: number, body: string) =>
-        (status === 200 && solveResponse(body)?.correct === false) || (status === 429 && solveResponse(body)?.error === "rate_limited");
+        (status === 200 && solveResponse(body)?.correct === false) ||
+        (status === 429 && solveResponse(body)?.error === "rate_limited");
       const wrongTags = new Set(wrongKeys);
       const restartWrong = async () => {
         let cursor = "0";
@@ -123,7 +145,11 @@ export const challengesBench: BenchModule = {
       let m = 0;
       const create = (): LoadRequest => {
         m++;
-        return { method: "POST", path: "/challenge/new", headers: { question: `bench question ${m}?`, answer: `answer ${m}`, ttl: "120" } };
+        return {
+          method: "POST",
+          path: "/challenge/new",
+          headers: { question: `bench question ${m}?`, answer: `answer ${m}`, ttl: "120" },
+        };
       };
       const createExpect = (status: number) => status === 201;
 
@@ -136,19 +162,35 @@ export const challengesBench: BenchModule = {
           .join(" / ");
       };
       const rows: Row[] = [];
-      const base = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections };
+      const base = {
+        seconds: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+        connections: settings.connections,
+      };
       const wrongCount = WRONG_CHALLENGES * WRONG_ROUNDS;
       const loads: Array<[string, Omit<LoadOptions, "url" | "pid">]> = [
         ["POST /challenge/solve (right answers)", { ...base, next: right.next, expect: rightExpect }],
         [
           "POST /challenge/solve (wrong answers, at the limits)",
-          { ...base, next: wrong.next, expect: wrongExpect, amount: wrongCount, warmupAmount: wrongCount / 4, restart: restartWrong },
+          {
+            ...base,
+            next: wrong.next,
+            expect: wrongExpect,
+            amount: wrongCount,
+            warmupAmount: wrongCount / 4,
+            restart: restartWrong,
+          },
         ],
         ["POST /challenge/new", { ...base, next: create, expect: createExpect }],
       ];
       for (const [name, opts] of loads) {
         if (!selected(settings, name)) continue;
-        const sides = await sideBySide(ctx, name, { ...opts, url: sigil.url, pid: sigil.proc.pid }, { ...opts, url: baseline.url, pid: baseline.proc.pid });
+        const sides = await sideBySide(
+          ctx,
+          name,
+          { ...opts, url: sigil.url, pid: sigil.proc.pid },
+          { ...opts, url: baseline.url, pid: baseline.proc.pid },
+        );
         const note = opts.amount
           ? `${wrongCount} requests per measurement (${WRONG_ROUNDS} wrong answers to each of ${WRONG_CHALLENGES} keys, from no counts); ` +
             `responses: Sigil ${share(sides.subject)}; baseline ${share(sides.baseline)}`

@@ -62,7 +62,13 @@ interface LatencyTarget {
  * seconds, so an event is matched to its request by key. Events of warm-up solves are not counted.
  */
 async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmup: number): Promise<Measurement> {
-  const socket = io(t.socketUrl, { path: "/socket.io/", transports: ["websocket"], forceNew: true, reconnection: false, ...(t.token ? { auth: { token: t.token } } : {}) });
+  const socket = io(t.socketUrl, {
+    path: "/socket.io/",
+    transports: ["websocket"],
+    forceNew: true,
+    reconnection: false,
+    ...(t.token ? { auth: { token: t.token } } : {}),
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const pending = new Map<string, { t0: number; counted: boolean }>();
   const lat: number[] = [];
@@ -117,7 +123,10 @@ async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmu
     while ([...pending.values()].some((p) => p.counted) && Date.now() < until) await sleep(10);
     const cpu1 = t.pids.map(cpuSeconds);
     const lost = [...pending.values()].filter((p) => p.counted).length;
-    const cpu = cpu0.every((c) => c !== undefined) && cpu1.every((c) => c !== undefined) ? cpu1.reduce((a, c, i) => a! + c! - cpu0[i]!, 0)! : undefined;
+    const cpu =
+      cpu0.every((c) => c !== undefined) && cpu1.every((c) => c !== undefined)
+        ? cpu1.reduce((a, c, i) => a! + c! - cpu0[i]!, 0)!
+        : undefined;
     lat.sort((a, b) => a - b);
     const measured = total - warmCount;
     return {
@@ -157,7 +166,10 @@ function message<T>(p: ChildProcess, type: string, ms: number): Promise<T> {
 
 async function startSwarm(n: number): Promise<Swarm> {
   const procs = Array.from({ length: n }, () =>
-    spawn(process.execPath, ["--import", "tsx", "test/bench/socket-swarm.ts"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+    spawn(process.execPath, ["--import", "tsx", "test/bench/socket-swarm.ts"], {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
   );
   process.once("exit", () => procs.forEach((p) => p.kill("SIGKILL")));
   await Promise.all(procs.map((p) => message(p, "up", 20_000)));
@@ -193,7 +205,14 @@ interface BurstResult {
 }
 
 /** Connects `count` sockets to one node from the client processes, then measures its RSS idle. */
-async function burst(ctx: BenchContext, who: string, url: string, pid: number, token: string | undefined, count: number): Promise<BurstResult> {
+async function burst(
+  ctx: BenchContext,
+  who: string,
+  url: string,
+  pid: number,
+  token: string | undefined,
+  count: number,
+): Promise<BurstResult> {
   const clients = num("BENCH_SOCKET_CLIENTS", 2);
   const concurrency = num("BENCH_SOCKET_CONCURRENCY", 250);
   const swarm = await startSwarm(clients);
@@ -227,7 +246,9 @@ async function burst(ctx: BenchContext, who: string, url: string, pid: number, t
       failed,
       p50: percentile(times, 50),
       p99: percentile(times, 99),
-      ...(cpu0 !== undefined && cpu1 !== undefined && connected > 0 ? { cpuUsPerConnection: ((cpu1 - cpu0) * 1e6) / connected } : {}),
+      ...(cpu0 !== undefined && cpu1 !== undefined && connected > 0
+        ? { cpuUsPerConnection: ((cpu1 - cpu0) * 1e6) / connected }
+        : {}),
       bytesPerSocket: connected > 0 ? (after - before) / connected : NaN,
     };
     ctx.log(
@@ -243,14 +264,19 @@ async function burst(ctx: BenchContext, who: string, url: string, pid: number, t
 
 /** The `sigil` CLI against the bench Redis; returns its JSON output. */
 function cli(env: Record<string, string>, ...args: string[]): any {
-  const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], { cwd: ROOT, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
+  const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+  });
   if (r.status !== 0) throw new Error(`setup: sigil ${args.join(" ")} failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
 
 export const realtimeBench: BenchModule = {
   name: "realtime",
-  description: "solve→event latency across two nodes, memory per idle socket, connections/s vs a bare Redis pub/sub + Socket.IO floor",
+  description:
+    "solve→event latency across two nodes, memory per idle socket, connections/s vs a bare Redis pub/sub + Socket.IO floor",
   async run(ctx) {
     const { settings } = ctx;
     const redisUrl = ctx.redis.url;
@@ -265,21 +291,46 @@ export const realtimeBench: BenchModule = {
       );
       procs.push(a!, b!);
       const [fa, fb] = await Promise.all(
-        ["A", "B"].map((n, i) => startProcess({ name: `floor ${n}`, entry: "test/bench/baseline-realtime.ts", port: ports[i]!, env: { PORT: String(ports[i]!), REDIS_URL: redisUrl } })),
+        ["A", "B"].map((n, i) =>
+          startProcess({
+            name: `floor ${n}`,
+            entry: "test/bench/baseline-realtime.ts",
+            port: ports[i]!,
+            env: { PORT: String(ports[i]!), REDIS_URL: redisUrl },
+          }),
+        ),
       );
       procs.push(fa!, fb!);
 
       // An app with a CUSTOM TOKEN, made with the real CLI; challenges owned by it, made on node B.
       const cliEnv = sigilEnv(0, redisUrl);
       cli(cliEnv, "users", "create", "--username", "bench-owner", "--password", "bench password 123");
-      const app = cli(cliEnv, "apps", "create", "--owner", "bench-owner", "--name", "Bench", "--redirect-uri", "https://app.example/cb");
+      const app = cli(
+        cliEnv,
+        "apps",
+        "create",
+        "--owner",
+        "bench-owner",
+        "--name",
+        "Bench",
+        "--redirect-uri",
+        "https://app.example/cb",
+      );
       const { token } = cli(cliEnv, "tokens", "create", "--app", app.client_id, "--name", "bench");
       const nKeys = Math.max(100, Math.ceil(rate * 2));
       const keys: string[] = [];
       for (let i = 0; i < nKeys; i += 50) {
         const batch = await Promise.all(
           Array.from({ length: Math.min(50, nKeys - i) }, (_, j) =>
-            http(b!.url, "/challenge/new", { method: "POST", headers: { authorization: `Bearer ${token}`, question: `q${i + j}`, answer: `answer-${i + j}`, ttl: "3600" } }),
+            http(b!.url, "/challenge/new", {
+              method: "POST",
+              headers: {
+                authorization: `Bearer ${token}`,
+                question: `q${i + j}`,
+                answer: `answer-${i + j}`,
+                ttl: "3600",
+              },
+            }),
           ),
         );
         for (const r of batch) {
@@ -304,7 +355,15 @@ export const realtimeBench: BenchModule = {
           keys,
           pids: [a!.pid, b!.pid],
         };
-        const floorT: LatencyTarget = { httpUrl: fb!.url, path: "/publish", headers: (key) => ({ key }), socketUrl: fa!.url, readyEvent: "connect", keys, pids: [fa!.pid, fb!.pid] };
+        const floorT: LatencyTarget = {
+          httpUrl: fb!.url,
+          path: "/publish",
+          headers: (key) => ({ key }),
+          socketUrl: fa!.url,
+          readyEvent: "connect",
+          keys,
+          pids: [fa!.pid, fb!.pid],
+        };
         let s: Measurement | undefined;
         let f: Measurement | undefined;
         for (let round = 1; round <= Math.max(1, settings.rounds); round++) {

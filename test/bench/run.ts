@@ -36,10 +36,16 @@ async function main(): Promise<void> {
   const settings: BenchSettings = {
     seconds: num("BENCH_SECONDS", 10),
     rounds: num("BENCH_ROUNDS", 2),
-    endpoints: (process.env.BENCH_ENDPOINTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    endpoints: (process.env.BENCH_ENDPOINTS ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     warmupSeconds: num("BENCH_WARMUP", 3),
     connections: num("BENCH_CONNECTIONS", 50),
-    only: (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    only: (process.env.BENCH_ONLY ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     profileDir: process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined,
   };
   if (!hasRedisServer()) throw new Error("redis-server is not installed (apt-get install -y redis-server)");
@@ -47,7 +53,9 @@ async function main(): Promise<void> {
   const log = (l: string) => process.stderr.write(l + "\n");
   log(
     `sigil bench: ${settings.rounds} round(s) of ${settings.seconds}s per side after ${settings.warmupSeconds}s warm-up, ` +
-      `${settings.connections} connections; node ${process.version}, ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+      `${settings.connections} connections; node ${process.version}, ${cpus().length} cpus, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
   );
   const rows: Row[] = [];
   if (process.env.BENCH_ROWS_FILE) {
@@ -67,9 +75,14 @@ async function main(): Promise<void> {
   }
   process.stdout.write("\n" + formatTable(rows) + "\n");
   if (process.env.BENCH_MARKDOWN) process.stdout.write("\n" + formatMarkdown(rows) + "\n");
-  log(`load after the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")} (figures are only comparable within one run)`);
+  log(
+    `load after the run: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (figures are only comparable within one run)`,
+  );
   const failed = rows.filter((r) => failure(r));
-  if (failed.length) throw new Error(`rows that measured something else: ${failed.map((r) => `${r.name} (${failure(r)})`).join("; ")}`);
+  if (failed.length)
+    throw new Error(`rows that measured something else: ${failed.map((r) => `${r.name} (${failure(r)})`).join("; ")}`);
 }
 
 async function runModules(modules: BenchModule[], settings: BenchSettings, log: (l: string) => void): Promise<Row[]> {

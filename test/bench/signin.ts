@@ -7,7 +7,7 @@
 // count, not over BENCH_SECONDS.
 import { freePort } from "../support/ports.js";
 import { http, type TestResponse } from "../support/http.js";
-import { PageClient, authorize, basic, pkce, registerApp, token, userInfo } from "../support/pages.js";
+import { PageClient, authorize, basic, pkce, registerApp, userInfo } from "../support/pages.js";
 import { startProcess, startSigil, type ServerProcess } from "../support/processes.js";
 import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
@@ -34,7 +34,8 @@ interface Side {
 async function follow(client: PageClient, first: TestResponse): Promise<URL> {
   let r = first;
   for (let hop = 0; hop < 12; hop++) {
-    if (r.status < 300 || r.status >= 400) throw new Error(`flow: expected a redirect, got ${r.status} ${r.text.slice(0, 300)}`);
+    if (r.status < 300 || r.status >= 400)
+      throw new Error(`flow: expected a redirect, got ${r.status} ${r.text.slice(0, 300)}`);
     const loc = new URL(r.headers.location as string, client.base);
     if (loc.href.startsWith(REDIRECT)) return loc;
     r = await client.get(loc.pathname + loc.search);
@@ -48,7 +49,12 @@ function tokenPost(authorization: string, code: string, verifier: string): LoadR
     method: "POST",
     path: "/token",
     headers: { "content-type": "application/x-www-form-urlencoded", authorization },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    }).toString(),
   };
 }
 
@@ -61,7 +67,9 @@ function codeOf(u: URL): string {
 async function mintPool(side: Side, n: number): Promise<string[]> {
   const codes: string[] = [];
   for (let i = 0; i < n; i += side.mintConcurrency) {
-    codes.push(...(await Promise.all(Array.from({ length: Math.min(side.mintConcurrency, n - i) }, () => side.mintCode()))));
+    codes.push(
+      ...(await Promise.all(Array.from({ length: Math.min(side.mintConcurrency, n - i) }, () => side.mintCode()))),
+    );
   }
   return codes;
 }
@@ -83,7 +91,13 @@ export const signinBench: BenchModule = {
         name: "oidc-provider",
         entry: "test/bench/baseline-oidc.ts",
         port: op,
-        env: { PORT: String(op), CLIENT_ID: oidcClient.id, CLIENT_SECRET: oidcClient.secret, REDIRECT_URI: REDIRECT, NODE_ENV: "development" },
+        env: {
+          PORT: String(op),
+          CLIENT_ID: oidcClient.id,
+          CLIENT_SECRET: oidcClient.secret,
+          REDIRECT_URI: REDIRECT,
+          NODE_ENV: "development",
+        },
       });
       procs.push(oidc);
       const { verifier, challenge } = pkce();
@@ -95,7 +109,14 @@ export const signinBench: BenchModule = {
       const user = new PageClient(sigil.url);
       const su = await user.signUp("alice-bench", "correct horse battery", "Alice Liddell");
       if (su.status >= 400) throw new Error(`setup: sign-up failed ${su.status}`);
-      const sigilAuth = { client_id: app.clientId, redirect_uri: REDIRECT, response_type: "code", state: "s", code_challenge: challenge, code_challenge_method: "S256" };
+      const sigilAuth = {
+        client_id: app.clientId,
+        redirect_uri: REDIRECT,
+        response_type: "code",
+        state: "s",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      };
       const sigilBasic = basic(app.clientId, app.clientSecret);
       const sigilSide: Side = {
         name: "sigil",
@@ -104,7 +125,11 @@ export const signinBench: BenchModule = {
         clientSecret: app.clientSecret,
         mintCode: async () => codeOf(await authorize(user, sigilAuth)),
         tokenRequest: (code) => tokenPost(sigilBasic, code, verifier),
-        userRequest: (at) => ({ method: "GET", path: "/auth/user", headers: { authorization: `Bearer ${at}`, client_id: app.clientId } }),
+        userRequest: (at) => ({
+          method: "GET",
+          path: "/auth/user",
+          headers: { authorization: `Bearer ${at}`, client_id: app.clientId },
+        }),
         userPath: "/auth/user",
         mintConcurrency,
       };
@@ -132,15 +157,22 @@ export const signinBench: BenchModule = {
         const code = await side.mintCode();
         const req = side.tokenRequest(code);
         const t = await http(side.proc.url, req.path, { method: req.method, headers: req.headers!, body: req.body! });
-        if (t.status !== 200 || typeof t.json?.access_token !== "string") throw new Error(`setup: ${side.name} /token answered ${t.status} ${t.text}`);
+        if (t.status !== 200 || typeof t.json?.access_token !== "string")
+          throw new Error(`setup: ${side.name} /token answered ${t.status} ${t.text}`);
         tokens.set(side, t.json.access_token as string);
-        const u = await (side === sigilSide ? userInfo(sigil.url, t.json.access_token, app.clientId) : http(oidc.url, "/me", { headers: { authorization: `Bearer ${t.json.access_token}` } }));
+        const u = await (side === sigilSide
+          ? userInfo(sigil.url, t.json.access_token, app.clientId)
+          : http(oidc.url, "/me", { headers: { authorization: `Bearer ${t.json.access_token}` } }));
         if (u.status !== 200) throw new Error(`setup: ${side.name} userinfo answered ${u.status} ${u.text}`);
         ctx.log(`  ${side.name}: ${u.text}`);
       }
 
       const rows: Row[] = [];
-      const common = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections };
+      const common = {
+        seconds: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+        connections: settings.connections,
+      };
       const name = "GET /auth/user (userinfo)";
       if (selected(settings, name)) {
         const opt = (side: Side): LoadOptions => {
@@ -154,7 +186,7 @@ export const signinBench: BenchModule = {
       const tname = "POST /token (code trade)";
       if (selected(settings, tname) && codesPerRound > 0) {
         const warm = Math.ceil(codesPerRound / 10);
-        let best: Partial<Record<string, Measurement>> = {};
+        const best: Partial<Record<string, Measurement>> = {};
         for (let round = 1; round <= Math.max(1, settings.rounds); round++) {
           const line: string[] = [];
           for (const side of [sigilSide, oidcSide]) {
@@ -176,8 +208,13 @@ export const signinBench: BenchModule = {
                 if (status !== 200 && bad++ === 0) firstBad = `${status} ${body.slice(0, 200)}`;
               },
             });
-            if (bad > 0) ctx.log(`  ${side.name}: ${bad} token trades failed, the first with ${firstBad}\n${side.proc.output().slice(-600)}`);
-            line.push(`${side.name} ${m.rps.toFixed(0)} trades/s p99 ${m.p99} ms (minted ${pool.length} codes in ${mintMs} ms)`);
+            if (bad > 0)
+              ctx.log(
+                `  ${side.name}: ${bad} token trades failed, the first with ${firstBad}\n${side.proc.output().slice(-600)}`,
+              );
+            line.push(
+              `${side.name} ${m.rps.toFixed(0)} trades/s p99 ${m.p99} ms (minted ${pool.length} codes in ${mintMs} ms)`,
+            );
             if (!best[side.name] || m.rps > best[side.name]!.rps) best[side.name] = m;
           }
           ctx.log(`  ${tname} round ${round}: ${line.join(", ")}`);

@@ -36,7 +36,11 @@ export const solveRequest = (key: string, a: string): Req => ({
   headers: { "content-type": "application/json", key, a },
 });
 
-export function send(base: string, r: Req, opts: { timeoutMs?: number; agent?: Agent | false } = {}): Promise<Omit<Outcome, "sent" | "ended" | "kind">> {
+export function send(
+  base: string,
+  r: Req,
+  opts: { timeoutMs?: number; agent?: Agent | false } = {},
+): Promise<Omit<Outcome, "sent" | "ended" | "kind">> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (o: Omit<Outcome, "sent" | "ended" | "kind">) => {
@@ -45,20 +49,24 @@ export function send(base: string, r: Req, opts: { timeoutMs?: number; agent?: A
       clearTimeout(timer);
       resolve(o);
     };
-    const req = request(new URL(r.path, base), { method: r.method, headers: r.headers, agent: opts.agent ?? false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch {
-          json = undefined;
-        }
-        finish({ status: res.statusCode ?? 0, headers: res.headers, json });
-      });
-      res.on("error", (e: NodeJS.ErrnoException) => finish({ error: e.code ?? e.message }));
-    });
+    const req = request(
+      new URL(r.path, base),
+      { method: r.method, headers: r.headers, agent: opts.agent ?? false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          } catch {
+            json = undefined;
+          }
+          finish({ status: res.statusCode ?? 0, headers: res.headers, json });
+        });
+        res.on("error", (e: NodeJS.ErrnoException) => finish({ error: e.code ?? e.message }));
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       finish({ error: "timeout" });

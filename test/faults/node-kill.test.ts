@@ -106,21 +106,33 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
     const pool: Array<{ key: string; answer: string }> = [];
     for (let i = 0; i < 12; i++) {
       const answer = `answer ${i}`;
-      const r = await send(i % 2 ? p2.url : p1.url, createRequest(`question ${i}`, answer, { authorization: `Bearer ${token}` }));
+      const r = await send(
+        i % 2 ? p2.url : p1.url,
+        createRequest(`question ${i}`, answer, { authorization: `Bearer ${token}` }),
+      );
       expect(r.status, JSON.stringify(r.json)).to.equal(201);
       pool.push({ key: r.json.key, answer });
     }
 
     // Six socket clients, three on each node.
     const nodes = [p1.url, p2.url];
-    for (let i = 0; i < 6; i++) clients.push(new ResumingClient(`c${i}`, token, i % 2 ? [p2.url, p1.url] : [p1.url, p2.url]));
+    for (let i = 0; i < 6; i++)
+      clients.push(new ResumingClient(`c${i}`, token, i % 2 ? [p2.url, p1.url] : [p1.url, p2.url]));
     const until = Date.now() + 10_000;
     while (clients.some((c) => c.readies.length === 0) && Date.now() < until) await sleep(20);
     for (const c of clients) expect(c.readies, `${c.name} ready`).to.have.length(1);
 
     // Solvers: 4 workers, each one solve then a 25 ms pause, alternating nodes; a request that
     // failed at the connection level is retried (same request) on the other node, up to 4 tries.
-    interface Attempt { key: string; right: boolean; node: string; status?: number; correct?: boolean; error?: string; sent: number }
+    interface Attempt {
+      key: string;
+      right: boolean;
+      node: string;
+      status?: number;
+      correct?: boolean;
+      error?: string;
+      sent: number;
+    }
     const attempts: Attempt[] = [];
     const t0 = Date.now();
     let stop = false;
@@ -133,7 +145,13 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
         for (let tryNo = 0; tryNo < 4; tryNo++) {
           const node = nodes[(first + tryNo) % 2]!;
           const r = await send(node, solveRequest(c.key, right ? c.answer : `wrong ${n}`), { timeoutMs: 3000 });
-          const a: Attempt = { key: c.key, right, node, sent: Date.now() - t0, ...(r.error !== undefined ? { error: r.error } : { status: r.status, correct: r.json?.correct }) };
+          const a: Attempt = {
+            key: c.key,
+            right,
+            node,
+            sent: Date.now() - t0,
+            ...(r.error !== undefined ? { error: r.error } : { status: r.status, correct: r.json?.correct }),
+          };
           attempts.push(a);
           if (r.error === undefined) break; // an answer, whatever it is, is never retried
           await sleep(10);
@@ -156,7 +174,10 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
     const refused = attempts.filter((a) => a.error === "ECONNREFUSED");
     const doubt = attempts.filter((a) => a.error !== undefined && a.error !== "ECONNREFUSED");
     const answeredOther = attempts.filter((a) => a.status !== undefined && a.status !== 200);
-    expect(answeredOther.map((a) => `${a.status} on ${a.node}`), "answers other than 200").to.deep.equal([]);
+    expect(
+      answeredOther.map((a) => `${a.status} on ${a.node}`),
+      "answers other than 200",
+    ).to.deep.equal([]);
     for (const a of acked) expect(a.correct, "the solve's answer").to.equal(a.right);
     const expectedMin = acked.length;
     const waitUntil = Date.now() + 10_000;
@@ -187,7 +208,10 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
 
     // Every socket client saw exactly the history: same events, same order, nothing twice.
     for (const c of clients) {
-      expect(c.events.map((e) => e.id), `${c.name} (first on ${nodes.indexOf(c.readies[0]!.node) + 1}; drops ${c.drops.join("; ")})`).to.deep.equal(ids);
+      expect(
+        c.events.map((e) => e.id),
+        `${c.name} (first on ${nodes.indexOf(c.readies[0]!.node) + 1}; drops ${c.drops.join("; ")})`,
+      ).to.deep.equal(ids);
       expect(c.events).to.deep.equal(history);
     }
     // The clients of node 1 resumed on node 2 with since, and everything after it was replayed.
@@ -201,7 +225,8 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
       expect(r.recovered, `${c.name} ready.recovered`).to.equal(true);
       expect(r.app).to.equal(app.clientId);
     }
-    for (const c of clients.filter((x) => x.readies.length === 1)) expect(c.drops, `${c.name} on the survivor`).to.deep.equal([]);
+    for (const c of clients.filter((x) => x.readies.length === 1))
+      expect(c.drops, `${c.name} on the survivor`).to.deep.equal([]);
 
     const after = attempts.filter((a) => a.sent > killedAt);
     expect(acked.length).to.be.greaterThan(100);
@@ -219,7 +244,13 @@ describe("Faults: one of two nodes killed with SIGKILL under load", function () 
 
 /** The app's history after `since`, as a fresh client with `since` receives it (before `ready`). */
 async function readHistory(url: string, token: string, since: string): Promise<ChallengeResultEvent[]> {
-  const s = connect(url, { path: "/socket.io/", transports: ["websocket"], forceNew: true, reconnection: false, auth: { token, since } });
+  const s = connect(url, {
+    path: "/socket.io/",
+    transports: ["websocket"],
+    forceNew: true,
+    reconnection: false,
+    auth: { token, since },
+  });
   const got: ChallengeResultEvent[] = [];
   try {
     await new Promise<void>((resolve, reject) => {

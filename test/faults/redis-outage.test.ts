@@ -66,11 +66,20 @@ describe("Faults: Redis stops for 5 s under steady load", function () {
     expect(ready.status, "/readyz during the outage").to.equal(503);
 
     // Never a hang, never a connection failure, never a 5xx other than 503 unavailable.
-    expect(all.filter((o) => o.error !== undefined).map((o) => o.error), "connection errors").to.deep.equal([]);
+    expect(
+      all.filter((o) => o.error !== undefined).map((o) => o.error),
+      "connection errors",
+    ).to.deep.equal([]);
     const bad5xx = all.filter((o) => o.status! >= 500 && !(o.status === 503 && o.json?.error === "unavailable"));
-    expect(bad5xx.map((o) => `${o.status} ${JSON.stringify(o.json)}`), "unexpected 5xx").to.deep.equal([]);
+    expect(
+      bad5xx.map((o) => `${o.status} ${JSON.stringify(o.json)}`),
+      "unexpected 5xx",
+    ).to.deep.equal([]);
     const slow = all.filter((o) => o.ended - o.sent > 1000);
-    expect(slow.map((o) => `${o.kind.split("|")[0]} took ${o.ended - o.sent} ms`), "requests over 1 s").to.deep.equal([]);
+    expect(
+      slow.map((o) => `${o.kind.split("|")[0]} took ${o.ended - o.sent} ms`),
+      "requests over 1 s",
+    ).to.deep.equal([]);
 
     // Before the stop: full service.
     const before = all.filter((o) => o.ended < stoppedAt);
@@ -96,7 +105,10 @@ describe("Faults: Redis stops for 5 s under steady load", function () {
     expect(firstOk!.ended - backAt, "ms from the return to the first success").to.be.at.most(2000);
     const after = all.filter((o) => o.sent >= backAt + 2000);
     expect(after.length).to.be.greaterThan(20);
-    expect(after.filter((o) => o.status !== 200 && o.status !== 201).map((o) => o.status), "failures 2 s after the return").to.deep.equal([]);
+    expect(
+      after.filter((o) => o.status !== 200 && o.status !== 201).map((o) => o.status),
+      "failures 2 s after the return",
+    ).to.deep.equal([]);
     for (const o of after.filter((x) => x.kind === "solve")) expect(o.json).to.deep.equal({ correct: true });
 
     console.log(

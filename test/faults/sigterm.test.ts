@@ -47,7 +47,10 @@ describe("Faults: SIGTERM under load", function () {
   it("When the node gets SIGTERM under load, then every accepted request succeeds and it exits within 10 s", async () => {
     const keys: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const r = await http(sigil.url, "/challenge/new", { method: "POST", headers: { question: `q${i}`, answer: `a${i}` } });
+      const r = await http(sigil.url, "/challenge/new", {
+        method: "POST",
+        headers: { question: `q${i}`, answer: `a${i}` },
+      });
       keys.push(r.json.key);
     }
     let seq = 0;
@@ -89,7 +92,10 @@ describe("Faults: SIGTERM under load", function () {
     expect(before.length).to.be.greaterThan(50);
     // Every response the node sent is a success: none failed or was cut short by the drain.
     const answered = all.filter((o) => o.status !== undefined);
-    expect(answered.filter((o) => o.status !== 200 && o.status !== 201).map((o) => o.status), "failed responses").to.deep.equal([]);
+    expect(
+      answered.filter((o) => o.status !== 200 && o.status !== 201).map((o) => o.status),
+      "failed responses",
+    ).to.deep.equal([]);
     for (const o of answered.filter((x) => x.kind === "solve")) expect(o.json).to.deep.equal({ correct: true });
     // Nothing fails before SIGTERM. After it, new connections are refused (the listener is closed);
     // a connection that reached the kernel at the very moment the listener closed, before the node
@@ -98,9 +104,14 @@ describe("Faults: SIGTERM under load", function () {
     // show up as a reset later (at the exit) or as a failed status above.
     const errors = all.filter((o) => o.error !== undefined);
     const resets = errors.filter((o) => o.error === "ECONNRESET" && o.sent >= termAt - 20 && o.sent <= termAt + 100);
-    expect(errors.filter((o) => o.sent < termAt - 20).map((o) => o.error), "errors before SIGTERM").to.deep.equal([]);
     expect(
-      errors.filter((o) => o.error !== "ECONNREFUSED" && !resets.includes(o)).map((o) => `${o.error} sent ${o.sent - termAt} ms after SIGTERM`),
+      errors.filter((o) => o.sent < termAt - 20).map((o) => o.error),
+      "errors before SIGTERM",
+    ).to.deep.equal([]);
+    expect(
+      errors
+        .filter((o) => o.error !== "ECONNREFUSED" && !resets.includes(o))
+        .map((o) => `${o.error} sent ${o.sent - termAt} ms after SIGTERM`),
       "errors other than a refused or never-accepted connection",
     ).to.deep.equal([]);
     console.log(

@@ -65,7 +65,9 @@ export interface ServedPage {
 
 /** One HTML page served on its own loopback origin (an app's page, beside the service's). */
 export async function servePage(html: string): Promise<ServedPage> {
-  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -56,7 +56,11 @@ export interface ConnectOptions {
 }
 
 export function channelClient(url: string, opts: ConnectOptions = {}): ChannelClient {
-  const auth = opts.auth ?? (opts.viaHeader || opts.token === undefined ? {} : { token: opts.token, ...(opts.since ? { since: opts.since } : {}) });
+  const auth =
+    opts.auth ??
+    (opts.viaHeader || opts.token === undefined
+      ? {}
+      : { token: opts.token, ...(opts.since ? { since: opts.since } : {}) });
   const socket: ClientSocket = connect(url, {
     path: "/socket.io/",
     transports: ["websocket"],
@@ -73,7 +77,8 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
     events: [],
     readies: [],
     disconnects: [],
-    waitEvents: (n, ms = 3000) => until(() => (c.events.length >= n ? c.events : undefined), ms, `${n} events (have ${c.events.length})`),
+    waitEvents: (n, ms = 3000) =>
+      until(() => (c.events.length >= n ? c.events : undefined), ms, `${n} events (have ${c.events.length})`),
     waitReady: (ms = 3000) => until(() => c.readies[c.readies.length - 1], ms, "ready"),
     waitDisconnect: (ms = 3000) => until(() => c.disconnects[c.disconnects.length - 1], ms, "disconnect"),
     lastId: () => c.events[c.events.length - 1]?.id,
@@ -99,7 +104,11 @@ export async function readyClient(url: string, opts: ConnectOptions = {}): Promi
  * Resolves with the connect_error of a refused connection; rejects if it connects, or if neither
  * happened within ms (the client's own connect timeout is 20 s, as long as a whole test).
  */
-export function refusal(url: string, opts: ConnectOptions = {}, ms = 3000): Promise<{ message: string; data: ErrorObject }> {
+export function refusal(
+  url: string,
+  opts: ConnectOptions = {},
+  ms = 3000,
+): Promise<{ message: string; data: ErrorObject }> {
   const c = channelClient(url, opts);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -123,12 +132,19 @@ export function refusal(url: string, opts: ConnectOptions = {}, ms = 3000): Prom
  * Emits with an ack and resolves with the reply; rejects after ms without one (or when the socket
  * closes first), with an error that names the event it was waiting for.
  */
-export async function ackWithin<T = unknown>(socket: ClientSocket | Socket, ms: number, event: string, ...args: unknown[]): Promise<T> {
+export async function ackWithin<T = unknown>(
+  socket: ClientSocket | Socket,
+  ms: number,
+  event: string,
+  ...args: unknown[]
+): Promise<T> {
   try {
     return (await (socket as unknown as Socket).timeout(ms).emitWithAck(event, ...args)) as T;
   } catch (err) {
     const payload = JSON.stringify(args)?.slice(0, 200);
-    throw new Error(`waiting for the ack of ${event.slice(0, 60)}(${payload}): ${(err as Error).message}`, { cause: err });
+    throw new Error(`waiting for the ack of ${event.slice(0, 60)}(${payload}): ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 

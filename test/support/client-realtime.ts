@@ -26,4 +26,3 @@ export function record(conn: RealtimeConnection) {
   conn.on("disconnect", (reason) => r.disconnects.push(reason));
   return r;
 }
-

@@ -11,7 +11,14 @@ export class TestCluster {
       Array.from({ length: size }, () =>
         TestRedis.start({
           // A relative config file lands in the server's own --dir (a private temp directory).
-          extraArgs: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"],
+          extraArgs: [
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            "--cluster-node-timeout",
+            "2000",
+          ],
         }),
       ),
     );

@@ -40,7 +40,19 @@ export function expectContractError(r: TestResponse, what: string): void {
  * bytes, is 400 invalid_request): real ones (no fuzzed body is really compressed), unknown ones,
  * lists and odd spellings.
  */
-export const CONTENT_ENCODINGS = ["gzip", "deflate", "br", "x-gzip", "GZIP", "nope", "compress", "gzip, br", "identity, gzip", "identity", ""];
+export const CONTENT_ENCODINGS = [
+  "gzip",
+  "deflate",
+  "br",
+  "x-gzip",
+  "GZIP",
+  "nope",
+  "compress",
+  "gzip, br",
+  "identity, gzip",
+  "identity",
+  "",
+];
 
 /** Charsets no body can be read in. */
 export const BAD_CHARSETS = ["klingon", "utf-7", "x-unknown", "utf-16x"];

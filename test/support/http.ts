@@ -51,7 +51,9 @@ export function http(base: string, path: string, opts: HttpOptions = {}): Promis
       res.on("error", reject);
     };
     const { hostname, port } = new URL(base);
-    const req = opts.rawPath ? request({ ...options, host: hostname, port, path }, onResponse) : request(new URL(path, base), options, onResponse);
+    const req = opts.rawPath
+      ? request({ ...options, host: hostname, port, path }, onResponse)
+      : request(new URL(path, base), options, onResponse);
     if (opts.timeoutMs) req.on("timeout", () => req.destroy(new Error(`no answer within ${opts.timeoutMs! / 1000} s`)));
     req.on("error", reject);
     // As a Buffer: a string body would be written with the headers in UTF-8, re-encoding their latin1 bytes.

@@ -62,7 +62,13 @@ export async function startNode(
   const logger = createLogger(config.logLevel, sink);
   const opened = await openStore(config, logger, { waitMs: 3000 });
   const store = opts.wrapStore ? opts.wrapStore(opened.store) : opened.store;
-  const server = createServer({ config, store, logger, realtime: opened.realtime, appExists: opts.appExists ?? testAppExists(opened.store) });
+  const server = createServer({
+    config,
+    store,
+    logger,
+    realtime: opened.realtime,
+    appExists: opts.appExists ?? testAppExists(opened.store),
+  });
   const url = await server.listen(config.port, config.host);
   let closed = false;
   return {

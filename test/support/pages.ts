@@ -36,7 +36,11 @@ export class PageClient {
     return this.keep(await http(this.base, path, { headers: { ...this.cookieHeader(), ...headers }, ...this.from() }));
   }
 
-  async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<TestResponse> {
+  async post(
+    path: string,
+    fields: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse> {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
     return this.keep(
@@ -50,7 +54,14 @@ export class PageClient {
   }
 
   async postRaw(path: string, body: Buffer, contentType: string): Promise<TestResponse> {
-    return this.keep(await http(this.base, path, { method: "POST", headers: { "content-type": contentType, ...this.cookieHeader() }, body, ...this.from() }));
+    return this.keep(
+      await http(this.base, path, {
+        method: "POST",
+        headers: { "content-type": contentType, ...this.cookieHeader() },
+        body,
+        ...this.from(),
+      }),
+    );
   }
 
   /** Loads `pagePath`, then posts its form to `action` with the page's CSRF token. */
@@ -60,7 +71,11 @@ export class PageClient {
   }
 
   signUp(username: string, password = "correct horse battery", displayName?: string): Promise<TestResponse> {
-    return this.submit("/signup", "/signup", { username, password, ...(displayName !== undefined ? { display_name: displayName } : {}) });
+    return this.submit("/signup", "/signup", {
+      username,
+      password,
+      ...(displayName !== undefined ? { display_name: displayName } : {}),
+    });
   }
 }
 
@@ -77,7 +92,11 @@ export interface TestApp {
 }
 
 /** Signs up a developer (on `dev`) and registers an app; returns its credentials. */
-export async function registerApp(dev: PageClient, redirectUris: string[] = ["https://app.example/callback"], name = "Test App"): Promise<TestApp> {
+export async function registerApp(
+  dev: PageClient,
+  redirectUris: string[] = ["https://app.example/callback"],
+  name = "Test App",
+): Promise<TestApp> {
   const r = await dev.submit("/developers", "/developers", { name, redirect_uri: redirectUris.join("\n") });
   if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text.slice(0, 500)}`);
   const clientId = /class="client-id">([^<]+)</.exec(r.text)![1]!;
@@ -96,7 +115,8 @@ export async function authorize(user: PageClient, params: Record<string, string>
   let r = await user.get(path);
   if (r.status === 200) {
     const hidden: Record<string, string> = {};
-    for (const m of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) hidden[m[1]!] = decodeHtml(m[2]!);
+    for (const m of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+      hidden[m[1]!] = decodeHtml(m[2]!);
     r = await user.post("/authorize", { ...hidden, decision });
   }
   if (r.status !== 303) throw new Error(`authorize: expected 303, got ${r.status} ${r.text.slice(0, 300)}`);
@@ -104,11 +124,20 @@ export async function authorize(user: PageClient, params: Record<string, string>
 }
 
 export function decodeHtml(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 /** POST /token with a form body. */
-export function token(base: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<TestResponse> {
+export function token(
+  base: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
   return http(base, "/token", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
@@ -124,13 +153,21 @@ export const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
 /** A multipart/form-data body: the fields in order, then the file when given. */
-export function multipart(fields: Record<string, string>, file?: { name: string; filename: string; type: string; data: Buffer }, boundary = "----sigiltest" + Math.random().toString(16).slice(2)) {
+export function multipart(
+  fields: Record<string, string>,
+  file?: { name: string; filename: string; type: string; data: Buffer },
+  boundary = "----sigiltest" + Math.random().toString(16).slice(2),
+) {
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+    );
     parts.push(file.data, Buffer.from("\r\n"));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

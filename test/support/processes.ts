@@ -65,7 +65,13 @@ export async function startProcess(opts: {
   readyTimeoutMs?: number;
 }): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
-  const [cmd, ...args] = opts.command ?? [process.execPath, ...(opts.nodeArgs ?? []), "--import", "tsx", opts.entry ?? "src/main.ts"];
+  const [cmd, ...args] = opts.command ?? [
+    process.execPath,
+    ...(opts.nodeArgs ?? []),
+    "--import",
+    "tsx",
+    opts.entry ?? "src/main.ts",
+  ];
   const proc = spawn(cmd!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...opts.env },
@@ -148,5 +154,11 @@ export async function startSigil(
   opts: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  return startProcess({ name: opts.name ?? "sigil", entry: "src/main.ts", port, env: sigilEnv(port, redisUrl, opts.env), nodeArgs: opts.nodeArgs });
+  return startProcess({
+    name: opts.name ?? "sigil",
+    entry: "src/main.ts",
+    port,
+    env: sigilEnv(port, redisUrl, opts.env),
+    nodeArgs: opts.nodeArgs,
+  });
 }

@@ -65,14 +65,22 @@ export class TestRedis {
   async start(): Promise<void> {
     if (this.proc) return;
     const args = [
-      "--port", String(this.port),
-      "--bind", "127.0.0.1",
-      "--save", "",
-      "--appendonly", this.opts.appendonly ? "yes" : "no",
-      "--appendfsync", "always",
-      "--dir", this.dir,
-      "--daemonize", "no",
-      "--logfile", "",
+      "--port",
+      String(this.port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      this.opts.appendonly ? "yes" : "no",
+      "--appendfsync",
+      "always",
+      "--dir",
+      this.dir,
+      "--daemonize",
+      "no",
+      "--logfile",
+      "",
       ...(this.opts.extraArgs ?? []),
     ];
     const proc = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });

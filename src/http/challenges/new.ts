@@ -11,7 +11,10 @@ import { NewChallengeHeaders } from "./schemas.js";
 export type OwnerResolver = (req: { headers: IncomingHttpHeaders }) => Promise<string | undefined>;
 
 /** The use case's input as HTTP carries it: each header when present, else the JSON body's field. */
-export function newChallengeInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): Unchecked<typeof NewChallengeInput> {
+export function newChallengeInput(
+  req: { headers: IncomingHttpHeaders },
+  body: Record<string, unknown>,
+): Unchecked<typeof NewChallengeInput> {
   return {
     question: headerText(req, "question") ?? body.question,
     answer: headerText(req, "answer") ?? body.answer,
@@ -30,7 +33,8 @@ export function newChallenge(challenges: Challenges, resolveOwner: OwnerResolver
 export const newChallengeSpec: ApiOperation = {
   method: "post",
   path: "/challenge/new",
-  summary: "Create a challenge: a question with a secret answer. Values come from headers, or from the JSON body when a header is absent.",
+  summary:
+    "Create a challenge: a question with a secret answer. Values come from headers, or from the JSON body when a header is absent.",
   tags: ["challenges"],
   headers: NewChallengeHeaders,
   body: { schema: NewChallengeInput.partial(), contentTypes: ["application/json"] },

@@ -8,18 +8,25 @@ import type { JsonEndpoint } from "./endpoint.js";
 import { SolveHeaders } from "./schemas.js";
 
 /** The use case's input as HTTP carries it: each header when present, else the JSON body's field. */
-export function solveInput(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): Unchecked<typeof SolveInput> {
+export function solveInput(
+  req: { headers: IncomingHttpHeaders },
+  body: Record<string, unknown>,
+): Unchecked<typeof SolveInput> {
   return { key: headerText(req, "key") ?? body.key, a: headerText(req, "a") ?? body.a };
 }
 
 export function solveChallenge(challenges: Challenges): JsonEndpoint {
-  return async (req, body, address) => ({ status: 200, body: await challenges.solveChallenge(solveInput(req, body), address) });
+  return async (req, body, address) => ({
+    status: 200,
+    body: await challenges.solveChallenge(solveInput(req, body), address),
+  });
 }
 
 export const solveChallengeSpec: ApiOperation = {
   method: "post",
   path: "/challenge/solve",
-  summary: "Try an answer. A wrong answer is not an error. Values come from headers, or from the JSON body when a header is absent.",
+  summary:
+    "Try an answer. A wrong answer is not an error. Values come from headers, or from the JSON body when a header is absent.",
   tags: ["challenges"],
   headers: SolveHeaders,
   body: { schema: SolveInput.partial(), contentTypes: ["application/json"] },

@@ -3,7 +3,16 @@
 import cors from "cors";
 import type { Config } from "../../config.js";
 
-export const CORS_ALLOWED_HEADERS = ["question", "answer", "key", "a", "ttl", "authorization", "client_id", "content-type"];
+export const CORS_ALLOWED_HEADERS = [
+  "question",
+  "answer",
+  "key",
+  "a",
+  "ttl",
+  "authorization",
+  "client_id",
+  "content-type",
+];
 
 export function apiCors(config: Config) {
   const origins = config.corsOrigins;

@@ -9,7 +9,14 @@ import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { csrfToken } from "../pages/session.js";
 
-const PARAMS = ["client_id", "redirect_uri", "state", "response_type", "code_challenge", "code_challenge_method"] as const;
+const PARAMS = [
+  "client_id",
+  "redirect_uri",
+  "state",
+  "response_type",
+  "code_challenge",
+  "code_challenge_method",
+] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
 
 /** The parameters from the query (GET) or form (POST); a repeated one counts as malformed. */
@@ -48,7 +55,11 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   // A state over its bound is never echoed (by this or any later error): a Location of up to the
   // whole 16 KB request would make the response's headers too large for clients to read.
   if (p.state !== undefined && codePointLength(p.state) > 2000) {
-    return void redirectWith(res, redirectUri, { error: "invalid_request", error_description: "state is longer than 2000 characters.", iss: deps.config.baseUrl });
+    return void redirectWith(res, redirectUri, {
+      error: "invalid_request",
+      error_description: "state is longer than 2000 characters.",
+      iss: deps.config.baseUrl,
+    });
   }
   const fail = (error: string, description: string) =>
     redirectWith(res, redirectUri, { error, error_description: description, iss: deps.config.baseUrl, state: p.state });
@@ -90,7 +101,11 @@ export function authorizeGet(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
     if (await deps.oauth.hasConsent(user.id, c.app.clientId)) return approve(deps, res, c, user.id);
-    sendPage(res, 200, ConsentPage({ user, appName: c.app.name, csrf: await csrfToken(req), hidden: c.p as Record<string, string> }));
+    sendPage(
+      res,
+      200,
+      ConsentPage({ user, appName: c.app.name, csrf: await csrfToken(req), hidden: c.p as Record<string, string> }),
+    );
   });
 }
 
@@ -106,7 +121,12 @@ export function authorizePost(deps: PagesDeps) {
       return approve(deps, res, c, user.id);
     }
     if (body.decision === "deny") {
-      return redirectWith(res, c.redirectUri, { error: "access_denied", error_description: "The user denied access.", iss: deps.config.baseUrl, state: c.p.state });
+      return redirectWith(res, c.redirectUri, {
+        error: "access_denied",
+        error_description: "The user denied access.",
+        iss: deps.config.baseUrl,
+        state: c.p.state,
+      });
     }
     sendPage(res, 400, ErrorPage({ title: "No decision", message: "Choose Allow or Deny." }));
   });

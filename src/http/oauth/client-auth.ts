@@ -12,7 +12,12 @@ export interface ClientCredentials {
 }
 
 const invalidClient = (basic: boolean) =>
-  new SigilError(401, "invalid_client", "The client is unknown or its secret is wrong.", basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {});
+  new SigilError(
+    401,
+    "invalid_client",
+    "The client is unknown or its secret is wrong.",
+    basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {},
+  );
 
 function formDecode(s: string): string {
   try {
@@ -33,9 +38,11 @@ export function readCredentials(req: Request, body: Record<string, unknown>): Cl
     const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
     const i = decoded.indexOf(":");
     if (i < 0) throw invalidRequest("The Basic credentials must be client_id:client_secret.");
-    if (bodySecret !== undefined) throw invalidRequest("Send the client credentials either as Basic or in the body, not both.");
+    if (bodySecret !== undefined)
+      throw invalidRequest("Send the client credentials either as Basic or in the body, not both.");
     const clientId = formDecode(decoded.slice(0, i));
-    if (bodyId !== undefined && bodyId !== clientId) throw invalidRequest("client_id differs from the Basic credentials.");
+    if (bodyId !== undefined && bodyId !== clientId)
+      throw invalidRequest("client_id differs from the Basic credentials.");
     return { clientId, clientSecret: formDecode(decoded.slice(i + 1)), basic: true };
   }
   if (!bodyId) throw invalidRequest("client_id is required.");
@@ -50,11 +57,19 @@ const tooMany = (ms: number) => rateLimited(ms / 1000, "Too many failed client a
  * count (secrets are 256 random bits, so this is about abuse, not guessing): a busy app making
  * many concurrent token requests from one address is never throttled by its own successes.
  */
-export async function authenticateClient(apps: Apps, limiter: AttemptLimiter, creds: ClientCredentials, address: string): Promise<AppRecord> {
+export async function authenticateClient(
+  apps: Apps,
+  limiter: AttemptLimiter,
+  creds: ClientCredentials,
+  address: string,
+): Promise<AppRecord> {
   const id = `${creds.clientId.slice(0, 64)}|${address}`;
   const state = await limiter.check(id);
   if (!state.allowed) throw tooMany(state.retryAfterMs);
-  const app = creds.clientId.length <= 64 && creds.clientSecret.length <= 256 ? await apps.authenticate(creds.clientId, creds.clientSecret) : null;
+  const app =
+    creds.clientId.length <= 64 && creds.clientSecret.length <= 256
+      ? await apps.authenticate(creds.clientId, creds.clientSecret)
+      : null;
   if (app) return app;
   const failed = await limiter.consume(id);
   if (!failed.allowed) throw tooMany(failed.retryAfterMs);

@@ -12,10 +12,15 @@ import { metadataEndpoint } from "./metadata.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
 import { userEndpoint, userSpec } from "./user.js";
 
-export function oauthRoutes(deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth }, api: ApiRegistry): Router {
+export function oauthRoutes(
+  deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth },
+  api: ApiRegistry,
+): Router {
   const router = Router();
   route(router, "/token", { post: [noStore, tokenBodyParser, tokenEndpoint(deps)] });
-  route(router, "/auth/user", { get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: deps.config.baseUrl }) });
+  route(router, "/auth/user", {
+    get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: deps.config.baseUrl }),
+  });
   route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(deps.config) });
   api.add(tokenSpec, userSpec);
   return router;

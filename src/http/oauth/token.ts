@@ -37,7 +37,10 @@ export function tokenEndpoint(deps: { apps: Apps; oauth: OAuth; store: Store }) 
   const limiter = deps.store.limiter({ name: "token-client-auth", points: 19, windowSeconds: 600 });
   return async (req: Request, res: Response) => {
     res.set({ "Cache-Control": "no-store", Pragma: "no-cache" });
-    const body = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
+    const body = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<
+      string,
+      unknown
+    >;
     const grantType = str(body.grant_type, "grant_type") ?? "authorization_code";
     const creds = readCredentials(req, body);
     const app = await authenticateClient(deps.apps, limiter, creds, req.ip ?? "");
@@ -52,7 +55,12 @@ export function tokenEndpoint(deps: { apps: Apps; oauth: OAuth; store: Store }) 
       redirectUri: str(body.redirect_uri, "redirect_uri"),
       codeVerifier: str(body.code_verifier, "code_verifier"),
     });
-    const out: TokenResponse = { access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: "profile" };
+    const out: TokenResponse = {
+      access_token: issued.accessToken,
+      token_type: "Bearer",
+      expires_in: issued.expiresIn,
+      scope: "profile",
+    };
     res.status(200).json(out);
   };
 }
@@ -68,7 +76,11 @@ export const tokenSpec: ApiOperation = {
   path: "/token",
   summary: "Trade an authorization code for an access token (client_secret_basic or client_secret_post).",
   tags: ["oauth"],
-  body: { schema: TokenRequest, contentTypes: ["application/x-www-form-urlencoded", "application/json"], required: true },
+  body: {
+    schema: TokenRequest,
+    contentTypes: ["application/x-www-form-urlencoded", "application/json"],
+    required: true,
+  },
   security: [{ basic: [] }, {}],
   responses: {
     200: { description: "the access token", schema: TokenResponseSchema },

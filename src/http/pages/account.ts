@@ -19,12 +19,28 @@ const tokenCheck = (req: Request, res: Response) => (token: string | undefined) 
     }
   });
 
-async function render(req: Request, res: Response, deps: PagesDeps, status: number, extra: { error?: string; notice?: string } = {}) {
+async function render(
+  req: Request,
+  res: Response,
+  deps: PagesDeps,
+  status: number,
+  extra: { error?: string; notice?: string } = {},
+) {
   const user = (await currentUser(req, deps))!;
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
-  sendPage(res, status, AccountPage({ user, pictureUrl: pictureUrl(deps.config.baseUrl, user), consents, csrf: await csrfToken(req), ...extra }));
+  sendPage(
+    res,
+    status,
+    AccountPage({
+      user,
+      pictureUrl: pictureUrl(deps.config.baseUrl, user),
+      consents,
+      csrf: await csrfToken(req),
+      ...extra,
+    }),
+  );
 }
 
 export function accountPage(deps: PagesDeps) {

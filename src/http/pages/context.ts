@@ -25,7 +25,8 @@ export async function currentUser(req: Request, deps: PagesDeps): Promise<UserRe
 }
 
 /** Runs an async page handler and forwards errors to the page error handler. */
-export const page = (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+export const page =
+  (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
   (req: Request, res: Response, next: NextFunction) => {
     fn(req, res).catch(next);
   };

@@ -17,12 +17,17 @@ const TOKEN_ID = /^[A-Za-z0-9_-]{1,64}$/;
  */
 function expiresIn(raw: string): number | undefined {
   if (raw.trim() === "") return undefined;
-  if (!/^\d{1,10}$/.test(raw.trim())) throw new SigilError(400, "invalid_request", "Expiry must be a whole number of seconds, or empty for never.");
+  if (!/^\d{1,10}$/.test(raw.trim()))
+    throw new SigilError(400, "invalid_request", "Expiry must be a whole number of seconds, or empty for never.");
   return Number(raw.trim());
 }
 
 /** The signed-in user and the app they own, or undefined once the answer was sent. */
-async function ownerAndApp(req: Request, res: Response, deps: PagesDeps): Promise<{ user: UserRecord; app: AppRecord } | undefined> {
+async function ownerAndApp(
+  req: Request,
+  res: Response,
+  deps: PagesDeps,
+): Promise<{ user: UserRecord; app: AppRecord } | undefined> {
   const user = await currentUser(req, deps);
   if (!user) {
     res.redirect(303, "/signin");
@@ -43,8 +48,14 @@ export function createToken(deps: PagesDeps) {
     const { user, app } = found;
     try {
       const exp = expiresIn(field(req, "expires_in"));
-      const { token, record } = await deps.customTokens.create({ app: app.clientId, name: field(req, "name"), ...(exp !== undefined ? { expiresIn: exp } : {}) });
-      await renderConsole(req, res, deps, user, 201, { shownToken: { app: app.clientId, id: record.id, name: record.name, token } });
+      const { token, record } = await deps.customTokens.create({
+        app: app.clientId,
+        name: field(req, "name"),
+        ...(exp !== undefined ? { expiresIn: exp } : {}),
+      });
+      await renderConsole(req, res, deps, user, 201, {
+        shownToken: { app: app.clientId, id: record.id, name: record.name, token },
+      });
     } catch (err) {
       // Bad input is the console again with the reason; anything else is the page error handler's.
       if (!(err instanceof SigilError) || err.status !== 400) throw err;

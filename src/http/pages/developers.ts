@@ -17,7 +17,14 @@ export interface ConsoleExtras {
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
-export async function renderConsole(req: Request, res: Response, deps: PagesDeps, user: UserRecord, status: number, extra: ConsoleExtras = {}) {
+export async function renderConsole(
+  req: Request,
+  res: Response,
+  deps: PagesDeps,
+  user: UserRecord,
+  status: number,
+  extra: ConsoleExtras = {},
+) {
   const apps = await deps.apps.listByOwner(user.id);
   const lists = await Promise.all(apps.map((a) => deps.customTokens.list(a.clientId)));
   const tokens = new Map(apps.map((a, i) => [a.clientId, lists[i]!]));
@@ -45,8 +52,14 @@ export function createApp(deps: PagesDeps) {
     if (!user) return res.redirect(303, "/signin");
     const name = (req.body as Record<string, unknown> | undefined)?.name;
     try {
-      const { app, clientSecret } = await deps.apps.create(user.id, typeof name === "string" ? name : "", redirectUris(req));
-      await renderConsole(req, res, deps, user, 201, { shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` } });
+      const { app, clientSecret } = await deps.apps.create(
+        user.id,
+        typeof name === "string" ? name : "",
+        redirectUris(req),
+      );
+      await renderConsole(req, res, deps, user, 201, {
+        shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` },
+      });
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       await renderConsole(req, res, deps, user, err.status, { error: err.description });
@@ -62,7 +75,9 @@ export function rotateSecret(deps: PagesDeps) {
     if (!app) return renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
-    const what = revokeNow ? "New secret; the old one no longer works." : "New secret; the old one keeps working for the grace period.";
+    const what = revokeNow
+      ? "New secret; the old one no longer works."
+      : "New secret; the old one keeps working for the grace period.";
     await renderConsole(req, res, deps, user, 200, { shown: { clientId: app.clientId, clientSecret, what } });
   });
 }

@@ -20,7 +20,14 @@ const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers",
 function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (res.headersSent) return next(err);
   if ((err as { code?: unknown }).code === "EBADCSRFTOKEN") {
-    sendPage(res, 403, ErrorPage({ title: "Form expired", message: "This form has expired or did not come from Sigil. Go back, reload the page and try again." }));
+    sendPage(
+      res,
+      403,
+      ErrorPage({
+        title: "Form expired",
+        message: "This form has expired or did not come from Sigil. Go back, reload the page and try again.",
+      }),
+    );
     return;
   }
   // The same mapping and the same one log line per 5xx as the JSON API; shown as a page.
@@ -34,7 +41,12 @@ export function pageRoutes(deps: PagesDeps): Router {
   const router = Router();
   route(router, "/pictures/:id", { get: getPicture(deps) });
 
-  router.use(PAGE_PATHS, pageHeaders, sessions(deps.config, deps.store.sessions), express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }));
+  router.use(
+    PAGE_PATHS,
+    pageHeaders,
+    sessions(deps.config, deps.store.sessions),
+    express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }),
+  );
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });

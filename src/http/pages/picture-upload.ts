@@ -34,7 +34,11 @@ const unreadable = () => new SigilError(400, "invalid_request", "The upload coul
  * Reads the form. checkToken gets the first part's value when that part is the `_csrf` field
  * (undefined otherwise) and resolves to the error to answer with, or undefined when it passed.
  */
-export function readAccountForm(req: Request, res: Response, checkToken: (token: string | undefined) => Promise<unknown>): Promise<AccountForm> {
+export function readAccountForm(
+  req: Request,
+  res: Response,
+  checkToken: (token: string | undefined) => Promise<unknown>,
+): Promise<AccountForm> {
   return new Promise((resolve, reject) => {
     let done = false;
     const fields: Record<string, string> = {};
@@ -62,7 +66,9 @@ export function readAccountForm(req: Request, res: Response, checkToken: (token:
     const encoding = req.headers["content-encoding"];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") {
       closeAfterAnswer(res);
-      return reject(new SigilError(400, "invalid_request", "The upload cannot be read: its Content-Encoding is not supported."));
+      return reject(
+        new SigilError(400, "invalid_request", "The upload cannot be read: its Content-Encoding is not supported."),
+      );
     }
     try {
       bb = busboy({
@@ -87,7 +93,9 @@ export function readAccountForm(req: Request, res: Response, checkToken: (token:
             if (name !== "picture") return fail(unreadable());
             const chunks: Buffer[] = [];
             stream.on("data", (c: Buffer) => chunks.push(c));
-            stream.on("limit", () => fail(new SigilError(413, "request_too_large", "The picture is larger than 1 MB.")));
+            stream.on("limit", () =>
+              fail(new SigilError(413, "request_too_large", "The picture is larger than 1 MB.")),
+            );
             stream.on("end", () => {
               if (!stream.truncated) picture = Buffer.concat(chunks);
               fileDone();

@@ -24,6 +24,7 @@ export function safeReturnTo(raw: unknown, authUrl: string, fallback = "/account
   }
   if (url.origin !== base.origin || url.username !== "" || url.password !== "") return fallback;
   const path = url.pathname;
-  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || /%2f|%5c/i.test(path)) return fallback;
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || /%2f|%5c/i.test(path))
+    return fallback;
   return path + url.search;
 }

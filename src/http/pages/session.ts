@@ -41,7 +41,7 @@ class PortSessionStore extends session.Store {
   override get(sid: string, cb: (err: unknown, s?: session.SessionData | null) => void): void {
     this.sessions.get(sid).then(
       (raw) => {
-        let s: session.SessionData | null = null;
+        let s: session.SessionData | null;
         try {
           s = raw ? (JSON.parse(raw) as session.SessionData) : null;
         } catch {

@@ -8,7 +8,14 @@ import { csrfToken, endSession, signInSession } from "./session.js";
 
 export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(res, 200, SignInPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl) }));
+    sendPage(
+      res,
+      200,
+      SignInPage({
+        csrf: await csrfToken(req),
+        returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
+      }),
+    );
   });
 }
 
@@ -22,7 +29,11 @@ export function signIn(deps: PagesDeps) {
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      sendPage(res, err.status, SignInPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: username.slice(0, 64) }));
+      sendPage(
+        res,
+        err.status,
+        SignInPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: username.slice(0, 64) }),
+      );
     }
   });
 }

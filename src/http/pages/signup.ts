@@ -9,7 +9,14 @@ import { csrfToken, signInSession } from "./session.js";
 
 export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
-    sendPage(res, 200, SignUpPage({ csrf: await csrfToken(req), returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl) }));
+    sendPage(
+      res,
+      200,
+      SignUpPage({
+        csrf: await csrfToken(req),
+        returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
+      }),
+    );
   });
 }
 
@@ -17,16 +24,31 @@ export function signUp(deps: PagesDeps) {
   const perAddress = deps.store.limiter({ name: "signup-addr", points: 30, windowSeconds: 3600 });
   return page(async (req, res) => {
     const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
-    const form = { username: field(req, "username"), password: field(req, "password"), displayName: field(req, "display_name") };
+    const form = {
+      username: field(req, "username"),
+      password: field(req, "password"),
+      displayName: field(req, "display_name"),
+    };
     try {
       const limit = await perAddress.consume(req.ip ?? "");
-      if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "Too many sign-ups from this address; try again later.");
+      if (!limit.allowed)
+        throw rateLimited(limit.retryAfterMs / 1000, "Too many sign-ups from this address; try again later.");
       const user = await deps.accounts.create(form);
       await signInSession(req, user.id);
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      sendPage(res, err.status, SignUpPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: form.username, displayName: form.displayName }));
+      sendPage(
+        res,
+        err.status,
+        SignUpPage({
+          csrf: await csrfToken(req),
+          returnTo,
+          error: err.description,
+          username: form.username,
+          displayName: form.displayName,
+        }),
+      );
     }
   });
 }

@@ -29,7 +29,13 @@ export class MemoryStore implements Store {
    * could grow. Tests compare it as they compare Redis's DBSIZE.
    */
   entryCount(): number {
-    return this.sessions.map.size + this.challenges.map.size + this.grants.codes.size + this.grants.used.size + this.grants.tokens.size;
+    return (
+      this.sessions.map.size +
+      this.challenges.map.size +
+      this.grants.codes.size +
+      this.grants.used.size +
+      this.grants.tokens.size
+    );
   }
 
   async ping(): Promise<void> {}

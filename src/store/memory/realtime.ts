@@ -79,7 +79,8 @@ export class MemoryEventLog implements EventLog {
 
   async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
     const h = this.apps.get(app);
-    if (!h) return { events: [], complete: false, ...(compareEventIds(since, "0-0") > 0 ? { ahead: true as const } : {}) };
+    if (!h)
+      return { events: [], complete: false, ...(compareEventIds(since, "0-0") > 0 ? { ahead: true as const } : {}) };
     trimByTime(h, limits);
     if (compareEventIds(since, `${h.last[0]}-${h.last[1]}`) > 0) return { events: [], complete: false, ahead: true };
     const events = h.events.filter((e) => compareEventIds(e.id, since) > 0).slice(0, count);

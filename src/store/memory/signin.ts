@@ -1,7 +1,14 @@
 // The embedded store's part for sign-in: accounts, sessions, apps and grants, in maps.
 import { ExpiringMap } from "./expiring-map.js";
 import type {
-  AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
+  AccountStore,
+  AppRecord,
+  AppStore,
+  CodeRecord,
+  GrantStore,
+  SessionStore,
+  TokenRecord,
+  UserRecord,
 } from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);

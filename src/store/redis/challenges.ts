@@ -113,7 +113,9 @@ export class RedisChallenges implements ChallengeStore {
   async create(key: string, r: ChallengeRecord, ttlSeconds: number): Promise<boolean> {
     const doc: StoredChallenge = { q: r.question, h: r.answerHash, c: r.createdAt };
     if (r.owner !== undefined) doc.o = r.owner;
-    const res = await guarded(() => this.redis.set(this.keys.challenge(key), JSON.stringify(doc), "EX", ttlSeconds, "NX"));
+    const res = await guarded(() =>
+      this.redis.set(this.keys.challenge(key), JSON.stringify(doc), "EX", ttlSeconds, "NX"),
+    );
     return res === "OK";
   }
 
@@ -137,7 +139,13 @@ export class RedisChallenges implements ChallengeStore {
     }
     const k = this.keys;
     const reply = await guarded(() =>
-      this.redis.sigilSolve(k.challenge(a.key), k.wrongPerKey(a.key, a.key), k.wrongPerAddress(a.key, a.key, a.address), a.answerHash, ...limits),
+      this.redis.sigilSolve(
+        k.challenge(a.key),
+        k.wrongPerKey(a.key, a.key),
+        k.wrongPerAddress(a.key, a.key, a.address),
+        a.answerHash,
+        ...limits,
+      ),
     );
     if (reply[0] !== "owned") return toResult(reply);
     const [, app, hash, pttl] = reply as [string, string, string, number];
@@ -146,13 +154,31 @@ export class RedisChallenges implements ChallengeStore {
   }
 
   /** The attempt on an owned challenge; undefined when the answer's copy is missing and was not given. */
-  private async solveOwned(app: string, a: SolveAttempt, rules: SolveRules, limits: number[], copy: [string, string | number]) {
+  private async solveOwned(
+    app: string,
+    a: SolveAttempt,
+    rules: SolveRules,
+    limits: number[],
+    copy: [string, string | number],
+  ) {
     const k = this.keys;
     const ttlMs = Math.round(rules.history.ttlSeconds * 1000);
     const reply = await guarded(() =>
       this.redis.sigilSolveOwned(
-        k.ownedAnswer(app, a.key), k.wrongPerKey(app, a.key), k.wrongPerAddress(app, a.key, a.address), k.events(app), k.eventsCut(app),
-        a.answerHash, ...limits, ...copy, rules.history.maxEvents, ttlMs, a.key, a.at, k.feed, app,
+        k.ownedAnswer(app, a.key),
+        k.wrongPerKey(app, a.key),
+        k.wrongPerAddress(app, a.key, a.address),
+        k.events(app),
+        k.eventsCut(app),
+        a.answerHash,
+        ...limits,
+        ...copy,
+        rules.history.maxEvents,
+        ttlMs,
+        a.key,
+        a.at,
+        k.feed,
+        app,
       ),
     );
     if (reply[0] === "missing") return undefined;

@@ -6,7 +6,16 @@ import type { Config } from "../../config.js";
 import { StoreUnavailableError } from "../../errors.js";
 import type { Logger } from "../../log.js";
 import { adaptLimiter } from "../limiter.js";
-import type { AttemptLimiter, ChallengeStore, CustomTokenStore, EventLog, LimiterSpec, OpenedBackend, RealtimeClients, Store } from "../port.js";
+import type {
+  AttemptLimiter,
+  ChallengeStore,
+  CustomTokenStore,
+  EventLog,
+  LimiterSpec,
+  OpenedBackend,
+  RealtimeClients,
+  Store,
+} from "../port.js";
 import { RedisChallenges } from "./challenges.js";
 import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";

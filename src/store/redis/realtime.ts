@@ -78,7 +78,13 @@ return 1`;
 
 type Scripted = RedisClient & {
   sigilEvAppend(key: string, cut: string, ...args: Array<string | number>): Promise<string>;
-  sigilEvRead(key: string, cut: string, since: string, count: number, ttlMs: number): Promise<[string, Array<[string, string[]]>, string]>;
+  sigilEvRead(
+    key: string,
+    cut: string,
+    since: string,
+    count: number,
+    ttlMs: number,
+  ): Promise<[string, Array<[string, string[]]>, string]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
 };
 
@@ -101,7 +107,10 @@ interface StoredToken {
 
 export class RedisCustomTokens implements CustomTokenStore {
   private readonly redis: Scripted;
-  constructor(redis: RedisClient, private readonly keys: Keyspace) {
+  constructor(
+    redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {
     this.redis = withScripts(redis);
   }
 
@@ -132,7 +141,10 @@ function toRecord(app: string, id: string, raw: string): CustomTokenRecord {
 
 export class RedisEventLog implements EventLog {
   private readonly redis: Scripted;
-  constructor(redis: RedisClient, private readonly keys: Keyspace) {
+  constructor(
+    redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {
     this.redis = withScripts(redis);
   }
 
@@ -144,7 +156,15 @@ export class RedisEventLog implements EventLog {
   }
 
   async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
-    const [cut, entries, last] = await guarded(() => this.redis.sigilEvRead(this.keys.events(app), this.keys.eventsCut(app), since, count, Math.round(limits.ttlSeconds * 1000)));
+    const [cut, entries, last] = await guarded(() =>
+      this.redis.sigilEvRead(
+        this.keys.events(app),
+        this.keys.eventsCut(app),
+        since,
+        count,
+        Math.round(limits.ttlSeconds * 1000),
+      ),
+    );
     const events = entries.map(([id, fields]) => {
       const f: Record<string, string> = {};
       for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
@@ -157,7 +177,10 @@ export class RedisEventLog implements EventLog {
 
 /** Subscribes a dedicated connection (offline queue on) to the feed channel. */
 export class RedisFeed implements Feed {
-  constructor(private readonly sub: RedisClient, private readonly keys: Keyspace) {}
+  constructor(
+    private readonly sub: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
 
   async subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void> {
     let readyBefore = this.sub.status === "ready";

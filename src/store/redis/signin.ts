@@ -3,13 +3,23 @@ import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import type {
-  AccountStore, AppRecord, AppStore, CodeRecord, GrantStore, SessionStore, TokenRecord, UserRecord,
+  AccountStore,
+  AppRecord,
+  AppStore,
+  CodeRecord,
+  GrantStore,
+  SessionStore,
+  TokenRecord,
+  UserRecord,
 } from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
 export class RedisAccounts implements AccountStore {
-  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
 
   async create(user: UserRecord): Promise<boolean> {
     const ok = await guarded(() => this.redis.set(this.keys.username(user.username), user.id, "NX"));
@@ -42,7 +52,10 @@ export class RedisAccounts implements AccountStore {
 }
 
 export class RedisSessions implements SessionStore {
-  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
   async get(sid: string) {
     return guarded(() => this.redis.get(this.keys.session(sid)));
   }
@@ -55,7 +68,10 @@ export class RedisSessions implements SessionStore {
 }
 
 export class RedisApps implements AppStore {
-  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
   async create(app: AppRecord) {
     await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app)));
     await guarded(() => this.redis.sadd(this.keys.ownerApps(app.ownerId), app.clientId));
@@ -123,7 +139,10 @@ redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
 return 1`;
 
 export class RedisGrants implements GrantStore {
-  constructor(private readonly redis: RedisClient, private readonly keys: Keyspace) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
 
   async grantConsent(userId: string, clientId: string) {
     await guarded(() => this.redis.sadd(this.keys.consents(userId), clientId));
@@ -142,7 +161,11 @@ export class RedisGrants implements GrantStore {
     if (codes.length === 0) return;
     // Each code lives on its own slot: one small script per code (the marks are idempotent).
     await guarded(() =>
-      Promise.all(codes.map((h) => this.redis.eval(REVOKE_CODE, 2, this.keys.code(h), this.keys.codeUsed(h), String(markTtlSeconds)))),
+      Promise.all(
+        codes.map((h) =>
+          this.redis.eval(REVOKE_CODE, 2, this.keys.code(h), this.keys.codeUsed(h), String(markTtlSeconds)),
+        ),
+      ),
     );
     await guarded(() => this.redis.zrem(index, ...codes));
   }
@@ -150,8 +173,14 @@ export class RedisGrants implements GrantStore {
     const now = Date.now();
     const registered = await guarded(() =>
       this.redis.eval(
-        REGISTER_CODE, 2, this.keys.consents(code.userId), this.keys.grantCodes(code.userId, code.clientId),
-        code.clientId, codeHash, String(now), String(now + grantTtlSeconds * 1000),
+        REGISTER_CODE,
+        2,
+        this.keys.consents(code.userId),
+        this.keys.grantCodes(code.userId, code.clientId),
+        code.clientId,
+        codeHash,
+        String(now),
+        String(now + grantTtlSeconds * 1000),
       ),
     );
     if (registered !== 1) return false;
@@ -167,7 +196,9 @@ export class RedisGrants implements GrantStore {
     return { kind: r[0] === "revoked" ? ("revoked" as const) : ("unknown" as const) };
   }
   async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
-    await guarded(() => this.redis.set(this.keys.token(token.clientId, tokenHash), JSON.stringify(token), "EX", ttlSeconds));
+    await guarded(() =>
+      this.redis.set(this.keys.token(token.clientId, tokenHash), JSON.stringify(token), "EX", ttlSeconds),
+    );
   }
   async token(tokenHash: string, clientId: string) {
     const t = parse<TokenRecord>(await guarded(() => this.redis.get(this.keys.token(clientId, tokenHash))));
@@ -177,7 +208,9 @@ export class RedisGrants implements GrantStore {
   }
   async tokenUser(tokenHash: string, clientId: string) {
     // The token and its app share the client id's hash tag: one MGET (the app is only checked).
-    const [raw, app] = await guarded(() => this.redis.mget(this.keys.token(clientId, tokenHash), this.keys.app(clientId)));
+    const [raw, app] = await guarded(() =>
+      this.redis.mget(this.keys.token(clientId, tokenHash), this.keys.app(clientId)),
+    );
     if (raw === null || raw === undefined || app === null || app === undefined) return null;
     const token = JSON.parse(raw) as TokenRecord;
     // Both GETs under one guard (one async frame fewer per request on this hot path).

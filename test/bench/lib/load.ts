@@ -67,7 +67,13 @@ export interface LoadOptions {
   restart?: () => Promise<void>;
 }
 
-function run(url: string, seconds: number, connections: number, opts: LoadOptions, amount?: number): Promise<autocannon.Result> {
+function run(
+  url: string,
+  seconds: number,
+  connections: number,
+  opts: LoadOptions,
+  amount?: number,
+): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections: amount !== undefined ? Math.min(connections, amount) : connections,
@@ -114,7 +120,9 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
   const total = r.requests.total;
   const rps = opts.amount !== undefined ? total / wall : r.requests.total / (r.duration || opts.seconds);
   return {
-    ...(cpu0 !== undefined && cpu1 !== undefined && total > 0 ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / total } : {}),
+    ...(cpu0 !== undefined && cpu1 !== undefined && total > 0
+      ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / total }
+      : {}),
     rps,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -167,9 +175,12 @@ export async function sideBySide(
     const mb = await measure(baseline);
     su += ms.unexpected ?? 0;
     bu += mb.unexpected ?? 0;
-    const cpu = (m: Measurement) => (m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`);
+    const cpu = (m: Measurement) =>
+      m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`;
     const bad = (m: Measurement) => (m.unexpected ? `, ${m.unexpected} UNEXPECTED responses` : "");
-    ctx.log(`  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}${bad(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}${bad(mb)}`);
+    ctx.log(
+      `  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}${bad(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}${bad(mb)}`,
+    );
     if (!s || ms.rps > s.rps) s = ms;
     if (!b || mb.rps > b.rps) b = mb;
   }

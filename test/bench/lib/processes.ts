@@ -13,7 +13,11 @@ export function profileArgs(settings: BenchSettings): string[] {
  * SIGTERM the processes, last started first; a process that exits with anything but one of
  * `clean` has the tail of its output logged, since a crash mid-run would skew the numbers.
  */
-export async function stopAll(ctx: BenchContext, procs: ServerProcess[], clean: Array<number | string> = [0]): Promise<void> {
+export async function stopAll(
+  ctx: BenchContext,
+  procs: ServerProcess[],
+  clean: Array<number | string> = [0],
+): Promise<void> {
   for (const p of procs.reverse()) {
     const code = await p.stop("SIGTERM");
     if (!clean.includes(code)) ctx.log(`  ${p.name} exited with ${code}\n${p.output().slice(-2000)}`);

@@ -41,7 +41,10 @@ function figure(r: Row, side: "subject" | "baseline"): string {
 /** Why a row cannot be trusted: responses that were not what the load must get (LoadOptions.expect). */
 export function failure(r: Row): string | undefined {
   const [a, b] = r.labels ?? ["Sigil", "baseline"];
-  const bad = [[a, r.subject.unexpected ?? 0], [b, r.baseline.unexpected ?? 0]].filter(([, n]) => Number(n) > 0);
+  const bad = [
+    [a, r.subject.unexpected ?? 0],
+    [b, r.baseline.unexpected ?? 0],
+  ].filter(([, n]) => Number(n) > 0);
   return bad.length ? `FAILED: unexpected responses (${bad.map(([w, n]) => `${w} ${n}`).join(", ")})` : undefined;
 }
 
@@ -56,16 +59,56 @@ function goalText(r: Row, q: number): string {
 }
 
 export function formatTable(rows: Row[]): string {
-  const head = ["benchmark", "who", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "non-2xx", "errors", "figure", "ratio", "goal"];
+  const head = [
+    "benchmark",
+    "who",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "CPU µs/req",
+    "non-2xx",
+    "errors",
+    "figure",
+    "ratio",
+    "goal",
+  ];
   const lines: string[][] = [head];
   for (const r of rows) {
     const [a, b] = r.labels ?? ["Sigil", "baseline"];
     const q = ratio(r);
-    lines.push([r.name, a, fmt(r.subject.rps), fmt(r.subject.p50, 2), fmt(r.subject.p99, 2), fmt(r.subject.cpuUsPerRequest ?? NaN), String(r.subject.non2xx), errors(r.subject), figure(r, "subject"), `${fmt(q * 100)}%`, goalText(r, q)]);
-    lines.push(["", b, fmt(r.baseline.rps), fmt(r.baseline.p50, 2), fmt(r.baseline.p99, 2), fmt(r.baseline.cpuUsPerRequest ?? NaN), String(r.baseline.non2xx), errors(r.baseline), figure(r, "baseline"), r.figure ? "" : cpuRatio(r), ""]);
+    lines.push([
+      r.name,
+      a,
+      fmt(r.subject.rps),
+      fmt(r.subject.p50, 2),
+      fmt(r.subject.p99, 2),
+      fmt(r.subject.cpuUsPerRequest ?? NaN),
+      String(r.subject.non2xx),
+      errors(r.subject),
+      figure(r, "subject"),
+      `${fmt(q * 100)}%`,
+      goalText(r, q),
+    ]);
+    lines.push([
+      "",
+      b,
+      fmt(r.baseline.rps),
+      fmt(r.baseline.p50, 2),
+      fmt(r.baseline.p99, 2),
+      fmt(r.baseline.cpuUsPerRequest ?? NaN),
+      String(r.baseline.non2xx),
+      errors(r.baseline),
+      figure(r, "baseline"),
+      r.figure ? "" : cpuRatio(r),
+      "",
+    ]);
   }
   const widths = head.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  const render = (l: string[]) => l.map((c, i) => (i >= 2 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const render = (l: string[]) =>
+    l
+      .map((c, i) => (i >= 2 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   const sep = widths.map((w) => "-".repeat(w)).join("  ");
   const notes = rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`);
   return [render(lines[0]!), sep, ...lines.slice(1).map(render), ...(notes.length ? ["", ...notes] : [])].join("\n");
@@ -73,10 +116,15 @@ export function formatTable(rows: Row[]): string {
 
 /** The same rows as a Markdown table (for the README). */
 export function formatMarkdown(rows: Row[]): string {
-  const out = ["| benchmark | Sigil req/s | p50 / p99 ms | CPU µs/req | figure | baseline | req/s | p50 / p99 ms | CPU µs/req | figure | ratio | ratio (CPU) | goal |", "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"];
+  const out = [
+    "| benchmark | Sigil req/s | p50 / p99 ms | CPU µs/req | figure | baseline | req/s | p50 / p99 ms | CPU µs/req | figure | ratio | ratio (CPU) | goal |",
+    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
+  ];
   for (const r of rows) {
     const [, b] = r.labels ?? ["Sigil", "baseline"];
-    out.push(`| ${r.name} | ${fmt(r.subject.rps)} | ${fmt(r.subject.p50, 2)} / ${fmt(r.subject.p99, 2)} | ${fmt(r.subject.cpuUsPerRequest ?? NaN)} | ${figure(r, "subject")} | ${b} | ${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 2)} / ${fmt(r.baseline.p99, 2)} | ${fmt(r.baseline.cpuUsPerRequest ?? NaN)} | ${figure(r, "baseline")} | ${fmt(ratio(r) * 100)}% | ${r.figure ? "" : cpuRatio(r).replace("cpu ", "")} | ${goalText(r, ratio(r))} |`);
+    out.push(
+      `| ${r.name} | ${fmt(r.subject.rps)} | ${fmt(r.subject.p50, 2)} / ${fmt(r.subject.p99, 2)} | ${fmt(r.subject.cpuUsPerRequest ?? NaN)} | ${figure(r, "subject")} | ${b} | ${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 2)} / ${fmt(r.baseline.p99, 2)} | ${fmt(r.baseline.cpuUsPerRequest ?? NaN)} | ${figure(r, "baseline")} | ${fmt(ratio(r) * 100)}% | ${r.figure ? "" : cpuRatio(r).replace("cpu ", "")} | ${goalText(r, ratio(r))} |`,
+    );
   }
   return out.join("\n");
 }
