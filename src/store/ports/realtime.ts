@@ -1,0 +1,79 @@
+import { orderEventIds } from "../../event-ids.js";
+
+// ---- Realtime: CUSTOM TOKEN records, the per-app event history, and the feed that tells every
+// node about new events and revocations.
+
+export interface CustomTokenRecord {
+  id: string;
+  /** client_id of the app the token belongs to. */
+  app: string;
+  name: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /** Milliseconds since the epoch; absent when the token never expires. */
+  expiresAt?: number;
+  revoked: boolean;
+}
+
+export interface CustomTokenStore {
+  create(record: CustomTokenRecord): Promise<void>;
+  get(app: string, id: string): Promise<CustomTokenRecord | null>;
+  list(app: string): Promise<CustomTokenRecord[]>;
+  /** Marks the token revoked and tells every node (feed). False when the app has no such token. */
+  revoke(app: string, id: string): Promise<boolean>;
+}
+
+/** One solve attempt as stored in an app's history. */
+export interface StoredEvent {
+  /** `<milliseconds>-<sequence>`, increasing within an app. */
+  id: string;
+  key: string;
+  correct: boolean;
+  /** ISO 8601. */
+  at: string;
+}
+
+export interface HistoryLimits {
+  maxEvents: number;
+  ttlSeconds: number;
+}
+
+export interface HistoryRead {
+  events: StoredEvent[];
+  /** True when nothing after `since` was trimmed from the history (and `since` is not ahead). */
+  complete: boolean;
+  /**
+   * Present (true) when `since` is after the newest event the app ever had: an id this history
+   * never issued (a client's invention). Such a `since` must not be trusted as "seen up to here".
+   */
+  ahead?: true;
+}
+
+export interface EventLog {
+  /** Appends to the app's history (trimmed to the limits) and tells every node (feed). */
+  append(app: string, event: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent>;
+  /** Up to `count` events after `since`, oldest first (trimming by time first); `complete` as of this read. */
+  readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead>;
+}
+
+export type FeedMessage = { type: "event"; app: string; event: StoredEvent } | { type: "revoked"; tokenId: string };
+
+/** Messages to every node. The Redis feed needs its own subscriber connection. */
+export interface Feed {
+  /** onResubscribed: the feed was away (Redis outage) and is back; messages may have been missed. */
+  subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export { isEventId } from "../../event-ids.js";
+
+/**
+ * Orders two event ids (<ms>-<seq>) numerically: negative, zero or positive (src/event-ids.ts,
+ * the comparison the client uses too). Ids here are validated or the store's own, so one that is
+ * not `<digits>-<digits>` is a bug: it throws rather than sorting somewhere.
+ */
+export function compareEventIds(a: string, b: string): number {
+  const order = orderEventIds(a, b);
+  if (order === undefined) throw new TypeError(`Not an event id: ${JSON.stringify(a)} or ${JSON.stringify(b)}`);
+  return order;
+}
