@@ -40,6 +40,15 @@ export interface AppRecord {
   /** The previous secret during its grace period. */
   previousSecretHash?: string;
   previousSecretUntil?: number;
+  /**
+   * A public client (browser or mobile app, docs/http-api.md#openid-connect): no secret (secretHash
+   * is ""), authenticates with client_id alone and must use PKCE S256. Absent: confidential.
+   */
+  public?: boolean;
+  /** Registered RP-initiated logout destinations (exact match, like redirectUris). */
+  postLogoutRedirectUris?: string[];
+  /** The app's homepage, shown (as its host) on the consent page. */
+  homepage?: string;
   createdAt: number;
 }
 
@@ -58,6 +67,14 @@ export interface CodeRecord {
   redirectUriGiven: boolean;
   userId: string;
   codeChallenge?: string;
+  /** Granted scopes (space-free tokens); absent on codes from before OpenID Connect: ["profile"]. */
+  scope?: string[];
+  /** The authorization request's nonce, echoed in the ID token. */
+  nonce?: string;
+  /** When the user last authenticated (seconds since the epoch), for auth_time / max_age. */
+  authTime?: number;
+  /** RFC 8176 authentication methods of that sign-in (["pwd"], ["pwd","otp","mfa"], ["hwk","user"]). */
+  amr?: string[];
 }
 
 export interface TokenRecord {
@@ -65,6 +82,8 @@ export interface TokenRecord {
   clientId: string;
   /** Hash of the code the token was issued from (its replay revokes the token). */
   codeHash: string;
+  /** Granted scopes; absent on tokens from before OpenID Connect: ["profile"]. */
+  scope?: string[];
 }
 
 export interface GrantStore {
