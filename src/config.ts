@@ -76,6 +76,22 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
   CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
+  SERVICE_NAME: z
+    .string()
+    .transform((s) => s.trim())
+    .refine((s) => s.length >= 1 && [...s].length <= 40 && !/[\x00-\x1f\x7f]/.test(s), "must be 1-40 characters")
+    .default("Sigil"),
+  SERVICE_LOGO_URL: z
+    .string()
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password && s.length <= 2000;
+      } catch {
+        return false;
+      }
+    }, "must be an absolute http(s) URL")
+    .optional(),
 });
 
 export interface Config {
@@ -109,6 +125,10 @@ export interface Config {
   readonly channelMaxQueue: number;
   /** Client → server events per second per socket (token bucket, burst of the same size). */
   readonly channelRateLimit: number;
+  /** The name the pages show in their header and titles. */
+  readonly serviceName: string;
+  /** An image shown beside the name in the pages' header (the pages' CSP allows its origin). */
+  readonly serviceLogoUrl: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -204,6 +224,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     shutdownTimeout: e.SHUTDOWN_TIMEOUT,
     channelMaxQueue: e.CHANNEL_MAX_QUEUE,
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
+    serviceName: e.SERVICE_NAME,
+    serviceLogoUrl: e.SERVICE_LOGO_URL,
   };
   return { config: deepFreeze(config), warnings };
 }

@@ -1,13 +1,18 @@
-// `sigil apps create --owner U --name N --redirect-uri URL [...]`
-// → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once).
+// `sigil apps create --owner U --name N --redirect-uri URL [...] [--homepage URL]`
+// → {"client_id","client_secret","name","redirect_uris"[,"homepage"]} (the secret is shown this once).
 import { Accounts, FormError } from "../domain/accounts.js";
 import { Apps } from "../domain/apps.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
-  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...]",
-  options: { owner: { type: "string" }, name: { type: "string" }, "redirect-uri": { type: "string", multiple: true } },
+  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--homepage URL]",
+  options: {
+    owner: { type: "string" },
+    name: { type: "string" },
+    "redirect-uri": { type: "string", multiple: true },
+    homepage: { type: "string" },
+  },
   async run({ config, opened, values }) {
     const ownerName = required(values, "owner").trim().toLowerCase();
     const name = required(values, "name");
@@ -17,8 +22,15 @@ export const appsCreate: CliCommand = {
     if (!owner) throw new UsageError(`there is no user "${ownerName}"`);
     try {
       const apps = new Apps({ store: opened.store, secret: config.secret, gracePeriod: config.secretGracePeriod });
-      const { app, clientSecret } = await apps.create(owner.id, name, uris);
-      return { client_id: app.clientId, client_secret: clientSecret, name: app.name, redirect_uris: app.redirectUris };
+      const homepage = values.homepage as string | undefined;
+      const { app, clientSecret } = await apps.create(owner.id, name, uris, { homepage });
+      return {
+        client_id: app.clientId,
+        client_secret: clientSecret,
+        name: app.name,
+        redirect_uris: app.redirectUris,
+        ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
+      };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
       throw err;

@@ -43,13 +43,42 @@ export class Apps {
     return { name: n, redirectUris: uris };
   }
 
+  /**
+   * An app's homepage as a person typed it: undefined when empty, else an absolute http(s) URL of
+   * at most 2000 characters without a user name or password (shown as its host on consent).
+   */
+  static checkHomepage(raw: string | undefined): string | undefined {
+    const h = (raw ?? "").trim();
+    if (h === "") return undefined;
+    let u: URL | undefined;
+    try {
+      u = new URL(h);
+    } catch {
+      u = undefined;
+    }
+    if (
+      !u ||
+      (u.protocol !== "https:" && u.protocol !== "http:") ||
+      !u.host ||
+      u.username ||
+      u.password ||
+      h.length > 2000
+    )
+      throw new FormError(
+        "The homepage must be an absolute http or https URL of at most 2000 characters, without a user name or password.",
+      );
+    return u.href;
+  }
+
   /** Registers an app; the secret is returned this once. */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
+    extra: { homepage?: string | undefined } = {},
   ): Promise<{ app: AppRecord; clientSecret: string }> {
     const checked = Apps.check(name, redirectUris);
+    const homepage = Apps.checkHomepage(extra.homepage);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = randomToken(32);
     const app: AppRecord = {
@@ -58,6 +87,7 @@ export class Apps {
       name: checked.name,
       redirectUris: checked.redirectUris,
       secretHash: this.hash(clientId, clientSecret),
+      ...(homepage !== undefined ? { homepage } : {}),
       createdAt: Date.now(),
     };
     await this.deps.store.apps.create(app);

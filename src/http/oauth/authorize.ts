@@ -7,7 +7,9 @@ import type { AppRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
+import { pictureUrl } from "../pages/pictures.js";
 import { csrfToken } from "../pages/session.js";
+import { pageUi } from "../pages/ui.js";
 
 const PARAMS = [
   "client_id",
@@ -16,6 +18,7 @@ const PARAMS = [
   "response_type",
   "code_challenge",
   "code_challenge_method",
+  "ui_locales",
 ] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
 
@@ -44,12 +47,23 @@ interface Checked {
 }
 
 /** Validates a request; answers it (error page or error redirect) and returns undefined when bad. */
-async function check(deps: PagesDeps, res: Response, source: Record<string, unknown>): Promise<Checked | undefined> {
+async function check(
+  deps: PagesDeps,
+  req: Request,
+  res: Response,
+  source: Record<string, unknown>,
+): Promise<Checked | undefined> {
   const p = readParams(source);
-  const bad = (message: string) => sendPage(res, 400, ErrorPage({ title: "This sign-in link is broken", message }));
+  const bad = (message: string) => {
+    const ui = pageUi(req, deps.config);
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLink"), message: ui.message(message).text }));
+  };
   if (p === "repeated") return void bad("A parameter was given more than once.");
   const app = p.client_id ? await deps.apps.byClientId(p.client_id) : null;
-  if (!app) return void bad("The app that sent you here is not registered with Sigil (unknown client_id).");
+  if (!app)
+    return void bad(
+      `The app that sent you here is not registered with ${deps.config.serviceName} (unknown client_id).`,
+    );
   const redirectUri = OAuth.resolveRedirect(app, p.redirect_uri);
   if (!redirectUri) return void bad("The app sent you here with a redirect URL it has not registered.");
   // A state over its bound is never echoed (by this or any later error): a Location of up to the
@@ -96,7 +110,7 @@ const returnHere = (p: Params) => `/authorize?${new URLSearchParams(p as Record<
 
 export function authorizeGet(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
-    const c = await check(deps, res, req.query as Record<string, unknown>);
+    const c = await check(deps, req, res, req.query as Record<string, unknown>);
     if (!c) return;
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
@@ -104,7 +118,17 @@ export function authorizeGet(deps: PagesDeps) {
     sendPage(
       res,
       200,
-      ConsentPage({ user, appName: c.app.name, csrf: await csrfToken(req), hidden: c.p as Record<string, string> }),
+      ConsentPage({
+        ui: pageUi(req, deps.config),
+        user,
+        appName: c.app.name,
+        homepage: c.app.homepage,
+        publicClient: c.app.public === true,
+        scopes: ["profile"],
+        pictureUrl: pictureUrl(deps.config.baseUrl, user),
+        csrf: await csrfToken(req),
+        hidden: c.p as Record<string, string>,
+      }),
     );
   });
 }
@@ -112,7 +136,7 @@ export function authorizeGet(deps: PagesDeps) {
 export function authorizePost(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const c = await check(deps, res, body);
+    const c = await check(deps, req, res, body);
     if (!c) return;
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
@@ -128,6 +152,7 @@ export function authorizePost(deps: PagesDeps) {
         state: c.p.state,
       });
     }
-    sendPage(res, 400, ErrorPage({ title: "No decision", message: "Choose Allow or Deny." }));
+    const ui = pageUi(req, deps.config);
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.noDecision"), message: ui.t("err.chooseAllowOrDeny") }));
   });
 }

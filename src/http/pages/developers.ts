@@ -6,14 +6,18 @@ import type { UserRecord } from "../../store/port.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
 import { sendPage } from "./send-page.js";
-import { currentUser, page, signInUrl, type PagesDeps } from "./context.js";
+import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
 import { csrfToken } from "./session.js";
+import { pageUi, problem } from "./ui.js";
 
 /** What one response shows beyond the console itself: a secret or token (once), or an error. */
 export interface ConsoleExtras {
   shown?: ShownSecret;
   shownToken?: ShownToken;
+  /** The English message the service raised (shown in the page's language). */
   error?: string;
+  /** The registration form as it was sent, when it was refused. */
+  form?: { name: string; redirectUris: string; homepage: string };
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
@@ -28,7 +32,22 @@ export async function renderConsole(
   const apps = await deps.apps.listByOwner(user.id);
   const lists = await Promise.all(apps.map((a) => deps.customTokens.list(a.clientId)));
   const tokens = new Map(apps.map((a, i) => [a.clientId, lists[i]!]));
-  sendPage(res, status, DevelopersPage({ user, apps, tokens, csrf: await csrfToken(req), now: Date.now(), ...extra }));
+  const ui = pageUi(req, deps.config);
+  const { error, ...rest } = extra;
+  sendPage(
+    res,
+    status,
+    DevelopersPage({
+      ui,
+      user,
+      apps,
+      tokens,
+      csrf: await csrfToken(req),
+      now: Date.now(),
+      ...rest,
+      error: error === undefined ? undefined : problem(ui, error),
+    }),
+  );
 }
 
 /** Every redirect_uri field, each split on line breaks. */
@@ -50,19 +69,22 @@ export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    const name = (req.body as Record<string, unknown> | undefined)?.name;
+    const name = field(req, "name");
+    const homepage = field(req, "homepage");
     try {
-      const { app, clientSecret } = await deps.apps.create(
-        user.id,
-        typeof name === "string" ? name : "",
-        redirectUris(req),
-      );
-      await renderConsole(req, res, deps, user, 201, {
-        shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` },
-      });
+      const { app, clientSecret } = await deps.apps.create(user.id, name, redirectUris(req), { homepage });
+      const what = pageUi(req, deps.config).t("dev.registered", { app: app.name });
+      await renderConsole(req, res, deps, user, 201, { shown: { clientId: app.clientId, clientSecret, what } });
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await renderConsole(req, res, deps, user, err.status, { error: err.description });
+      await renderConsole(req, res, deps, user, err.status, {
+        error: err.description,
+        form: {
+          name: name.slice(0, 200),
+          redirectUris: redirectUris(req).join("\n").slice(0, 8000),
+          homepage: homepage.slice(0, 2000),
+        },
+      });
     }
   });
 }
@@ -75,9 +97,7 @@ export function rotateSecret(deps: PagesDeps) {
     if (!app) return renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
-    const what = revokeNow
-      ? "New secret; the old one no longer works."
-      : "New secret; the old one keeps working for the grace period.";
+    const what = pageUi(req, deps.config).t(revokeNow ? "dev.rotatedRevoked" : "dev.rotated");
     await renderConsole(req, res, deps, user, 200, { shown: { clientId: app.clientId, clientSecret, what } });
   });
 }
