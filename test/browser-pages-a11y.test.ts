@@ -115,7 +115,7 @@ describeBackends(
         [
           "sign-up, username refused",
           async () => {
-            await page.fill("#username", "x!");
+            await page.fill("#username", "abc!");
             await page.fill("#password", PASSWORD);
             await Promise.all([page.waitForLoadState(), page.click("main button[type=submit]")]);
             expect(await page.getAttribute("#username", "aria-invalid")).to.equal("true");
