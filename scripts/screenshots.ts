@@ -1,7 +1,7 @@
 // npm run screenshots: the README's pictures, taken from the real pages. Starts a Sigil node (the
 // embedded store, a free port), drives Debian's headless Chromium through sign-up, the developers
 // console, consent and the account page, and writes PNGs to docs/screenshots/. Nothing is drawn.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   });
   try {
     await waitReady(url);
-    const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, deviceScaleFactor: 2 });
+    const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     const dark = async (name: string) => {
       await page.emulateMedia({ colorScheme: "dark" });
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     await dark("signin");
 
     await page.goto(`${url}/signup`);
-    await page.fill("#username", "a");
+    await page.fill("#username", "Ada L");
     await page.fill("#password", "correct horse battery");
     await page.click('button[type="submit"].wide');
     await shot(page, "signup-error");
@@ -112,8 +112,11 @@ async function main(): Promise<void> {
     await page.goto(authorize);
     await shot(page, "consent");
     await dark("consent");
-    await page.goto(`${authorize}&ui_locales=ja`);
-    await shot(page, "consent-ja");
+    // Japanese needs a CJK font where Chromium runs (Debian: fonts-noto-cjk); without one it is skipped.
+    if (spawnSync("fc-list", [":lang=ja"], { encoding: "utf8" }).stdout?.trim()) {
+      await page.goto(`${authorize}&ui_locales=ja`);
+      await shot(page, "consent-ja");
+    } else console.warn("no Japanese font (fc-list :lang=ja): consent-ja.png skipped");
     await page.goto(`${authorize}&ui_locales=fr`);
     await shot(page, "consent-fr");
 
