@@ -52,7 +52,8 @@ export function Page(props: {
           <div class="bar">
             <span class="brand">
               {ui.service.logoUrl ? (
-                <img src={ui.service.logoUrl} alt={t("layout.logo", { service })} />
+                // Decorative: the service's name stands next to it.
+                <img src={ui.service.logoUrl} alt="" />
               ) : (
                 <span class="mark" aria-hidden="true">
                   {[...service][0]?.toUpperCase()}

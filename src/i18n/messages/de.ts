@@ -9,7 +9,6 @@ export const de: Messages = {
   "layout.developers": "Entwickler",
   "layout.signout": "Abmelden",
   "layout.language": "Sprache",
-  "layout.logo": "{service}-Logo",
 
   "form.problem": "Bitte prüfen Sie Ihre Eingabe",
   "form.optional": "optional",

@@ -11,7 +11,6 @@ export const en = {
   "layout.developers": "Developers",
   "layout.signout": "Sign out",
   "layout.language": "Language",
-  "layout.logo": "{service} logo",
 
   // Forms.
   "form.problem": "There is a problem",

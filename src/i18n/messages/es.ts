@@ -9,7 +9,6 @@ export const es: Messages = {
   "layout.developers": "Desarrolladores",
   "layout.signout": "Cerrar sesión",
   "layout.language": "Idioma",
-  "layout.logo": "Logotipo de {service}",
 
   "form.problem": "Hay un problema",
   "form.optional": "opcional",

@@ -9,7 +9,6 @@ export const fr: Messages = {
   "layout.developers": "Développeurs",
   "layout.signout": "Se déconnecter",
   "layout.language": "Langue",
-  "layout.logo": "Logo de {service}",
 
   "form.problem": "Un élément est à corriger",
   "form.optional": "facultatif",

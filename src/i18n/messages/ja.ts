@@ -9,7 +9,6 @@ export const ja: Messages = {
   "layout.developers": "開発者",
   "layout.signout": "ログアウト",
   "layout.language": "言語",
-  "layout.logo": "{service} のロゴ",
 
   "form.problem": "入力内容を確認してください",
   "form.optional": "任意",
