@@ -34,7 +34,7 @@ export const fr: Messages = {
   "signup.toSignin": "Se connecter",
 
   "account.title": "Votre compte",
-  "account.signedInAs": "Connecté en tant que {name} ({username})",
+  "account.signedInAs": "Compte de {name} ({username})",
   "account.pictureAlt": "Votre photo de profil",
   "account.profile": "Profil",
   "account.displayName": "Nom affiché",
@@ -60,7 +60,7 @@ export const fr: Messages = {
   "consent.confidential": "Application confidentielle",
   "consent.confidentialHint":
     "Elle fonctionne sur le serveur de son développeur et prouve son identité avec un secret.",
-  "consent.signedInAs": "Vous êtes connecté en tant que {name}.",
+  "consent.signedInAs": "Vous utilisez le compte de {name}.",
   "consent.password":
     "Elle ne voit jamais votre mot de passe. Vous pouvez retirer cet accès à tout moment depuis la page de votre compte.",
   "consent.allow": "Autoriser",
@@ -83,7 +83,7 @@ export const fr: Messages = {
   "dev.registerSubmit": "Enregistrer",
   "dev.yourApps": "Vos applications",
   "dev.noApps": "Vous n’avez encore enregistré aucune application.",
-  "dev.registered": "{app} est enregistrée.",
+  "dev.registered": "L’application {app} est enregistrée.",
   "dev.rotated": "Nouveau secret ; l’ancien reste valable pendant le délai de grâce.",
   "dev.rotatedRevoked": "Nouveau secret ; l’ancien ne fonctionne plus.",
   "dev.copySecret": "Copiez le secret maintenant : il ne sera plus affiché.",
