@@ -154,6 +154,25 @@ describeBackends(
             expect(r?.status()).to.equal(400);
           },
         ],
+        [
+          "the 403 page (a form that expired)",
+          async () => {
+            await page.goto(`${node.url}/signin`);
+            await context.clearCookies();
+            await page.fill("#username", "devon");
+            await page.fill("#password", PASSWORD);
+            const [r] = await Promise.all([page.waitForResponse(/\/signin/), page.click("main button[type=submit]")]);
+            expect(r.status()).to.equal(403);
+            await page.waitForLoadState();
+          },
+        ],
+        ...(["fr", "de", "es", "ja"] as const).map((lang): [string, () => Promise<unknown>] => [
+          `sign-in in ${lang}`,
+          async () => {
+            await page.goto(`${node.url}/lang?lang=${lang}&return_to=%2Fsignin`);
+            expect(await page.getAttribute("html", "lang")).to.equal(lang);
+          },
+        ]),
       ];
       const devContext = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const devPage = await signedIn(devContext, "devon");
