@@ -90,6 +90,13 @@ describe("The pages' languages", () => {
     );
     expect(big.text).to.contain("9000×20").and.to.contain("8 000");
     expect(big.field).to.equal("picture");
+    // A message inside a message is translated too.
+    expect(
+      translator("de").message("Post-logout redirect URL: Redirect URLs cannot hold a fragment (#)."),
+    ).to.deep.equal({
+      text: "Weiterleitungs-URL nach der Abmeldung: Weiterleitungs-URLs dürfen kein Fragment (#) enthalten.",
+      field: "post_logout_redirect_uri",
+    });
     expect(translator("ja").message("Something only a newer version says.")).to.deep.equal({
       text: "Something only a newer version says.",
       field: undefined,

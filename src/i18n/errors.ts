@@ -28,6 +28,8 @@ const FIELDS: Partial<Record<MessageKey, string>> = {
   "err.redirectUserinfo": "redirect_uri",
   "err.redirectScheme": "redirect_uri",
   "err.homepage": "homepage",
+  "err.tooManyPostLogout": "post_logout_redirect_uri",
+  "err.postLogoutProblem": "post_logout_redirect_uri",
 };
 
 interface Template {
@@ -82,5 +84,9 @@ export function fill(text: string, params: Readonly<Record<string, string | numb
 export function localizeMessage(messages: Messages, english: string): { text: string; field: string | undefined } {
   const known = matchMessage(english);
   if (!known) return { text: english, field: undefined };
-  return { text: fill(messages[known.key], known.params), field: known.field };
+  // A captured value may itself be a message ("Post-logout redirect URL: <a URL rule>"): translated too.
+  const params = Object.fromEntries(
+    Object.entries(known.params).map(([k, v]) => [k, matchMessage(v) ? localizeMessage(messages, v).text : v]),
+  );
+  return { text: fill(messages[known.key], params), field: known.field };
 }

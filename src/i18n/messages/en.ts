@@ -169,6 +169,28 @@ export const en = {
   "err.badJson": "The body is not valid JSON.",
   "err.unreadableBody": "The body cannot be read: check its Content-Type, charset and Content-Encoding.",
   "err.methodNotAllowed": "{method} is not allowed here; use {allow}.",
+
+  // OpenID Connect logout (oidc-core) and the console's client kind and post-logout URLs
+  // (oidc-grants, oidc-core): translated here, wired when those branches meet this one.
+  "logout.title": "Sign out?",
+  "logout.asks": "{app} asks to sign you out of {service}.",
+  "logout.asksUnknown": "An app asks to sign you out of {service}.",
+  "logout.submit": "Sign out",
+  "logout.stay": "Stay signed in",
+  "logout.doneTitle": "Signed out",
+  "logout.done": "You are signed out of {service}.",
+  "logout.again": "Sign in again",
+  "error.brokenLogoutLink": "This sign-out link is broken",
+  "dev.postLogout": "Post-logout redirect URLs",
+  "dev.postLogoutHint": "Optional, one per line: where OpenID Connect sign-out may return.",
+  "dev.kind": "Kind of app",
+  "dev.kindConfidential": "Server app (confidential: has a secret)",
+  "dev.kindPublic": "Browser or mobile app (public: no secret, PKCE required)",
+  "dev.publicRegistered": "A public client has no secret: it signs in with its client_id and PKCE.",
+  "dev.publicClient": "Public client: no secret; PKCE required.",
+  "err.publicNoSecret": "A public client has no secret.",
+  "err.tooManyPostLogout": "An app has at most 20 post-logout redirect URLs.",
+  "err.postLogoutProblem": "Post-logout redirect URL: {problem}",
 };
 
 /** Every key of the catalogs. */
