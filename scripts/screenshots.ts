@@ -10,7 +10,7 @@ import { chromium, type Page } from "playwright-core";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = `${ROOT}docs/screenshots`;
-const WIDTH = 420;
+const WIDTH = Number(process.env.SCREENSHOT_WIDTH ?? 420);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
