@@ -175,4 +175,29 @@ describeBackends("Revocation and introspection", (backend) => {
       expect(await works(pair.access)).to.equal(true);
     });
   });
+
+  it("When /openapi.json is read, then it documents /revoke, /introspect and the refresh grant of /token", async () => {
+    const doc = (await http(base, "/openapi.json")).json;
+    const form = "application/x-www-form-urlencoded";
+    const revokeBody = doc.paths["/revoke"].post.requestBody.content[form].schema;
+    expect(revokeBody.required).to.deep.equal(["token"]);
+    expect(revokeBody.properties).to.have.keys("token", "token_type_hint", "client_id", "client_secret");
+    const intro = doc.paths["/introspect"].post;
+    expect(intro.responses["200"].content["application/json"].schema.properties).to.include.keys(
+      "active",
+      "scope",
+      "client_id",
+      "sub",
+      "username",
+      "exp",
+      "iat",
+      "token_type",
+      "iss",
+    );
+    const tokenBody = doc.paths["/token"].post.requestBody.content[form].schema;
+    expect(tokenBody.properties).to.include.keys("refresh_token", "scope");
+    expect(doc.paths["/token"].post.responses["200"].content["application/json"].schema.properties).to.include.keys(
+      "refresh_token",
+    );
+  });
 });
