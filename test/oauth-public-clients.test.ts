@@ -74,7 +74,13 @@ describeBackends("Public clients", (backend) => {
       expect((await userInfo(base, pair.access, spa.clientId)).json.username).to.equal("alice");
       const next = await refresh(base, spa, pair.refresh);
       expect(next.status, next.text).to.equal(200);
-      const seen = await postForm(base, "/introspect", { token: next.json.access_token, ...creds(spa) });
+      // HTTP Basic with an empty secret ("client_id:") is the same "none".
+      const seen = await postForm(
+        base,
+        "/introspect",
+        { token: next.json.access_token },
+        { authorization: `Basic ${Buffer.from(`${spa.clientId}:`).toString("base64")}` },
+      );
       expect(seen.json).to.include({ active: true, client_id: spa.clientId });
       const gone = await postForm(base, "/revoke", { token: next.json.refresh_token, ...creds(spa) });
       expect(gone.status).to.equal(200);

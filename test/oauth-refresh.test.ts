@@ -106,6 +106,10 @@ describeBackends("Refresh tokens", (backend) => {
       expect(full.json.scope).to.equal("profile offline_access");
       const bad = await refresh(base, app, full.json.refresh_token, { scope: "profile  email" });
       expect(bad.json.error).to.equal("invalid_request");
+      // A used token with a wider scope is still reuse: the grant ends.
+      const reuse = await refresh(base, app, first.refresh, { scope: "profile email" });
+      expect(reuse.json.error).to.equal("invalid_grant");
+      expect((await refresh(base, app, full.json.refresh_token)).json.error).to.equal("invalid_grant");
     });
 
     it("then another client's refresh token is invalid_grant for it and stays good for its own client", async () => {

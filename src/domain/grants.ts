@@ -112,7 +112,8 @@ export class Grants {
     if (input.scope !== undefined) {
       // Checked before the token is used up, so that a bad scope does not cost the client its token.
       const state = await this.deps.store.grants.refreshToken(presented, input.clientId);
-      if (state && !input.scope.every((s) => state.record.scope.includes(s))) {
+      // A used token goes on to the rotation, which finds it reused (a wider scope is no way around that).
+      if (state?.active && !input.scope.every((s) => state.record.scope.includes(s))) {
         throw invalidScope("A refresh may narrow the granted scope, never widen it.");
       }
     }

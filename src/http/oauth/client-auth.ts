@@ -8,7 +8,7 @@ import type { AppRecord, AttemptLimiter, Store } from "../../store/port.js";
 
 export interface ClientCredentials {
   clientId: string;
-  /** undefined: none sent (a public client's "none"; a confidential client fails). */
+  /** undefined: none sent (a public client's "none"; a confidential client fails); "" from Basic "id:". */
   clientSecret: string | undefined;
   basic: boolean;
 }
@@ -52,8 +52,7 @@ export function readCredentials(req: Request, body: Record<string, unknown>): Cl
     const clientId = formDecode(decoded.slice(0, i));
     if (bodyId !== undefined && bodyId !== clientId)
       throw invalidRequest("client_id differs from the Basic credentials.");
-    const secret = formDecode(decoded.slice(i + 1));
-    return { clientId, clientSecret: secret === "" ? undefined : secret, basic: true };
+    return { clientId, clientSecret: formDecode(decoded.slice(i + 1)), basic: true };
   }
   if (!bodyId) throw invalidRequest("client_id is required.");
   return { clientId: bodyId, clientSecret: bodySecret || undefined, basic: false };
@@ -79,14 +78,17 @@ export async function authenticateClient(
   address: string,
 ): Promise<AppRecord> {
   const secret = creds.clientSecret;
-  const known = secret === undefined && creds.clientId.length <= 64 ? await apps.byClientId(creds.clientId) : null;
-  if (known?.public) return known;
-  if (known) throw secretRequired();
+  if (!secret) {
+    // No secret, or Basic with an empty one ("client_id:"): a public client's way.
+    const known = creds.clientId.length <= 64 ? await apps.byClientId(creds.clientId) : null;
+    if (known?.public) return known;
+    if (known && secret === undefined) throw secretRequired();
+  }
   const id = `${creds.clientId.slice(0, 64)}|${address}`;
   const state = await limiter.check(id);
   if (!state.allowed) throw tooMany(state.retryAfterMs);
   const app =
-    secret !== undefined && creds.clientId.length <= 64 && secret.length <= 256
+    secret && creds.clientId.length <= 64 && secret.length <= 256
       ? await apps.authenticate(creds.clientId, secret)
       : null;
   if (app) return app;
