@@ -64,6 +64,10 @@ describeBackends("Refresh tokens", (backend) => {
       expect(r2.status, r2.text).to.equal(200);
       expect(await works(first.access)).to.equal(true);
       expect(await works(r2.json.access_token)).to.equal(true);
+      const logs = node.logs.join("\n");
+      for (const t of [first.refresh, r.json.refresh_token, r2.json.refresh_token, r.json.access_token]) {
+        expect(logs).to.not.contain(t);
+      }
     });
 
     it("then presenting a used refresh token is invalid_grant and revokes every token of the grant", async () => {
