@@ -64,7 +64,7 @@ export function keyspace(prefix: string) {
      * reuse detection and the grant's revocation are one script.
      */
     refresh: (grantId: string, refreshHash: string) => `${prefix}:refresh:{${grantId}}:${refreshHash}`,
-    /** String: the grant id of a refresh token, by the token's hash (the token names no grant). */
+    /** String "<grant id> <grant end, ms>" of a refresh token, by the token's hash (the token names no grant). */
     refreshGrant: (refreshHash: string) => `${prefix}:refresh-grant:{${refreshHash}}`,
     /**
      * String (JSON TokenRecord) with the access token's TTL. Tagged with the client id it was

@@ -263,7 +263,9 @@ export class RedisGrants implements GrantStore {
   }
   async startRefresh(refreshHash: string, record: RefreshRecord, now: number) {
     const until = String(record.grantExpiresAt);
-    await guarded(() => this.redis.set(this.keys.refreshGrant(refreshHash), record.grantId, "PXAT", until));
+    await guarded(() =>
+      this.redis.set(this.keys.refreshGrant(refreshHash), `${record.grantId} ${until}`, "PXAT", until),
+    );
     const ok = await guarded(() =>
       this.redis.eval(
         START_REFRESH,
@@ -278,31 +280,42 @@ export class RedisGrants implements GrantStore {
     );
     return ok === 1;
   }
+  /** A refresh token's grant id and the grant's end (ms), from its lookup key. */
+  private async grantOf(refreshHash: string): Promise<{ grantId: string; until: string } | null> {
+    const raw = await guarded(() => this.redis.get(this.keys.refreshGrant(refreshHash)));
+    const [grantId, until] = raw?.split(" ") ?? [];
+    return grantId && until ? { grantId, until } : null;
+  }
   async rotateRefresh(refreshHash: string, clientId: string, nextHash: string, now: number): Promise<RotateResult> {
-    const grantId = await guarded(() => this.redis.get(this.keys.refreshGrant(refreshHash)));
-    if (grantId === null) return { kind: "unknown" };
-    const r = (await guarded(() =>
-      this.redis.eval(
-        ROTATE_REFRESH,
-        3,
-        this.keys.refresh(grantId, refreshHash),
-        this.keys.codeUsed(grantId),
-        this.keys.refresh(grantId, nextHash),
-        clientId,
-        String(now),
-      ),
-    )) as [string, string?];
-    if (r[0] !== "rotated") return { kind: r[0] as "reused" | "revoked" | "unknown" };
-    const record = JSON.parse(r[1]!) as RefreshRecord;
-    // The next token's way back to its grant (it works once this is there; it lives as long).
-    await guarded(() =>
-      this.redis.set(this.keys.refreshGrant(nextHash), grantId, "PXAT", String(record.grantExpiresAt)),
-    );
-    return { kind: "rotated", record };
+    const grant = await this.grantOf(refreshHash);
+    if (!grant) return { kind: "unknown" };
+    const { grantId, until } = grant;
+    const nextLookup = this.keys.refreshGrant(nextHash);
+    // The next token's way back to its grant goes with the rotation (it leads nowhere unless the
+    // script saves the token), so that a rotated token is complete when the script is done.
+    const [, r] = (await guarded(() =>
+      Promise.all([
+        this.redis.set(nextLookup, `${grantId} ${until}`, "PXAT", until),
+        this.redis.eval(
+          ROTATE_REFRESH,
+          3,
+          this.keys.refresh(grantId, refreshHash),
+          this.keys.codeUsed(grantId),
+          this.keys.refresh(grantId, nextHash),
+          clientId,
+          String(now),
+        ),
+      ]),
+    )) as [unknown, [string, string?]];
+    if (r[0] !== "rotated") {
+      await guarded(() => this.redis.del(nextLookup));
+      return { kind: r[0] as "reused" | "revoked" | "unknown" };
+    }
+    return { kind: "rotated", record: JSON.parse(r[1]!) as RefreshRecord };
   }
   async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
-    const grantId = await guarded(() => this.redis.get(this.keys.refreshGrant(refreshHash)));
-    if (grantId === null) return null;
+    const grantId = (await this.grantOf(refreshHash))?.grantId;
+    if (grantId === undefined) return null;
     const [t, mark] = await guarded(() =>
       Promise.all([
         this.redis.hmget(this.keys.refresh(grantId, refreshHash), "rec", "client", "iat", "used"),
