@@ -10,7 +10,7 @@ import type * as SigilModule from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
 import { ensureClientBundle } from "./support/client-bundle.js";
-import { people, registerPublicApp } from "./support/grants.js";
+import { OFFLINE, people, registerPublicApp } from "./support/grants.js";
 import { userInfo } from "./support/pages.js";
 
 declare const Sigil: typeof SigilModule;
@@ -54,9 +54,8 @@ describeBackends("A browser app signs in as a public client", (backend) => {
     await Promise.all([
       page.waitForURL(`${node.url}/authorize?**`),
       page.evaluate(
-        ([clientId, redirect]) =>
-          Sigil.createClient().signIn.begin({ clientId, redirectUri: redirect, scope: "profile offline_access" }),
-        [spa.clientId, redirectUri] as const,
+        ([clientId, redirect, scope]) => Sigil.createClient().signIn.begin({ clientId, redirectUri: redirect, scope }),
+        [spa.clientId, redirectUri, OFFLINE] as const,
       ),
     ]);
     // The verifier never left the app's page: the URL holds only the challenge.
@@ -79,7 +78,7 @@ describeBackends("A browser app signs in as a public client", (backend) => {
     }, spa.clientId);
     expect(out.left).to.equal(1);
     expect(out.after).to.equal(0);
-    expect(out.tokens.scope).to.equal("profile offline_access");
+    expect(out.tokens.scope).to.equal(OFFLINE);
     expect(out.next.refresh_token).to.be.a("string");
     expect(out.reuse).to.equal("invalid_grant");
     expect(out.again).to.equal("revoked");

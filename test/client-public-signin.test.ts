@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { createClient, type SigilClient, type SignInStorage } from "../client/src/index.js";
 import { describeBackends } from "./support/backends.js";
 import { rejection } from "./support/client-errors.js";
-import { people, registerPublicApp, type PublicApp } from "./support/grants.js";
+import { OFFLINE, people, registerPublicApp, type PublicApp } from "./support/grants.js";
 import { authorize, type PageClient } from "./support/pages.js";
 
 /** sessionStorage's part, in a Map, so the test can look inside. */
@@ -42,7 +42,7 @@ describeBackends("Client: a public client signs in from the page", (backend) => 
     sigil.signIn.begin({
       clientId: spa.clientId,
       redirectUri: spa.redirectUri,
-      scope: "profile offline_access",
+      scope: OFFLINE,
       storage,
       navigate: false,
     });
@@ -51,7 +51,7 @@ describeBackends("Client: a public client signs in from the page", (backend) => 
   it("When begin and complete run around the person's consent, then the app holds tokens, refreshes and revokes without a secret", async () => {
     const started = await begin();
     const url = new URL(started.url);
-    expect(url.searchParams.get("scope")).to.equal("profile offline_access");
+    expect(url.searchParams.get("scope")).to.equal(OFFLINE);
     expect(url.searchParams.get("code_challenge_method")).to.equal("S256");
     expect(url.searchParams.has("code_verifier")).to.equal(false);
     // The verifier waits under the state, and nowhere in the URL.
@@ -60,7 +60,7 @@ describeBackends("Client: a public client signs in from the page", (backend) => 
 
     const callback = await follow(started.url);
     const tokens = await sigil.signIn.complete({ callback, storage });
-    expect(tokens.scope).to.equal("profile offline_access");
+    expect(tokens.scope).to.equal(OFFLINE);
     expect(tokens.refresh_token).to.be.a("string");
     expect(storage.map.size).to.equal(0);
     expect((await sigil.signIn.getUser(tokens.access_token, spa.clientId)).username).to.equal("alice");

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import * as oauth from "oauth4webapi";
 import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";
-import { creds, grant, offlinePair, people, postForm, refresh } from "./support/grants.js";
+import { OFFLINE, creds, grant, offlinePair, people, postForm, refresh } from "./support/grants.js";
 import { basic, userInfo, type PageClient, type TestApp } from "./support/pages.js";
 
 describeBackends("Revocation and introspection", (backend) => {
@@ -50,7 +50,7 @@ describeBackends("Revocation and introspection", (backend) => {
       const me = (await userInfo(base, pair.access, app.clientId)).json;
       expect(r).to.deep.include({
         active: true,
-        scope: "profile offline_access",
+        scope: OFFLINE,
         client_id: app.clientId,
         sub: me.id,
         username: "alice",

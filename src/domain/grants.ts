@@ -69,9 +69,15 @@ export class Grants {
     return this.deps.codeTtl + Math.max(this.markTtl, refresh);
   }
 
-  /** A new access token of a grant, saved with its times. */
+  /**
+   * A new access token of a grant, saved with its times. An OpenID Connect token (its scope holds
+   * openid) names its client before a "." (`<client_id>.<256 random bits>`), as the code's does
+   * (domain/oauth.ts on the OpenID Connect branch: /userinfo gets no client_id header); the two
+   * must stay one rule.
+   */
   async issueAccessToken(record: Omit<TokenRecord, "issuedAt" | "expiresAt">, now = Date.now()): Promise<string> {
-    const token = randomToken(32);
+    const random = randomToken(32);
+    const token = record.scope?.includes("openid") ? `${record.clientId}.${random}` : random;
     const issuedAt = Math.floor(now / 1000);
     const saved: TokenRecord = { ...record, issuedAt, expiresAt: issuedAt + this.deps.accessTokenTtl };
     await this.deps.store.grants.saveToken(this.hash("token", token), saved, this.deps.accessTokenTtl);

@@ -5,6 +5,18 @@ import { PageClient, authorize, pkce, registerApp, token, type TestApp } from ".
 
 const form = { "content-type": "application/x-www-form-urlencoded" };
 
+/**
+ * The scope that gets refresh tokens: offline_access is an OpenID Connect scope, so with openid
+ * (a request without openid is plain OAuth and gets §3's answer, without a refresh token).
+ */
+export const OFFLINE = "openid profile offline_access";
+
+/** The keys of a token answer, without the ID token that an openid grant adds once keys are wired. */
+export const answerKeys = (json: Record<string, unknown>) =>
+  Object.keys(json)
+    .filter((k) => k !== "id_token")
+    .sort();
+
 /** POST a form to a token-family endpoint. */
 export function postForm(
   base: string,
@@ -36,7 +48,7 @@ export async function grant(
   base: string,
   person: PageClient,
   app: { clientId: string; clientSecret?: string | undefined; redirectUri: string },
-  scope = "profile offline_access",
+  scope = OFFLINE,
 ): Promise<TestResponse> {
   const p = pkce();
   const landed = await authorize(person, {

@@ -101,13 +101,14 @@ async function approve(deps: PagesDeps, res: Response, c: Checked, userId: strin
 
 /**
  * oidc-grants: the granted scopes, minimally, until oidc-core's scope handling lands (the
- * integrator keeps theirs): the known scopes asked for; none asked (or none known): undefined,
- * which the store reads as ["profile"].
+ * integrator keeps theirs, domain/oidc.ts grantedScopes, which this mirrors): with openid, the
+ * known scopes asked for, in their order; without it a plain OAuth request: undefined, which the
+ * store reads as ["profile"].
  */
 function minimalScope(raw: string | undefined): string[] | undefined {
-  const known = ["openid", "profile", "email", "offline_access"];
-  const asked = (raw ?? "").split(" ").filter((s, i, all) => known.includes(s) && all.indexOf(s) === i);
-  return asked.length > 0 ? asked : undefined;
+  const asked = new Set((raw ?? "").split(" "));
+  if (!asked.has("openid")) return undefined;
+  return ["openid", "profile", "email", "offline_access"].filter((s) => asked.has(s));
 }
 
 /** The same request as a query string, to come back to after signing in. */

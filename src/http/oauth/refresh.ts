@@ -10,7 +10,10 @@ import { str } from "./fields.js";
 /**
  * Signs the ID token of a refresh response (OpenID Connect Core §12.2) when the grant's scope
  * holds openid; undefined leaves it out. Wired by whoever owns the signing keys: without it a
- * refresh answers without id_token. auth_time and amr are the sign-in's, kept in the grant.
+ * refresh answers without id_token. auth_time and amr are the sign-in's, kept in the grant; no
+ * nonce. With domain/oidc.ts's IdTokens: `(i) => idTokens.sign({ clientId: i.grant.clientId,
+ * userId: i.grant.userId, scope: i.scope, authTime: i.grant.authTime ?? now, amr: i.grant.amr ??
+ * ["pwd"], accessToken: i.accessToken })`.
  */
 export type IdTokenForRefresh = (input: {
   grant: RefreshRecord;
