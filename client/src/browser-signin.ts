@@ -86,7 +86,10 @@ export function browserSignIn(api: SignInSteps) {
       });
       const pending: Pending = { clientId: input.clientId, redirectUri: input.redirectUri, verifier: req.verifier };
       storage.setItem(KEY + req.state, JSON.stringify(pending));
-      if (input.navigate !== false) location.assign(req.url);
+      if (input.navigate !== false) {
+        if (typeof location === "undefined") throw new TypeError("begin: no page to navigate; pass navigate: false.");
+        location.assign(req.url);
+      }
       return req;
     },
 
