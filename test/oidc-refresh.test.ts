@@ -170,6 +170,7 @@ describeBackends("Refresh tokens", (backend) => {
       const landed = await authorize(alice, {
         client_id: app.clientId,
         redirect_uri: app.redirectUri,
+        response_type: "code",
         scope: OFFLINE,
         code_challenge: p.challenge,
         code_challenge_method: "S256",

@@ -54,6 +54,7 @@ export async function grant(
   const landed = await authorize(person, {
     client_id: app.clientId,
     redirect_uri: app.redirectUri,
+    response_type: "code", // required by OpenID Connect
     scope,
     state: "st",
     code_challenge: p.challenge,
