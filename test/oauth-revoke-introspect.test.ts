@@ -88,6 +88,19 @@ describeBackends("Revocation and introspection", (backend) => {
       });
     });
 
+    it("then a JSON body works as a form does, at /introspect and /revoke", async () => {
+      const pair = await offlinePair(base, alice, app);
+      const json = (path: string) =>
+        http(base, path, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ token: pair.access, ...creds(app) }),
+        });
+      expect((await json("/introspect")).json).to.include({ active: true, client_id: app.clientId });
+      expect((await json("/revoke")).status).to.equal(200);
+      expect((await json("/introspect")).json).to.deep.equal({ active: false });
+    });
+
     it("then introspection needs client authentication and a token", async () => {
       const pair = await offlinePair(base, alice, app);
       const wrong = await postForm(base, "/introspect", {
