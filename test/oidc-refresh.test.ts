@@ -193,14 +193,14 @@ describeBackends("Refresh tokens", (backend) => {
 
   describe("When a grant ends", () => {
     it("then its refresh tokens stop REFRESH_TOKEN_TTL after the sign-in: a rotation does not extend it", async () => {
-      await setup({ REFRESH_TOKEN_TTL: "2" });
+      await setup({ REFRESH_TOKEN_TTL: "1" });
       const first = await offlinePair(base, alice, app);
-      const signedIn = Date.now();
-      await sleep(1200);
+      const signedIn = Date.now(); // the grant ends at most 1 s after this
+      await sleep(400);
       const r = await refresh(base, app, first.refresh);
       expect(r.status).to.equal(200);
-      await sleep(Math.max(0, signedIn + 2100 - Date.now()));
-      // 0.9 s after its own issue, but past the grant's end.
+      await sleep(Math.max(0, signedIn + 1050 - Date.now()));
+      // Some 0.6 s after its own issue, but past the grant's end.
       const late = await refresh(base, app, r.json.refresh_token);
       expect(late.status).to.equal(400);
       expect(late.json.error).to.equal("invalid_grant");
