@@ -101,6 +101,32 @@ describeBackends("Revocation and introspection", (backend) => {
       expect((await json("/introspect")).json).to.deep.equal({ active: false });
     });
 
+    it("then bad bodies are clear 4xx errors, never 5xx, and change nothing", async () => {
+      const pair = await offlinePair(base, alice, app);
+      const c = new URLSearchParams(creds(app)).toString();
+      const bodies: Array<[string, string]> = [
+        ["application/json", JSON.stringify({ token: [pair.access], ...creds(app) })],
+        ["application/json", JSON.stringify({ token: { a: 1 }, ...creds(app) })],
+        ["application/json", JSON.stringify({ token: pair.access, client_id: 5, client_secret: app.clientSecret })],
+        ["application/json", "[1,2]"],
+        ["application/json", '{"token":'],
+        ["application/x-www-form-urlencoded", `token=${"x".repeat(60000)}&${c}`],
+        ["application/x-www-form-urlencoded", `token=%E2%28%A1&${c}`],
+        ["application/x-www-form-urlencoded", `token=${pair.access}&token_type_hint=a&token_type_hint=b&${c}`],
+        ["text/plain", `token=${pair.access}&${c}`],
+      ];
+      for (const path of ["/revoke", "/introspect"]) {
+        for (const [ct, body] of bodies) {
+          const r = await http(base, path, { method: "POST", headers: { "content-type": ct }, body });
+          expect(r.status, `${path} ${ct} ${body.slice(0, 60)}`).to.be.within(200, 499);
+          expect(r.headers["content-type"]).to.match(/^application\/json/);
+          if (r.status >= 400) expect(r.json.error).to.be.a("string");
+        }
+      }
+      expect(await works(pair.access)).to.equal(true);
+      expect((await refresh(base, app, pair.refresh)).status).to.equal(200);
+    });
+
     it("then introspection needs client authentication and a token", async () => {
       const pair = await offlinePair(base, alice, app);
       const wrong = await postForm(base, "/introspect", {
