@@ -40,7 +40,8 @@ describeBackends("Store contract: grants", (backend) => {
     const r = await store.grants.rotateRefresh("r1", "app1", "r2", Date.now());
     expect(r.kind).to.equal("rotated");
     expect((await store.grants.refreshToken("r2", "app1"))!.active).to.equal(true);
-    expect((await store.grants.refreshToken("r1", "app1"))!.active).to.equal(false);
+    // A rotated token keeps only its grant (what reuse detection needs).
+    expect(await store.grants.refreshToken("r1", "app1")).to.deep.equal({ active: false, grantId: "g1" });
     expect((await store.grants.rotateRefresh("r1", "app1", "r3", Date.now())).kind).to.equal("reused");
     expect((await store.grants.rotateRefresh("r2", "app1", "r4", Date.now())).kind).to.equal("revoked");
     expect(await store.grants.refreshToken("r3", "app1")).to.equal(null);

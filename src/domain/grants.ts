@@ -152,7 +152,7 @@ export class Grants {
     if (token.length === 0 || token.length > 512) return;
     const refresh = await this.deps.store.grants.refreshToken(this.hash("refresh", token), clientId);
     if (refresh) {
-      await this.deps.store.grants.revokeGrant(refresh.record.grantId, this.markTtl);
+      await this.deps.store.grants.revokeGrant(refresh.grantId, this.markTtl);
       return;
     }
     await this.deps.store.grants.revokeToken(this.hash("token", token), clientId);

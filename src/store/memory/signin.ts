@@ -190,8 +190,9 @@ export class MemoryGrants implements GrantStore {
   async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
     const e = this.refresh.get(refreshHash);
     if (!e || e.record.clientId !== clientId) return null;
-    const active = !e.used && this.used.get(e.record.grantId) !== "revoked";
-    return { record: clone(e.record), issuedAt: e.issuedAt, active };
+    const grantId = e.record.grantId;
+    if (e.used || this.used.get(grantId) === "revoked") return { active: false, grantId };
+    return { active: true, grantId, record: clone(e.record), issuedAt: e.issuedAt };
   }
   async revokeGrant(grantId: string, markTtlSeconds: number) {
     this.used.replace(grantId, "revoked", markTtlSeconds * 1000);

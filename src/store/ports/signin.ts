@@ -132,14 +132,14 @@ export interface RefreshRecord {
   amr?: string[];
 }
 
-/** A refresh token as introspection sees it. */
-export interface RefreshState {
-  record: RefreshRecord;
-  /** When this token of the chain was issued (ms since the epoch). */
-  issuedAt: number;
-  /** false once rotated (a newer one replaced it) or when its grant was revoked. */
-  active: boolean;
-}
+/**
+ * A refresh token as revocation and introspection see it: live, with its record and when this
+ * token of the chain was issued (ms since the epoch); or no longer (rotated, or its grant revoked),
+ * with its grant alone: a rotated token keeps only what reuse detection needs, so that a chain
+ * rotated every hour for a month stays small.
+ */
+export type RefreshState =
+  { active: true; grantId: string; record: RefreshRecord; issuedAt: number } | { active: false; grantId: string };
 
 export type RotateResult =
   | { kind: "rotated"; record: RefreshRecord }
@@ -208,7 +208,7 @@ export interface GrantStore {
    * token: exactly one "rotated"; the others find it used, "reused", and revoke the grant.
    */
   rotateRefresh(refreshHash: string, clientId: string, nextHash: string, now: number): Promise<RotateResult>;
-  /** The refresh token when it is clientId's (live, rotated or revoked), or null. */
+  /** The refresh token when it is clientId's (live, rotated or revoked) and its grant has not ended, or null. */
   refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null>;
   /**
    * Revokes every token of a grant: sets its mark to "revoked" (keeping how long the mark lives,

@@ -179,10 +179,12 @@ redis.call('PEXPIREAT', KEYS[2], ARGV[4])
 return 1`;
 
 // Rotation: KEYS[1] the presented token, KEYS[2] the grant's mark, KEYS[3] the next token (one
-// tag: the grant); ARGV client id, now (ms). Used once already: the grant is revoked (reuse).
+// tag: the grant); ARGV client id, now (ms). Used once already: the grant is revoked (reuse). A
+// used token keeps client, used and until only (what reuse detection reads): a month of hourly
+// rotations leaves small entries.
 const ROTATE_REFRESH = `
 local t = redis.call('HMGET', KEYS[1], 'rec', 'client', 'used', 'until')
-if not t[1] or t[2] ~= ARGV[1] then return {'unknown'} end
+if not t[2] or t[2] ~= ARGV[1] then return {'unknown'} end
 if redis.call('GET', KEYS[2]) == 'revoked' then return {'revoked'} end
 local untilMs = t[4]
 if t[3] == '1' then
@@ -194,6 +196,7 @@ if t[3] == '1' then
   return {'reused'}
 end
 redis.call('HSET', KEYS[1], 'used', '1')
+redis.call('HDEL', KEYS[1], 'rec', 'iat')
 redis.call('HSET', KEYS[3], 'rec', t[1], 'client', ARGV[1], 'iat', ARGV[2], 'until', untilMs, 'used', '0')
 redis.call('PEXPIREAT', KEYS[3], untilMs)
 return {'rotated', t[1]}`;
@@ -323,12 +326,9 @@ export class RedisGrants implements GrantStore {
       ]),
     );
     const [rec, client, iat, used] = t;
-    if (!rec || client !== clientId) return null;
-    return {
-      record: JSON.parse(rec) as RefreshRecord,
-      issuedAt: Number(iat),
-      active: used === "0" && mark !== "revoked",
-    };
+    if (client !== clientId) return null;
+    if (used !== "0" || mark === "revoked" || !rec) return { active: false, grantId };
+    return { active: true, grantId, record: JSON.parse(rec) as RefreshRecord, issuedAt: Number(iat) };
   }
   async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number) {
     const now = Date.now();
