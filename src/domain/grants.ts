@@ -136,7 +136,9 @@ export class Grants {
       await this.deps.store.grants.revokeGrant(grant.grantId, this.markTtl);
       throw invalidGrant(gone);
     }
-    const scope = (input.scope ?? grant.scope).filter((s, i, all) => all.indexOf(s) === i);
+    // The grant's scopes, or those of them asked for (in the grant's order; never wider).
+    const asked = input.scope;
+    const scope = asked ? grant.scope.filter((s) => asked.includes(s)) : grant.scope;
     const accessToken = await this.issueAccessToken(
       { userId: grant.userId, clientId: grant.clientId, codeHash: grant.grantId, scope },
       now,
