@@ -1,16 +1,18 @@
-// `sigil apps create --owner U --name N --redirect-uri URL [...] [--homepage URL]`
-// → {"client_id","client_secret","name","redirect_uris"[,"homepage"]} (the secret is shown this once).
+// `sigil apps create --owner U --name N --redirect-uri URL [...] [--public] [--homepage URL]`
+// → {"client_id","client_secret","name","redirect_uris"[,"homepage"]} (the secret is shown this once);
+// with --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true[,"homepage"]}.
 import { Accounts, FormError } from "../domain/accounts.js";
 import { Apps } from "../domain/apps.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
-  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--homepage URL]",
+  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--public] [--homepage URL]",
   options: {
     owner: { type: "string" },
     name: { type: "string" },
     "redirect-uri": { type: "string", multiple: true },
+    public: { type: "boolean" },
     homepage: { type: "string" },
   },
   async run({ config, opened, values }) {
@@ -23,13 +25,20 @@ export const appsCreate: CliCommand = {
     try {
       const apps = new Apps({ store: opened.store, secret: config.secret, gracePeriod: config.secretGracePeriod });
       const homepage = values.homepage as string | undefined;
-      const { app, clientSecret } = await apps.create(owner.id, name, uris, { homepage });
+      const { app, clientSecret } = await apps.create(owner.id, name, uris, {
+        public: values.public === true,
+        homepage,
+      });
+      const shown = app.homepage !== undefined ? { homepage: app.homepage } : {};
+      if (clientSecret === undefined) {
+        return { client_id: app.clientId, name: app.name, redirect_uris: app.redirectUris, public: true, ...shown };
+      }
       return {
         client_id: app.clientId,
         client_secret: clientSecret,
         name: app.name,
         redirect_uris: app.redirectUris,
-        ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
+        ...shown,
       };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);

@@ -70,23 +70,28 @@ export class Apps {
     return u.href;
   }
 
-  /** Registers an app; the secret is returned this once. */
+  /**
+   * Registers an app; the secret is returned this once. A public client (a browser or mobile app,
+   * opts.public) gets none: it authenticates with its client_id alone and must use PKCE. The
+   * homepage is optional (checkHomepage).
+   */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
-    extra: { homepage?: string | undefined } = {},
-  ): Promise<{ app: AppRecord; clientSecret: string }> {
+    opts: { public?: boolean; homepage?: string | undefined } = {},
+  ): Promise<{ app: AppRecord; clientSecret: string | undefined }> {
     const checked = Apps.check(name, redirectUris);
-    const homepage = Apps.checkHomepage(extra.homepage);
+    const homepage = Apps.checkHomepage(opts.homepage);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
-    const clientSecret = randomToken(32);
+    const clientSecret = opts.public ? undefined : randomToken(32);
     const app: AppRecord = {
       clientId,
       ownerId,
       name: checked.name,
       redirectUris: checked.redirectUris,
-      secretHash: this.hash(clientId, clientSecret),
+      secretHash: clientSecret === undefined ? "" : this.hash(clientId, clientSecret),
+      ...(opts.public ? { public: true } : {}),
       ...(homepage !== undefined ? { homepage } : {}),
       createdAt: Date.now(),
     };
@@ -112,6 +117,7 @@ export class Apps {
 
   /** A new secret; the old one keeps working for the grace period unless revokeNow. */
   async rotateSecret(app: AppRecord, revokeNow: boolean): Promise<string> {
+    if (app.public) throw new FormError("A public client has no secret.");
     const clientSecret = randomToken(32);
     const next: AppRecord = { ...app, secretHash: this.hash(app.clientId, clientSecret) };
     delete next.previousSecretHash;
@@ -133,7 +139,8 @@ export class Apps {
   async authenticate(clientId: string, clientSecret: string): Promise<AppRecord | null> {
     const app = await this.byClientId(clientId);
     const given = this.hash(clientId, clientSecret);
-    if (!app) return null;
+    // A public client has no secret: one sent for it is wrong (client-auth.ts lets it in without).
+    if (!app || app.public) return null;
     if (sameDigest(given, app.secretHash)) return app;
     if (
       app.previousSecretHash &&

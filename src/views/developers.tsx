@@ -7,7 +7,8 @@ import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui }
 
 export interface ShownSecret {
   clientId: string;
-  clientSecret: string;
+  /** undefined for a public client (it has none). */
+  clientSecret: string | undefined;
   /** What happened, in the page's language. */
   what: string;
 }
@@ -27,7 +28,7 @@ export function DevelopersPage(p: {
   shownToken?: ShownToken | undefined;
   error?: FormProblem | undefined;
   /** What the registration form held when it was refused, to correct it. */
-  form?: { name: string; redirectUris: string; homepage: string } | undefined;
+  form?: { name: string; redirectUris: string; homepage: string; publicClient: boolean } | undefined;
 }) {
   const { t } = p.ui;
   return (
@@ -37,14 +38,16 @@ export function DevelopersPage(p: {
       {p.shown ? (
         <Notice>
           <p>
-            {p.shown.what} {t("dev.copySecret")}
+            {p.shown.what} {t(p.shown.clientSecret === undefined ? "dev.publicRegistered" : "dev.copySecret")}
           </p>
           <p>
             client_id: <code class="client-id">{p.shown.clientId}</code>
           </p>
-          <p>
-            client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code>
-          </p>
+          {p.shown.clientSecret === undefined ? null : (
+            <p>
+              client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code>
+            </p>
+          )}
         </Notice>
       ) : null}
       <Card labelledBy="register">
@@ -78,6 +81,29 @@ export function DevelopersPage(p: {
             problem={p.error}
             control={(a) => <input {...a} type="url" name="homepage" maxLength={2000} value={p.form?.homepage ?? ""} />}
           />
+          <fieldset>
+            <legend>{t("dev.kind")}</legend>
+            <div class="check">
+              <input
+                type="radio"
+                name="client_type"
+                value="confidential"
+                id="client_type-confidential"
+                checked={!p.form?.publicClient}
+              />
+              <label for="client_type-confidential">{t("dev.kindConfidential")}</label>
+            </div>
+            <div class="check">
+              <input
+                type="radio"
+                name="client_type"
+                value="public"
+                id="client_type-public"
+                checked={p.form?.publicClient === true}
+              />
+              <label for="client_type-public">{t("dev.kindPublic")}</label>
+            </div>
+          </fieldset>
           <button type="submit">{t("dev.registerSubmit")}</button>
         </form>
       </Card>
@@ -113,16 +139,20 @@ export function DevelopersPage(p: {
               <p>{t("dev.previousUntil", { date: p.ui.date(app.previousSecretUntil) })}</p>
             ) : null}
             <div class="inline-forms">
-              <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
-                <Csrf token={p.csrf} />
-                <div class="check">
-                  <input type="checkbox" name="revoke_old" value="1" id={`revoke-old-${app.clientId}`} />
-                  <label for={`revoke-old-${app.clientId}`}>{t("dev.revokeOld")}</label>
-                </div>
-                <button type="submit" class="secondary">
-                  {t("dev.rotate")}
-                </button>
-              </form>
+              {app.public ? (
+                <p class="client-type muted">{t("dev.publicClient")}</p>
+              ) : (
+                <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
+                  <Csrf token={p.csrf} />
+                  <div class="check">
+                    <input type="checkbox" name="revoke_old" value="1" id={`revoke-old-${app.clientId}`} />
+                    <label for={`revoke-old-${app.clientId}`}>{t("dev.revokeOld")}</label>
+                  </div>
+                  <button type="submit" class="secondary">
+                    {t("dev.rotate")}
+                  </button>
+                </form>
+              )}
               <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/delete`}>
                 <Csrf token={p.csrf} />
                 <button type="submit" class="danger">

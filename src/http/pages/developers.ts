@@ -17,7 +17,7 @@ export interface ConsoleExtras {
   /** The English message the service raised (shown in the page's language). */
   error?: string;
   /** The registration form as it was sent, when it was refused. */
-  form?: { name: string; redirectUris: string; homepage: string };
+  form?: { name: string; redirectUris: string; homepage: string; publicClient: boolean };
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
@@ -72,8 +72,12 @@ export function createApp(deps: PagesDeps) {
     if (!user) return res.redirect(303, "/signin");
     const name = field(req, "name");
     const homepage = field(req, "homepage");
+    const isPublic = field(req, "client_type") === "public";
     try {
-      const { app, clientSecret } = await deps.apps.create(user.id, name, redirectUris(req), { homepage });
+      const { app, clientSecret } = await deps.apps.create(user.id, name, redirectUris(req), {
+        public: isPublic,
+        homepage,
+      });
       const what = pageUi(req, deps.config).t("dev.registered", { app: app.name });
       await renderConsole(req, res, deps, user, 201, { shown: { clientId: app.clientId, clientSecret, what } });
     } catch (err) {
@@ -84,6 +88,7 @@ export function createApp(deps: PagesDeps) {
           name: name.slice(0, 200),
           redirectUris: redirectUris(req).join("\n").slice(0, 8000),
           homepage: homepage.slice(0, 2000),
+          publicClient: isPublic,
         },
       });
     }
@@ -96,6 +101,7 @@ export function rotateSecret(deps: PagesDeps) {
     if (!user) return res.redirect(303, "/signin");
     const app = await deps.apps.owned(user.id, String(req.params.clientId));
     if (!app) return renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
+    if (app.public) return renderConsole(req, res, deps, user, 400, { error: "A public client has no secret." });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
     const what = pageUi(req, deps.config).t(revokeNow ? "dev.rotatedRevoked" : "dev.rotated");
