@@ -165,6 +165,16 @@ describeBackends("Pages in five languages", (backend) => {
     for (const f of ["see your display name", "see your username", "see your profile picture"])
       expect(consent.text).to.contain(f);
     expect((await dev.get("/developers")).text).to.contain("pixelpets.example");
+    // Each scope asked for, in plain words (in the page's language).
+    const oidc = await c.get(authorizePath({ scope: "openid profile offline_access", ui_locales: "de" }));
+    expect([...oidc.text.matchAll(/<li data-scope="([a-z_]+)">/g)].map((m) => m[1])).to.deep.equal([
+      "openid",
+      "profile",
+      "profile",
+      "profile",
+      "offline_access",
+    ]);
+    expect(oidc.text).to.contain("angemeldet bleiben, während Sie nicht da sind");
     // Without a homepage, consent says so.
     const plain = await registerApp(dev, ["https://plain.example/cb"], "Plain");
     const q = new URLSearchParams({ client_id: plain.clientId, redirect_uri: plain.redirectUri });

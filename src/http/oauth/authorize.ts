@@ -144,7 +144,7 @@ export function authorizeGet(deps: PagesDeps) {
         appName: c.app.name,
         homepage: c.app.homepage,
         publicClient: c.app.public === true,
-        scopes: ["profile"],
+        scopes: minimalScope(c.p.scope) ?? ["profile"],
         pictureUrl: pictureUrl(deps.config.baseUrl, user),
         csrf: await csrfToken(req),
         hidden: c.p as Record<string, string>,
