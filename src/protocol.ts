@@ -8,6 +8,7 @@ export type ErrorCode =
   | "unsupported_grant_type"
   | "invalid_client"
   | "invalid_token"
+  | "insufficient_scope"
   | "unauthorized_client"
   | "access_denied"
   | "unsupported_response_type"
@@ -40,6 +41,11 @@ export interface TokenResponse {
   token_type: "Bearer";
   expires_in: number;
   scope: string;
+}
+
+/** The token response of an OpenID Connect request (scope holds openid): §3's, plus the ID token. */
+export interface OpenIdTokenResponse extends TokenResponse {
+  id_token: string;
 }
 
 export interface UserInfo {

@@ -12,6 +12,7 @@ import { ChannelEvents } from "./domain/channel-events.js";
 import { Challenges } from "./domain/challenges.js";
 import { bearerToken, CustomTokens, type AppExists } from "./domain/custom-tokens.js";
 import { OAuth } from "./domain/oauth.js";
+import { openIdFor } from "./domain/oidc-setup.js";
 import { challengeEndpoints, challengeRoutes } from "./http/challenges/index.js";
 import type { OwnerResolver } from "./http/challenges/new.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
@@ -86,6 +87,7 @@ export function createServer(deps: ServerDeps): SigilServer {
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
   });
+  const openid = openIdFor(config, store);
   const events = new ChannelEvents(store, config);
   const challenges = new Challenges({
     store,
@@ -113,12 +115,12 @@ export function createServer(deps: ServerDeps): SigilServer {
   const cors = apiCors(config);
   app.use(context);
   app.use(drainFlag);
-  app.use(["/challenge", "/auth/user"], cors);
+  app.use(["/challenge", "/auth/user", "/userinfo"], cors);
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
   app.use(challengeRoutes(challenges, challengeApi, api));
-  app.use(oauthRoutes({ config, store, accounts, apps, oauth }, api));
-  app.use(pageRoutes({ config, store, accounts, apps, oauth, customTokens }));
+  app.use(oauthRoutes({ config, store, accounts, apps, oauth, openid }, api));
+  app.use(pageRoutes({ config, store, accounts, apps, oauth, customTokens, openid }));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
   app.use(clientBundleRoutes());
 
@@ -200,6 +202,9 @@ export function createServer(deps: ServerDeps): SigilServer {
     async listen(port = config.port, host = config.host) {
       // Hear the feed before taking connections; do not wait forever for a Redis that is away.
       await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+      // The first node to start makes the signing key; one that cannot reach the store makes it
+      // when it first signs (domain/keys.ts).
+      await openid.keys.ensure().catch((err: unknown) => logger.warn({ err }, "signing keys: not checked at start"));
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(port, host, () => {

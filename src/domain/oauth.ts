@@ -1,7 +1,7 @@
 // Authorization codes and access tokens (RFC 6749 §4.1, RFC 7636 PKCE S256). Codes and tokens
 // are opaque random strings; the store holds only their keyed hashes.
 import { createHash } from "node:crypto";
-import { SigilError, invalidToken } from "../errors.js";
+import { SigilError, insufficientScope, invalidToken } from "../errors.js";
 import type { AppRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { redirectUriMatches } from "./redirect-uris.js";
@@ -49,6 +49,8 @@ export class OAuth {
     redirectUriGiven: boolean;
     userId: string;
     codeChallenge?: string | undefined;
+    /** OpenID Connect requests only (domain/oidc.ts): the granted scopes, nonce, and the sign-in. */
+    oidc?: { scope: string[]; nonce?: string | undefined; authTime: number; amr: string[] } | undefined;
   }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
     const saved = await this.deps.store.grants.saveCode(
@@ -59,6 +61,14 @@ export class OAuth {
         redirectUriGiven: input.redirectUriGiven,
         userId: input.userId,
         ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
+        ...(input.oidc
+          ? {
+              scope: input.oidc.scope,
+              ...(input.oidc.nonce !== undefined ? { nonce: input.oidc.nonce } : {}),
+              authTime: input.oidc.authTime,
+              amr: input.oidc.amr,
+            }
+          : {}),
       },
       this.deps.codeTtl,
       // The code's entry with its consent must outlive the code and any token traded for it.
@@ -99,10 +109,36 @@ export class OAuth {
         sameDigest(Buffer.from(s256).toString("hex"), Buffer.from(code.codeChallenge).toString("hex"));
       if (!same) throw invalidGrant("The code_verifier does not match the code_challenge.");
     }
-    const token = randomToken(32);
-    const record: TokenRecord = { userId: code.userId, clientId: code.clientId, codeHash };
+    const record: TokenRecord = {
+      userId: code.userId,
+      clientId: code.clientId,
+      codeHash,
+      ...(code.scope ? { scope: code.scope } : {}),
+    };
+    const accessToken = await this.issueAccessToken(record);
+    return { accessToken, expiresIn: this.deps.accessTokenTtl, code };
+  }
+
+  /**
+   * Saves and returns a new access token for a grant. An OpenID Connect token (its scope holds
+   * openid) names its client before a "." (`<client_id>.<256 random bits>`): /userinfo gets no
+   * client_id header, and the store files tokens by client. Plain OAuth tokens stay as §3 made them.
+   */
+  async issueAccessToken(record: TokenRecord): Promise<string> {
+    const random = randomToken(32);
+    const token = record.scope?.includes("openid") ? `${record.clientId}.${random}` : random;
     await this.deps.store.grants.saveToken(this.hash("token", token), record, this.deps.accessTokenTtl);
-    return { accessToken: token, expiresIn: this.deps.accessTokenTtl };
+    return token;
+  }
+
+  /** /userinfo: the token's record and user when it is a live OpenID Connect token; invalid_token otherwise. */
+  async openIdTokenUser(token: string): Promise<{ token: TokenRecord; user: UserRecord }> {
+    const dot = token.indexOf(".");
+    const clientId = dot > 0 ? token.slice(0, dot) : "";
+    if (!this.plausible(token, clientId)) throw invalidToken();
+    const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
+    if (!found || !found.token.scope?.includes("openid")) throw invalidToken();
+    return found;
   }
 
   grantConsent(userId: string, clientId: string) {
@@ -136,6 +172,8 @@ export class OAuth {
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
     if (!found) throw invalidToken();
+    // An OpenID Connect grant without "profile" (say "openid email") did not allow reading it.
+    if (found.token.scope && !found.token.scope.includes("profile")) throw insufficientScope("profile");
     return found.user;
   }
 

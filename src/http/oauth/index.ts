@@ -8,20 +8,28 @@ import type { OAuth } from "../../domain/oauth.js";
 import type { Store } from "../../store/port.js";
 import type { ApiRegistry } from "../openapi.js";
 import { route } from "../route.js";
-import { metadataEndpoint } from "./metadata.js";
+import type { OpenId } from "../../domain/oidc-setup.js";
+import { jwksEndpoint, jwksSpec } from "./jwks.js";
+import { metadataEndpoint, openIdConfigurationEndpoint } from "./metadata.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
 import { userEndpoint, userSpec } from "./user.js";
+import { userinfoBodyParser, userinfoEndpoint, userinfoSpecs } from "./userinfo.js";
 
 export function oauthRoutes(
-  deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth },
+  deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth; openid: OpenId },
   api: ApiRegistry,
 ): Router {
   const router = Router();
-  route(router, "/token", { post: [noStore, tokenBodyParser, tokenEndpoint(deps)] });
+  const { config, openid } = deps;
+  route(router, "/token", { post: [noStore, tokenBodyParser, tokenEndpoint({ ...deps, idTokens: openid.idTokens })] });
   route(router, "/auth/user", {
-    get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: deps.config.baseUrl }),
+    get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: config.baseUrl }),
   });
-  route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(deps.config) });
-  api.add(tokenSpec, userSpec);
+  const userinfo = userinfoEndpoint({ oauth: deps.oauth, baseUrl: config.baseUrl });
+  route(router, "/userinfo", { get: userinfo, post: [userinfoBodyParser, userinfo] });
+  route(router, "/jwks", { get: jwksEndpoint(openid.keys, config.keyActivationDelay) });
+  route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(config) });
+  route(router, "/.well-known/openid-configuration", { get: openIdConfigurationEndpoint(config) });
+  api.add(tokenSpec, userSpec, ...userinfoSpecs, jwksSpec);
   return router;
 }

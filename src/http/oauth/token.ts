@@ -4,8 +4,9 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { z } from "zod";
 import type { Apps } from "../../domain/apps.js";
 import type { OAuth } from "../../domain/oauth.js";
+import type { IdTokens } from "../../domain/oidc.js";
 import { SigilError, invalidRequest } from "../../errors.js";
-import type { TokenResponse } from "../../protocol.js";
+import type { OpenIdTokenResponse, TokenResponse } from "../../protocol.js";
 import type { Store } from "../../store/port.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
 import { authenticateClient, readCredentials } from "./client-auth.js";
@@ -22,7 +23,11 @@ export const TokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal("Bearer"),
   expires_in: z.number().int(),
-  scope: z.string(),
+  scope: z.string().meta({ description: '"profile" (plain OAuth), or the granted scopes, space-separated' }),
+  id_token: z
+    .string()
+    .optional()
+    .meta({ description: "when the granted scope holds openid: the ID token (RS256 JWS)" }),
 });
 
 const str = (v: unknown, name: string): string | undefined => {
@@ -33,7 +38,7 @@ const str = (v: unknown, name: string): string | undefined => {
 
 export const tokenBodyParser = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });
 
-export function tokenEndpoint(deps: { apps: Apps; oauth: OAuth; store: Store }) {
+export function tokenEndpoint(deps: { apps: Apps; oauth: OAuth; store: Store; idTokens: IdTokens }) {
   const limiter = deps.store.limiter({ name: "token-client-auth", points: 19, windowSeconds: 600 });
   return async (req: Request, res: Response) => {
     res.set({ "Cache-Control": "no-store", Pragma: "no-cache" });
@@ -61,6 +66,21 @@ export function tokenEndpoint(deps: { apps: Apps; oauth: OAuth; store: Store }) 
       expires_in: issued.expiresIn,
       scope: "profile",
     };
+    // OpenID Connect (the granted scope holds openid): the granted scopes and an ID token.
+    const { scope, nonce, authTime, amr } = issued.code;
+    if (scope?.includes("openid")) {
+      const idToken = await deps.idTokens.sign({
+        clientId: app.clientId,
+        userId: issued.code.userId,
+        scope,
+        nonce,
+        authTime: authTime ?? Math.floor(Date.now() / 1000),
+        amr: amr ?? ["pwd"],
+        accessToken: issued.accessToken,
+      });
+      const oidc: OpenIdTokenResponse = { ...out, scope: scope.join(" "), id_token: idToken };
+      return void res.status(200).json(oidc);
+    }
     res.status(200).json(out);
   };
 }
