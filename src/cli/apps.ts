@@ -1,13 +1,20 @@
-// `sigil apps create --owner U --name N --redirect-uri URL [...]`
-// → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once).
+// `sigil apps create --owner U --name N --redirect-uri URL [...] [--post-logout-redirect-uri URL ...]`
+// → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once), and
+// "post_logout_redirect_uris" when some were given.
 import { Accounts, FormError } from "../domain/accounts.js";
 import { Apps } from "../domain/apps.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
-  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...]",
-  options: { owner: { type: "string" }, name: { type: "string" }, "redirect-uri": { type: "string", multiple: true } },
+  usage:
+    "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]",
+  options: {
+    owner: { type: "string" },
+    name: { type: "string" },
+    "redirect-uri": { type: "string", multiple: true },
+    "post-logout-redirect-uri": { type: "string", multiple: true },
+  },
   async run({ config, opened, values }) {
     const ownerName = required(values, "owner").trim().toLowerCase();
     const name = required(values, "name");
@@ -17,8 +24,15 @@ export const appsCreate: CliCommand = {
     if (!owner) throw new UsageError(`there is no user "${ownerName}"`);
     try {
       const apps = new Apps({ store: opened.store, secret: config.secret, gracePeriod: config.secretGracePeriod });
-      const { app, clientSecret } = await apps.create(owner.id, name, uris);
-      return { client_id: app.clientId, client_secret: clientSecret, name: app.name, redirect_uris: app.redirectUris };
+      const postLogout = (values["post-logout-redirect-uri"] as string[] | undefined) ?? [];
+      const { app, clientSecret } = await apps.create(owner.id, name, uris, { postLogoutRedirectUris: postLogout });
+      return {
+        client_id: app.clientId,
+        client_secret: clientSecret,
+        name: app.name,
+        redirect_uris: app.redirectUris,
+        ...(app.postLogoutRedirectUris ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
+      };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
       throw err;

@@ -43,13 +43,29 @@ export class Apps {
     return { name: n, redirectUris: uris };
   }
 
+  /**
+   * Checks RP-initiated logout destinations (OpenID Connect): registered like redirect URLs, and
+   * matched exactly.
+   */
+  static checkPostLogout(uris: string[]): string[] {
+    const list = [...new Set(uris.map((u) => u.trim()).filter(Boolean))];
+    if (list.length > 20) throw new FormError("An app has at most 20 post-logout redirect URLs.");
+    for (const u of list) {
+      const problem = redirectUriProblem(u);
+      if (problem) throw new FormError(`Post-logout redirect URL: ${problem}`);
+    }
+    return list;
+  }
+
   /** Registers an app; the secret is returned this once. */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
+    options: { postLogoutRedirectUris?: string[] } = {},
   ): Promise<{ app: AppRecord; clientSecret: string }> {
     const checked = Apps.check(name, redirectUris);
+    const postLogout = Apps.checkPostLogout(options.postLogoutRedirectUris ?? []);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = randomToken(32);
     const app: AppRecord = {
@@ -58,6 +74,7 @@ export class Apps {
       name: checked.name,
       redirectUris: checked.redirectUris,
       secretHash: this.hash(clientId, clientSecret),
+      ...(postLogout.length ? { postLogoutRedirectUris: postLogout } : {}),
       createdAt: Date.now(),
     };
     await this.deps.store.apps.create(app);
