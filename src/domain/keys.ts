@@ -52,6 +52,9 @@ export interface Signer {
   key: KeyObject;
 }
 
+/** How long one node may take to make the first key before others make their own. */
+const CLAIM_SECONDS = 10;
+
 /** Clock skew allowed on top of a token's lifetime before its key is dropped. */
 const SKEW_MS = 60_000;
 
@@ -108,10 +111,20 @@ export class SigningKeys {
     return key;
   }
 
-  /** Makes the first key when the store has none; any number of nodes doing so at once leave one. */
+  /**
+   * Makes the first key when the store has none; any number of nodes doing so at once leave one
+   * (addFirst is atomic). One node claims the work and the others wait for its key, up to a few
+   * seconds, before making one themselves (a claimer that died).
+   */
   async ensure(): Promise<void> {
-    if ((await this.deps.store.signingKeys.list()).length > 0) return;
-    await this.deps.store.signingKeys.addFirst(await this.make(this.now()));
+    const store = this.deps.store.signingKeys;
+    for (let i = 0; i < 100; i++) {
+      if ((await store.list()).length > 0) return;
+      if (await store.claimFirst(CLAIM_SECONDS)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if ((await store.list()).length > 0) return;
+    await store.addFirst(await this.make(this.now()));
     this.cache = undefined;
   }
 

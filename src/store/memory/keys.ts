@@ -9,6 +9,13 @@ export class MemorySigningKeys implements SigningKeyStore {
   async addFirst(key: SigningKeyRecord) {
     if (this.keys.size > 0) return false;
     this.keys.set(key.kid, structuredClone(key));
+    this.claimedUntil = 0;
+    return true;
+  }
+  private claimedUntil = 0;
+  async claimFirst(ttlSeconds: number) {
+    if (Date.now() < this.claimedUntil) return false;
+    this.claimedUntil = Date.now() + ttlSeconds * 1000;
     return true;
   }
   async add(key: SigningKeyRecord) {

@@ -23,6 +23,12 @@ export interface SigningKeyStore {
    * atomic, so any number of nodes starting at once leave exactly one. false when one was there.
    */
   addFirst(key: SigningKeyRecord): Promise<boolean>;
+  /**
+   * Claims the making of the first key for ttlSeconds (one node makes it while the others wait
+   * for it, instead of every starting node generating an RSA key to throw away); true for one
+   * caller per period. addFirst alone keeps the outcome right should the claimer die.
+   */
+  claimFirst(ttlSeconds: number): Promise<boolean>;
   /** Adds a key (a rotation). */
   add(key: SigningKeyRecord): Promise<void>;
   /** Removes keys (retired ones whose tokens have all expired). */

@@ -5,10 +5,12 @@ import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 
-// Adds the first key only when the hash is empty: KEYS[1] the keys hash; ARGV kid, record.
+// Adds the first key only when the hash is empty, and ends the claim: KEYS[1] the keys hash,
+// KEYS[2] the claim (same tag); ARGV kid, record.
 const ADD_FIRST = `
 if redis.call('HLEN', KEYS[1]) > 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('DEL', KEYS[2])
 return 1`;
 
 export class RedisSigningKeys implements SigningKeyStore {
@@ -21,8 +23,13 @@ export class RedisSigningKeys implements SigningKeyStore {
     return Object.values(all).map((v) => JSON.parse(v) as SigningKeyRecord);
   }
   async addFirst(key: SigningKeyRecord) {
-    const r = await guarded(() => this.redis.eval(ADD_FIRST, 1, this.keys.signingKeys, key.kid, JSON.stringify(key)));
+    const r = await guarded(() =>
+      this.redis.eval(ADD_FIRST, 2, this.keys.signingKeys, this.keys.signingKeysClaim, key.kid, JSON.stringify(key)),
+    );
     return r === 1;
+  }
+  async claimFirst(ttlSeconds: number) {
+    return (await guarded(() => this.redis.set(this.keys.signingKeysClaim, "1", "EX", ttlSeconds, "NX"))) === "OK";
   }
   async add(key: SigningKeyRecord) {
     await guarded(() => this.redis.hset(this.keys.signingKeys, key.kid, JSON.stringify(key)));
