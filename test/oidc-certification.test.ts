@@ -133,6 +133,16 @@ for (const backend of ["memory", "redis"] as const) {
         }
       });
 
+      it("/openapi.json describes the OpenID Connect JSON endpoints", async () => {
+        const paths = (await http(base, "/openapi.json")).json.paths;
+        expect(paths["/userinfo"]).to.have.keys(["get", "post"]);
+        expect(paths["/jwks"]).to.have.keys(["get"]);
+        expect(paths["/.well-known/openid-configuration"]).to.have.keys(["get"]);
+        expect(paths["/token"].post.responses["200"].content["application/json"].schema.properties).to.have.property(
+          "id_token",
+        );
+      });
+
       it("OP-Discovery-JWKs: jwks_uri serves RSA public keys with kid, alg and use, and nothing private", async () => {
         const r = await http(base, "/jwks");
         expect(r.status).to.equal(200);

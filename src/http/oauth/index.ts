@@ -10,7 +10,7 @@ import type { ApiRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import type { OpenId } from "../../domain/oidc-setup.js";
 import { jwksEndpoint, jwksSpec } from "./jwks.js";
-import { metadataEndpoint, openIdConfigurationEndpoint } from "./metadata.js";
+import { discoverySpecs, metadataEndpoint, openIdConfigurationEndpoint } from "./metadata.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
 import { userEndpoint, userSpec } from "./user.js";
 import { userinfoBodyParser, userinfoEndpoint, userinfoSpecs } from "./userinfo.js";
@@ -30,6 +30,6 @@ export function oauthRoutes(
   route(router, "/jwks", { get: jwksEndpoint(openid.keys, config.keyActivationDelay) });
   route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(config) });
   route(router, "/.well-known/openid-configuration", { get: openIdConfigurationEndpoint(config) });
-  api.add(tokenSpec, userSpec, ...userinfoSpecs, jwksSpec);
+  api.add(tokenSpec, userSpec, ...userinfoSpecs, jwksSpec, ...discoverySpecs);
   return router;
 }

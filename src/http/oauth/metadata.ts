@@ -2,8 +2,10 @@
 // GET {base_url}/.well-known/oauth-authorization-server (RFC 8414): one set of endpoints, two
 // documents (docs/http-api.md#discovery).
 import type { Request, Response } from "express";
+import { z } from "zod";
 import type { Config } from "../../config.js";
 import { ID_TOKEN_CLAIMS, SCOPES, SCOPE_CLAIMS } from "../../domain/oidc.js";
+import type { ApiOperation } from "../openapi.js";
 
 const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"];
 
@@ -67,3 +69,24 @@ export function staticJson(doc: unknown) {
 
 export const metadataEndpoint = (config: Config) => staticJson(metadataDocument(config));
 export const openIdConfigurationEndpoint = (config: Config) => staticJson(openIdConfiguration(config));
+
+export const discoverySpecs: ApiOperation[] = [
+  {
+    method: "get",
+    path: "/.well-known/openid-configuration",
+    summary: "OpenID Connect Discovery 1.0: the issuer, its endpoints and what they take.",
+    tags: ["openid"],
+    responses: {
+      200: { description: "the OpenID Provider metadata", schema: z.looseObject({ issuer: z.string() }) },
+    },
+  },
+  {
+    method: "get",
+    path: "/.well-known/oauth-authorization-server",
+    summary: "RFC 8414 authorization server metadata: the same endpoints.",
+    tags: ["oauth"],
+    responses: {
+      200: { description: "the authorization server metadata", schema: z.looseObject({ issuer: z.string() }) },
+    },
+  },
+];
