@@ -50,8 +50,17 @@ describeBackends("OpenID Connect logout", (backend) => {
     expect(page.status).to.equal(200);
     expect(page.text).to.include("Logout RP");
     expect(await signedIn(alice)).to.equal(true);
-    const noCsrf = await alice.post("/logout", { client_id: app.clientId, post_logout_redirect_uri: AFTER });
-    expect(noCsrf.status).to.equal(403);
+    const badCsrf = await alice.post("/logout", {
+      _csrf: "forged",
+      client_id: app.clientId,
+      post_logout_redirect_uri: AFTER,
+    });
+    expect(badCsrf.status).to.equal(403);
+    expect(await signedIn(alice)).to.equal(true);
+    // A form POST from the app without a hint (and so without _csrf) only asks, as the GET does.
+    const posted = await alice.post("/logout", { client_id: app.clientId, post_logout_redirect_uri: AFTER });
+    expect(posted.status).to.equal(200);
+    expect(posted.text).to.include('action="/logout"');
     expect(await signedIn(alice)).to.equal(true);
     const hidden: Record<string, string> = {};
     for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
@@ -59,6 +68,13 @@ describeBackends("OpenID Connect logout", (backend) => {
     const r = await alice.post("/logout", { ...hidden, _csrf: csrfOf(page.text) });
     expect(r.status).to.equal(303);
     expect(r.headers.location).to.equal(`${AFTER}?state=s2`);
+    expect(await signedIn(alice)).to.equal(false);
+  });
+
+  it("When the app sends the logout request as a form POST with a valid hint, then it is answered as the GET", async () => {
+    const r = await alice.post("/logout", { id_token_hint: idToken, post_logout_redirect_uri: AFTER, state: "p" });
+    expect(r.status).to.equal(303);
+    expect(r.headers.location).to.equal(`${AFTER}?state=p`);
     expect(await signedIn(alice)).to.equal(false);
   });
 

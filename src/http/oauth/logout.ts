@@ -3,7 +3,7 @@
 // in), the session ends at once and the browser goes to the app's registered
 // post_logout_redirect_uri with `state`; otherwise the person is asked first (a form with CSRF).
 // A destination the app has not registered is a 400 page: it never redirects anywhere.
-import type { Request, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { IdTokenHint } from "../../domain/oidc.js";
 import { codePointLength } from "../../domain/text.js";
 import type { AppRecord } from "../../store/port.js";
@@ -11,7 +11,7 @@ import { ErrorPage } from "../../views/consent.js";
 import { LogoutConfirmPage, SignedOutPage } from "../../views/logout.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { sendPage } from "../pages/send-page.js";
-import { csrfToken, endSession } from "../pages/session.js";
+import { csrfCheck, csrfToken, endSession } from "../pages/session.js";
 
 const PARAMS = ["id_token_hint", "post_logout_redirect_uri", "state", "client_id", "ui_locales"] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
@@ -63,28 +63,44 @@ async function signOutAndLeave(req: Request, res: Response, c: Checked): Promise
   sendPage(res, 200, SignedOutPage());
 }
 
-export function logoutGet(deps: PagesDeps) {
-  return page(async (req, res) => {
-    const c = await check(deps, res, req.query as Record<string, unknown>);
-    if (!c) return;
-    const user = await currentUser(req, deps);
-    // Nobody to sign out, or the hint proves the app signed this very user in: no question.
-    if (!user || (c.hint && c.hint.sub === user.id)) return signOutAndLeave(req, res, c);
-    const hidden: Record<string, string> = {};
-    for (const k of ["post_logout_redirect_uri", "state", "ui_locales"] as const) {
-      const v = c.p[k];
-      if (v !== undefined) hidden[k] = v;
-    }
-    if (c.app) hidden.client_id = c.app.clientId;
-    sendPage(res, 200, LogoutConfirmPage({ csrf: await csrfToken(req), appName: c.app?.name, hidden }));
-  });
+/**
+ * The logout request itself: GET, or a POST from the app (RP-Initiated Logout §2 allows both;
+ * such a POST carries no _csrf, and is answered exactly as the GET).
+ */
+async function logoutRequest(deps: PagesDeps, req: Request, res: Response, source: Record<string, unknown>) {
+  const c = await check(deps, res, source);
+  if (!c) return;
+  const user = await currentUser(req, deps);
+  // Nobody to sign out, or the hint proves the app signed this very user in: no question.
+  if (!user || (c.hint && c.hint.sub === user.id)) return signOutAndLeave(req, res, c);
+  const hidden: Record<string, string> = {};
+  for (const k of ["post_logout_redirect_uri", "state", "ui_locales"] as const) {
+    const v = c.p[k];
+    if (v !== undefined) hidden[k] = v;
+  }
+  if (c.app) hidden.client_id = c.app.clientId;
+  sendPage(res, 200, LogoutConfirmPage({ csrf: await csrfToken(req), appName: c.app?.name, hidden }));
 }
 
-/** The confirmation form (CSRF checked before this runs). */
-export function logoutPost(deps: PagesDeps) {
-  return page(async (req, res) => {
+export function logoutGet(deps: PagesDeps) {
+  return page((req, res) => logoutRequest(deps, req, res, req.query as Record<string, unknown>));
+}
+
+/**
+ * POST: the confirmation form (it carries _csrf, checked before anything else), or the app's
+ * own logout request sent as a form (no _csrf: answered as the GET, so it signs out only with a
+ * valid id_token_hint for the signed-in user, and asks otherwise).
+ */
+export function logoutPost(deps: PagesDeps): RequestHandler {
+  const confirmed = page(async (req, res) => {
     const c = await check(deps, res, (req.body ?? {}) as Record<string, unknown>);
     if (!c) return;
     await signOutAndLeave(req, res, c);
   });
+  const asRequest = page((req, res) => logoutRequest(deps, req, res, (req.body ?? {}) as Record<string, unknown>));
+  return (req, res, next) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (body._csrf === undefined) return asRequest(req, res, next);
+    csrfCheck(req, res, (err?: unknown) => (err ? next(err) : confirmed(req, res, next)));
+  };
 }

@@ -59,7 +59,7 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/developers/:clientId/tokens", { post: [csrfCheck, createToken(deps)] });
   route(router, "/developers/:clientId/tokens/:tokenId/revoke", { post: [csrfCheck, revokeToken(deps)] });
   route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
-  route(router, "/logout", { get: logoutGet(deps), post: [csrfCheck, logoutPost(deps)] });
+  route(router, "/logout", { get: logoutGet(deps), post: logoutPost(deps) });
   router.use(PAGE_PATHS, pageErrors);
   return router;
 }
