@@ -5,7 +5,7 @@
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
 import { covers, grantedScopes } from "../../domain/oidc.js";
-import type { IdTokenHint } from "../../domain/oidc.js";
+import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oidc-request.js";
 import { codePointLength } from "../../domain/text.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
@@ -56,16 +56,6 @@ function redirectWith(res: Response, redirectUri: string, params: Record<string,
   res.redirect(303, url.href);
 }
 
-/** What an OpenID Connect request asks for, checked. */
-interface OpenIdAsk {
-  scopes: string[];
-  nonce: string | undefined;
-  prompt: Set<string>;
-  maxAge: number | undefined;
-  loginHint: string | undefined;
-  hint: IdTokenHint | undefined;
-}
-
 interface Checked {
   app: AppRecord;
   redirectUri: string;
@@ -73,43 +63,6 @@ interface Checked {
   /** Set when scope holds openid. */
   oidc: OpenIdAsk | undefined;
   fail: (error: string, description: string) => void;
-}
-
-/** Checks the OpenID Connect parameters; an error's code and description, or what is asked. */
-async function checkOpenId(deps: PagesDeps, p: Params): Promise<OpenIdAsk | [string, string]> {
-  if (p.request !== undefined) return ["request_not_supported", "Request objects (request) are not supported."];
-  if (p.request_uri !== undefined)
-    return ["request_uri_not_supported", "Request objects by reference (request_uri) are not supported."];
-  if (p.registration !== undefined)
-    return ["registration_not_supported", "The registration parameter is not supported."];
-  if (p.response_type === undefined)
-    return ["invalid_request", "response_type is required for an OpenID Connect request (use code)."];
-  if (p.response_mode !== undefined && p.response_mode !== "query")
-    return ["invalid_request", "Only response_mode=query is supported."];
-  if (p.nonce !== undefined && codePointLength(p.nonce) > 2000)
-    return ["invalid_request", "nonce is longer than 2000 characters."];
-  const prompt = new Set((p.prompt ?? "").split(" ").filter(Boolean));
-  if (prompt.has("none") && prompt.size > 1)
-    return ["invalid_request", "prompt=none cannot be combined with other prompt values."];
-  let maxAge: number | undefined;
-  if (p.max_age !== undefined) {
-    if (!/^\d{1,10}$/.test(p.max_age)) return ["invalid_request", "max_age must be a whole number of seconds."];
-    maxAge = Number(p.max_age);
-  }
-  let hint: IdTokenHint | undefined;
-  if (p.id_token_hint !== undefined) {
-    const h = await deps.openid.idTokens.verifyHint(p.id_token_hint);
-    if (!h) return ["invalid_request", "id_token_hint is not an ID token this service issued."];
-    hint = h;
-  }
-  return {
-    scopes: grantedScopes(p.scope).scopes,
-    nonce: p.nonce,
-    prompt,
-    maxAge,
-    loginHint: p.login_hint?.slice(0, 256),
-    hint,
-  };
 }
 
 /** Validates a request; answers it (error page or error redirect) and returns undefined when bad. */
@@ -146,8 +99,8 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   }
   let oidc: OpenIdAsk | undefined;
   if (grantedScopes(p.scope).openid) {
-    const asked = await checkOpenId(deps, p);
-    if (Array.isArray(asked)) return void fail(asked[0], asked[1]);
+    const asked = await readOpenIdRequest(p, (h) => deps.openid.idTokens.verifyHint(h));
+    if ("error" in asked) return void fail(asked.error, asked.description);
     oidc = asked;
   }
   return { app, redirectUri, p, oidc, fail };
@@ -196,16 +149,6 @@ function signInFirst(res: Response, c: Checked): void {
   res.redirect(303, `/signin?${new URLSearchParams(q)}`);
 }
 
-/** Whether this OpenID Connect request needs the person to sign in (again). */
-function needsSignIn(req: Request, ask: OpenIdAsk, user: UserRecord): boolean {
-  if (ask.prompt.has("login") || ask.prompt.has("select_account")) return true;
-  const authTime = req.session.authTime;
-  // A session from before OpenID Connect does not know when it began.
-  if (authTime === undefined) return true;
-  if (ask.maxAge !== undefined && Math.floor(Date.now() / 1000) - authTime > ask.maxAge) return true;
-  return ask.hint !== undefined && ask.hint.sub !== user.id;
-}
-
 /** What a consent given before OpenID Connect (or to a plain OAuth request) allows. */
 const LEGACY_SCOPES = ["openid", "profile"];
 
@@ -244,7 +187,7 @@ export function authorizeGet(deps: PagesDeps) {
     }
     // OpenID Connect: prompt=none shows no page; it answers login_required or consent_required.
     const silent = ask.prompt.has("none");
-    if (!user || needsSignIn(req, ask, user)) {
+    if (!user || needsSignIn(ask, { userId: user.id, authTime: req.session.authTime }, Date.now())) {
       if (silent) return c.fail("login_required", "The user is not signed in (or must sign in again).");
       return signInFirst(res, c);
     }
