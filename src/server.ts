@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
 import proxyaddr from "proxy-addr";
 import express, { type Express, type RequestHandler } from "express";
 import type { Config } from "./config.js";
-import { causeForLog, type ErrorBody } from "./errors.js";
+import type { ErrorBody } from "./errors.js";
 import { Accounts } from "./domain/accounts.js";
 import { appExistsIn, Apps } from "./domain/apps.js";
 import { ChannelEvents } from "./domain/channel-events.js";
@@ -202,11 +202,6 @@ export function createServer(deps: ServerDeps): SigilServer {
     async listen(port = config.port, host = config.host) {
       // Hear the feed before taking connections; do not wait forever for a Redis that is away.
       await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
-      // The first node to start makes the signing key; one that cannot reach the store makes it
-      // when it first signs (domain/keys.ts).
-      await openid.keys
-        .ensure()
-        .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing keys: not checked at start"));
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(port, host, () => {
