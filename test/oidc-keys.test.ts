@@ -6,7 +6,7 @@ import { decodeProtectedHeader } from "jose";
 import { SigningKeys } from "../src/domain/keys.js";
 import { openIdFor } from "../src/domain/oidc-setup.js";
 import { describeBackends } from "./support/backends.js";
-import { TEST_SECRET, type TestNode } from "./support/nodes.js";
+import { startNode, TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { PageClient, registerApp } from "./support/pages.js";
 import { jwksOf, signInWith, verifyIdToken } from "./support/oidc.js";
 
@@ -37,6 +37,22 @@ describeBackends("OpenID Connect signing keys", (backend) => {
     expect(new Set(signers.map((s) => s.kid))).to.deep.equal(new Set([keys[0]!.kid]));
   });
 
+  it("When nodes start as main.ts starts them (5 at once on Redis), then the first makes the key and they all share it", async () => {
+    const starting = backend.redis ? 5 : 1; // the embedded store belongs to one node
+    const nodes = await Promise.all(
+      Array.from({ length: starting }, () =>
+        startNode({ ...(backend.redis ? { redisUrl: backend.redis.url } : {}), signingKeyAtStart: true }),
+      ),
+    );
+    try {
+      const keys = await nodes[0]!.opened.store.signingKeys.list();
+      expect(keys).to.have.length(1);
+      for (const n of nodes) expect((await jwksOf(n.url)).set.keys.map((k) => k.kid)).to.deep.equal([keys[0]!.kid]);
+    } finally {
+      await Promise.all(nodes.map((n) => n.close()));
+    }
+  });
+
   it("When 50 first keys are added at once (claim or no claim), then the store keeps exactly one", async () => {
     const store = node.opened.store;
     await store.signingKeys.remove((await store.signingKeys.list()).map((k) => k.kid));
@@ -56,7 +72,7 @@ describeBackends("OpenID Connect signing keys", (backend) => {
   });
 
   it("When a node first serves the JWKS, then it makes the key, in the store with the private part sealed, opened only with the same SECRET", async () => {
-    expect(await node.opened.store.signingKeys.list()).to.have.length(0); // a node that never served OpenID made none
+    expect(await node.opened.store.signingKeys.list()).to.have.length(0); // test nodes skip the start-up step
     const served = (await jwksOf(node.url)).set.keys;
     expect(served).to.have.length(1);
     const [rec] = await node.opened.store.signingKeys.list();
