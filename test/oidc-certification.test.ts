@@ -385,6 +385,23 @@ for (const backend of ["memory", "redis"] as const) {
         expect(r.text).to.include("your display name");
       });
 
+      it("a withdrawn consent forgets its scopes: allowing again asks afresh for each scope", async () => {
+        const app = await newApp();
+        await signInWith(base, alice, app, { scope: "openid profile offline_access" });
+        const account = await alice.get("/account");
+        const w = await alice.post("/account/consents/withdraw", {
+          _csrf: csrfOf(account.text),
+          client_id: app.clientId,
+        });
+        expect(w.status).to.equal(303);
+        const silent = await alice.get(authz(app, { scope: "openid", response_type: "code", prompt: "none" }));
+        expect(landing(silent.headers.location).searchParams.get("error")).to.equal("consent_required");
+        await signInWith(base, alice, app, { scope: "openid profile" });
+        const r = await alice.get(authz(app, { scope: "openid offline_access", response_type: "code" }));
+        expect(r.status).to.equal(200);
+        expect(r.text).to.include("stay signed in while you are away");
+      });
+
       it("OP-max_age=1: a sign-in older than max_age asks for the password again", async () => {
         const app = await newApp();
         await signInWith(base, alice, app, { scope: "openid" });
