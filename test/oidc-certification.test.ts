@@ -133,6 +133,26 @@ for (const backend of ["memory", "redis"] as const) {
         }
       });
 
+      it("with AUTH_URL apart from BASE_URL, the pages' endpoints are on AUTH_URL and the rest on BASE_URL", async () => {
+        const split = await startNode({
+          ...(redis ? { redisUrl: redis.url } : {}),
+          env: { AUTH_URL: "https://login.example", BASE_URL: "https://api.example" },
+        });
+        try {
+          const d = (await http(split.url, "/.well-known/openid-configuration")).json;
+          expect(d).to.include({
+            issuer: "https://api.example",
+            authorization_endpoint: "https://login.example/authorize",
+            end_session_endpoint: "https://login.example/logout",
+            token_endpoint: "https://api.example/token",
+            userinfo_endpoint: "https://api.example/userinfo",
+            jwks_uri: "https://api.example/jwks",
+          });
+        } finally {
+          await split.close();
+        }
+      });
+
       it("/openapi.json describes the OpenID Connect JSON endpoints", async () => {
         const paths = (await http(base, "/openapi.json")).json.paths;
         expect(paths["/userinfo"]).to.have.keys(["get", "post"]);
