@@ -92,6 +92,7 @@ export function createServer(deps: ServerDeps): SigilServer {
     secret: config.secret,
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
+    refreshTokenTtl: config.refreshTokenTtl,
   });
   const openid = openIdFor(config, store);
   const events = new ChannelEvents(store, config);

@@ -97,6 +97,12 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   if (p.code_challenge !== undefined && !PKCE_VALUE.test(p.code_challenge)) {
     return void fail("invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.");
   }
+  if (app.public && p.code_challenge === undefined) {
+    return void fail(
+      "invalid_request",
+      "A public client must use PKCE (code_challenge with code_challenge_method=S256).",
+    );
+  }
   let oidc: OpenIdAsk | undefined;
   if (grantedScopes(p.scope).openid) {
     const asked = await readOpenIdRequest(p, (h) => deps.openid.idTokens.verifyHint(h));
@@ -113,12 +119,16 @@ async function approve(deps: PagesDeps, req: Request, res: Response, c: Checked,
     redirectUriGiven: c.p.redirect_uri !== undefined,
     userId,
     codeChallenge: c.p.code_challenge,
-    oidc: c.oidc && {
-      scope: c.oidc.scopes,
-      nonce: c.oidc.nonce,
-      authTime: req.session.authTime ?? Math.floor(Date.now() / 1000),
-      amr: req.session.amr ?? ["pwd"],
-    },
+    // OpenID Connect: the granted scopes, the nonce, and when and how the user signed in. A
+    // plain OAuth code has none of them (its grant reads as ["profile"]).
+    ...(c.oidc
+      ? {
+          scope: c.oidc.scopes,
+          nonce: c.oidc.nonce,
+          authTime: req.session.authTime ?? Math.floor(Date.now() / 1000),
+          amr: req.session.amr ?? ["pwd"],
+        }
+      : {}),
   });
   // The consent was withdrawn (on another tab) while this request ran: ask for it again.
   if (code === null) return res.redirect(303, returnHere(c.p));
