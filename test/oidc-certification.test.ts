@@ -2,15 +2,25 @@
 // line, through the real server on both stores (docs/http-api.md#openid-connect). Each `it` names
 // the plan's test module. What does not apply is said in the README ("OpenID Connect", Choices).
 //
-// Not here: OP-Refresh-Tokens (refresh_token grant, offline_access) is the refresh tokens work
-// of the same issue (#11) and is tested with it (test/oidc-refresh*.test.ts).
+// OP-Refresh-Tokens: rotation, reuse and lifetimes are tested in test/oidc-refresh*.test.ts; the
+// ID token a refresh answers is tested here.
 import { expect } from "chai";
 import { decodeJwt } from "jose";
 import { createHash } from "node:crypto";
 import { requireRedis, TestRedis } from "./support/redis.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { http } from "./support/http.js";
-import { PageClient, authorize, csrfOf, decodeHtml, pkce, registerApp, type TestApp } from "./support/pages.js";
+import {
+  PageClient,
+  authorize,
+  basic,
+  csrfOf,
+  token,
+  decodeHtml,
+  pkce,
+  registerApp,
+  type TestApp,
+} from "./support/pages.js";
 import { ageSignIn, jwksOf, signInWith, trade, verifyIdToken } from "./support/oidc.js";
 
 const REDIRECT = "https://rp.example/cb";
@@ -613,6 +623,59 @@ for (const backend of ["memory", "redis"] as const) {
         } finally {
           await short.close();
         }
+      });
+
+      it("OP-Refresh-Tokens (the ID token part): a refresh of an OpenID grant answers a new ID token for the same sign-in", async () => {
+        const rp = await newApp();
+        const first = await signInWith(base, alice, rp, { scope: "openid profile offline_access", nonce: "n1" });
+        expect(first.json.refresh_token).to.be.a("string");
+        const r = await http(base, "/token", {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            authorization: basic(rp.clientId, rp.clientSecret),
+          },
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: first.json.refresh_token,
+          }).toString(),
+        });
+        expect(r.status, r.text).to.equal(200);
+        const before = (await verifyIdToken(base, first.json.id_token, rp.clientId)).claims;
+        const { claims } = await verifyIdToken(base, r.json.id_token, rp.clientId);
+        expect(claims.sub).to.equal(before.sub);
+        expect(claims.auth_time).to.equal(before.auth_time);
+        expect(claims).to.not.have.property("nonce"); // OpenID Connect Core §12.2
+        const digest = createHash("sha256").update(r.json.access_token).digest();
+        expect(claims.at_hash).to.equal(digest.subarray(0, 16).toString("base64url"));
+      });
+
+      it("a public client (PKCE, no secret) gets an ID token too", async () => {
+        const reg = await dev.submit("/developers", "/developers", {
+          name: "SPA RP",
+          redirect_uri: "http://127.0.0.1:5173/cb",
+          client_type: "public",
+        });
+        expect(reg.status).to.equal(201);
+        const clientId = /class="client-id">([^<]+)</.exec(reg.text)![1]!;
+        const { verifier, challenge } = pkce();
+        const landed = await authorize(alice, {
+          client_id: clientId,
+          redirect_uri: "http://127.0.0.1:5173/cb",
+          response_type: "code",
+          scope: "openid",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+        });
+        const t = await token(base, {
+          grant_type: "authorization_code",
+          code: landed.searchParams.get("code")!,
+          redirect_uri: "http://127.0.0.1:5173/cb",
+          client_id: clientId,
+          code_verifier: verifier,
+        });
+        expect(t.status, t.text).to.equal(200);
+        expect((await verifyIdToken(base, t.json.id_token, clientId)).claims.sub).to.equal(aliceId);
       });
 
       it("client_secret_basic and client_secret_post both get an ID token", async () => {
