@@ -13,18 +13,26 @@
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { io } from "socket.io-client";
-import { http } from "../support/http.js";
 import { freePort } from "../support/ports.js";
 import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
-import { appWithToken, num, percentile, rss, sleep, startBenchSigil, startSwarm } from "./lib/sockets.js";
+import {
+  appWithToken,
+  num,
+  ownedChallenges,
+  percentile,
+  rss,
+  sleep,
+  startBenchSigil,
+  startSwarm,
+} from "./lib/sockets.js";
 
-const empty = (): Measurement => ({ rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0, timeouts: 0, total: 0 });
+export const empty = (): Measurement => ({ rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0, timeouts: 0, total: 0 });
 
-interface LatencyTarget {
+export interface LatencyTarget {
   /** Where solves are sent (node B). */
   httpUrl: string;
   path: string;
@@ -42,7 +50,12 @@ interface LatencyTarget {
  * Solves at a steady `rate` for warm-up + `seconds`; each key is used once per keys.length/rate
  * seconds, so an event is matched to its request by key. Events of warm-up solves are not counted.
  */
-async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmup: number): Promise<Measurement> {
+export async function latencyRun(
+  t: LatencyTarget,
+  rate: number,
+  seconds: number,
+  warmup: number,
+): Promise<Measurement> {
   const socket = io(t.socketUrl, {
     path: "/socket.io/",
     transports: ["websocket"],
@@ -126,7 +139,7 @@ async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmu
   }
 }
 
-interface BurstResult {
+export interface BurstResult {
   rate: number;
   connected: number;
   failed: number;
@@ -137,7 +150,7 @@ interface BurstResult {
 }
 
 /** Connects `count` sockets to one node from the client processes, then measures its RSS idle. */
-async function burst(
+export async function burst(
   ctx: BenchContext,
   who: string,
   url: string,
@@ -215,27 +228,7 @@ export const realtimeBench: BenchModule = {
 
       // An app with a CUSTOM TOKEN, made with the real CLI; challenges owned by it, made on node B.
       const { app, token } = appWithToken(sigilEnv(0, redisUrl));
-      const nKeys = Math.max(100, Math.ceil(rate * 2));
-      const keys: string[] = [];
-      for (let i = 0; i < nKeys; i += 50) {
-        const batch = await Promise.all(
-          Array.from({ length: Math.min(50, nKeys - i) }, (_, j) =>
-            http(b!.url, "/challenge/new", {
-              method: "POST",
-              headers: {
-                authorization: `Bearer ${token}`,
-                question: `q${i + j}`,
-                answer: `answer-${i + j}`,
-                ttl: "3600",
-              },
-            }),
-          ),
-        );
-        for (const r of batch) {
-          if (r.status !== 201) throw new Error(`setup: create failed ${r.status} ${r.text}`);
-          keys.push(r.json.key as string);
-        }
-      }
+      const keys = await ownedChallenges(b!.url, token, Math.max(100, Math.ceil(rate * 2)));
       ctx.log(`  app ${app} with a CUSTOM TOKEN, ${keys.length} owned challenges`);
       const answers = new Map(keys.map((k, i) => [k, `answer-${i}`]));
 

@@ -2,6 +2,7 @@
 // IPC, a process's resident memory, percentiles, the `sigil` CLI, and starting a Sigil node.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { http } from "../../support/http.js";
 import { ROOT, startSigil, type ServerProcess } from "../../support/processes.js";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -133,4 +134,24 @@ export async function startSwarm(n: number): Promise<Swarm> {
       );
     },
   };
+}
+
+/** `n` challenges owned by the token's app, made over HTTP on `url`; challenge i's answer is `answer-<i>`. */
+export async function ownedChallenges(url: string, token: string, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+        http(url, "/challenge/new", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, question: `q${i + j}`, answer: `answer-${i + j}`, ttl: "3600" },
+        }),
+      ),
+    );
+    for (const r of batch) {
+      if (r.status !== 201) throw new Error(`setup: create failed ${r.status} ${r.text}`);
+      keys.push(r.json.key as string);
+    }
+  }
+  return keys;
 }
