@@ -8,6 +8,10 @@ import type { TestNode } from "./support/nodes.js";
 
 const APP = "test-app";
 const EVENT_ID = /^\d+-\d+$/;
+const compareIds = (a: string, b: string) => {
+  const [x, y] = [a, b].map((id) => id.split("-").map(BigInt));
+  return x![0]! !== y![0]! ? (x![0]! < y![0]! ? -1 : 1) : x![1]! === y![1]! ? 0 : x![1]! < y![1]! ? -1 : 1;
+};
 
 describeBackends("Realtime channel", (backend) => {
   let node: TestNode;
@@ -124,6 +128,29 @@ describeBackends("Realtime channel", (backend) => {
           expect(new Date(e.at).toISOString()).to.equal(e.at);
         }
       }
+    });
+
+    it("then 50 sockets of the app, some resuming with since while solves go on, each get every event once, in order", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      await api.solve(key, "first");
+      const first = await readyClient(node.url, { token });
+      await api.solve(key, "second");
+      const [seen] = await first.waitEvents(1);
+      const live = await Promise.all(Array.from({ length: 40 }, () => readyClient(node.url, { token })));
+      // Ten resume after the second event while five more solves land: replay, held-back live events, then live.
+      const resuming = Array.from({ length: 10 }, () => channelClient(node.url, { token, since: seen!.id }));
+      await Promise.all(["3", "4", "5", "6", "7"].map((a) => api.solve(key, a)));
+      // A marker after them: once a client has it, it has everything it will ever get of these.
+      await api.solve(key, "marker");
+      await first.waitEvents(7);
+      const order = first.events.map((e) => e.id);
+      expect(new Set(order).size).to.equal(7);
+      expect([...order].sort(compareIds)).to.deep.equal(order);
+      for (const c of [...live, ...resuming]) {
+        await c.waitEvents(6);
+        expect(c.events.map((e) => e.id)).to.deep.equal(order.slice(1));
+      }
+      for (const c of resuming) expect((await c.waitReady()).recovered).to.equal(true);
     });
 
     it("then another app's sockets and anonymous challenges send nothing to this app", async () => {

@@ -65,7 +65,14 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     );
   }
 
-  const registry = new SessionRegistry();
+  // Every socket is in its app's room: a live event is encoded once and written to the app's
+  // sockets here (io.local: never through the adapter), but those the registry leaves out.
+  const registry = new SessionRegistry((app, except, e) =>
+    io.local
+      .to(appRoom(app))
+      .except(except)
+      .emit("challenge:result", { id: e.id, key: e.key, correct: e.correct, at: e.at }),
+  );
   const verified = new VerifiedTokens(deps.tokens);
   const ready = clients.feed.subscribe(
     (m) => {
@@ -110,6 +117,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     // the request object go rather than keep it for the socket's life (Socket.IO's own advice).
     (socket.conn as { request: unknown }).request = null;
     if (!registry.add(socket)) return;
+    void socket.join(appRoom(socket.data.app));
     socket.use(handlers.limit(socket));
     socket.on("challenge:new", handlers.onNew);
     socket.on("challenge:solve", handlers.onSolve);
@@ -132,4 +140,9 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       await Promise.allSettled([io.of("/").adapter.close()]);
     },
   };
+}
+
+/** The Socket.IO room of an app's sockets on a node (never a socket id: those have no colon). */
+function appRoom(app: string): string {
+  return `app:${app}`;
 }

@@ -2,7 +2,7 @@
 // app's sockets here, every revocation drops the token's sockets here. Every node does the same,
 // so an event or a revocation reaches the sockets of every node. Expiry is kept per token too: one
 // timer for all the sockets of an expiring token, none for tokens that never expire.
-import type { FeedMessage } from "../store/port.js";
+import type { FeedMessage, StoredEvent } from "../store/port.js";
 import type { ChannelSocket } from "./types.js";
 
 /** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */
@@ -10,11 +10,16 @@ const RECENT_MS = 10_000;
 /** Longest a timer may wait in one go (setTimeout's limit). */
 const MAX_TIMER = 2 ** 31 - 1;
 
+/** Sends one event to the app's sockets on this node but those named (one encoding for all). */
+export type Broadcast = (app: string, except: string[], e: StoredEvent) => void;
+
 export class SessionRegistry {
   private readonly byApp = new Map<string, Set<ChannelSocket>>();
   private readonly byToken = new Map<string, Set<ChannelSocket>>();
   private readonly expiry = new Map<string, NodeJS.Timeout>();
   private readonly recentlyRevoked = new Map<string, number>();
+
+  constructor(private readonly broadcast: Broadcast) {}
 
   /**
    * Adds a socket; false (and the socket is dropped) if its token was revoked during the handshake
@@ -44,7 +49,14 @@ export class SessionRegistry {
   onFeed(m: FeedMessage): void {
     if (m.type === "event") {
       const sockets = this.byApp.get(m.app);
-      if (sockets) for (const s of sockets) s.data.deliver(s, m.event);
+      if (!sockets) return;
+      const except: string[] = [];
+      let some = false;
+      for (const s of sockets) {
+        if (s.data.accept(s, m.event)) some = true;
+        else except.push(s.id);
+      }
+      if (some) this.broadcast(m.app, except, m.event);
     } else {
       // A revoked token: a Socket.IO disconnect, so the client does not retry with it.
       const now = Date.now();

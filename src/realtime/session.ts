@@ -64,15 +64,21 @@ export class Session {
     return true;
   }
 
-  /** A live event from the feed. */
-  deliver(socket: ChannelSocket, e: StoredEvent): void {
-    if (this.closed) return;
+  /**
+   * A live event from the feed. True when the socket is to get it now, as part of one broadcast
+   * to the app's sockets (the registry encodes it once for all of them); false when it is held
+   * back during a replay, was already sent, or the socket is closed or too slow (then dropped).
+   */
+  accept(socket: ChannelSocket, e: StoredEvent): boolean {
+    if (this.closed) return false;
     if (this.held) {
       this.held.push(e);
       if (this.held.length > this.ctx.maxQueue) this.overflow(socket);
-      return;
+      return false;
     }
-    this.send(socket, e);
+    if (!this.sendable(socket, e)) return false;
+    this.lastId = e.id;
+    return true;
   }
 
   /**
@@ -127,14 +133,20 @@ export class Session {
   }
 
   private send(socket: ChannelSocket, e: StoredEvent): void {
-    if (this.closed) return;
-    if (this.lastId !== undefined && compareEventIds(e.id, this.lastId) <= 0) return;
-    if (queuedPackets(socket) >= this.ctx.maxQueue) {
-      this.overflow(socket);
-      return;
-    }
+    if (!this.sendable(socket, e)) return;
     this.lastId = e.id;
     socket.emit("challenge:result", { id: e.id, key: e.key, correct: e.correct, at: e.at });
+  }
+
+  /** Whether e may go out now: open, not sent before, and the socket keeps up (else it is dropped). */
+  private sendable(socket: ChannelSocket, e: StoredEvent): boolean {
+    if (this.closed) return false;
+    if (this.lastId !== undefined && !isAfter(e.id, this.lastId)) return false;
+    if (queuedPackets(socket) >= this.ctx.maxQueue) {
+      this.overflow(socket);
+      return false;
+    }
+    return true;
   }
 
   /** A slow reader: drop the connection; the client resumes with `since`. */
@@ -142,6 +154,16 @@ export class Session {
     this.close();
     dropConnection(socket);
   }
+}
+
+/**
+ * a > b, remembering the last answer: a live event is checked against the last id of each of the
+ * app's sockets, which is nearly always one and the same id.
+ */
+let memo: { a: string; b: string; after: boolean } = { a: "", b: "", after: false };
+function isAfter(a: string, b: string): boolean {
+  if (a !== memo.a || b !== memo.b) memo = { a, b, after: compareEventIds(a, b) > 0 };
+  return memo.after;
 }
 
 /** Resolves once the socket's outbound buffer is empty (or the connection closed). */

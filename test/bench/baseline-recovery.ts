@@ -6,11 +6,12 @@
 // nodes. Sockets join the room "app" when they connect (not again when their session is restored:
 // rooms come back with it); POST /publish on any node broadcasts one event to the room, as Sigil
 // broadcasts a solve's result to the app's sockets on every node.
-// Run as `node --import tsx test/bench/baseline-recovery.ts` with PORT and REDIS_URL.
+// Run as `node --import tsx test/bench/baseline-recovery.ts` with PORT and REDIS_URL (and ADAPTER, below).
 //   POST /publish  header key → io.to("app").emit("challenge:result", {id, key, correct, at}); 200 {"correct":false,"id"}
 //                  (id: "<ms>-<seq>" of this node, increasing, as Sigil's event ids are)
 //   GET /healthz   200 ok
 import { createServer } from "node:http";
+import { createAdapter as createRedisAdapter } from "@socket.io/redis-adapter";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
@@ -39,13 +40,22 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 
-const io = new Server(server, {
-  path: "/socket.io/",
-  serveClient: false,
-  adapter: createAdapter(redis),
-  // Socket.IO's documented settings: sessions kept 2 minutes, restored without the middlewares.
-  connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: true },
-});
+// ADAPTER=redis: the fan-out floor instead (fanout.ts) — bare Socket.IO with @socket.io/redis-adapter
+// (Redis pub/sub, no recovery), broadcasting to the room the same way.
+const io =
+  env.ADAPTER === "redis"
+    ? new Server(server, {
+        path: "/socket.io/",
+        serveClient: false,
+        adapter: createRedisAdapter(redis, redis.duplicate()),
+      })
+    : new Server(server, {
+        path: "/socket.io/",
+        serveClient: false,
+        adapter: createAdapter(redis),
+        // Socket.IO's documented settings: sessions kept 2 minutes, restored without the middlewares.
+        connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: true },
+      });
 io.on("connection", (socket) => {
   if (!socket.recovered) void socket.join("app");
 });

@@ -87,7 +87,10 @@ export interface Swarm {
     token: string | undefined,
     count: number,
     concurrency: number,
+    record?: boolean,
   ): Promise<{ connected: number; failed: number; times: number[] }>;
+  /** Arrival times (epoch ms) of each event key, from every client process since the last call. */
+  arrivals(): Promise<Map<string, number[]>>;
   close(): Promise<void>;
 }
 
@@ -102,12 +105,12 @@ export async function startSwarm(n: number): Promise<Swarm> {
   await Promise.all(procs.map((p) => message(p, "up", 20_000)));
   return {
     procs,
-    async connect(url, token, count, concurrency) {
+    async connect(url, token, count, concurrency, record = false) {
       const per = procs.map((_, i) => Math.floor(count / n) + (i < count % n ? 1 : 0));
       const done = await Promise.all(
         procs.map((p, i) => {
           const d = message<{ connected: number; failed: number; times: number[] }>(p, "done", 120_000);
-          p.send({ type: "go", url, token, count: per[i], concurrency });
+          p.send({ type: "go", url, token, count: per[i], concurrency, record });
           return d;
         }),
       );
@@ -116,6 +119,23 @@ export async function startSwarm(n: number): Promise<Swarm> {
         failed: done.reduce((a, d) => a + d.failed, 0),
         times: done.flatMap((d) => d.times).sort((a, b) => a - b),
       };
+    },
+    async arrivals() {
+      const all = new Map<string, number[]>();
+      const parts = await Promise.all(
+        procs.map((p) => {
+          const m = message<{ byKey: Record<string, number[]> }>(p, "events", 60_000);
+          p.send({ type: "report" });
+          return m;
+        }),
+      );
+      for (const { byKey } of parts)
+        for (const [k, ts] of Object.entries(byKey)) {
+          const list = all.get(k);
+          if (list) list.push(...ts);
+          else all.set(k, [...ts]);
+        }
+      return all;
     },
     async close() {
       await Promise.all(
