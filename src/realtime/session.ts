@@ -111,8 +111,9 @@ export class Session {
         break;
       }
       for (const e of page.events) this.send(socket, e);
-      if (page.events.length < PAGE) break;
-      cursor = page.events[page.events.length - 1]!.id;
+      const last = page.events.at(-1);
+      if (!last || page.events.length < PAGE) break;
+      cursor = last.id;
       await drained(socket);
     }
     const held = this.held ?? [];
