@@ -85,6 +85,7 @@ export function createServer(deps: ServerDeps): SigilServer {
     secret: config.secret,
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
+    refreshTokenTtl: config.refreshTokenTtl,
   });
   const events = new ChannelEvents(store, config);
   const challenges = new Challenges({
