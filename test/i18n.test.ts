@@ -29,6 +29,7 @@ const SOURCES = [
   "src/errors.ts",
   "src/http/route.ts",
   "src/http/oauth/authorize.ts",
+  "src/http/oauth/logout.ts",
   ...readdirSync("src/http/pages").map((f) => `src/http/pages/${f}`),
 ];
 const STR = String.raw`(["\x60])((?:\\.|(?!\1)[^\\])*)\1`;

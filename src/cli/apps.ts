@@ -1,18 +1,21 @@
-// `sigil apps create --owner U --name N --redirect-uri URL [...] [--public] [--homepage URL]`
-// → {"client_id","client_secret","name","redirect_uris"[,"homepage"]} (the secret is shown this once);
-// with --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true[,"homepage"]}.
+// `sigil apps create --owner U --name N --redirect-uri URL [...] [--public] [--post-logout-redirect-uri URL ...] [--homepage URL]`
+// → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once); with
+// --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true};
+// and "post_logout_redirect_uris" and "homepage" when given.
 import { Accounts, FormError } from "../domain/accounts.js";
 import { Apps } from "../domain/apps.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
-  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--public] [--homepage URL]",
+  usage:
+    "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--public] [--post-logout-redirect-uri URL ...] [--homepage URL]",
   options: {
     owner: { type: "string" },
     name: { type: "string" },
     "redirect-uri": { type: "string", multiple: true },
     public: { type: "boolean" },
+    "post-logout-redirect-uri": { type: "string", multiple: true },
     homepage: { type: "string" },
   },
   async run({ config, opened, values }) {
@@ -24,21 +27,25 @@ export const appsCreate: CliCommand = {
     if (!owner) throw new UsageError(`there is no user "${ownerName}"`);
     try {
       const apps = new Apps({ store: opened.store, secret: config.secret, gracePeriod: config.secretGracePeriod });
-      const homepage = values.homepage as string | undefined;
+      const postLogout = (values["post-logout-redirect-uri"] as string[] | undefined) ?? [];
       const { app, clientSecret } = await apps.create(owner.id, name, uris, {
         public: values.public === true,
-        homepage,
+        postLogoutRedirectUris: postLogout,
+        homepage: values.homepage as string | undefined,
       });
-      const shown = app.homepage !== undefined ? { homepage: app.homepage } : {};
+      const logout = {
+        ...(app.postLogoutRedirectUris ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
+        ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
+      };
       if (clientSecret === undefined) {
-        return { client_id: app.clientId, name: app.name, redirect_uris: app.redirectUris, public: true, ...shown };
+        return { client_id: app.clientId, name: app.name, redirect_uris: app.redirectUris, public: true, ...logout };
       }
       return {
         client_id: app.clientId,
         client_secret: clientSecret,
         name: app.name,
         redirect_uris: app.redirectUris,
-        ...shown,
+        ...logout,
       };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);

@@ -71,17 +71,33 @@ export class Apps {
   }
 
   /**
+   * Checks RP-initiated logout destinations (OpenID Connect): registered like redirect URLs, and
+   * matched exactly.
+   */
+  static checkPostLogout(uris: string[]): string[] {
+    const list = [...new Set(uris.map((u) => u.trim()).filter(Boolean))];
+    if (list.length > 20) throw new FormError("An app has at most 20 post-logout redirect URLs.");
+    for (const u of list) {
+      const problem = redirectUriProblem(u);
+      if (problem) throw new FormError(`Post-logout redirect URL: ${problem}`);
+    }
+    return list;
+  }
+
+  /**
    * Registers an app; the secret is returned this once. A public client (a browser or mobile app,
-   * opts.public) gets none: it authenticates with its client_id alone and must use PKCE. The
-   * homepage is optional (checkHomepage).
+   * opts.public) gets none: it authenticates with its client_id alone and must use PKCE.
+   * opts.postLogoutRedirectUris: where RP-initiated logout may return. The homepage is optional
+   * (checkHomepage).
    */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
-    opts: { public?: boolean; homepage?: string | undefined } = {},
+    opts: { public?: boolean; postLogoutRedirectUris?: string[]; homepage?: string | undefined } = {},
   ): Promise<{ app: AppRecord; clientSecret: string | undefined }> {
     const checked = Apps.check(name, redirectUris);
+    const postLogout = Apps.checkPostLogout(opts.postLogoutRedirectUris ?? []);
     const homepage = Apps.checkHomepage(opts.homepage);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = opts.public ? undefined : randomToken(32);
@@ -92,6 +108,7 @@ export class Apps {
       redirectUris: checked.redirectUris,
       secretHash: clientSecret === undefined ? "" : this.hash(clientId, clientSecret),
       ...(opts.public ? { public: true } : {}),
+      ...(postLogout.length ? { postLogoutRedirectUris: postLogout } : {}),
       ...(homepage !== undefined ? { homepage } : {}),
       createdAt: Date.now(),
     };

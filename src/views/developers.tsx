@@ -13,7 +13,7 @@ export interface ShownSecret {
   what: string;
 }
 
-const REGISTER_FIELDS = ["name", "redirect_uri", "homepage"];
+const REGISTER_FIELDS = ["name", "redirect_uri", "post_logout_redirect_uri", "homepage"];
 
 export function DevelopersPage(p: {
   ui: Ui;
@@ -28,7 +28,9 @@ export function DevelopersPage(p: {
   shownToken?: ShownToken | undefined;
   error?: FormProblem | undefined;
   /** What the registration form held when it was refused, to correct it. */
-  form?: { name: string; redirectUris: string; homepage: string; publicClient: boolean } | undefined;
+  form?:
+    | { name: string; redirectUris: string; postLogoutRedirectUris: string; homepage: string; publicClient: boolean }
+    | undefined;
 }) {
   const { t } = p.ui;
   return (
@@ -70,6 +72,18 @@ export function DevelopersPage(p: {
             control={(a) => (
               <textarea {...a} name="redirect_uri" rows={3} required spellcheck={false}>
                 {p.form?.redirectUris ?? ""}
+              </textarea>
+            )}
+          />
+          <Field
+            id="post_logout_redirect_uri"
+            name="post_logout_redirect_uri"
+            label={t("dev.postLogout")}
+            hint={t("dev.postLogoutHint")}
+            problem={p.error}
+            control={(a) => (
+              <textarea {...a} name="post_logout_redirect_uri" rows={2} spellcheck={false}>
+                {p.form?.postLogoutRedirectUris ?? ""}
               </textarea>
             )}
           />
@@ -134,6 +148,20 @@ export function DevelopersPage(p: {
                   ))}
                 </ul>
               </dd>
+              {app.postLogoutRedirectUris?.length ? (
+                <>
+                  <dt>{t("dev.postLogout")}</dt>
+                  <dd>
+                    <ul class="plain">
+                      {app.postLogoutRedirectUris.map((u) => (
+                        <li key={u}>
+                          <code>{u}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  </dd>
+                </>
+              ) : null}
             </dl>
             {app.previousSecretUntil && app.previousSecretUntil > p.now ? (
               <p>{t("dev.previousUntil", { date: p.ui.date(app.previousSecretUntil) })}</p>

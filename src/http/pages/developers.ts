@@ -17,7 +17,13 @@ export interface ConsoleExtras {
   /** The English message the service raised (shown in the page's language). */
   error?: string;
   /** The registration form as it was sent, when it was refused. */
-  form?: { name: string; redirectUris: string; homepage: string; publicClient: boolean };
+  form?: {
+    name: string;
+    redirectUris: string;
+    postLogoutRedirectUris: string;
+    homepage: string;
+    publicClient: boolean;
+  };
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
@@ -51,9 +57,9 @@ export async function renderConsole(
   );
 }
 
-/** Every redirect_uri field, each split on line breaks. */
-function redirectUris(req: Request): string[] {
-  const v: unknown = (req.body as Record<string, unknown> | undefined)?.redirect_uri;
+/** Every redirect_uri (or post_logout_redirect_uri) field, each split on line breaks. */
+function redirectUris(req: Request, field = "redirect_uri"): string[] {
+  const v: unknown = (req.body as Record<string, unknown> | undefined)?.[field];
   const list = Array.isArray(v) ? v : [v];
   return list.filter((x): x is string => typeof x === "string").flatMap((s) => s.split(/\r?\n/));
 }
@@ -76,6 +82,7 @@ export function createApp(deps: PagesDeps) {
     try {
       const { app, clientSecret } = await deps.apps.create(user.id, name, redirectUris(req), {
         public: isPublic,
+        postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri"),
         homepage,
       });
       const what = pageUi(req, deps.config).t("dev.registered", { app: app.name });
@@ -87,6 +94,7 @@ export function createApp(deps: PagesDeps) {
         form: {
           name: name.slice(0, 200),
           redirectUris: redirectUris(req).join("\n").slice(0, 8000),
+          postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri").join("\n").slice(0, 8000),
           homepage: homepage.slice(0, 2000),
           publicClient: isPublic,
         },

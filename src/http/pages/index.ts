@@ -5,6 +5,7 @@ import { ErrorPage } from "../../views/consent.js";
 import { sendPage } from "./send-page.js";
 import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
+import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
 import { accountPage, updateAccount, withdrawConsent } from "./account.js";
 import type { Config } from "../../config.js";
@@ -19,7 +20,7 @@ import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
 
-const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/lang"];
+const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
 
 const pageErrors = (config: Config) =>
   function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -60,6 +61,7 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/developers/:clientId/tokens", { post: [csrfCheck, createToken(deps)] });
   route(router, "/developers/:clientId/tokens/:tokenId/revoke", { post: [csrfCheck, revokeToken(deps)] });
   route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
+  route(router, "/logout", { get: logoutGet(deps), post: logoutPost(deps) });
   route(router, "/lang", { get: setLanguage(deps) });
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;

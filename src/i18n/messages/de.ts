@@ -185,4 +185,10 @@ export const de: Messages = {
   "err.publicNoSecret": "Ein öffentlicher Client hat kein Geheimnis.",
   "err.tooManyPostLogout": "Eine App hat höchstens 20 Weiterleitungs-URLs nach der Abmeldung.",
   "err.postLogoutProblem": "Weiterleitungs-URL nach der Abmeldung: {problem}",
+  "err.insufficientScope": "Dem Zugriffstoken wurde der Scope „{scope}“ nicht gewährt.",
+  "err.stateTooLong": "Der Parameter state ist länger als 2.000 Zeichen.",
+  "err.hintMismatch": "Die client_id ist nicht die App, für die der id_token_hint ausgestellt wurde.",
+  "err.logoutNeedsApp":
+    "post_logout_redirect_uri braucht einen gültigen id_token_hint oder eine client_id, die die App nennt.",
+  "err.logoutUnregistered": "Die App hat diese post_logout_redirect_uri nicht registriert.",
 };

@@ -191,6 +191,11 @@ export const en = {
   "err.publicNoSecret": "A public client has no secret.",
   "err.tooManyPostLogout": "An app has at most 20 post-logout redirect URLs.",
   "err.postLogoutProblem": "Post-logout redirect URL: {problem}",
+  "err.insufficientScope": 'The access token was not granted the "{scope}" scope.',
+  "err.stateTooLong": "state is longer than 2000 characters.",
+  "err.hintMismatch": "client_id is not the app the id_token_hint was issued to.",
+  "err.logoutNeedsApp": "post_logout_redirect_uri needs a valid id_token_hint or client_id naming the app.",
+  "err.logoutUnregistered": "The app has not registered this post_logout_redirect_uri.",
 };
 
 /** Every key of the catalogs. */

@@ -182,4 +182,10 @@ export const es: Messages = {
   "err.publicNoSecret": "Un cliente público no tiene secreto.",
   "err.tooManyPostLogout": "Una aplicación tiene como máximo 20 URL de redirección tras cerrar sesión.",
   "err.postLogoutProblem": "URL de redirección tras cerrar sesión: {problem}",
+  "err.insufficientScope": "Al token de acceso no se le concedió el ámbito «{scope}».",
+  "err.stateTooLong": "El parámetro state supera los 2000 caracteres.",
+  "err.hintMismatch": "El client_id no es la aplicación para la que se emitió el id_token_hint.",
+  "err.logoutNeedsApp":
+    "post_logout_redirect_uri necesita un id_token_hint válido o un client_id que identifique la aplicación.",
+  "err.logoutUnregistered": "La aplicación no ha registrado esta post_logout_redirect_uri.",
 };

@@ -184,4 +184,10 @@ export const fr: Messages = {
   "err.publicNoSecret": "Un client public n’a pas de secret.",
   "err.tooManyPostLogout": "Une application a au plus 20 URL de redirection après déconnexion.",
   "err.postLogoutProblem": "URL de redirection après déconnexion : {problem}",
+  "err.insufficientScope": "Le jeton d’accès n’a pas reçu la portée « {scope} ».",
+  "err.stateTooLong": "Le paramètre state dépasse 2 000 caractères.",
+  "err.hintMismatch": "Le client_id ne désigne pas l’application à laquelle l’id_token_hint a été délivré.",
+  "err.logoutNeedsApp":
+    "post_logout_redirect_uri exige un id_token_hint valide ou un client_id désignant l’application.",
+  "err.logoutUnregistered": "L’application n’a pas enregistré cette post_logout_redirect_uri.",
 };

@@ -180,4 +180,9 @@ export const ja: Messages = {
   "err.publicNoSecret": "公開クライアントにはシークレットがありません。",
   "err.tooManyPostLogout": "ログアウト後のリダイレクト URL は 1 つのアプリにつき 20 個までです。",
   "err.postLogoutProblem": "ログアウト後のリダイレクト URL：{problem}",
+  "err.insufficientScope": "このアクセストークンには「{scope}」スコープが許可されていません。",
+  "err.stateTooLong": "state パラメーターが 2,000 文字を超えています。",
+  "err.hintMismatch": "client_id が、id_token_hint の発行先のアプリと一致しません。",
+  "err.logoutNeedsApp": "post_logout_redirect_uri には、アプリを示す有効な id_token_hint か client_id が必要です。",
+  "err.logoutUnregistered": "アプリはこの post_logout_redirect_uri を登録していません。",
 };
