@@ -148,6 +148,21 @@ describeBackends(
           },
         ],
         [
+          "logout, asked",
+          async () => {
+            const r = await page.goto(`${node.url}/logout?client_id=${clientId}`);
+            expect(r?.status()).to.equal(200);
+            expect(await page.textContent(".app-name")).to.equal("Pixel Pets");
+          },
+        ],
+        [
+          "signed out",
+          async () => {
+            await Promise.all([page.waitForLoadState(), page.click('button[value="signout"]')]);
+            expect(await page.locator('a[href="/signin"]').count()).to.equal(1);
+          },
+        ],
+        [
           "the 400 page",
           async () => {
             const r = await page.goto(`${node.url}/authorize?client_id=nope`);

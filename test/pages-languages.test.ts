@@ -79,6 +79,11 @@ describeBackends("Pages in five languages", (backend) => {
       keep("consent", (await user.get(authorizePath())).text);
       await authorize(user, { client_id: app.clientId, redirect_uri: app.redirectUri });
       keep("account", (await user.get("/account")).text);
+      const confirm = await user.get(`/logout?${new URLSearchParams({ client_id: app.clientId })}`);
+      expect(confirm.status).to.equal(200);
+      keep("logout, asked", confirm.text);
+      keep("signed out", (await new PageClient(base).get("/logout", { cookie: `lang=${lang}` })).text);
+      keep("broken sign-out link", (await user.get("/logout?post_logout_redirect_uri=https://x.example/")).text);
       // The console with an app (registered just now: its secret shown), a token, and a refusal.
       const console1 = await user.get("/developers");
       const made = await user.post("/developers", {
@@ -166,7 +171,9 @@ describeBackends("Pages in five languages", (backend) => {
       expect(consent.text).to.contain(f);
     expect((await dev.get("/developers")).text).to.contain("pixelpets.example");
     // Each scope asked for, in plain words (in the page's language).
-    const oidc = await c.get(authorizePath({ scope: "openid profile offline_access", ui_locales: "de" }));
+    const oidc = await c.get(
+      authorizePath({ response_type: "code", scope: "openid profile offline_access", ui_locales: "de" }),
+    );
     expect([...oidc.text.matchAll(/<li data-scope="([a-z_]+)">/g)].map((m) => m[1])).to.deep.equal([
       "openid",
       "profile",
