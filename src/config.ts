@@ -76,6 +76,7 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
   CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
+  HOT_ROUTES: z.enum(["on", "off"], "must be on or off").default("on"),
 });
 
 export interface Config {
@@ -109,6 +110,11 @@ export interface Config {
   readonly channelMaxQueue: number;
   /** Client → server events per second per socket (token bucket, burst of the same size). */
   readonly channelRateLimit: number;
+  /**
+   * Whether the JSON routes declared for it (http/route.ts) are served on the fast path as well as
+   * through express (off: everything goes through express; the answers are the same either way).
+   */
+  readonly hotRoutes: boolean;
 }
 
 export interface LoadedConfig {
@@ -204,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     shutdownTimeout: e.SHUTDOWN_TIMEOUT,
     channelMaxQueue: e.CHANNEL_MAX_QUEUE,
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
+    hotRoutes: e.HOT_ROUTES === "on",
   };
   return { config: deepFreeze(config), warnings };
 }
@@ -214,4 +221,22 @@ function deepFreeze<T>(o: T): T {
     Object.freeze(o);
   }
   return o;
+}
+
+/**
+ * The configuration of a node that listens at `port`: BASE_URL and AUTH_URL with port 0 (PORT=0
+ * and no BASE_URL gives http://localhost:0) stand for the port the node was given, so a node on
+ * any free port still knows its own address.
+ */
+export function listeningOn(config: Config, port: number): Config {
+  const at = (url: string) => {
+    const u = new URL(url);
+    if (u.port !== "0") return url;
+    u.port = String(port);
+    return u.href.replace(/\/+$/, "");
+  };
+  const baseUrl = at(config.baseUrl);
+  const authUrl = at(config.authUrl);
+  if (baseUrl === config.baseUrl && authUrl === config.authUrl) return config;
+  return deepFreeze({ ...config, baseUrl, authUrl });
 }

@@ -1,5 +1,5 @@
-// The OAuth API on {base_url}: /token, /auth/user and the RFC 8414 metadata. (/authorize is a
-// page: http/pages/index.ts.)
+// The OAuth API on {base_url}: /token and the RFC 8414 metadata. (/authorize is a page:
+// http/pages/index.ts; /auth/user is a JSON route, http/oauth/user.ts, listed in http/routes.ts.)
 import { Router } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
@@ -10,7 +10,6 @@ import type { ApiRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import { metadataEndpoint } from "./metadata.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
-import { userEndpoint, userSpec } from "./user.js";
 
 export function oauthRoutes(
   deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth },
@@ -18,10 +17,7 @@ export function oauthRoutes(
 ): Router {
   const router = Router();
   route(router, "/token", { post: [noStore, tokenBodyParser, tokenEndpoint(deps)] });
-  route(router, "/auth/user", {
-    get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: deps.config.baseUrl }),
-  });
   route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(deps.config) });
-  api.add(tokenSpec, userSpec);
+  api.add(tokenSpec);
   return router;
 }
