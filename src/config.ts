@@ -89,7 +89,7 @@ export interface Config {
   readonly redisAdapter: "classic" | "sharded";
   readonly keyPrefix: string;
   readonly secret: string;
-  /** express "trust proxy" value: false, a hop count, or a list of addresses/subnets. */
+  /** Which proxies to believe for the client address (http/client-address.ts): false, true, a hop count, or a list of addresses/subnets. */
   readonly trustProxy: boolean | number | string;
   /** undefined: any origin may call the CORS endpoints. */
   readonly corsOrigins: readonly string[] | undefined;
@@ -127,7 +127,7 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === "" || raw === "false") return false;
   if (raw === "true") return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw; // addresses / subnets / "loopback", as express understands them
+  return raw; // addresses / subnets / "loopback", as proxy-addr reads them (http/client-address.ts)
 }
 
 function parseOrigins(raw: string | undefined): string[] | undefined {
