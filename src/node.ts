@@ -8,7 +8,7 @@ import { createServices, type Services } from "./domain/services.js";
 import { createHttpApp } from "./http/app.js";
 import { createHttpServer, drain, listen } from "./http/listener.js";
 import type { Logger } from "./log.js";
-import { createMetrics, type Metrics } from "./metrics.js";
+import type { Metrics } from "./metrics.js";
 import { attachRealtime } from "./realtime/index.js";
 import type { ChannelServer } from "./realtime/types.js";
 import type { OpenedNode } from "./store/index.js";
@@ -17,8 +17,8 @@ export interface NodeOptions {
   /** The store and the realtime channel's clients (openStore); the caller closes it after the node. */
   opened: OpenedNode;
   logger: Logger;
-  /** Default: a registry of the node's own, without the process metrics. */
-  metrics?: Metrics;
+  /** Where the node counts requests and sockets (createMetrics; main.ts adds the process metrics). */
+  metrics: Metrics;
 }
 
 export interface SigilNode {
@@ -37,8 +37,7 @@ export interface SigilNode {
 const FEED_WAIT_MS = 3000;
 
 export async function startNode(given: Config, opts: NodeOptions): Promise<SigilNode> {
-  const { logger, opened } = opts;
-  const metrics = opts.metrics ?? createMetrics();
+  const { logger, opened, metrics } = opts;
   let draining = false;
   // The request handler comes below, before the realtime channel (which wraps it for /socket.io/).
   const server = createHttpServer();

@@ -4,6 +4,7 @@ import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { CustomTokens } from "../../src/domain/custom-tokens.js";
 import { createLogger } from "../../src/log.js";
+import { createMetrics } from "../../src/metrics.js";
 import { startNode as startSigilNode } from "../../src/node.js";
 import type { ChannelServer } from "../../src/realtime/types.js";
 import { openStore, type OpenedNode } from "../../src/store/index.js";
@@ -79,7 +80,7 @@ export async function startNode(
   const store = withTestApps(opts.wrapStore ? opts.wrapStore(opened.store) : opened.store);
   let node;
   try {
-    node = await startSigilNode(config, { opened: { ...opened, store }, logger });
+    node = await startSigilNode(config, { opened: { ...opened, store }, logger, metrics: createMetrics() });
   } catch (err) {
     await opened.close();
     throw err;
