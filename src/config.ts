@@ -157,7 +157,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.error.issues[0]!; // a failed parse has at least one issue
     throw new ConfigError(String(issue.path[0] ?? "config"), issue.message);
   }
   const e = parsed.data;

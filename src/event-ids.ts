@@ -27,5 +27,6 @@ export function orderEventIds(a: string, b: string): -1 | 0 | 1 | undefined {
   const ma = ORDERABLE.exec(a);
   const mb = ORDERABLE.exec(b);
   if (!ma || !mb) return undefined;
+  // Both groups of ORDERABLE are mandatory, so a match has them.
   return compareDigits(ma[1]!, mb[1]!) || compareDigits(ma[2]!, mb[2]!);
 }

@@ -33,13 +33,14 @@ export function required(values: CliContext["values"], name: string): string {
 export function joinOptionValues(args: string[], options: CliCommand["options"]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i]!; // i < args.length
     if (arg === "--") {
       out.push(...args.slice(i));
       break;
     }
     const name = arg.startsWith("--") && !arg.includes("=") ? arg.slice(2) : undefined;
-    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === "string" && i + 1 < args.length) {
+    const option = name !== undefined && Object.hasOwn(options, name) ? options[name] : undefined;
+    if (option?.type === "string" && i + 1 < args.length) {
       out.push(`${arg}=${args[++i]}`);
     } else {
       out.push(arg);

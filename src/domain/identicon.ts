@@ -4,11 +4,11 @@ import { createHash } from "node:crypto";
 
 export function identiconSvg(seed: string): string {
   const h = createHash("sha256").update(seed).digest();
-  const hue = ((h[0]! << 8) | h[1]!) % 360;
+  const hue = h.readUInt16BE(0) % 360;
   const cells: string[] = [];
   for (let y = 0; y < 5; y++) {
     for (let x = 0; x < 3; x++) {
-      if ((h[2 + y * 3 + x]! & 1) === 0) continue;
+      if ((h.readUInt8(2 + y * 3 + x) & 1) === 0) continue;
       for (const cx of new Set([x, 4 - x])) cells.push(`<rect x="${cx + 1}" y="${y + 1}" width="1" height="1"/>`);
     }
   }

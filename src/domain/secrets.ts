@@ -27,5 +27,5 @@ const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
  * "-" (a command line reads "-Jfr…" as an option). 62 × 64^21 values: about 131.9 random bits.
  */
 export function randomId(): string {
-  return ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]! + randomBytes(16).toString("base64url").slice(0, 21);
+  return ALPHANUMERIC.charAt(randomInt(ALPHANUMERIC.length)) + randomBytes(16).toString("base64url").slice(0, 21);
 }

@@ -62,6 +62,7 @@ export class ApiRegistry {
   document(info: { title: string; version: string; serverUrl: string }): unknown {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const op of this.ops) {
+      const body = op.body;
       const responses: Record<string, unknown> = {};
       for (const [status, r] of Object.entries(op.responses)) {
         responses[status] = {
@@ -73,13 +74,11 @@ export class ApiRegistry {
         summary: op.summary,
         tags: op.tags,
         parameters: [...parameters("header", op.headers), ...parameters("query", op.query)],
-        ...(op.body
+        ...(body
           ? {
               requestBody: {
-                required: op.body.required ?? false,
-                content: Object.fromEntries(
-                  op.body.contentTypes.map((t) => [t, { schema: jsonSchema(op.body!.schema) }]),
-                ),
+                required: body.required ?? false,
+                content: Object.fromEntries(body.contentTypes.map((t) => [t, { schema: jsonSchema(body.schema) }])),
               },
             }
           : {}),

@@ -52,8 +52,9 @@ export class Session {
           break;
         }
         for (const e of page.events) this.send(e);
-        if (page.events.length < PAGE) break;
-        cursor = page.events[page.events.length - 1]!.id;
+        const last = page.events.at(-1);
+        if (!last || page.events.length < PAGE) break;
+        cursor = last.id;
         await this.drained();
       }
     }

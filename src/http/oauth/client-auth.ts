@@ -35,7 +35,7 @@ export function readCredentials(req: Request, body: Record<string, unknown>): Cl
   if (auth !== undefined) {
     const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(auth);
     if (!m) throw invalidRequest("The Authorization header must be Basic client credentials.");
-    const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+    const decoded = Buffer.from(m[1]!, "base64").toString("utf8"); // the group is mandatory
     const i = decoded.indexOf(":");
     if (i < 0) throw invalidRequest("The Basic credentials must be client_id:client_secret.");
     if (bodySecret !== undefined)

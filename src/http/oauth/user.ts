@@ -23,7 +23,7 @@ function bearer(req: { headers: IncomingMessage["headers"] }): string {
   const raw = req.headers.authorization?.trim();
   if (!raw) throw invalidToken("An access token is required (Authorization: Bearer <token>).");
   const m = /^Bearer +(\S+)$/i.exec(raw);
-  if (m) return m[1]!;
+  if (m) return m[1]!; // the group is mandatory
   if (/^\S+$/.test(raw)) return raw;
   throw invalidToken();
 }

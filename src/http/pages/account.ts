@@ -1,5 +1,6 @@
 // GET/POST {auth_url}/account — display name, profile picture, consents (docs/http-api.md#account).
 import type { Request, RequestHandler, Response } from "express";
+import type { UserRecord } from "../../store/port.js";
 import { FormError } from "../../domain/accounts.js";
 import { AccountPage } from "../../views/account.js";
 import { sendPage } from "./send-page.js";
@@ -23,10 +24,10 @@ async function render(
   req: Request,
   res: Response,
   deps: PagesDeps,
+  user: UserRecord,
   status: number,
   extra: { error?: string; notice?: string } = {},
 ) {
-  const user = (await currentUser(req, deps))!;
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
@@ -45,8 +46,9 @@ async function render(
 
 export function accountPage(deps: PagesDeps) {
   return page(async (req, res) => {
-    if (!(await currentUser(req, deps))) return res.redirect(303, signInUrl(req));
-    await render(req, res, deps, 200);
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, signInUrl(req));
+    await render(req, res, deps, user, 200);
   });
 }
 
@@ -76,7 +78,7 @@ export function updateAccount(deps: PagesDeps): RequestHandler[] {
       res.redirect(303, "/account");
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await render(req, res, deps, err.status, { error: err.description });
+      await render(req, res, deps, user, err.status, { error: err.description });
     }
   });
   return [check, update];

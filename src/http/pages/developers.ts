@@ -26,8 +26,9 @@ export async function renderConsole(
   extra: ConsoleExtras = {},
 ) {
   const apps = await deps.apps.listByOwner(user.id);
-  const lists = await Promise.all(apps.map((a) => deps.customTokens.list(a.clientId)));
-  const tokens = new Map(apps.map((a, i) => [a.clientId, lists[i]!]));
+  const tokens = new Map(
+    await Promise.all(apps.map(async (a) => [a.clientId, await deps.customTokens.list(a.clientId)] as const)),
+  );
   sendPage(res, status, DevelopersPage({ user, apps, tokens, csrf: await csrfToken(req), now: Date.now(), ...extra }));
 }
 

@@ -117,7 +117,7 @@ function pageCsrf(req: Request): DoubleCsrfUtilities {
  * reuses it when it has one, so several tabs keep working). Nothing is stored.
  */
 export async function csrfToken(req: Request): Promise<string> {
-  return pageCsrf(req).generateCsrfToken(req, req.res!);
+  return pageCsrf(req).generateCsrfToken(req, req.res!); // express sets req.res on every request
 }
 
 /** Refuses a form whose `_csrf` is missing or was not made for this browser (and session). */

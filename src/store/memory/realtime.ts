@@ -71,7 +71,7 @@ export class MemoryEventLog implements EventLog {
     h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
     const event: StoredEvent = { id: `${h.last[0]}-${h.last[1]}`, ...e };
     h.events.push(event);
-    while (h.events.length > limits.maxEvents) h.maxDeleted = h.events.shift()!.id;
+    while (h.events.length > limits.maxEvents) h.maxDeleted = h.events.shift()!.id; // length > maxEvents >= 0
     trimByTime(h, limits);
     this.bus.publish({ type: "event", app, event });
     return { ...event };
@@ -90,7 +90,7 @@ export class MemoryEventLog implements EventLog {
 
 function trimByTime(h: AppHistory, limits: HistoryLimits): void {
   const minMs = Date.now() - limits.ttlSeconds * 1000;
-  while (h.events[0] && Number(h.events[0].id.split("-")[0]) < minMs) h.maxDeleted = h.events.shift()!.id;
+  while (h.events[0] && Number(h.events[0].id.split("-")[0]) < minMs) h.maxDeleted = h.events.shift()!.id; // [0] exists
 }
 
 export class MemoryFeed implements Feed {

@@ -188,7 +188,7 @@ export class RedisChallenges implements ChallengeStore {
   }
 
   private remember(key: string, app: string): void {
-    if (this.owners.size >= MAX_OWNERS) this.owners.delete(this.owners.keys().next().value!);
+    if (this.owners.size >= MAX_OWNERS) this.owners.delete(this.owners.keys().next().value!); // size > 0
     this.owners.set(key, app);
   }
 }

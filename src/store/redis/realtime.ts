@@ -167,7 +167,7 @@ export class RedisEventLog implements EventLog {
     );
     const events = entries.map(([id, fields]) => {
       const f: Record<string, string> = {};
-      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
       return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
     });
     if (compareEventIds(since, last) > 0) return { events, complete: false, ahead: true };

@@ -191,6 +191,7 @@ export class RedisGrants implements GrantStore {
     const r = (await guarded(() =>
       this.redis.eval(TAKE_CODE, 2, this.keys.code(codeHash), this.keys.codeUsed(codeHash), String(markTtlSeconds)),
     )) as [string, string?];
+    // TAKE_CODE answers "first" together with the stored code.
     if (r[0] === "first") return { kind: "first" as const, code: JSON.parse(r[1]!) as CodeRecord };
     if (r[0] === "replay") return { kind: "replay" as const };
     return { kind: r[0] === "revoked" ? ("revoked" as const) : ("unknown" as const) };
