@@ -1,23 +1,21 @@
 // `sigil apps create --owner U --name N --redirect-uri URL [...]`
 // → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once).
-import { Accounts, FormError } from "../domain/accounts.js";
-import { Apps } from "../domain/apps.js";
+import { FormError } from "../domain/accounts.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
   usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...]",
   options: { owner: { type: "string" }, name: { type: "string" }, "redirect-uri": { type: "string", multiple: true } },
-  async run({ config, opened, values }) {
+  async run({ services, values }) {
     const ownerName = required(values, "owner").trim().toLowerCase();
     const name = required(values, "name");
     const uris = (values["redirect-uri"] as string[] | undefined) ?? [];
     if (uris.length === 0) throw new UsageError("--redirect-uri is required");
-    const owner = await new Accounts(opened.store).byUsername(ownerName);
+    const owner = await services.accounts.byUsername(ownerName);
     if (!owner) throw new UsageError(`there is no user "${ownerName}"`);
     try {
-      const apps = new Apps({ store: opened.store, secret: config.secret, gracePeriod: config.secretGracePeriod });
-      const { app, clientSecret } = await apps.create(owner.id, name, uris);
+      const { app, clientSecret } = await services.apps.create(owner.id, name, uris);
       return { client_id: app.clientId, client_secret: clientSecret, name: app.name, redirect_uris: app.redirectUris };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);

@@ -31,7 +31,7 @@ export const TEST_APPS = new Set<string>(["test-app", "other-app"]);
  * The store as the node sees it: the TEST_APPS exist as apps (with no owner, secret or redirect
  * URI), so CUSTOM TOKENs can be issued for them; every other app as registered.
  */
-function withTestApps(store: Store): Store {
+export function withTestApps(store: Store): Store {
   const testApp = (clientId: string): AppRecord =>
     ({ clientId, ownerId: "", name: clientId, redirectUris: [], secretHash: "", createdAt: 0 }) as AppRecord;
   const apps = new Proxy(store.apps, {
