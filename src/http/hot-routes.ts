@@ -20,12 +20,12 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** True when the request has no body (none announced, or Content-Length: 0). */
-function noBody(req: IncomingMessage): boolean {
-  const h = req.headers;
-  if (h["transfer-encoding"] !== undefined) return false;
-  const len = h["content-length"];
-  return len === undefined || len === "0";
+interface Entry {
+  route: JsonRoute;
+  /** The middleware entries that apply to the route's path, in order. */
+  chain: RequestHandler[];
+  /** The same without the body readers (Middleware.bodyOnly), for requests that announce no body. */
+  bare: RequestHandler[];
 }
 
 export function fastPath(deps: {
@@ -33,18 +33,31 @@ export function fastPath(deps: {
   middleware: readonly Middleware[];
   clientAddress: (req: IncomingMessage) => string;
 }): FastPath {
-  // "POST /challenge/solve" → the route and the middleware entries that apply to its path.
-  const table = new Map<string, { route: JsonRoute; chain: RequestHandler[] }>();
+  // path → method → the route and its middleware.
+  const table = new Map<string, Map<string, Entry>>();
   for (const route of deps.routes) {
     const { method, path } = route.spec;
-    const chain = deps.middleware.filter((m) => appliesTo(m, path)).map((m) => m.handle);
-    table.set(`${method.toUpperCase()} ${path}`, { route, chain });
+    const applying = deps.middleware.filter((m) => appliesTo(m, path));
+    const entry: Entry = {
+      route,
+      chain: applying.map((m) => m.handle),
+      bare: applying.filter((m) => !m.bodyOnly).map((m) => m.handle),
+    };
+    if (!table.has(path)) table.set(path, new Map());
+    table.get(path)!.set(method.toUpperCase(), entry);
   }
 
   return (req, res) => {
-    const entry = table.get(`${req.method} ${req.url}`);
-    if (entry === undefined || !noBody(req)) return false;
-    const { route, chain } = entry;
+    const entry = table.get(req.url ?? "")?.get(req.method ?? "");
+    if (entry === undefined) return false;
+    // A body (or a body of unknown length) goes to express; Content-Length: 0 (what browsers
+    // send) stays, through the body readers, which make {} of it as they would on express.
+    const h = req.headers;
+    if (h["transfer-encoding"] !== undefined) return false;
+    const length = h["content-length"];
+    if (length !== undefined && length !== "0") return false;
+    const { route } = entry;
+    const chain = length === undefined ? entry.bare : entry.chain;
     const path = route.spec.path;
     // The fields express's router would set and the middleware read: the route (metrics label
     // it) and the path (the access log).

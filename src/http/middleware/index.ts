@@ -20,6 +20,12 @@ export interface Middleware {
   name: string;
   /** Path prefixes it applies to, as express's app.use(paths) reads them; none: every request. */
   paths?: readonly string[];
+  /**
+   * It reads the request body and does nothing else: on a request that announces none (no
+   * Content-Length, no Transfer-Encoding) it only sets req.body = undefined, so the fast path
+   * skips it there.
+   */
+  bodyOnly?: boolean;
   handle: RequestHandler;
 }
 
@@ -46,6 +52,7 @@ export function middlewareList(deps: {
     { name: "CORS", paths: CORS_PATHS, handle: apiCors(deps.config) },
     {
       name: "JSON body",
+      bodyOnly: true,
       handle: express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }),
     },
   ];
