@@ -6,8 +6,9 @@
 // index.ts, the entries whose paths cover the route), then the same route object through the same
 // serveJson as the express handler, and maps errors with the same sendError. It takes a request
 // only when the URL is exactly a declared path (no query string, no trailing slash, same case),
-// the method is the declared one and there is no body; anything else goes to express, which
-// serves it from the same declaration. HOT_ROUTES=off sends everything to express.
+// the method is the declared one and there is no body (Content-Length: 0 counts as none);
+// anything else goes to express, which serves it from the same declaration. HOT_ROUTES=off sends
+// everything to express.
 // test/hot-routes.test.ts compares every header, the status and the body of both ways.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
@@ -67,7 +68,7 @@ export function fastPath(deps: {
     const fail = (err: unknown) => sendError(r, w, err);
     let i = 0;
     const next = (err?: unknown): void => {
-      if (err !== undefined) return fail(err);
+      if (err) return fail(err); // as express: next(), next(null) and next(undefined) go on
       const mw = chain[i++];
       if (mw === undefined) {
         serveJson(route, r, w, NO_QUERY, deps.clientAddress(req)).catch(fail);
