@@ -37,7 +37,7 @@ export interface HttpApp {
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config } = deps;
   const trust = compileTrust(config.trustProxy);
-  const clientAddress = clientAddressOf(trust);
+  const clientAddress = clientAddressOf(config.trustProxy);
   const api = new ApiRegistry();
   const middleware = middlewareList(deps);
   const { json, routers } = routes({ ...deps, api });

@@ -21,7 +21,10 @@ export function compileTrust(value: Config["trustProxy"]): Trust {
   return proxyaddr.compile(value.split(",").map((v) => v.trim()));
 }
 
-/** The address of a request's client under `trust` ("unknown" when the socket has none). */
-export function clientAddressOf(trust: Trust): (req: IncomingMessage) => string {
+/** The address of a request's client under TRUST_PROXY ("unknown" when the socket has none). */
+export function clientAddressOf(trustProxy: Config["trustProxy"]): (req: IncomingMessage) => string {
+  // Trusting no proxy, proxy-addr answers the socket's address: read it without parsing headers.
+  if (trustProxy === false) return (req) => req.socket.remoteAddress ?? "unknown";
+  const trust = compileTrust(trustProxy);
   return (req) => proxyaddr(req, trust) ?? "unknown";
 }
