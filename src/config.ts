@@ -66,6 +66,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CODE_TTL: intIn(1, 600).default(60),
   ACCESS_TOKEN_TTL: intIn(60, 86400).default(3600),
+  REFRESH_TOKEN_TTL: intIn(1, 31536000).default(2592000),
   SECRET_GRACE_PERIOD: intIn(0, 2592000).default(86400),
   HISTORY_MAX_EVENTS: intIn(1000, 1000000).default(1000),
   HISTORY_TTL: intIn(86400, 2592000).default(86400),
@@ -96,6 +97,8 @@ export interface Config {
   readonly logLevel: string;
   readonly codeTtl: number;
   readonly accessTokenTtl: number;
+  /** Seconds a grant's refresh tokens work, counted from the sign-in (rotation does not extend it). */
+  readonly refreshTokenTtl: number;
   readonly secretGracePeriod: number;
   readonly historyMaxEvents: number;
   readonly historyTtl: number;
@@ -198,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     logLevel: e.LOG_LEVEL,
     codeTtl: e.CODE_TTL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     secretGracePeriod: e.SECRET_GRACE_PERIOD,
     historyMaxEvents: e.HISTORY_MAX_EVENTS,
     historyTtl: e.HISTORY_TTL,

@@ -5,6 +5,7 @@
 export type ErrorCode =
   | "invalid_request"
   | "invalid_grant"
+  | "invalid_scope"
   | "unsupported_grant_type"
   | "invalid_client"
   | "invalid_token"
@@ -40,6 +41,8 @@ export interface TokenResponse {
   token_type: "Bearer";
   expires_in: number;
   scope: string;
+  /** When the granted scope holds offline_access (docs/http-api.md#refresh-tokens). */
+  refresh_token?: string;
 }
 
 export interface UserInfo {

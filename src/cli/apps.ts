@@ -1,12 +1,18 @@
-// `sigil apps create --owner U --name N --redirect-uri URL [...]`
-// → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once).
+// `sigil apps create --owner U --name N --redirect-uri URL [...] [--public]`
+// → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once); with
+// --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true}.
 import { FormError } from "../domain/accounts.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
-  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...]",
-  options: { owner: { type: "string" }, name: { type: "string" }, "redirect-uri": { type: "string", multiple: true } },
+  usage: "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--public]",
+  options: {
+    owner: { type: "string" },
+    name: { type: "string" },
+    "redirect-uri": { type: "string", multiple: true },
+    public: { type: "boolean" },
+  },
   async run({ services, values }) {
     const ownerName = required(values, "owner").trim().toLowerCase();
     const name = required(values, "name");
@@ -15,7 +21,12 @@ export const appsCreate: CliCommand = {
     const owner = await services.accounts.byUsername(ownerName);
     if (!owner) throw new UsageError(`there is no user "${ownerName}"`);
     try {
-      const { app, clientSecret } = await services.apps.create(owner.id, name, uris);
+      const { app, clientSecret } = await services.apps.create(owner.id, name, uris, {
+        public: values.public === true,
+      });
+      if (clientSecret === undefined) {
+        return { client_id: app.clientId, name: app.name, redirect_uris: app.redirectUris, public: true };
+      }
       return { client_id: app.clientId, client_secret: clientSecret, name: app.name, redirect_uris: app.redirectUris };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);

@@ -43,21 +43,26 @@ export class Apps {
     return { name: n, redirectUris: uris };
   }
 
-  /** Registers an app; the secret is returned this once. */
+  /**
+   * Registers an app; the secret is returned this once. A public client (a browser or mobile app,
+   * opts.public) gets none: it authenticates with its client_id alone and must use PKCE.
+   */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
-  ): Promise<{ app: AppRecord; clientSecret: string }> {
+    opts: { public?: boolean } = {},
+  ): Promise<{ app: AppRecord; clientSecret: string | undefined }> {
     const checked = Apps.check(name, redirectUris);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
-    const clientSecret = randomToken(32);
+    const clientSecret = opts.public ? undefined : randomToken(32);
     const app: AppRecord = {
       clientId,
       ownerId,
       name: checked.name,
       redirectUris: checked.redirectUris,
-      secretHash: this.hash(clientId, clientSecret),
+      secretHash: clientSecret === undefined ? "" : this.hash(clientId, clientSecret),
+      ...(opts.public ? { public: true } : {}),
       createdAt: Date.now(),
     };
     await this.deps.store.apps.create(app);
@@ -82,6 +87,7 @@ export class Apps {
 
   /** A new secret; the old one keeps working for the grace period unless revokeNow. */
   async rotateSecret(app: AppRecord, revokeNow: boolean): Promise<string> {
+    if (app.public) throw new FormError("A public client has no secret.");
     const clientSecret = randomToken(32);
     const next: AppRecord = { ...app, secretHash: this.hash(app.clientId, clientSecret) };
     delete next.previousSecretHash;
@@ -103,7 +109,8 @@ export class Apps {
   async authenticate(clientId: string, clientSecret: string): Promise<AppRecord | null> {
     const app = await this.byClientId(clientId);
     const given = this.hash(clientId, clientSecret);
-    if (!app) return null;
+    // A public client has no secret: one sent for it is wrong (client-auth.ts lets it in without).
+    if (!app || app.public) return null;
     if (sameDigest(given, app.secretHash)) return app;
     if (
       app.previousSecretHash &&

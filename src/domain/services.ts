@@ -36,6 +36,7 @@ export function createServices(config: Config, store: Store): Services {
       secret: config.secret,
       codeTtl: config.codeTtl,
       accessTokenTtl: config.accessTokenTtl,
+      refreshTokenTtl: config.refreshTokenTtl,
     }),
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),

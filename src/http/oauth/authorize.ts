@@ -16,6 +16,7 @@ const PARAMS = [
   "response_type",
   "code_challenge",
   "code_challenge_method",
+  "scope",
 ] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
 
@@ -75,6 +76,12 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   if (p.code_challenge !== undefined && !PKCE_VALUE.test(p.code_challenge)) {
     return void fail("invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.");
   }
+  if (app.public && p.code_challenge === undefined) {
+    return void fail(
+      "invalid_request",
+      "A public client must use PKCE (code_challenge with code_challenge_method=S256).",
+    );
+  }
   return { app, redirectUri, p };
 }
 
@@ -85,10 +92,23 @@ async function approve(deps: PagesDeps, res: Response, c: Checked, userId: strin
     redirectUriGiven: c.p.redirect_uri !== undefined,
     userId,
     codeChallenge: c.p.code_challenge,
+    scope: minimalScope(c.p.scope),
   });
   // The consent was withdrawn (on another tab) while this request ran: ask for it again.
   if (code === null) return res.redirect(303, returnHere(c.p));
   redirectWith(res, c.redirectUri, { code, iss: deps.config.baseUrl, state: c.p.state });
+}
+
+/**
+ * oidc-grants: the granted scopes, minimally, until oidc-core's scope handling lands (the
+ * integrator keeps theirs, domain/oidc.ts grantedScopes, which this mirrors): with openid, the
+ * known scopes asked for, in their order; without it a plain OAuth request: undefined, which the
+ * store reads as ["profile"].
+ */
+function minimalScope(raw: string | undefined): string[] | undefined {
+  const asked = new Set((raw ?? "").split(" "));
+  if (!asked.has("openid")) return undefined;
+  return ["openid", "profile", "email", "offline_access"].filter((s) => asked.has(s));
 }
 
 /** The same request as a query string, to come back to after signing in. */

@@ -51,12 +51,14 @@ export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    const name = (req.body as Record<string, unknown> | undefined)?.name;
+    const body = req.body as Record<string, unknown> | undefined;
+    const name = body?.name;
     try {
       const { app, clientSecret } = await deps.apps.create(
         user.id,
         typeof name === "string" ? name : "",
         redirectUris(req),
+        { public: body?.client_type === "public" },
       );
       await renderConsole(req, res, deps, user, 201, {
         shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` },
@@ -74,6 +76,7 @@ export function rotateSecret(deps: PagesDeps) {
     if (!user) return res.redirect(303, "/signin");
     const app = await deps.apps.owned(user.id, String(req.params.clientId));
     if (!app) return renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
+    if (app.public) return renderConsole(req, res, deps, user, 400, { error: "A public client has no secret." });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
     const what = revokeNow

@@ -35,6 +35,11 @@ export function keyspace(prefix: string) {
     session: (sid: string) => `${prefix}:sess:{${sid}}`,
     /** String (JSON AppRecord). */
     app: (clientId: string) => `${prefix}:app:{${clientId}}`,
+    /**
+     * Set of the public clients (client ids) with a redirect URL on this origin (corsOriginKey):
+     * the CORS preflight of /token and /revoke asks whether it is empty.
+     */
+    publicOrigin: (origin: string) => `${prefix}:public-origin:{${origin}}`,
     /** Set of client ids an owner registered. */
     ownerApps: (ownerId: string) => `${prefix}:apps-of:{${ownerId}}`,
     /** Set of client ids a user consented to. */
@@ -53,6 +58,14 @@ export function keyspace(prefix: string) {
      * revokes the tokens issued from it, and the code itself when it was not taken yet.
      */
     codeUsed: (codeHash: string) => `${prefix}:code-used:{${codeHash}}`,
+    /**
+     * Hash of one refresh token: rec (JSON RefreshRecord), client, iat and until (ms), used ("0" | "1"),
+     * until its grant ends. Tagged with its grant (the code's hash), like codeUsed: rotation,
+     * reuse detection and the grant's revocation are one script.
+     */
+    refresh: (grantId: string, refreshHash: string) => `${prefix}:refresh:{${grantId}}:${refreshHash}`,
+    /** String "<grant id> <grant end, ms>" of a refresh token, by the token's hash (the token names no grant). */
+    refreshGrant: (refreshHash: string) => `${prefix}:refresh-grant:{${refreshHash}}`,
     /**
      * String (JSON TokenRecord) with the access token's TTL. Tagged with the client id it was
      * issued to, like the app's key: GET /auth/user reads both with one MGET.
