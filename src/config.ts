@@ -68,6 +68,8 @@ const schema = z.object({
   ACCESS_TOKEN_TTL: intIn(60, 86400).default(3600),
   REFRESH_TOKEN_TTL: intIn(1, 31536000).default(2592000),
   SECRET_GRACE_PERIOD: intIn(0, 2592000).default(86400),
+  KEY_ACTIVATION_DELAY: intIn(0, 604800).default(3600),
+  KEY_CACHE_TTL: intIn(0, 300).default(30),
   HISTORY_MAX_EVENTS: intIn(1000, 1000000).default(1000),
   HISTORY_TTL: intIn(86400, 2592000).default(86400),
   SOLVE_LIMIT_PER_ADDRESS: intIn(1, 1000000).default(10),
@@ -78,6 +80,7 @@ const schema = z.object({
   CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
   HOT_ROUTES: z.enum(["on", "off"], "must be on or off").default("on"),
+  SIGNING_KEY_AT_START: z.enum(["on", "off"], "must be on or off").default("on"),
 });
 
 export interface Config {
@@ -100,6 +103,10 @@ export interface Config {
   /** Seconds a grant's refresh tokens work, counted from the sign-in (rotation does not extend it). */
   readonly refreshTokenTtl: number;
   readonly secretGracePeriod: number;
+  /** Seconds between `sigil keys rotate` publishing a signing key and nodes signing with it. */
+  readonly keyActivationDelay: number;
+  /** Seconds a node keeps the signing keys it read from the store before reading them again. */
+  readonly keyCacheTtl: number;
   readonly historyMaxEvents: number;
   readonly historyTtl: number;
   readonly solveLimits: {
@@ -118,6 +125,11 @@ export interface Config {
    * through express (off: everything goes through express; the answers are the same either way).
    */
   readonly hotRoutes: boolean;
+  /**
+   * Whether a node makes the ID token signing key at start when the store has none (the first node
+   * to start makes it); off: the first ID token or /jwks request makes it.
+   */
+  readonly signingKeyAtStart: boolean;
 }
 
 export interface LoadedConfig {
@@ -203,6 +215,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     secretGracePeriod: e.SECRET_GRACE_PERIOD,
+    keyActivationDelay: e.KEY_ACTIVATION_DELAY,
+    keyCacheTtl: e.KEY_CACHE_TTL,
     historyMaxEvents: e.HISTORY_MAX_EVENTS,
     historyTtl: e.HISTORY_TTL,
     solveLimits: {
@@ -215,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     channelMaxQueue: e.CHANNEL_MAX_QUEUE,
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
     hotRoutes: e.HOT_ROUTES === "on",
+    signingKeyAtStart: e.SIGNING_KEY_AT_START === "on",
   };
   return { config: deepFreeze(config), warnings };
 }

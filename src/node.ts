@@ -4,6 +4,7 @@
 // channel (realtime/), listens, and returns the node's URL and how to drain it.
 import type { AddressInfo } from "node:net";
 import { listeningOn, type Config } from "./config.js";
+import { causeForLog } from "./errors.js";
 import { createServices, type Services } from "./domain/services.js";
 import { createHttpApp } from "./http/app.js";
 import { createHttpServer, drain, listen } from "./http/listener.js";
@@ -75,6 +76,13 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
 
   // Hear the feed before taking connections; do not wait forever for a Redis that is away.
   await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, FEED_WAIT_MS).unref())]);
+  // The first node to start makes the signing key (nodes starting with it wait for its key); a
+  // node that cannot reach the store now makes it when first needed (SIGNING_KEY_AT_START).
+  if (config.signingKeyAtStart) {
+    await services.openid.keys
+      .ensure()
+      .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
+  }
   url ??= await listen(server, config.port, config.host);
 
   return {

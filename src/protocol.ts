@@ -9,6 +9,7 @@ export type ErrorCode =
   | "unsupported_grant_type"
   | "invalid_client"
   | "invalid_token"
+  | "insufficient_scope"
   | "unauthorized_client"
   | "access_denied"
   | "unsupported_response_type"
@@ -43,6 +44,11 @@ export interface TokenResponse {
   scope: string;
   /** When the granted scope holds offline_access (docs/http-api.md#refresh-tokens). */
   refresh_token?: string;
+}
+
+/** The token response of an OpenID Connect request (scope holds openid): §3's, plus the ID token. */
+export interface OpenIdTokenResponse extends TokenResponse {
+  id_token: string;
 }
 
 export interface UserInfo {

@@ -47,12 +47,15 @@ describe("Configuration", () => {
     expect(bad({ NODE_ENV: "production" }), "SECRET is required in production").to.equal("SECRET");
     expect(bad({ REDIS_URL: "redis+cluster://a:1,b:2" })).to.equal(undefined);
     expect(bad({ HOT_ROUTES: "no" })).to.equal("HOT_ROUTES");
+    expect(bad({ SIGNING_KEY_AT_START: "later" })).to.equal("SIGNING_KEY_AT_START");
   });
 
-  it("When HOT_ROUTES is unset or set, then the fast path is on unless it says off", () => {
+  it("When HOT_ROUTES or SIGNING_KEY_AT_START is unset or set, then it is on unless it says off", () => {
     expect(loadConfig({}).config.hotRoutes).to.equal(true);
     expect(loadConfig({ HOT_ROUTES: "on" }).config.hotRoutes).to.equal(true);
     expect(loadConfig({ HOT_ROUTES: "off" }).config.hotRoutes).to.equal(false);
+    expect(loadConfig({}).config.signingKeyAtStart).to.equal(true);
+    expect(loadConfig({ SIGNING_KEY_AT_START: "off" }).config.signingKeyAtStart).to.equal(false);
   });
 
   it("When PORT=0 and BASE_URL is unset, then the node listens on a free port and its URLs name that port", async () => {

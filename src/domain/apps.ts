@@ -44,16 +44,32 @@ export class Apps {
   }
 
   /**
+   * Checks RP-initiated logout destinations (OpenID Connect): registered like redirect URLs, and
+   * matched exactly.
+   */
+  static checkPostLogout(uris: string[]): string[] {
+    const list = [...new Set(uris.map((u) => u.trim()).filter(Boolean))];
+    if (list.length > 20) throw new FormError("An app has at most 20 post-logout redirect URLs.");
+    for (const u of list) {
+      const problem = redirectUriProblem(u);
+      if (problem) throw new FormError(`Post-logout redirect URL: ${problem}`);
+    }
+    return list;
+  }
+
+  /**
    * Registers an app; the secret is returned this once. A public client (a browser or mobile app,
    * opts.public) gets none: it authenticates with its client_id alone and must use PKCE.
+   * opts.postLogoutRedirectUris: where RP-initiated logout may return.
    */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
-    opts: { public?: boolean } = {},
+    opts: { public?: boolean; postLogoutRedirectUris?: string[] } = {},
   ): Promise<{ app: AppRecord; clientSecret: string | undefined }> {
     const checked = Apps.check(name, redirectUris);
+    const postLogout = Apps.checkPostLogout(opts.postLogoutRedirectUris ?? []);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = opts.public ? undefined : randomToken(32);
     const app: AppRecord = {
@@ -63,6 +79,7 @@ export class Apps {
       redirectUris: checked.redirectUris,
       secretHash: clientSecret === undefined ? "" : this.hash(clientId, clientSecret),
       ...(opts.public ? { public: true } : {}),
+      ...(postLogout.length ? { postLogoutRedirectUris: postLogout } : {}),
       createdAt: Date.now(),
     };
     await this.deps.store.apps.create(app);

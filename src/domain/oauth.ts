@@ -1,7 +1,7 @@
 // Authorization codes and access tokens (RFC 6749 §4.1, RFC 7636 PKCE S256). Codes and tokens
 // are opaque random strings; the store holds only their keyed hashes.
 import { createHash } from "node:crypto";
-import { SigilError, invalidToken } from "../errors.js";
+import { SigilError, insufficientScope, invalidToken } from "../errors.js";
 import type { AppRecord, CodeRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { Grants } from "./grants.js";
@@ -59,6 +59,10 @@ export class OAuth {
     codeChallenge?: string | undefined;
     /** Granted scopes (absent: ["profile"]). */
     scope?: string[] | undefined;
+    /** OpenID Connect requests only (domain/oidc.ts): the nonce, and when and how the user signed in. */
+    nonce?: string | undefined;
+    authTime?: number | undefined;
+    amr?: string[] | undefined;
   }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
     const record: CodeRecord = {
@@ -68,6 +72,9 @@ export class OAuth {
       userId: input.userId,
       ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
       ...(input.scope ? { scope: input.scope } : {}),
+      ...(input.nonce !== undefined ? { nonce: input.nonce } : {}),
+      ...(input.authTime !== undefined ? { authTime: input.authTime } : {}),
+      ...(input.amr !== undefined ? { amr: input.amr } : {}),
     };
     const saved = await this.deps.store.grants.saveCode(
       this.hash("code", code),
@@ -157,7 +164,22 @@ export class OAuth {
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
     if (!found) throw invalidToken();
+    // An OpenID Connect grant without "profile" (say "openid email") did not allow reading it.
+    if (found.token.scope && !found.token.scope.includes("profile")) throw insufficientScope("profile");
     return found.user;
+  }
+
+  /**
+   * /userinfo: the token's record and user when it is a live OpenID Connect token; invalid_token
+   * otherwise. Such a token names its client before a "." (Grants.issueAccessToken).
+   */
+  async openIdTokenUser(token: string): Promise<{ token: TokenRecord; user: UserRecord }> {
+    const dot = token.indexOf(".");
+    const clientId = dot > 0 ? token.slice(0, dot) : "";
+    if (!this.plausible(token, clientId)) throw invalidToken();
+    const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
+    if (!found || !found.token.scope?.includes("openid")) throw invalidToken();
+    return found;
   }
 
   private plausible(token: string, clientId: string): boolean {

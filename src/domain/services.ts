@@ -8,6 +8,7 @@ import { ChannelEvents } from "./channel-events.js";
 import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
+import { openIdFor, type OpenId } from "./oidc-setup.js";
 
 export interface Services {
   accounts: Accounts;
@@ -17,6 +18,8 @@ export interface Services {
   oauth: OAuth;
   events: ChannelEvents;
   challenges: Challenges;
+  /** OpenID Connect: the signing keys and the ID token signer. */
+  openid: OpenId;
 }
 
 export function createServices(config: Config, store: Store): Services {
@@ -40,5 +43,6 @@ export function createServices(config: Config, store: Store): Services {
     }),
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
+    openid: openIdFor(config, store),
   };
 }

@@ -54,6 +54,10 @@ export function DevelopersPage(p: {
             Redirect URLs (one per line; https, or http on 127.0.0.1 / [::1])
             <textarea name="redirect_uri" rows={3} required />
           </label>
+          <label>
+            Post-logout redirect URLs (optional, one per line; where OpenID Connect sign-out may return)
+            <textarea name="post_logout_redirect_uri" rows={2} />
+          </label>
           <fieldset>
             <legend>Kind of app</legend>
             <label>
@@ -82,6 +86,18 @@ export function DevelopersPage(p: {
               </li>
             ))}
           </ul>
+          {app.postLogoutRedirectUris?.length ? (
+            <>
+              <p>Post-logout redirect URLs:</p>
+              <ul>
+                {app.postLogoutRedirectUris.map((u) => (
+                  <li key={u}>
+                    <code>{u}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           {app.previousSecretUntil && app.previousSecretUntil > Date.now() ? (
             <p>The previous secret works until {new Date(app.previousSecretUntil).toISOString()}.</p>
           ) : null}

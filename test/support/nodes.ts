@@ -52,6 +52,11 @@ export async function startNode(
     env?: Record<string, string>;
     /** Wraps the store the node is given (tests of what a failing store does to a request). */
     wrapStore?: (store: Store) => Store;
+    /**
+     * Make the signing key at start, as a node does by default (here default false: when first
+     * needed, so that the hundreds of test nodes do not each pay for an RSA key).
+     */
+    signingKeyAtStart?: boolean;
   } = {},
 ): Promise<TestNode> {
   const { config } = loadConfig({
@@ -62,6 +67,7 @@ export async function startNode(
     BASE_URL: "http://127.0.0.1:0",
     LOG_LEVEL: "info",
     SHUTDOWN_TIMEOUT: "2",
+    SIGNING_KEY_AT_START: opts.signingKeyAtStart ? "on" : "off",
     // HOT_ROUTES=off npx mocha … runs a suite with every request through express.
     ...(process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),

@@ -33,7 +33,7 @@ export interface Middleware {
 export const MAX_BODY = "64kb";
 
 /** Paths of the endpoints browser apps call directly (docs/http-api.md#cors). */
-export const CORS_PATHS = ["/challenge", "/auth/user"];
+export const CORS_PATHS = ["/challenge", "/auth/user", "/userinfo"];
 
 export function middlewareList(deps: {
   config: Config;

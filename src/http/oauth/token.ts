@@ -6,8 +6,9 @@ import { z } from "zod";
 import type { Apps } from "../../domain/apps.js";
 import { scopeOf } from "../../domain/grants.js";
 import type { OAuth } from "../../domain/oauth.js";
+import type { IdTokens } from "../../domain/oidc.js";
 import { SigilError, invalidRequest } from "../../errors.js";
-import type { TokenResponse } from "../../protocol.js";
+import type { OpenIdTokenResponse, TokenResponse } from "../../protocol.js";
 import type { AttemptLimiter, Store } from "../../store/port.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
 import { authenticateClient, clientAuthLimiter, readCredentials } from "./client-auth.js";
@@ -31,8 +32,12 @@ export const TokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal("Bearer"),
   expires_in: z.number().int(),
-  scope: z.string(),
+  scope: z.string().meta({ description: '"profile" (plain OAuth), or the granted scopes, space-separated' }),
   refresh_token: z.string().optional().meta({ description: "when the granted scope holds offline_access" }),
+  id_token: z
+    .string()
+    .optional()
+    .meta({ description: "when the granted scope holds openid: the ID token (RS256 JWS)" }),
 });
 
 export const tokenBodyParser = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });
@@ -45,6 +50,8 @@ export function tokenEndpoint(deps: {
   limiter?: AttemptLimiter;
   /** The ID token of a refresh response (OpenID Connect), once signing keys exist. */
   idTokenForRefresh?: IdTokenForRefresh;
+  /** Signs the ID token of an OpenID Connect code's answer. */
+  idTokens: IdTokens;
 }) {
   const limiter = deps.limiter ?? clientAuthLimiter(deps.store);
   return async (req: Request, res: Response) => {
@@ -83,6 +90,21 @@ export function tokenEndpoint(deps: {
       scope: scopeOf(issued.code.scope).join(" "),
       ...(issued.refreshToken !== undefined ? { refresh_token: issued.refreshToken } : {}),
     };
+    // OpenID Connect (the granted scope holds openid): an ID token beside the access token.
+    const { scope, nonce, authTime, amr } = issued.code;
+    if (scope?.includes("openid")) {
+      const idToken = await deps.idTokens.sign({
+        clientId: app.clientId,
+        userId: issued.code.userId,
+        scope,
+        nonce,
+        authTime: authTime ?? Math.floor(Date.now() / 1000),
+        amr: amr ?? ["pwd"],
+        accessToken: issued.accessToken,
+      });
+      const oidc: OpenIdTokenResponse = { ...out, id_token: idToken };
+      return void res.status(200).json(oidc);
+    }
     res.status(200).json(out);
   };
 }

@@ -32,9 +32,9 @@ export async function renderConsole(
   sendPage(res, status, DevelopersPage({ user, apps, tokens, csrf: await csrfToken(req), now: Date.now(), ...extra }));
 }
 
-/** Every redirect_uri field, each split on line breaks. */
-function redirectUris(req: Request): string[] {
-  const v: unknown = (req.body as Record<string, unknown> | undefined)?.redirect_uri;
+/** Every redirect_uri (or post_logout_redirect_uri) field, each split on line breaks. */
+function redirectUris(req: Request, field = "redirect_uri"): string[] {
+  const v: unknown = (req.body as Record<string, unknown> | undefined)?.[field];
   const list = Array.isArray(v) ? v : [v];
   return list.filter((x): x is string => typeof x === "string").flatMap((s) => s.split(/\r?\n/));
 }
@@ -58,7 +58,10 @@ export function createApp(deps: PagesDeps) {
         user.id,
         typeof name === "string" ? name : "",
         redirectUris(req),
-        { public: body?.client_type === "public" },
+        {
+          public: body?.client_type === "public",
+          postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri"),
+        },
       );
       await renderConsole(req, res, deps, user, 201, {
         shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` },

@@ -71,6 +71,12 @@ export function keyspace(prefix: string) {
      * issued to, like the app's key: GET /auth/user reads both with one MGET.
      */
     token: (clientId: string, tokenHash: string) => `${prefix}:token:{${clientId}}:${tokenHash}`,
+    /** Hash: kid → JSON SigningKeyRecord, the OpenID Connect signing keys of every node. */
+    signingKeys: `${prefix}:{signing-keys}`,
+    /** String with a TTL: a node is making the first signing key (the others wait for it); same tag. */
+    signingKeysClaim: `${prefix}:{signing-keys}:claim`,
+    /** Hash: client id → the space-separated scopes the user granted it; tagged with the user's consents. */
+    consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
   };
 }
 
