@@ -9,6 +9,10 @@ import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
+import { EmailService } from "./email.js";
+import { smtpMailer } from "./mailer.js";
+import type { Logger } from "../log.js";
+import { causeForLog } from "../errors.js";
 
 export interface Services {
   accounts: Accounts;
@@ -20,10 +24,19 @@ export interface Services {
   challenges: Challenges;
   /** OpenID Connect: the signing keys and the ID token signer. */
   openid: OpenId;
+  /** Email addresses, confirmation links, password recovery by mail (SMTP_URL). */
+  email: EmailService;
 }
 
-export function createServices(config: Config, store: Store): Services {
+export function createServices(config: Config, store: Store, log?: Logger): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
+  const oauth = new OAuth({
+    store,
+    secret: config.secret,
+    codeTtl: config.codeTtl,
+    accessTokenTtl: config.accessTokenTtl,
+    refreshTokenTtl: config.refreshTokenTtl,
+  });
   return {
     accounts: new Accounts(store),
     // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
@@ -34,15 +47,24 @@ export function createServices(config: Config, store: Store): Services {
       onDelete: (clientId) => customTokens.revokeAll(clientId),
     }),
     customTokens,
-    oauth: new OAuth({
-      store,
-      secret: config.secret,
-      codeTtl: config.codeTtl,
-      accessTokenTtl: config.accessTokenTtl,
-      refreshTokenTtl: config.refreshTokenTtl,
-    }),
+    oauth,
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store),
+    email: new EmailService({
+      store,
+      secret: config.secret,
+      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined,
+      baseUrl: config.baseUrl,
+      authUrl: config.authUrl,
+      serviceName: config.serviceName,
+      confirmTtl: config.emailConfirmTtl,
+      resetTtl: config.passwordResetTtl,
+      revokeUserGrants: (userId) => oauth.grants.revokeUserGrants(userId),
+      // Until the per-user session index is there (account-life), no session can be found by user.
+      endSessions: async () => undefined,
+      // Never the mail, its link or its token: what failed, and why.
+      onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
+    }),
   };
 }

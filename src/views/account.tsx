@@ -1,8 +1,9 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { UserRecord } from "../store/port.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { AccountEmail } from "./account-email.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "email"];
 
 export function AccountPage(p: {
   ui: Ui;
@@ -12,6 +13,8 @@ export function AccountPage(p: {
   csrf: string;
   error?: FormProblem | undefined;
   notice?: string | undefined;
+  /** Whether mail can be sent (SMTP_URL): the email section says so when not. */
+  mail?: boolean;
 }) {
   const { t, rich, number } = p.ui;
   const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
@@ -71,6 +74,7 @@ export function AccountPage(p: {
           <button type="submit">{t("account.upload")}</button>
         </form>
       </Card>
+      <AccountEmail ui={p.ui} user={p.user} csrf={p.csrf} mail={p.mail ?? false} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>
         {p.consents.length === 0 ? (

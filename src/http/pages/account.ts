@@ -43,6 +43,7 @@ async function render(
       consents,
       csrf: await csrfToken(req),
       error: extra.error === undefined ? undefined : problem(ui, extra.error),
+      mail: deps.email.enabled,
     }),
   );
 }

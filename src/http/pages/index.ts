@@ -19,8 +19,21 @@ import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
+import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage, setEmail } from "./email.js";
 
-const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
+const PAGE_PATHS = [
+  "/signup",
+  "/signin",
+  "/signout",
+  "/account",
+  "/developers",
+  "/authorize",
+  "/logout",
+  "/lang",
+  "/forgot",
+  "/reset",
+  "/email",
+];
 
 const pageErrors = (config: Config) =>
   function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -55,6 +68,11 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
+  route(router, "/account/email", { post: [csrfCheck, setEmail(deps)] });
+  route(router, "/account/email/resend", { post: [csrfCheck, resendConfirmation(deps)] });
+  route(router, "/email/confirm", { get: confirmEmail(deps) });
+  route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
+  route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });

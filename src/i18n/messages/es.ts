@@ -188,4 +188,63 @@ export const es: Messages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri necesita un id_token_hint válido o un client_id que identifique la aplicación.",
   "err.logoutUnregistered": "La aplicación no ha registrado esta post_logout_redirect_uri.",
+
+  // Email, confirmation links, password recovery (email).
+  "signup.email": "Dirección de correo electrónico",
+  "signup.emailHint": "Opcional. Permite restablecer una contraseña olvidada; enviamos un enlace para confirmarla.",
+  "signin.forgot": "¿Olvidaste tu contraseña?",
+  "account.email": "Dirección de correo electrónico",
+  "account.emailNone": "Todavía no hay dirección de correo: añade una para poder restablecer una contraseña olvidada.",
+  "account.emailVerified": "Confirmada",
+  "account.emailUnverified": "Aún sin confirmar",
+  "account.emailHint": "Déjalo vacío y guarda para eliminarla.",
+  "account.emailSave": "Guardar la dirección",
+  "account.emailResend": "Reenviar el enlace de confirmación",
+  "account.emailSent": "Hemos enviado un enlace de confirmación a {email}. Funciona una sola vez, durante {within}.",
+  "account.emailSaved": "Tu dirección de correo está guardada.",
+  "account.emailRemoved": "Tu dirección de correo se ha eliminado.",
+  "email.notSetUp":
+    "{service} no puede enviar correos: no está configurado. Tu dirección se guarda, pero por ahora no se puede confirmar.",
+  "email.confirmedTitle": "Dirección de correo confirmada",
+  "email.confirmedText":
+    "Tu dirección de correo está confirmada. Ya puedes usarla para restablecer una contraseña olvidada.",
+  "email.toAccount": "Ir a tu cuenta",
+  "link.invalidTitle": "Este enlace no funciona",
+  "link.invalidText": "Ya se usó, ha caducado o no se copió entero. Pide uno nuevo.",
+  "forgot.title": "Contraseña olvidada",
+  "forgot.lead":
+    "Indica tu nombre de usuario o tu dirección de correo. Si la cuenta tiene una dirección confirmada, le enviamos un enlace para elegir una contraseña nueva.",
+  "forgot.identifier": "Nombre de usuario o dirección de correo",
+  "forgot.submit": "Enviar el enlace",
+  "forgot.sentTitle": "Revisa tu correo",
+  "forgot.sentText":
+    "Si una cuenta coincide y tiene una dirección confirmada, va de camino un enlace para elegir una contraseña nueva. Funciona una sola vez, durante {within}.",
+  "forgot.off":
+    "{service} no puede enviar correos: no está configurado. Pide al administrador de {service} que restablezca tu contraseña (sigil users reset-password).",
+  "forgot.back": "Volver a iniciar sesión",
+  "reset.title": "Elige una contraseña nueva",
+  "reset.lead":
+    "Al establecerla se cierran todas tus sesiones y las aplicaciones pierden el acceso hasta que vuelvas a iniciar sesión.",
+  "reset.password": "Contraseña nueva",
+  "reset.passwordHint": "De 8 a 128 caracteres.",
+  "reset.submit": "Establecer la contraseña",
+  "reset.doneTitle": "Tu contraseña se ha cambiado",
+  "reset.doneText": "Se cerraron todas tus sesiones. Inicia sesión con tu contraseña nueva.",
+  "reset.toSignin": "Iniciar sesión",
+  "mail.greeting": "Hola, {name}:",
+  "mail.orCopy": "O copia esta dirección en tu navegador:",
+  "mail.confirm.subject": "Confirma tu dirección de correo para {service}",
+  "mail.confirm.body":
+    "Esta dirección se indicó para la cuenta de {service} {username}. Abre este enlace para confirmarla:",
+  "mail.confirm.action": "Confirmar mi dirección",
+  "mail.confirm.expires": "El enlace funciona una sola vez, durante {within}.",
+  "mail.confirm.ignore": "Si no fuiste tú, ignora este correo: la dirección seguirá sin confirmar.",
+  "mail.reset.subject": "Restablece tu contraseña de {service}",
+  "mail.reset.body":
+    "Alguien pidió restablecer la contraseña de la cuenta de {service} {username}. Abre este enlace para elegir una nueva:",
+  "mail.reset.action": "Elegir una contraseña nueva",
+  "mail.reset.expires": "El enlace funciona una sola vez, durante {within}.",
+  "mail.reset.ignore": "Si no lo pediste, ignora este correo: tu contraseña sigue igual.",
+  "err.emailInvalid": "Esa dirección de correo no parece correcta.",
+  "err.forgotThrottled": "Demasiadas solicitudes de restablecimiento desde esta dirección; inténtalo más tarde.",
 };

@@ -185,4 +185,64 @@ export const ja: Messages = {
   "err.hintMismatch": "client_id が、id_token_hint の発行先のアプリと一致しません。",
   "err.logoutNeedsApp": "post_logout_redirect_uri には、アプリを示す有効な id_token_hint か client_id が必要です。",
   "err.logoutUnregistered": "アプリはこの post_logout_redirect_uri を登録していません。",
+
+  // Email, confirmation links, password recovery (email).
+  "signup.email": "メールアドレス",
+  "signup.emailHint": "任意。パスワードを忘れたときの再設定に使います。確認用のリンクを送信します。",
+  "signin.forgot": "パスワードをお忘れですか?",
+  "account.email": "メールアドレス",
+  "account.emailNone":
+    "メールアドレスはまだ登録されていません。パスワードを忘れたときに再設定できるよう追加してください。",
+  "account.emailVerified": "確認済み",
+  "account.emailUnverified": "未確認",
+  "account.emailHint": "空欄のまま保存すると削除されます。",
+  "account.emailSave": "メールアドレスを保存",
+  "account.emailResend": "確認リンクを再送信",
+  "account.emailSent": "{email} に確認リンクを送信しました。リンクは1回限り、{within}有効です。",
+  "account.emailSaved": "メールアドレスを保存しました。",
+  "account.emailRemoved": "メールアドレスを削除しました。",
+  "email.notSetUp":
+    "{service} はメールを送信できません(設定されていません)。アドレスは保存されますが、今は確認できません。",
+  "email.confirmedTitle": "メールアドレスを確認しました",
+  "email.confirmedText": "メールアドレスが確認されました。パスワードを忘れたときの再設定に使えます。",
+  "email.toAccount": "アカウントへ",
+  "link.invalidTitle": "このリンクは使えません",
+  "link.invalidText":
+    "すでに使用されたか、期限が切れたか、正しくコピーされていません。新しいリンクを請求してください。",
+  "forgot.title": "パスワードの再設定",
+  "forgot.lead":
+    "ユーザー名またはメールアドレスを入力してください。アカウントに確認済みのメールアドレスがあれば、新しいパスワードを設定するためのリンクを送信します。",
+  "forgot.identifier": "ユーザー名またはメールアドレス",
+  "forgot.submit": "リンクを送信",
+  "forgot.sentTitle": "メールを確認してください",
+  "forgot.sentText":
+    "該当するアカウントに確認済みのメールアドレスがあれば、新しいパスワードを設定するリンクを送信しました。リンクは1回限り、{within}有効です。",
+  "forgot.off":
+    "{service} はメールを送信できません(設定されていません)。{service} の運営者にパスワードの再設定を依頼してください(sigil users reset-password)。",
+  "forgot.back": "サインインに戻る",
+  "reset.title": "新しいパスワードの設定",
+  "reset.lead":
+    "設定すると、すべての場所からサインアウトされ、再びサインインするまでアプリはアクセスできなくなります。",
+  "reset.password": "新しいパスワード",
+  "reset.passwordHint": "8~128文字。",
+  "reset.submit": "パスワードを設定",
+  "reset.doneTitle": "パスワードを変更しました",
+  "reset.doneText": "すべての場所からサインアウトしました。新しいパスワードでサインインしてください。",
+  "reset.toSignin": "サインイン",
+  "mail.greeting": "{name} 様",
+  "mail.orCopy": "または、次のアドレスをブラウザーに貼り付けてください:",
+  "mail.confirm.subject": "{service} のメールアドレスを確認してください",
+  "mail.confirm.body":
+    "このアドレスが {service} のアカウント {username} に登録されました。次のリンクを開いて確認してください:",
+  "mail.confirm.action": "アドレスを確認する",
+  "mail.confirm.expires": "リンクは1回限り、{within}有効です。",
+  "mail.confirm.ignore": "お心当たりがない場合は、このメールを無視してください。アドレスは未確認のままです。",
+  "mail.reset.subject": "{service} のパスワードの再設定",
+  "mail.reset.body":
+    "{service} のアカウント {username} のパスワード再設定が依頼されました。次のリンクを開いて新しいパスワードを設定してください:",
+  "mail.reset.action": "新しいパスワードを設定する",
+  "mail.reset.expires": "リンクは1回限り、{within}有効です。",
+  "mail.reset.ignore": "お心当たりがない場合は、このメールを無視してください。パスワードは変更されません。",
+  "err.emailInvalid": "メールアドレスの形式が正しくないようです。",
+  "err.forgotThrottled": "このアドレスからの再設定リクエストが多すぎます。しばらくしてからもう一度お試しください。",
 };

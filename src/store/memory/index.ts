@@ -3,6 +3,7 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import { adaptLimiter } from "../limiter.js";
 import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
 import { MemoryChallenges } from "./challenges.js";
+import { MemoryEmail } from "./email.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
@@ -20,6 +21,7 @@ export class MemoryStore implements Store {
   readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
   readonly signingKeys = new MemorySigningKeys();
   readonly consentScopes = new MemoryConsentScopes();
+  readonly email = new MemoryEmail();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(
@@ -48,6 +50,7 @@ export class MemoryStore implements Store {
     this.challenges.wrong.close();
     this.sessions.map.close();
     this.grants.close();
+    this.email.links.close();
   }
 }
 

@@ -23,6 +23,7 @@ import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
+import { RedisEmail } from "./email.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -36,6 +37,7 @@ export class RedisStore implements Store {
   readonly grants: RedisGrants;
   readonly signingKeys: RedisSigningKeys;
   readonly consentScopes: RedisConsentScopes;
+  readonly email: RedisEmail;
 
   constructor(
     readonly redis: RedisClient,
@@ -51,6 +53,7 @@ export class RedisStore implements Store {
     this.grants = new RedisGrants(redis, this.keys);
     this.signingKeys = new RedisSigningKeys(redis, this.keys);
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
+    this.email = new RedisEmail(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

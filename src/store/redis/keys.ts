@@ -77,6 +77,10 @@ export function keyspace(prefix: string) {
     signingKeysClaim: `${prefix}:{signing-keys}:claim`,
     /** Hash: client id → the space-separated scopes the user granted it; tagged with the user's consents. */
     consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
+    /** String (JSON MailLinkRecord) with the link's TTL, by the hash of its token; GETDEL takes it. */
+    mailLink: (tokenHash: string) => `${prefix}:mail-link:{${tokenHash}}`,
+    /** Set of the ids of the users who gave this (normalised) email address. */
+    emailUsers: (email: string) => `${prefix}:email:{${email}}`,
   };
 }
 
