@@ -148,6 +148,19 @@ describeBackends(
           },
         ],
         [
+          "account, email refused",
+          async () => {
+            await page.fill("#email", "ada@localhost");
+            await Promise.all([
+              page.waitForLoadState(),
+              page.click('form[action="/account/email"] button[type=submit]'),
+            ]);
+            expect(await page.getAttribute("#email", "aria-invalid")).to.equal("true");
+          },
+        ],
+        ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],
+        ["broken reset link", () => page.goto(`${node.url}/reset?token=nope`)],
+        [
           "logout, asked",
           async () => {
             const r = await page.goto(`${node.url}/logout?client_id=${clientId}`);

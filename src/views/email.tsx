@@ -16,7 +16,7 @@ export function ForgotPage(p: {
     return (
       <Page ui={p.ui} title={t("forgot.title")} narrow>
         <Notice>
-          <p>{t("forgot.off", { service })}</p>
+          <p>{t("forgot.off", { service, command: "sigil users reset-password" })}</p>
         </Notice>
         <p>
           <a href="/signin">{t("forgot.back")}</a>

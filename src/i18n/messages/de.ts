@@ -226,7 +226,7 @@ export const de: Messages = {
   "forgot.sentText":
     "Wenn ein Konto passt und eine bestätigte E-Mail-Adresse hat, ist ein Link zum Wählen eines neuen Passworts unterwegs. Er funktioniert einmal, {within} lang.",
   "forgot.off":
-    "{service} kann keine E-Mails senden: Das ist nicht eingerichtet. Bitten Sie den Betreiber von {service}, Ihr Passwort zurückzusetzen (sigil users reset-password).",
+    "{service} kann keine E-Mails senden: Das ist nicht eingerichtet. Bitten Sie den Betreiber von {service}, Ihr Passwort zurückzusetzen ({command}).",
   "forgot.back": "Zurück zur Anmeldung",
   "reset.title": "Neues Passwort wählen",
   "reset.lead": "Damit werden Sie überall abgemeldet, und Apps verlieren den Zugriff, bis Sie sich wieder anmelden.",

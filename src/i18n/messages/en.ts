@@ -227,7 +227,7 @@ export const en = {
   "forgot.sentText":
     "If an account matches and has a confirmed email address, a link to choose a new password is on its way. It works once, for {within}.",
   "forgot.off":
-    "{service} cannot send email: it is not set up. Ask the operator of {service} to reset your password (sigil users reset-password).",
+    "{service} cannot send email: it is not set up. Ask the operator of {service} to reset your password ({command}).",
   "forgot.back": "Back to sign in",
   "reset.title": "Choose a new password",
   "reset.lead": "Setting it signs you out everywhere, and apps lose access until you sign in again.",
@@ -244,7 +244,7 @@ export const en = {
   "mail.confirm.action": "Confirm my address",
   "mail.confirm.expires": "The link works once, for {within}.",
   "mail.confirm.ignore": "If this was not you, ignore this mail: the address stays unconfirmed.",
-  "mail.reset.subject": "Reset your {service} password",
+  "mail.reset.subject": "Reset the password of your {service} account",
   "mail.reset.body":
     "Someone asked to reset the password of the {service} account {username}. Open this link to choose a new one:",
   "mail.reset.action": "Choose a new password",

@@ -220,7 +220,7 @@ export const es: Messages = {
   "forgot.sentText":
     "Si una cuenta coincide y tiene una dirección confirmada, va de camino un enlace para elegir una contraseña nueva. Funciona una sola vez, durante {within}.",
   "forgot.off":
-    "{service} no puede enviar correos: no está configurado. Pide al administrador de {service} que restablezca tu contraseña (sigil users reset-password).",
+    "{service} no puede enviar correos: no está configurado. Pide al administrador de {service} que restablezca tu contraseña ({command}).",
   "forgot.back": "Volver a iniciar sesión",
   "reset.title": "Elige una contraseña nueva",
   "reset.lead":

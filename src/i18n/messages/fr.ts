@@ -225,7 +225,7 @@ export const fr: Messages = {
   "forgot.sentText":
     "Si un compte correspond et a une adresse e-mail confirmée, un lien pour choisir un nouveau mot de passe est en route. Il fonctionne une seule fois, pendant {within}.",
   "forgot.off":
-    "{service} ne peut pas envoyer d’e-mails : ce n’est pas configuré. Demandez à l’administrateur de {service} de réinitialiser votre mot de passe (sigil users reset-password).",
+    "{service} ne peut pas envoyer d’e-mails : ce n’est pas configuré. Demandez à l’administrateur de {service} de réinitialiser votre mot de passe ({command}).",
   "forgot.back": "Retour à la connexion",
   "reset.title": "Choisir un nouveau mot de passe",
   "reset.lead":

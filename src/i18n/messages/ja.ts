@@ -218,7 +218,7 @@ export const ja: Messages = {
   "forgot.sentText":
     "該当するアカウントに確認済みのメールアドレスがあれば、新しいパスワードを設定するリンクを送信しました。リンクは1回限り、{within}有効です。",
   "forgot.off":
-    "{service} はメールを送信できません(設定されていません)。{service} の運営者にパスワードの再設定を依頼してください(sigil users reset-password)。",
+    "{service} はメールを送信できません(設定されていません)。{service} の運営者にパスワードの再設定を依頼してください({command})。",
   "forgot.back": "サインインに戻る",
   "reset.title": "新しいパスワードの設定",
   "reset.lead":
