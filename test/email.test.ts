@@ -7,7 +7,8 @@ import { offlinePair, people, refresh } from "./support/grants.js";
 import { PageClient, csrfOf, decodeHtml, userInfo, type TestApp } from "./support/pages.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
 import { http } from "./support/http.js";
-import { pageWords } from "./support/page-text.js";
+import { englishLeft, pageWords } from "./support/page-text.js";
+import { LOCALES } from "../src/i18n/index.js";
 
 const pathOf = (u: URL) => u.pathname + u.search;
 const oidcUserinfo = (base: string, access: string) =>
@@ -260,6 +261,49 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       await new PageClient(base).submit("/forgot", "/forgot", { identifier: other.username });
       await smtp.next(other.email, 1);
       expect(smtp.count(email)).to.equal(4); // the confirmation and three reset mails
+    });
+  });
+
+  describe("When a person uses the email pages in each language", () => {
+    beforeEach(() => start());
+
+    it("then every page and every mail is in it, with nothing left in English", async function () {
+      this.timeout(20_000);
+      for (const lang of LOCALES) {
+        const person = new PageClient(base);
+        await person.get(`/lang?lang=${lang}&return_to=/signup`);
+        const name = `lang_${lang}`;
+        const email = `${name}@example.org`;
+        const pages: Array<[string, string]> = [];
+        const keep = (what: string, html: string) => pages.push([what, html]);
+        await signUpWithEmail(person, name, email);
+        const confirmMail = await smtp.next(email);
+        keep("account, link sent", (await person.submit("/account", "/account/email/resend", {})).text);
+        keep("email confirmed", (await person.get(pathOf(linkOf(confirmMail)))).text);
+        keep("forgot", (await person.get("/forgot")).text);
+        keep("forgot, sent", (await person.submit("/forgot", "/forgot", { identifier: name })).text);
+        const resetMail = await smtp.next(email, 2);
+        const link = linkOf(resetMail);
+        const form = await person.get(pathOf(link));
+        keep("reset form", form.text);
+        const token = link.searchParams.get("token")!;
+        const refused = await person.post("/reset", { _csrf: csrfOf(form.text), token, password: "short" });
+        expect(refused.status).to.equal(400);
+        keep("reset refused", refused.text);
+        keep(
+          "reset done",
+          (await person.post("/reset", { _csrf: csrfOf(form.text), token, password: "long enough now" })).text,
+        );
+        for (const [what, html] of pages) {
+          expect(html, `${lang} ${what}`).to.include(`<html lang="${lang}"`);
+          if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);
+        }
+        for (const mail of [confirmMail, resetMail]) {
+          const html = `<p>${mail.subject}</p>${mail.html}`;
+          expect(mail.html).to.include(`<html lang="${lang}"`);
+          if (lang !== "en") expect(englishLeft(html, lang), `${lang} mail ${mail.subject}`).to.deep.equal([]);
+        }
+      }
     });
   });
 

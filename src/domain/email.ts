@@ -213,6 +213,15 @@ export class EmailService {
     return user;
   }
 
+  /**
+   * What account deletion removes beside the user record: the user's entry in the index of
+   * addresses. (Links sent by mail are keyed by their token's hash alone; once the user is gone
+   * they lead nowhere and expire on their own.)
+   */
+  async forgetUser(user: UserRecord): Promise<void> {
+    if (user.email) await this.deps.store.email.unindexEmail(indexKey(user.email), user.id);
+  }
+
   private async send(user: UserRecord, kind: "confirm" | "reset", link: string, ttl: number): Promise<void> {
     const mailer = this.deps.mailer;
     if (!mailer || !user.email) return;
