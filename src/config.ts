@@ -79,6 +79,8 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
   CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
+  HOT_ROUTES: z.enum(["on", "off"], "must be on or off").default("on"),
+  SIGNING_KEY_AT_START: z.enum(["on", "off"], "must be on or off").default("on"),
 });
 
 export interface Config {
@@ -91,7 +93,7 @@ export interface Config {
   readonly redisAdapter: "classic" | "sharded";
   readonly keyPrefix: string;
   readonly secret: string;
-  /** express "trust proxy" value: false, a hop count, or a list of addresses/subnets. */
+  /** Which proxies to believe for the client address (http/client-address.ts): false, true, a hop count, or a list of addresses/subnets. */
   readonly trustProxy: boolean | number | string;
   /** undefined: any origin may call the CORS endpoints. */
   readonly corsOrigins: readonly string[] | undefined;
@@ -118,6 +120,16 @@ export interface Config {
   readonly channelMaxQueue: number;
   /** Client → server events per second per socket (token bucket, burst of the same size). */
   readonly channelRateLimit: number;
+  /**
+   * Whether the JSON routes declared for it (http/route.ts) are served on the fast path as well as
+   * through express (off: everything goes through express; the answers are the same either way).
+   */
+  readonly hotRoutes: boolean;
+  /**
+   * Whether a node makes the ID token signing key at start when the store has none (the first node
+   * to start makes it); off: the first ID token or /jwks request makes it.
+   */
+  readonly signingKeyAtStart: boolean;
 }
 
 export interface LoadedConfig {
@@ -130,7 +142,7 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === "" || raw === "false") return false;
   if (raw === "true") return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw; // addresses / subnets / "loopback", as express understands them
+  return raw; // addresses / subnets / "loopback", as proxy-addr reads them (http/client-address.ts)
 }
 
 function parseOrigins(raw: string | undefined): string[] | undefined {
@@ -216,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     shutdownTimeout: e.SHUTDOWN_TIMEOUT,
     channelMaxQueue: e.CHANNEL_MAX_QUEUE,
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
+    hotRoutes: e.HOT_ROUTES === "on",
+    signingKeyAtStart: e.SIGNING_KEY_AT_START === "on",
   };
   return { config: deepFreeze(config), warnings };
 }
@@ -226,4 +240,22 @@ function deepFreeze<T>(o: T): T {
     Object.freeze(o);
   }
   return o;
+}
+
+/**
+ * The configuration of a node that listens at `port`: BASE_URL and AUTH_URL with port 0 (PORT=0
+ * and no BASE_URL gives http://localhost:0) stand for the port the node was given, so a node on
+ * any free port still knows its own address.
+ */
+export function listeningOn(config: Config, port: number): Config {
+  const at = (url: string) => {
+    const u = new URL(url);
+    if (u.port !== "0") return url;
+    u.port = String(port);
+    return u.href.replace(/\/+$/, "");
+  };
+  const baseUrl = at(config.baseUrl);
+  const authUrl = at(config.authUrl);
+  if (baseUrl === config.baseUrl && authUrl === config.authUrl) return config;
+  return deepFreeze({ ...config, baseUrl, authUrl });
 }
