@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type * as OidcModule from "oidc-client-ts";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium } from "./support/browser.js";
-import { people, postForm, registerPublicApp } from "./support/grants.js";
+import { people, postForm } from "./support/grants.js";
 import { verifyIdToken } from "./support/oidc.js";
 import { serveApp, type RpServer } from "./support/rp.js";
 
@@ -71,12 +71,20 @@ describeBackends("oidc-client-ts in a browser app (public client)", (backend) =>
   });
   after(() => browser?.close());
 
-  /** Sigil, a public client for the app's /cb, and Alice signed in to Sigil in a fresh browser on the app's page. */
+  /** Sigil, a public client for the app, and Alice signed in to Sigil in a fresh browser on the app's page. */
   async function setUp(): Promise<{ base: string; page: Page; settings: Settings }> {
     const base = (await backend.startNode()).url;
     const { dev, alice } = await people(base);
     spa = await serveSpa(bundle);
-    const app = await registerPublicApp(dev, [`${spa.url}/cb`], "SPA");
+    // A public client for the app's /cb, which may come back to the app's / after signing out.
+    const r = await dev.submit("/developers", "/developers", {
+      name: "SPA",
+      redirect_uri: `${spa.url}/cb`,
+      post_logout_redirect_uri: `${spa.url}/`,
+      client_type: "public",
+    });
+    if (r.status !== 201) throw new Error(`register failed: ${r.status}`);
+    const app = { clientId: /class="client-id">([^<]+)</.exec(r.text)![1]! };
     context = await browser.newContext();
     await context.addCookies([...alice.cookies].map(([name, value]) => ({ name, value, url: base })));
     const page = await context.newPage();
@@ -167,6 +175,43 @@ describeBackends("oidc-client-ts in a browser app (public client)", (backend) =>
     });
     expect(again.status).to.equal(400);
     expect(again.json.error).to.equal("invalid_grant");
+  });
+
+  it("When the app signs out with signoutRedirect, then Sigil ends the session at once and sends the browser back to the app", async function () {
+    this.timeout(30000);
+    const { base, page, settings } = await setUp();
+    await signInRedirect(page, base, settings, "allow");
+    await page.evaluate((s) => new oidc.UserManager(s).signinCallback(), settings);
+    const home = `${new URL(settings.redirect_uri).origin}/`;
+    // The ID token as id_token_hint and a registered post_logout_redirect_uri: no question asked.
+    await Promise.all([
+      page.waitForURL(`${home}?state=**`),
+      page.evaluate((s) => {
+        // With state data (the library adds `state` to the logout URL only then).
+        void new oidc.UserManager(s).signoutRedirect({ post_logout_redirect_uri: `${location.origin}/`, state: "bye" });
+      }, settings),
+    ]);
+    const out = await page.evaluate(async (s) => {
+      const um = new oidc.UserManager(s);
+      const response = await um.signoutCallback();
+      return { error: response?.error ?? null, userState: response?.userState, user: await um.getUser() };
+    }, settings);
+    expect(out).to.deep.equal({ error: null, userState: "bye", user: null });
+    // Signed out of Sigil in this browser: a new sign-in asks for the password again.
+    const again = await page.context().request.get(
+      `${base}/authorize?${new URLSearchParams({
+        client_id: settings.client_id,
+        redirect_uri: settings.redirect_uri,
+        response_type: "code",
+        scope: "openid",
+        code_challenge: "x".repeat(43),
+        code_challenge_method: "S256",
+      })}`,
+      { maxRedirects: 0 },
+    );
+    expect(again.status()).to.equal(303);
+    expect(new URL(again.headers().location!, base).pathname).to.equal("/signin");
+    expect(problems).to.deep.equal([]);
   });
 
   it("When the person denies, then signinCallback rejects with access_denied and the app holds no user", async function () {
