@@ -122,6 +122,9 @@ describeBackends("Auth.js signs a person in", (backend) => {
     };
     expect(session.sigilSub).to.be.a("string").and.not.equal("");
     expect(session.user).to.deep.equal({ name: "Auth User", image: `${base}/pictures/${session.sigilSub}` });
+    // The picture the app would show is the person's, served by Sigil (an unknown id is a 404).
+    const picture = await fetch(session.user.image);
+    expect(picture.status).to.equal(200);
     expect(errors).to.deep.equal([]);
   });
 
