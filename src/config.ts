@@ -81,6 +81,22 @@ const schema = z.object({
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
   HOT_ROUTES: z.enum(["on", "off"], "must be on or off").default("on"),
   SIGNING_KEY_AT_START: z.enum(["on", "off"], "must be on or off").default("on"),
+  SERVICE_NAME: z
+    .string()
+    .transform((s) => s.trim())
+    .refine((s) => s.length >= 1 && [...s].length <= 40 && !/[\x00-\x1f\x7f]/.test(s), "must be 1-40 characters")
+    .default("Sigil"),
+  SERVICE_LOGO_URL: z
+    .string()
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password && s.length <= 2000;
+      } catch {
+        return false;
+      }
+    }, "must be an absolute http(s) URL")
+    .optional(),
 });
 
 export interface Config {
@@ -130,6 +146,10 @@ export interface Config {
    * to start makes it); off: the first ID token or /jwks request makes it.
    */
   readonly signingKeyAtStart: boolean;
+  /** The name the pages show in their header and titles. */
+  readonly serviceName: string;
+  /** An image shown beside the name in the pages' header (the pages' CSP allows its origin). */
+  readonly serviceLogoUrl: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -230,6 +250,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
     hotRoutes: e.HOT_ROUTES === "on",
     signingKeyAtStart: e.SIGNING_KEY_AT_START === "on",
+    serviceName: e.SERVICE_NAME,
+    serviceLogoUrl: e.SERVICE_LOGO_URL,
   };
   return { config: deepFreeze(config), warnings };
 }

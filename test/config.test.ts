@@ -86,6 +86,20 @@ describe("Configuration", () => {
     }
   });
 
+  it("When the pages' name and logo are set, then they are checked: a name of 1-40 characters, an http(s) logo URL", () => {
+    expect(loadConfig({}).config).to.include({ serviceName: "Sigil", serviceLogoUrl: undefined });
+    expect(loadConfig({ SERVICE_NAME: "  Acme ID " }).config.serviceName).to.equal("Acme ID");
+    expect(loadConfig({ SERVICE_LOGO_URL: "https://cdn.example/l.svg" }).config.serviceLogoUrl).to.equal(
+      "https://cdn.example/l.svg",
+    );
+    expect(bad({ SERVICE_NAME: "x".repeat(41) })).to.equal("SERVICE_NAME");
+    expect(bad({ SERVICE_NAME: "   " })).to.equal("SERVICE_NAME");
+    expect(bad({ SERVICE_NAME: "a\nb" })).to.equal("SERVICE_NAME");
+    expect(bad({ SERVICE_LOGO_URL: "javascript:alert(1)" })).to.equal("SERVICE_LOGO_URL");
+    expect(bad({ SERVICE_LOGO_URL: "/logo.svg" })).to.equal("SERVICE_LOGO_URL");
+    expect(bad({ SERVICE_LOGO_URL: "https://u:p@cdn.example/l.svg" })).to.equal("SERVICE_LOGO_URL");
+  });
+
   it("When the process starts with a bad setting, then it exits non-zero with one line naming it", () => {
     const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
       env: { PATH: process.env.PATH, PORT: "not-a-port" },
