@@ -7,6 +7,7 @@ import { offlinePair, people, refresh } from "./support/grants.js";
 import { PageClient, csrfOf, decodeHtml, userInfo, type TestApp } from "./support/pages.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
 import { http } from "./support/http.js";
+import { verifyIdToken } from "./support/oidc.js";
 import { englishLeft, pageWords } from "./support/page-text.js";
 import { LOCALES } from "../src/i18n/index.js";
 
@@ -121,6 +122,17 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       await alice.get(pathOf(linkOf(await smtp.next("alice@example.org"))));
       info = await oidcUserinfo(base, before.access);
       expect(info.json.email_verified).to.equal(true);
+      const { grant } = await import("./support/grants.js");
+      const r = await grant(base, alice, app, "openid email");
+      const { claims } = await verifyIdToken(base, r.json.id_token as string, app.clientId);
+      expect(claims.email).to.equal("alice@example.org");
+      expect(claims.email_verified).to.equal(true);
+      const { claims: noEmail } = await verifyIdToken(
+        base,
+        (await grant(base, alice, app, "openid profile")).json.id_token as string,
+        app.clientId,
+      );
+      expect(noEmail).to.not.have.property("email");
     });
 
     it("then an expired link is refused (EMAIL_CONFIRM_TTL)", async () => {
@@ -210,6 +222,8 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       });
       expect(again.status).to.equal(400);
 
+      const secret = link.searchParams.get("token")!;
+      expect(node.logs.filter((l) => l.includes(secret) || l.includes("/reset?"))).to.deep.equal([]);
       expect((await refresh(base, app, pair.refresh)).json.error).to.equal("invalid_grant");
       expect((await userInfo(base, pair.access, app.clientId)).status).to.equal(401);
       const fresh = new PageClient(base);
@@ -305,6 +319,27 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
           if (lang !== "en") expect(englishLeft(html, lang), `${lang} mail ${mail.subject}`).to.deep.equal([]);
         }
       }
+    });
+  });
+
+  describe("When the SMTP server cannot be reached", () => {
+    it("then sign-up and /forgot still work, and the log says the mail was not sent, without its link", async () => {
+      const closed = await TestSmtp.start();
+      const url = closed.url;
+      await closed.close();
+      node = await backend.startNode({ SMTP_URL: url, MAIL_FROM: "no-reply@sigil.example" });
+      base = node.url;
+      const person = new PageClient(base);
+      await signUpWithEmail(person, "unlucky", "unlucky@example.org");
+      const forgot = await new PageClient(base).submit("/forgot", "/forgot", { identifier: "unlucky" });
+      expect(forgot.status).to.equal(200);
+      const deadline = Date.now() + 5000;
+      while (!node.logs.some((l) => l.includes("confirmation mail: not sent")) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      const failures = node.logs.filter((l) => l.includes("mail: not sent"));
+      expect(failures).to.have.length.greaterThan(0);
+      expect(node.logs.filter((l) => /token=|\/email\/confirm\?/.test(l))).to.deep.equal([]);
+      expect(pageWords((await person.get("/account")).text)).to.include("Not confirmed yet");
     });
   });
 
