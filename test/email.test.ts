@@ -148,6 +148,24 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       expect(pageWords((await person.get("/account")).text)).to.include("Not confirmed yet");
     });
 
+    it("then a mailbox cannot be flooded: 5 confirmation mails per account an hour, then 429; a port, path or %-escape in the domain is refused", async () => {
+      const person = new PageClient(base);
+      await person.signUp(unique());
+      for (let i = 0; i < 5; i++) {
+        const r = await person.submit("/account", "/account/email", { email: `flood${i}@example.org` });
+        expect(r.status).to.equal(200);
+      }
+      const sixth = await person.submit("/account", "/account/email", { email: "flood5@example.org" });
+      expect(sixth.status).to.equal(429);
+      expect(sixth.headers["retry-after"]).to.match(/^\d+$/);
+      expect(pageWords(sixth.text)).to.include("Too many confirmation mails");
+      expect(pageWords((await person.get("/account")).text)).to.include("flood4@example.org");
+      for (const bad of ["a@x.example:25", "a@x.example/p", "a@x%2Eexample", "a@127.0.0.1", "a@localhost"]) {
+        const r = await person.submit("/account", "/account/email", { email: bad });
+        expect(r.status, bad).to.equal(400);
+      }
+    });
+
     it("then the mail is in the page's language (French)", async () => {
       const person = new PageClient(base);
       const name = unique();

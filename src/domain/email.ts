@@ -2,6 +2,7 @@
 // Links sent by mail carry a random token (256 bits); the store keeps only its keyed hash, and
 // takes it atomically for its one use.
 import { FormError, checkPassword, USERNAME } from "./accounts.js";
+import { rateLimited } from "../errors.js";
 import { hashPassword } from "./passwords.js";
 import { keyedHash, randomToken } from "./secrets.js";
 import type { Mail, Mailer } from "./mailer.js";
@@ -24,6 +25,8 @@ export function normalizeEmail(raw: string): string {
   if (at < 1 || s.indexOf("@") !== at) throw bad();
   const local = s.slice(0, at);
   const rawDomain = s.slice(at + 1);
+  // Only a host name: nothing the URL parser would drop or decode (a port, a path, %-escapes).
+  if (!/^[^/?#%:@\\]+$/.test(rawDomain)) throw bad();
   if (local.length > 64 || local.startsWith(".") || local.endsWith(".") || local.includes("..")) throw bad();
   let domain: string;
   try {
@@ -70,10 +73,22 @@ export type ConfirmResult = "confirmed" | "invalid";
 
 export class EmailService {
   private readonly perAccount: AttemptLimiter;
+  private readonly confirmPerAccount: AttemptLimiter;
+  private readonly perRecipient: AttemptLimiter;
 
   constructor(private readonly deps: EmailDeps) {
-    // At most 3 reset mails per account per hour, whoever asks (no mail bombing).
+    // No mail bombing: at most 3 reset mails per account per hour, whoever asks; 5 confirmation
+    // mails per account per hour (a refusal the user sees); and 10 mails of any kind per
+    // recipient address per hour, however many accounts give it (the others are dropped).
     this.perAccount = deps.store.limiter({ name: "forgot-user", points: 3, windowSeconds: 3600 });
+    this.confirmPerAccount = deps.store.limiter({ name: "confirm-user", points: 5, windowSeconds: 3600 });
+    this.perRecipient = deps.store.limiter({ name: "mail-to", points: 10, windowSeconds: 3600 });
+  }
+
+  /** Counts a confirmation mail for the user; 429 past the limit (nothing changed then). */
+  private async confirmAllowed(userId: string): Promise<void> {
+    const limit = await this.confirmPerAccount.consume(userId);
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "Too many confirmation mails; try again later.");
   }
 
   /** Whether mail can be sent (SMTP_URL is set). */
@@ -101,6 +116,7 @@ export class EmailService {
     const user = await this.deps.store.accounts.byId(userId);
     if (!user) return "unchanged";
     if (email === user.email && (user.emailVerified || !email)) return "unchanged";
+    if (email && this.deps.mailer) await this.confirmAllowed(userId);
     const old = user.email;
     if (email) {
       user.email = email;
@@ -124,6 +140,7 @@ export class EmailService {
   async resendConfirmation(userId: string): Promise<boolean> {
     const user = await this.deps.store.accounts.byId(userId);
     if (!user?.email || user.emailVerified || !this.deps.mailer) return false;
+    await this.confirmAllowed(userId);
     this.background("confirmation mail", () => this.sendConfirmation(user));
     return true;
   }
@@ -225,6 +242,7 @@ export class EmailService {
   private async send(user: UserRecord, kind: "confirm" | "reset", link: string, ttl: number): Promise<void> {
     const mailer = this.deps.mailer;
     if (!mailer || !user.email) return;
+    if (!(await this.perRecipient.consume(indexKey(user.email))).allowed) return;
     await mailer.send(composeMail(kind, user, link, ttl, this.deps.serviceName));
   }
 

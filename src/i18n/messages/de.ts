@@ -253,4 +253,5 @@ export const de: Messages = {
     "Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
   "err.emailInvalid": "Diese E-Mail-Adresse sieht nicht richtig aus.",
   "err.forgotThrottled": "Zu viele Anfragen zum Zurücksetzen von dieser Adresse; versuchen Sie es später erneut.",
+  "err.confirmThrottled": "Zu viele Bestätigungs-E-Mails; versuchen Sie es später erneut.",
 };

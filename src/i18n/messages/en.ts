@@ -252,6 +252,7 @@ export const en = {
   "mail.reset.ignore": "If you did not ask, ignore this mail: your password stays as it is.",
   "err.emailInvalid": "That email address does not look right.",
   "err.forgotThrottled": "Too many password reset requests from this address; try again later.",
+  "err.confirmThrottled": "Too many confirmation mails; try again later.",
 };
 
 /** Every key of the catalogs. */

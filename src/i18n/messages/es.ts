@@ -247,4 +247,5 @@ export const es: Messages = {
   "mail.reset.ignore": "Si no lo pediste, ignora este correo: tu contraseña sigue igual.",
   "err.emailInvalid": "Esa dirección de correo no parece correcta.",
   "err.forgotThrottled": "Demasiadas solicitudes de restablecimiento desde esta dirección; inténtalo más tarde.",
+  "err.confirmThrottled": "Demasiados correos de confirmación; inténtalo más tarde.",
 };

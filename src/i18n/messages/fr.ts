@@ -252,4 +252,5 @@ export const fr: Messages = {
   "mail.reset.ignore": "Si vous n’avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.",
   "err.emailInvalid": "Cette adresse e-mail ne semble pas correcte.",
   "err.forgotThrottled": "Trop de demandes de réinitialisation depuis cette adresse ; réessayez plus tard.",
+  "err.confirmThrottled": "Trop d’e-mails de confirmation ; réessayez plus tard.",
 };

@@ -245,4 +245,5 @@ export const ja: Messages = {
   "mail.reset.ignore": "お心当たりがない場合は、このメールを無視してください。パスワードは変更されません。",
   "err.emailInvalid": "メールアドレスの形式が正しくないようです。",
   "err.forgotThrottled": "このアドレスからの再設定リクエストが多すぎます。しばらくしてからもう一度お試しください。",
+  "err.confirmThrottled": "確認メールの送信が多すぎます。しばらくしてからもう一度お試しください。",
 };
