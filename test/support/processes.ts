@@ -46,8 +46,20 @@ export async function waitHttp(url: string, timeoutMs = 15_000): Promise<void> {
 
 const live = new Set<ChildProcess>();
 process.on("exit", () => {
-  for (const c of live) c.kill("SIGKILL");
+  for (const c of live) killGroup(c, "SIGKILL");
 });
+
+/**
+ * Signals the child's whole process group (it is started detached, as its group's leader), so that
+ * what it started goes too: `npm start` runs the build and then node under npm.
+ */
+function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-proc.pid!, signal); // spawn succeeded, so it has a pid
+  } catch {
+    proc.kill(signal); // the group is gone already
+  }
+}
 
 export async function startProcess(opts: {
   name?: string;
@@ -76,6 +88,7 @@ export async function startProcess(opts: {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   live.add(proc);
   let out = "";
@@ -84,8 +97,10 @@ export async function startProcess(opts: {
   };
   proc.stdout!.on("data", keep);
   proc.stderr!.on("data", keep);
+  // "close", not "exit": it comes once the stdio pipes are closed too, so also after whatever the
+  // process started and handed them to (npm start's node) has exited; nothing is left running.
   const exited = new Promise<number | string>((res) =>
-    proc.once("exit", (code, signal) => {
+    proc.once("close", (code, signal) => {
       live.delete(proc);
       res(code ?? signal ?? "unknown");
     }),
@@ -98,7 +113,7 @@ export async function startProcess(opts: {
   try {
     await Promise.race([waitHttp(url + (opts.readyPath ?? "/healthz"), opts.readyTimeoutMs ?? 20_000), early]);
   } catch (err) {
-    proc.kill("SIGKILL");
+    killGroup(proc, "SIGKILL");
     throw err;
   }
   early.catch(() => {});
@@ -110,10 +125,10 @@ export async function startProcess(opts: {
     proc,
     output: () => out,
     exited,
-    kill: (signal = "SIGTERM") => void proc.kill(signal),
+    kill: (signal = "SIGTERM") => killGroup(proc, signal),
     async stop(signal = "SIGTERM", graceMs = 15_000) {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      const t = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+      if (proc.exitCode === null && proc.signalCode === null) killGroup(proc, signal);
+      const t = setTimeout(() => killGroup(proc, "SIGKILL"), graceMs);
       const code = await exited;
       clearTimeout(t);
       return code;
