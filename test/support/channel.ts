@@ -31,10 +31,11 @@ export interface ChannelClient {
 }
 
 const open = new Set<ClientSocket>();
-afterEach(() => {
+/** Disconnects every client these helpers opened: after each test (test/support/hooks.ts). */
+export function closeChannelClients(): void {
   for (const s of open) s.disconnect();
   open.clear();
-});
+}
 
 function until<T>(check: () => T | undefined, ms: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {

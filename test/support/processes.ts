@@ -61,7 +61,7 @@ function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-export async function startProcess(opts: {
+export interface ProcessOptions {
   name?: string;
   /** Entry file relative to the project root, run as `node [nodeArgs] --import tsx <entry>`. */
   entry?: string;
@@ -75,8 +75,22 @@ export async function startProcess(opts: {
   /** Path polled until the server answers. */
   readyPath?: string;
   readyTimeoutMs?: number;
-}): Promise<ServerProcess> {
-  const port = opts.port ?? (await freePort());
+}
+
+export async function startProcess(opts: ProcessOptions): Promise<ServerProcess> {
+  if (opts.port !== undefined) return startOn(opts.port, opts);
+  // A port that was free a moment ago; when another process (a test file running beside this
+  // one) bound it first, the child exits with EADDRINUSE: then another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), opts);
+    } catch (err) {
+      if (attempt >= 5 || !/EADDRINUSE/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOn(port: number, opts: ProcessOptions): Promise<ServerProcess> {
   const [cmd, ...args] = opts.command ?? [
     process.execPath,
     ...(opts.nodeArgs ?? []),
