@@ -56,9 +56,12 @@ describe("The process", function () {
         () => false,
         () => true,
       );
-    let refused = false;
-    for (const until = Date.now() + 1000; !(refused = await refusedNow()) && Date.now() < until;)
+    const until = Date.now() + 1000;
+    let refused = await refusedNow();
+    while (!refused && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 20));
+      refused = await refusedNow();
+    }
     expect(refused, "no new connections while draining").to.equal(true);
 
     sock.write(body.slice(half));
