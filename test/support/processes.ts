@@ -40,7 +40,7 @@ export async function waitHttp(url: string, timeoutMs = 15_000): Promise<void> {
     });
     if (ok) return;
     if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
