@@ -3,6 +3,7 @@
 // line and exits non-zero.
 import { parseArgs } from "node:util";
 import { appsCreate } from "./cli/apps.js";
+import { keysRotate } from "./cli/keys.js";
 import { joinOptionValues, UsageError, type CliCommand } from "./cli/common.js";
 import { tokensCommands } from "./cli/tokens.js";
 import { usersCreate } from "./cli/users.js";
@@ -12,7 +13,12 @@ import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [usersCreate, appsCreate, ...tokensCommands((ctx) => appExistsIn(ctx.opened.store))];
+const commands: CliCommand[] = [
+  usersCreate,
+  appsCreate,
+  ...tokensCommands((ctx) => appExistsIn(ctx.opened.store)),
+  keysRotate,
+];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");

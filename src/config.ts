@@ -66,7 +66,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CODE_TTL: intIn(1, 600).default(60),
   ACCESS_TOKEN_TTL: intIn(60, 86400).default(3600),
+  REFRESH_TOKEN_TTL: intIn(1, 31536000).default(2592000),
   SECRET_GRACE_PERIOD: intIn(0, 2592000).default(86400),
+  KEY_ACTIVATION_DELAY: intIn(0, 604800).default(3600),
+  KEY_CACHE_TTL: intIn(0, 300).default(30),
   HISTORY_MAX_EVENTS: intIn(1000, 1000000).default(1000),
   HISTORY_TTL: intIn(86400, 2592000).default(86400),
   SOLVE_LIMIT_PER_ADDRESS: intIn(1, 1000000).default(10),
@@ -95,7 +98,13 @@ export interface Config {
   readonly logLevel: string;
   readonly codeTtl: number;
   readonly accessTokenTtl: number;
+  /** Seconds a grant's refresh tokens work, counted from the sign-in (rotation does not extend it). */
+  readonly refreshTokenTtl: number;
   readonly secretGracePeriod: number;
+  /** Seconds between `sigil keys rotate` publishing a signing key and nodes signing with it. */
+  readonly keyActivationDelay: number;
+  /** Seconds a node keeps the signing keys it read from the store before reading them again. */
+  readonly keyCacheTtl: number;
   readonly historyMaxEvents: number;
   readonly historyTtl: number;
   readonly solveLimits: {
@@ -192,7 +201,10 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     logLevel: e.LOG_LEVEL,
     codeTtl: e.CODE_TTL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     secretGracePeriod: e.SECRET_GRACE_PERIOD,
+    keyActivationDelay: e.KEY_ACTIVATION_DELAY,
+    keyCacheTtl: e.KEY_CACHE_TTL,
     historyMaxEvents: e.HISTORY_MAX_EVENTS,
     historyTtl: e.HISTORY_TTL,
     solveLimits: {

@@ -43,6 +43,11 @@ export const invalidRequest = (d: string) => new SigilError(400, "invalid_reques
 export const notFound = (d = "There is nothing at this address.") => new SigilError(404, "not_found", d);
 export const invalidToken = (d = "The access token is missing, unknown, expired or revoked.") =>
   new SigilError(401, "invalid_token", d, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+/** RFC 6750 §3.1: the token is good but its grant does not cover what is asked. */
+export const insufficientScope = (scope: string) =>
+  new SigilError(403, "insufficient_scope", `The access token was not granted the "${scope}" scope.`, {
+    "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
 export const rateLimited = (retryAfterSeconds: number, d = "Too many attempts; try again later.") =>
   new SigilError(429, "rate_limited", d, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const unavailable = () =>

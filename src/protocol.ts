@@ -5,9 +5,11 @@
 export type ErrorCode =
   | "invalid_request"
   | "invalid_grant"
+  | "invalid_scope"
   | "unsupported_grant_type"
   | "invalid_client"
   | "invalid_token"
+  | "insufficient_scope"
   | "unauthorized_client"
   | "access_denied"
   | "unsupported_response_type"
@@ -40,6 +42,13 @@ export interface TokenResponse {
   token_type: "Bearer";
   expires_in: number;
   scope: string;
+  /** When the granted scope holds offline_access (docs/http-api.md#refresh-tokens). */
+  refresh_token?: string;
+}
+
+/** The token response of an OpenID Connect request (scope holds openid): §3's, plus the ID token. */
+export interface OpenIdTokenResponse extends TokenResponse {
+  id_token: string;
 }
 
 export interface UserInfo {

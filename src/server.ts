@@ -5,13 +5,14 @@ import type { AddressInfo, Socket } from "node:net";
 import proxyaddr from "proxy-addr";
 import express, { type Express, type RequestHandler } from "express";
 import type { Config } from "./config.js";
-import type { ErrorBody } from "./errors.js";
+import { causeForLog, type ErrorBody } from "./errors.js";
 import { Accounts } from "./domain/accounts.js";
 import { appExistsIn, Apps } from "./domain/apps.js";
 import { ChannelEvents } from "./domain/channel-events.js";
 import { Challenges } from "./domain/challenges.js";
 import { bearerToken, CustomTokens, type AppExists } from "./domain/custom-tokens.js";
 import { OAuth } from "./domain/oauth.js";
+import { openIdFor } from "./domain/oidc-setup.js";
 import { challengeEndpoints, challengeRoutes } from "./http/challenges/index.js";
 import type { OwnerResolver } from "./http/challenges/new.js";
 import { clientBundleRoutes } from "./http/client-bundle.js";
@@ -44,6 +45,12 @@ export interface ServerDeps {
    * apps; the channel tests pass their own directory of app ids.
    */
   appExists?: AppExists;
+  /**
+   * Whether listen() makes the ID token signing key when the store has none (default true: the
+   * first node to start makes it). The in-process test nodes pass false, so that the hundreds of
+   * nodes a test run starts do not each pay for an RSA key; they make it when first needed.
+   */
+  signingKeyAtStart?: boolean;
 }
 
 export interface SigilServer {
@@ -85,7 +92,9 @@ export function createServer(deps: ServerDeps): SigilServer {
     secret: config.secret,
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
+    refreshTokenTtl: config.refreshTokenTtl,
   });
+  const openid = openIdFor(config, store);
   const events = new ChannelEvents(store, config);
   const challenges = new Challenges({
     store,
@@ -113,12 +122,12 @@ export function createServer(deps: ServerDeps): SigilServer {
   const cors = apiCors(config);
   app.use(context);
   app.use(drainFlag);
-  app.use(["/challenge", "/auth/user"], cors);
+  app.use(["/challenge", "/auth/user", "/userinfo"], cors);
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }));
 
   app.use(challengeRoutes(challenges, challengeApi, api));
-  app.use(oauthRoutes({ config, store, accounts, apps, oauth }, api));
-  app.use(pageRoutes({ config, store, accounts, apps, oauth, customTokens }));
+  app.use(oauthRoutes({ config, store, accounts, apps, oauth, openid }, api));
+  app.use(pageRoutes({ config, store, accounts, apps, oauth, customTokens, openid }));
   app.use(opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }));
   app.use(clientBundleRoutes());
 
@@ -200,6 +209,13 @@ export function createServer(deps: ServerDeps): SigilServer {
     async listen(port = config.port, host = config.host) {
       // Hear the feed before taking connections; do not wait forever for a Redis that is away.
       await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+      // The first node to start makes the signing key (nodes starting with it wait for its key);
+      // a node that cannot reach the store now makes it when first needed.
+      if (deps.signingKeyAtStart !== false) {
+        await openid.keys
+          .ensure()
+          .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
+      }
       return new Promise((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(port, host, () => {

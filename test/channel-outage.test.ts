@@ -1,7 +1,7 @@
 // The channel through Redis trouble: a dropped subscription loses no live event, and a Redis
 // restart (with its data on disk) keeps the history and the live feed.
 import { expect } from "chai";
-import { readyClient } from "./support/channel.js";
+import { readyClient, refusal } from "./support/channel.js";
 import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
@@ -46,6 +46,16 @@ describe("Realtime channel through Redis trouble", function () {
     redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
     await a!.server.customTokens.revoke("test-app", id);
     expect(await cl.waitDisconnect(2000)).to.equal("io server disconnect");
+  });
+
+  it("When a token is revoked while the subscriptions are cut, then a new handshake with it is refused at once", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const { token, id } = await a!.server.customTokens.create({ app: "test-app" });
+    await readyClient(b!.url, { token }); // node B has just checked this token
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    await a!.server.customTokens.revoke("test-app", id);
+    expect((await refusal(b!.url, { token })).message).to.equal("invalid_token");
   });
 
   it("When Redis restarts, then the history survives and live events flow again", async () => {

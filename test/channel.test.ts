@@ -8,6 +8,10 @@ import type { TestNode } from "./support/nodes.js";
 
 const APP = "test-app";
 const EVENT_ID = /^\d+-\d+$/;
+const compareIds = (a: string, b: string) => {
+  const [x, y] = [a, b].map((id) => id.split("-").map(BigInt));
+  return x![0]! !== y![0]! ? (x![0]! < y![0]! ? -1 : 1) : x![1]! === y![1]! ? 0 : x![1]! < y![1]! ? -1 : 1;
+};
 
 describeBackends("Realtime channel", (backend) => {
   let node: TestNode;
@@ -39,6 +43,25 @@ describeBackends("Realtime channel", (backend) => {
       for (let i = 0; i < 50 && (await sockets()) !== 0; i++) await sleep(20);
       expect(await sockets()).to.equal(0);
       expect((await http(node.url, "/metrics")).text).to.match(/^sigil_channel_connections_total 1$/m);
+    });
+
+    it("then a browser on another origin may use HTTP long-polling (CORS); with CORS_ORIGINS, only those origins", async () => {
+      const poll = (url: string, origin: string) =>
+        http(url, "/socket.io/?EIO=4&transport=polling", { headers: { origin } });
+      const any = await poll(node.url, "https://app.example");
+      expect(any.status).to.equal(200);
+      expect(any.headers["access-control-allow-origin"]).to.equal("*");
+      const preflight = await http(node.url, "/socket.io/?EIO=4&transport=polling", {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+      });
+      expect(preflight.status).to.equal(204);
+      expect(preflight.headers["access-control-allow-origin"]).to.equal("*");
+      const only = await backend.startNode({ CORS_ORIGINS: "https://app.example" });
+      const listed = await poll(only.url, "https://app.example");
+      expect(listed.headers["access-control-allow-origin"]).to.equal("https://app.example");
+      const other = await poll(only.url, "https://evil.example");
+      expect(other.headers["access-control-allow-origin"]).to.equal(undefined);
     });
 
     it("then the token may come as Authorization: Bearer", async () => {
@@ -105,6 +128,29 @@ describeBackends("Realtime channel", (backend) => {
           expect(new Date(e.at).toISOString()).to.equal(e.at);
         }
       }
+    });
+
+    it("then 50 sockets of the app, some resuming with since while solves go on, each get every event once, in order", async () => {
+      const key = await api.createKey("q", "a", bearer());
+      await api.solve(key, "first");
+      const first = await readyClient(node.url, { token });
+      await api.solve(key, "second");
+      const [seen] = await first.waitEvents(1);
+      const live = await Promise.all(Array.from({ length: 40 }, () => readyClient(node.url, { token })));
+      // Ten resume after the second event while five more solves land: replay, held-back live events, then live.
+      const resuming = Array.from({ length: 10 }, () => channelClient(node.url, { token, since: seen!.id }));
+      await Promise.all(["3", "4", "5", "6", "7"].map((a) => api.solve(key, a)));
+      // A marker after them: once a client has it, it has everything it will ever get of these.
+      await api.solve(key, "marker");
+      await first.waitEvents(7);
+      const order = first.events.map((e) => e.id);
+      expect(new Set(order).size).to.equal(7);
+      expect([...order].sort(compareIds)).to.deep.equal(order);
+      for (const c of [...live, ...resuming]) {
+        await c.waitEvents(6);
+        expect(c.events.map((e) => e.id)).to.deep.equal(order.slice(1));
+      }
+      for (const c of resuming) expect((await c.waitReady()).recovered).to.equal(true);
     });
 
     it("then another app's sockets and anonymous challenges send nothing to this app", async () => {
@@ -352,6 +398,40 @@ describeBackends("Realtime channel", (backend) => {
       const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
       const c = await readyClient(node.url, { token: t.token });
       expect(await c.waitDisconnect(2500)).to.equal("io server disconnect");
+    });
+
+    it("then its expiry disconnects every socket of it, and none of another token", async () => {
+      const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+      const cs = await Promise.all([1, 2, 3].map(() => readyClient(node.url, { token: t.token })));
+      const keep = await readyClient(node.url, { token });
+      const reasons = await Promise.all(cs.map((c) => c.waitDisconnect(2500)));
+      expect(reasons).to.deep.equal(Array(3).fill("io server disconnect"));
+      expect((await refusal(node.url, { token: t.token })).message).to.equal("invalid_token");
+      expect(keep.socket.connected).to.equal(true);
+    });
+
+    it("then, after 50 sockets connected with it at once, revoking it drops all 50 and refuses 50 new handshakes at once", async () => {
+      const cs = await Promise.all(Array.from({ length: 50 }, () => readyClient(node.url, { token })));
+      await node.server.customTokens.revoke(APP, tokenId);
+      const reasons = await Promise.all(cs.map((c) => c.waitDisconnect(1000)));
+      expect(reasons).to.deep.equal(Array(50).fill("io server disconnect"));
+      const errs = await Promise.all(Array.from({ length: 50 }, () => refusal(node.url, { token })));
+      expect(errs.map((e) => e.message)).to.deep.equal(Array(50).fill("invalid_token"));
+    });
+
+    it("then 50 handshakes racing its revocation either fail or are dropped, and none stays connected", async () => {
+      await readyClient(node.url, { token }); // the token was just checked: a burst may reuse that check
+      const cs = Array.from({ length: 50 }, () => channelClient(node.url, { token }));
+      const errors: string[] = [];
+      for (const c of cs) c.socket.on("connect_error", (err) => errors.push(err.message));
+      await node.server.customTokens.revoke(APP, tokenId);
+      const settled = () => cs.every((c) => c.disconnects.length > 0 || c.socket.active === false);
+      for (let i = 0; i < 200 && !settled(); i++) await sleep(10);
+      expect(settled()).to.equal(true);
+      expect(cs.filter((c) => c.socket.connected)).to.have.length(0);
+      for (const c of cs) expect(c.disconnects.concat(c.socket.active ? [] : ["refused"])).to.have.length.above(0);
+      expect(errors.every((m) => m === "invalid_token")).to.equal(true);
+      expect((await refusal(node.url, { token })).message).to.equal("invalid_token");
     });
   });
 

@@ -8,9 +8,12 @@ export {
   type AuthorizeInput,
   type AuthorizeRequest,
   type ExchangeCodeInput,
+  type RefreshInput,
+  type RevokeInput,
   type SignInApi,
   type SignInOptions,
 } from "./signin.js";
+export type { BeginInput, CompleteInput, SignInStorage } from "./browser-signin.js";
 export { challengeFromVerifier, generateState, generateVerifier } from "./pkce.js";
 export { connectRealtime, RealtimeConnection, type RealtimeEvents, type RealtimeOptions } from "./realtime.js";
 export { compareEventIds } from "./event-ids.js";

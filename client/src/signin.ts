@@ -1,7 +1,9 @@
 // Sign-in with Sigil (docs/http-api.md#sign-in-with-sigil): OAuth 2.0 authorization code with `state`, PKCE S256 and
 // the RFC 9207 `iss` check. Step 1 (authorize) and step 2 (callback) run wherever the app
 // keeps its session — a browser page or a server; step 3 (exchangeCode, getUser) needs the
-// client secret and so runs on the app's server only.
+// client secret and so runs on the app's server only — save for a public client (a browser or
+// mobile app registered without a secret), which trades the code, refreshes and revokes from the
+// page itself: begin / complete (browser-signin.ts) do the whole round trip with sessionStorage.
 //
 // The verifier and the tokens never go into a URL: the authorize URL carries only the derived
 // code_challenge, and the code travels back in the callback URL as OAuth requires.
@@ -9,6 +11,7 @@ import type { TokenResponse, UserInfo } from "../../src/protocol.js";
 import { SigilError } from "./errors.js";
 import { isObject, readJson, send, trimBase, type HttpOptions } from "./http.js";
 import { challengeFromVerifier, generateState, generateVerifier } from "./pkce.js";
+import { browserSignIn, type BeginInput, type CompleteInput } from "./browser-signin.js";
 
 export interface SignInOptions extends HttpOptions {
   /** Address of the user-facing pages (`{auth_url}`); the base URL by default. */
@@ -25,6 +28,8 @@ export interface AuthorizeInput {
   state?: string;
   /** Your own PKCE verifier; a fresh random one by default. */
   verifier?: string;
+  /** Space-separated scopes, e.g. "profile offline_access" (refresh tokens); Sigil's default when absent. */
+  scope?: string;
 }
 
 /** Keep `state` and `verifier` (session, sessionStorage) until the callback; send the user to `url`. */
@@ -39,7 +44,26 @@ export interface ExchangeCodeInput {
   verifier: string;
   redirectUri: string;
   clientId: string;
-  clientSecret: string;
+  /** The app's secret; left out by a public client (a browser or mobile app), which has none. */
+  clientSecret?: string;
+}
+
+export interface RefreshInput {
+  /** The newest refresh token: each refresh returns the next one, and the one sent stops working. */
+  refreshToken: string;
+  clientId: string;
+  /** Left out by a public client. */
+  clientSecret?: string;
+  /** A narrower scope for the new access token (never wider than the granted one). */
+  scope?: string;
+}
+
+export interface RevokeInput {
+  /** An access token (revoked alone) or a refresh token (its whole sign-in is revoked). */
+  token: string;
+  clientId: string;
+  /** Left out by a public client. */
+  clientSecret?: string;
 }
 
 export interface SignInApi {
@@ -49,8 +73,22 @@ export interface SignInApi {
    * error (e.g. access_denied) into a SigilError, and returns the code.
    */
   parseCallback(callback: string | URL | URLSearchParams, expected: { state: string }): { code: string };
-  /** Server side: trades the code for an access token (client_secret_post). */
+  /** Trades the code for an access token: client_secret_post, or client_id alone for a public client. */
   exchangeCode(input: ExchangeCodeInput): Promise<TokenResponse>;
+  /** A new access token and refresh token for the newest refresh token (grant_type=refresh_token). */
+  refresh(input: RefreshInput): Promise<TokenResponse & { refresh_token: string }>;
+  /** Revokes a token (RFC 7009): on sign-out. Resolves for unknown tokens too. */
+  revoke(input: RevokeInput): Promise<void>;
+  /**
+   * Browser app (public client): starts the sign-in from the page — PKCE and state made with Web
+   * Crypto, the verifier kept in sessionStorage under the state — and sends the page to Sigil.
+   */
+  begin(input: BeginInput): Promise<AuthorizeRequest>;
+  /**
+   * Browser app (public client), on the redirect page: checks iss and that the state is one this
+   * browser began (state_mismatch otherwise), then trades the code with the kept verifier.
+   */
+  complete(input?: CompleteInput): Promise<TokenResponse>;
   /** Server side: the signed-in user, with a token issued to this client. */
   getUser(accessToken: string, clientId: string): Promise<UserInfo>;
 }
@@ -74,17 +112,32 @@ const isUser = (v: unknown): v is UserInfo =>
   typeof v.display_name === "string" &&
   typeof v.profile_picture === "string";
 
+const hasRefresh = (v: unknown): v is TokenResponse & { refresh_token: string } =>
+  isToken(v) && typeof (v as { refresh_token?: unknown }).refresh_token === "string";
+
+/** A form POST to a token-family endpoint; the secret only when there is one. */
+async function postForm(opts: HttpOptions, path: string, fields: Record<string, string | undefined>) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) body.append(k, v);
+  return send(opts, path, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: body.toString(),
+  });
+}
+
 export function signInApi(opts: SignInOptions): SignInApi {
   const authUrl = trimBase(opts.authUrl ?? opts.baseUrl);
   const issuer = trimBase(opts.issuer ?? opts.baseUrl);
 
-  return {
-    async authorize({ clientId, redirectUri, state = generateState(), verifier = generateVerifier() }) {
+  const api: Omit<SignInApi, "begin" | "complete"> = {
+    async authorize({ clientId, redirectUri, state = generateState(), verifier = generateVerifier(), scope }) {
       const url = new URL(`${authUrl}/authorize`);
       url.search = new URLSearchParams({
         response_type: "code",
         client_id: clientId,
         redirect_uri: redirectUri,
+        ...(scope !== undefined ? { scope } : {}),
         state,
         code_challenge: await challengeFromVerifier(verifier),
         code_challenge_method: "S256",
@@ -114,7 +167,7 @@ export function signInApi(opts: SignInOptions): SignInApi {
     },
 
     async exchangeCode({ code, verifier, redirectUri, clientId, clientSecret }) {
-      const body = new URLSearchParams({
+      const res = await postForm(opts, "/token", {
         grant_type: "authorization_code",
         code,
         redirect_uri: redirectUri,
@@ -122,12 +175,22 @@ export function signInApi(opts: SignInOptions): SignInApi {
         client_secret: clientSecret,
         code_verifier: verifier,
       });
-      const res = await send(opts, "/token", {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-        body: body.toString(),
-      });
       return readJson(res, isToken, "token");
+    },
+
+    async refresh({ refreshToken, clientId, clientSecret, scope }) {
+      const res = await postForm(opts, "/token", {
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+        client_id: clientId,
+        client_secret: clientSecret,
+        scope,
+      });
+      return readJson(res, hasRefresh, "token");
+    },
+
+    async revoke({ token, clientId, clientSecret }) {
+      await postForm(opts, "/revoke", { token, client_id: clientId, client_secret: clientSecret });
     },
 
     async getUser(accessToken, clientId) {
@@ -138,4 +201,5 @@ export function signInApi(opts: SignInOptions): SignInApi {
       return readJson(res, isUser, "auth/user");
     },
   };
+  return { ...api, ...browserSignIn(api) };
 }

@@ -43,21 +43,43 @@ export class Apps {
     return { name: n, redirectUris: uris };
   }
 
-  /** Registers an app; the secret is returned this once. */
+  /**
+   * Checks RP-initiated logout destinations (OpenID Connect): registered like redirect URLs, and
+   * matched exactly.
+   */
+  static checkPostLogout(uris: string[]): string[] {
+    const list = [...new Set(uris.map((u) => u.trim()).filter(Boolean))];
+    if (list.length > 20) throw new FormError("An app has at most 20 post-logout redirect URLs.");
+    for (const u of list) {
+      const problem = redirectUriProblem(u);
+      if (problem) throw new FormError(`Post-logout redirect URL: ${problem}`);
+    }
+    return list;
+  }
+
+  /**
+   * Registers an app; the secret is returned this once. A public client (a browser or mobile app,
+   * opts.public) gets none: it authenticates with its client_id alone and must use PKCE.
+   * opts.postLogoutRedirectUris: where RP-initiated logout may return.
+   */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
-  ): Promise<{ app: AppRecord; clientSecret: string }> {
+    opts: { public?: boolean; postLogoutRedirectUris?: string[] } = {},
+  ): Promise<{ app: AppRecord; clientSecret: string | undefined }> {
     const checked = Apps.check(name, redirectUris);
+    const postLogout = Apps.checkPostLogout(opts.postLogoutRedirectUris ?? []);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
-    const clientSecret = randomToken(32);
+    const clientSecret = opts.public ? undefined : randomToken(32);
     const app: AppRecord = {
       clientId,
       ownerId,
       name: checked.name,
       redirectUris: checked.redirectUris,
-      secretHash: this.hash(clientId, clientSecret),
+      secretHash: clientSecret === undefined ? "" : this.hash(clientId, clientSecret),
+      ...(opts.public ? { public: true } : {}),
+      ...(postLogout.length ? { postLogoutRedirectUris: postLogout } : {}),
       createdAt: Date.now(),
     };
     await this.deps.store.apps.create(app);
@@ -82,6 +104,7 @@ export class Apps {
 
   /** A new secret; the old one keeps working for the grace period unless revokeNow. */
   async rotateSecret(app: AppRecord, revokeNow: boolean): Promise<string> {
+    if (app.public) throw new FormError("A public client has no secret.");
     const clientSecret = randomToken(32);
     const next: AppRecord = { ...app, secretHash: this.hash(app.clientId, clientSecret) };
     delete next.previousSecretHash;
@@ -103,7 +126,8 @@ export class Apps {
   async authenticate(clientId: string, clientSecret: string): Promise<AppRecord | null> {
     const app = await this.byClientId(clientId);
     const given = this.hash(clientId, clientSecret);
-    if (!app) return null;
+    // A public client has no secret: one sent for it is wrong (client-auth.ts lets it in without).
+    if (!app || app.public) return null;
     if (sameDigest(given, app.secretHash)) return app;
     if (
       app.previousSecretHash &&

@@ -1,9 +1,10 @@
 // Authorization codes and access tokens (RFC 6749 §4.1, RFC 7636 PKCE S256). Codes and tokens
 // are opaque random strings; the store holds only their keyed hashes.
 import { createHash } from "node:crypto";
-import { SigilError, invalidToken } from "../errors.js";
-import type { AppRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
+import { SigilError, insufficientScope, invalidToken } from "../errors.js";
+import type { AppRecord, CodeRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
+import { Grants } from "./grants.js";
 import { redirectUriMatches } from "./redirect-uris.js";
 import { keyedHash, randomToken, sameDigest } from "./secrets.js";
 
@@ -12,6 +13,8 @@ export interface OAuthDeps {
   secret: string;
   codeTtl: number;
   accessTokenTtl: number;
+  /** REFRESH_TOKEN_TTL (docs/settings.md). */
+  refreshTokenTtl: number;
 }
 
 /** RFC 7636 §4.1/4.2: 43–128 unreserved characters. */
@@ -20,7 +23,12 @@ export const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
 export const invalidGrant = (d: string) => new SigilError(400, "invalid_grant", d);
 
 export class OAuth {
-  constructor(private readonly deps: OAuthDeps) {}
+  /** Refresh tokens, revocation, introspection (domain/grants.ts). */
+  readonly grants: Grants;
+
+  constructor(private readonly deps: OAuthDeps) {
+    this.grants = new Grants(deps);
+  }
 
   private hash(kind: string, value: string): string {
     return keyedHash(this.deps.secret, kind, value);
@@ -49,20 +57,31 @@ export class OAuth {
     redirectUriGiven: boolean;
     userId: string;
     codeChallenge?: string | undefined;
+    /** Granted scopes (absent: ["profile"]). */
+    scope?: string[] | undefined;
+    /** OpenID Connect requests only (domain/oidc.ts): the nonce, and when and how the user signed in. */
+    nonce?: string | undefined;
+    authTime?: number | undefined;
+    amr?: string[] | undefined;
   }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
+    const record: CodeRecord = {
+      clientId: input.clientId,
+      redirectUri: input.redirectUri,
+      redirectUriGiven: input.redirectUriGiven,
+      userId: input.userId,
+      ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
+      ...(input.scope ? { scope: input.scope } : {}),
+      ...(input.nonce !== undefined ? { nonce: input.nonce } : {}),
+      ...(input.authTime !== undefined ? { authTime: input.authTime } : {}),
+      ...(input.amr !== undefined ? { amr: input.amr } : {}),
+    };
     const saved = await this.deps.store.grants.saveCode(
       this.hash("code", code),
-      {
-        clientId: input.clientId,
-        redirectUri: input.redirectUri,
-        redirectUriGiven: input.redirectUriGiven,
-        userId: input.userId,
-        ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
-      },
+      record,
       this.deps.codeTtl,
-      // The code's entry with its consent must outlive the code and any token traded for it.
-      this.deps.codeTtl + this.markTtl,
+      // The code's entry with its consent must outlive the code and any token (refresh tokens too) traded for it.
+      this.grants.registrationTtl(record.scope),
     );
     return saved ? code : null;
   }
@@ -73,6 +92,8 @@ export class OAuth {
     clientId: string;
     redirectUri: string | undefined;
     codeVerifier: string | undefined;
+    /** A public client: its codes must carry a PKCE challenge (docs/http-api.md#public-clients). */
+    publicClient?: boolean;
   }) {
     if (input.code.length > 512) throw invalidGrant("The code is unknown, expired or already used.");
     const codeHash = this.hash("code", input.code);
@@ -88,6 +109,7 @@ export class OAuth {
       input.redirectUri === undefined ? !code.redirectUriGiven : input.redirectUri === code.redirectUri;
     if (!redirectOk) throw invalidGrant("The redirect_uri does not match the authorization request.");
     if (code.codeChallenge === undefined) {
+      if (input.publicClient) throw invalidGrant("A public client's code must come with PKCE.");
       if (input.codeVerifier !== undefined) throw invalidGrant("A code_verifier was sent but no code_challenge was.");
     } else {
       if (input.codeVerifier === undefined || !PKCE_VALUE.test(input.codeVerifier)) {
@@ -99,10 +121,16 @@ export class OAuth {
         sameDigest(Buffer.from(s256).toString("hex"), Buffer.from(code.codeChallenge).toString("hex"));
       if (!same) throw invalidGrant("The code_verifier does not match the code_challenge.");
     }
-    const token = randomToken(32);
-    const record: TokenRecord = { userId: code.userId, clientId: code.clientId, codeHash };
-    await this.deps.store.grants.saveToken(this.hash("token", token), record, this.deps.accessTokenTtl);
-    return { accessToken: token, expiresIn: this.deps.accessTokenTtl };
+    const record: TokenRecord = {
+      userId: code.userId,
+      clientId: code.clientId,
+      codeHash,
+      ...(code.scope ? { scope: code.scope } : {}),
+    };
+    const token = await this.grants.issueAccessToken(record);
+    // With offline_access the grant holds refresh tokens from here on (domain/grants.ts).
+    const refreshToken = await this.grants.start(code, codeHash);
+    return { accessToken: token, expiresIn: this.deps.accessTokenTtl, refreshToken, code };
   }
 
   grantConsent(userId: string, clientId: string) {
@@ -136,7 +164,22 @@ export class OAuth {
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
     if (!found) throw invalidToken();
+    // An OpenID Connect grant without "profile" (say "openid email") did not allow reading it.
+    if (found.token.scope && !found.token.scope.includes("profile")) throw insufficientScope("profile");
     return found.user;
+  }
+
+  /**
+   * /userinfo: the token's record and user when it is a live OpenID Connect token; invalid_token
+   * otherwise. Such a token names its client before a "." (Grants.issueAccessToken).
+   */
+  async openIdTokenUser(token: string): Promise<{ token: TokenRecord; user: UserRecord }> {
+    const dot = token.indexOf(".");
+    const clientId = dot > 0 ? token.slice(0, dot) : "";
+    if (!this.plausible(token, clientId)) throw invalidToken();
+    const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
+    if (!found || !found.token.scope?.includes("openid")) throw invalidToken();
+    return found;
   }
 
   private plausible(token: string, clientId: string): boolean {

@@ -1,13 +1,17 @@
 // Handshake authentication (docs/realtime.md#connecting): a CUSTOM TOKEN from `auth.token` or the Authorization
 // header; refusals reach the client as connect_error with message = error code, data = the error object (docs/errors.md).
-import type { CustomTokens } from "../domain/custom-tokens.js";
 import { bearerToken } from "../domain/custom-tokens.js";
 import { toSigilError, unavailable } from "../errors.js";
 import type { Logger } from "../log.js";
 import { isEventId } from "../store/port.js";
+import { Session, type SessionContext } from "./session.js";
 import type { ChannelSocket } from "./types.js";
+import type { VerifiedTokens } from "./verified-tokens.js";
 
-export function handshakeAuth(tokens: CustomTokens, logger: Logger, isDraining: () => boolean) {
+/** What `socket.handshake.auth` is once read: the token is not kept in memory past the handshake. */
+const READ: Record<string, never> = Object.freeze({});
+
+export function handshakeAuth(tokens: VerifiedTokens, ctx: SessionContext, logger: Logger, isDraining: () => boolean) {
   return async (socket: ChannelSocket, next: (err?: Error) => void) => {
     try {
       if (isDraining()) throw unavailable();
@@ -15,13 +19,9 @@ export function handshakeAuth(tokens: CustomTokens, logger: Logger, isDraining: 
       const header = socket.handshake.headers.authorization;
       const token =
         auth.token !== undefined ? auth.token : bearerToken(typeof header === "string" ? header : undefined);
-      const who = await tokens.verify(token);
-      socket.data = {
-        app: who.app,
-        tokenId: who.tokenId,
-        ...(who.expiresAt !== undefined ? { expiresAt: who.expiresAt } : {}),
-        ...(isEventId(auth.since) ? { since: auth.since } : {}),
-      };
+      const since = isEventId(auth.since) ? auth.since : undefined;
+      socket.handshake.auth = READ;
+      socket.data = new Session(await tokens.verify(token), since, ctx);
       next();
     } catch (err) {
       const e = toSigilError(err);

@@ -1,8 +1,9 @@
 // The realtime channel (docs/realtime.md): Socket.IO on the node's HTTP server, path /socket.io/.
 // The store's feed brings every node each new event and revocation; the Redis adapter (when on
 // Redis) links the nodes' Socket.IO servers for anything broadcast through io.
-import type { IncomingMessage, Server as HttpServer } from "node:http";
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import { createAdapter, createShardedAdapter } from "@socket.io/redis-adapter";
+import cors from "cors";
 import { Server } from "socket.io";
 import type { Config } from "../config.js";
 import type { ChannelEvents } from "../domain/channel-events.js";
@@ -12,10 +13,11 @@ import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import type { RealtimeClients } from "../store/port.js";
 import { handshakeAuth } from "./auth.js";
-import { registerHandlers } from "./handlers.js";
+import { makeHandlers } from "./handlers.js";
 import { SessionRegistry } from "./registry.js";
-import { Session } from "./session.js";
-import { dropConnection, type ChannelServer } from "./types.js";
+import type { SessionContext } from "./session.js";
+import { dropConnection, type ChannelServer, type ChannelSocket } from "./types.js";
+import { VerifiedTokens } from "./verified-tokens.js";
 
 export interface RealtimeDeps {
   config: Config;
@@ -37,18 +39,22 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-/** Longest a timer may wait in one go (setTimeout's limit). */
-const MAX_TIMER = 2 ** 31 - 1;
-
 export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Realtime {
-  const { config, logger, clients } = deps;
+  const { config, logger, clients, metrics } = deps;
   let draining = false;
   const io: ChannelServer = new Server(httpServer, {
     path: "/socket.io/",
     serveClient: false,
     maxHttpBufferSize: 64 * 1024,
-    cors: { origin: config.corsOrigins ? [...config.corsOrigins] : "*" },
     allowRequest: (_req, cb) => cb(draining ? "draining" : null, !draining),
+  });
+  // CORS for the HTTP long-polling requests, as Socket.IO's own `cors` option would do it, but not
+  // for WebSocket upgrades: browsers do not apply CORS to WebSockets, and the headers only cost the
+  // handshake time.
+  const corsMiddleware = cors({ origin: config.corsOrigins ? [...config.corsOrigins] : "*" });
+  io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
+    if (req.headers.upgrade === undefined) corsMiddleware(req, res, next);
+    else next();
   });
   if (clients.adapter) {
     const { pub, sub } = clients.adapter;
@@ -59,51 +65,66 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     );
   }
 
-  const registry = new SessionRegistry();
+  // Every socket is in its app's room: a live event is encoded once and written to the app's
+  // sockets here (io.local: never through the adapter), but those the registry leaves out.
+  const registry = new SessionRegistry((app, except, e) =>
+    io.local
+      .to(appRoom(app))
+      .except(except)
+      .emit("challenge:result", { id: e.id, key: e.key, correct: e.correct, at: e.at }),
+  );
+  const verified = new VerifiedTokens(deps.tokens);
   const ready = clients.feed.subscribe(
-    (m) => registry.onFeed(m),
+    (m) => {
+      if (m.type === "revoked") verified.revoked(m.tokenId);
+      registry.onFeed(m);
+    },
     () => {
       // The feed was away: events published meanwhile are read back from the history, and
       // revocations made meanwhile are found in the token records.
-      for (const s of registry.all()) {
-        s.catchUp().catch(() => dropConnection(s.socket));
-        const { app, tokenId } = s.socket.data;
+      verified.heard();
+      for (const socket of registry.all()) {
+        socket.data.catchUp(socket).catch(() => dropConnection(socket));
+        const { app, tokenId } = socket.data;
         deps.tokens.isActive(app, tokenId).then(
-          (active) => active || s.socket.disconnect(true),
+          (active) => active || socket.disconnect(true),
           () => {},
         );
       }
     },
+    () => verified.lost(),
   );
-  ready.catch((err: unknown) =>
-    logger.error({ err: { message: (err as Error).message } }, "realtime feed subscription failed"),
+  ready.then(
+    () => verified.heard(),
+    (err: unknown) => logger.error({ err: { message: (err as Error).message } }, "realtime feed subscription failed"),
   );
 
-  io.use(handshakeAuth(deps.tokens, logger, () => draining));
+  const ctx: SessionContext = {
+    events: deps.events,
+    maxQueue: config.channelMaxQueue,
+    ratePerSecond: config.channelRateLimit,
+  };
+  const handlers = makeHandlers(deps.challenges, logger, deps.clientAddress);
+  function onDisconnect(this: ChannelSocket) {
+    metrics.channelSockets.dec();
+    this.data.close();
+    registry.remove(this);
+  }
+
+  io.use(handshakeAuth(verified, ctx, logger, () => draining));
   io.on("connection", (socket) => {
-    const session = new Session(socket, deps.events, config.channelMaxQueue);
-    if (!registry.add(session)) return;
-    registerHandlers(socket, deps.challenges, logger, config.channelRateLimit, deps.clientAddress(socket.request));
-    deps.metrics.channelConnections.inc();
-    deps.metrics.channelSockets.inc();
-
-    let expiry: NodeJS.Timeout | undefined;
-    const { expiresAt } = socket.data;
-    const armExpiry = () => {
-      const left = (expiresAt ?? 0) - Date.now();
-      if (left <= 0) socket.disconnect(true);
-      else expiry = setTimeout(armExpiry, Math.min(left, MAX_TIMER));
-    };
-    socket.on("disconnect", () => {
-      deps.metrics.channelSockets.dec();
-      clearTimeout(expiry);
-      session.close();
-      registry.remove(session);
-    });
-    // After the listener: a token that expired since the handshake disconnects at once, and that
-    // disconnect must still be counted and leave the registry.
-    if (expiresAt !== undefined) armExpiry();
-    session.sync(socket.data.since, true).catch(() => {
+    // The handshake (socket.handshake: headers, address) is all Sigil reads of the request: let
+    // the request object go rather than keep it for the socket's life (Socket.IO's own advice).
+    (socket.conn as { request: unknown }).request = null;
+    if (!registry.add(socket)) return;
+    void socket.join(appRoom(socket.data.app));
+    socket.use(handlers.limit(socket));
+    socket.on("challenge:new", handlers.onNew);
+    socket.on("challenge:solve", handlers.onSolve);
+    metrics.channelConnections.inc();
+    metrics.channelSockets.inc();
+    socket.on("disconnect", onDisconnect);
+    socket.data.start(socket).catch(() => {
       // History unreadable (store away): let the client retry with its since.
       dropConnection(socket);
     });
@@ -119,4 +140,9 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       await Promise.allSettled([io.of("/").adapter.close()]);
     },
   };
+}
+
+/** The Socket.IO room of an app's sockets on a node (never a socket id: those have no colon). */
+function appRoom(app: string): string {
+  return `app:${app}`;
 }

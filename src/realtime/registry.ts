@@ -1,59 +1,110 @@
-// This node's sessions, by app and by token, fed by the store's feed: every new event goes to
-// the app's sessions here, every revocation drops the token's sockets here. Every node does the
-// same, so an event or a revocation reaches the sockets of every node.
-import type { FeedMessage } from "../store/port.js";
-import type { Session } from "./session.js";
+// This node's sockets, by app and by token, fed by the store's feed: every new event goes to the
+// app's sockets here, every revocation drops the token's sockets here. Every node does the same,
+// so an event or a revocation reaches the sockets of every node. Expiry is kept per token too: one
+// timer for all the sockets of an expiring token, none for tokens that never expire.
+import type { FeedMessage, StoredEvent } from "../store/port.js";
+import type { ChannelSocket } from "./types.js";
 
 /** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */
 const RECENT_MS = 10_000;
+/** Longest a timer may wait in one go (setTimeout's limit). */
+const MAX_TIMER = 2 ** 31 - 1;
+
+/** Sends one event to the app's sockets on this node but those named (one encoding for all). */
+export type Broadcast = (app: string, except: string[], e: StoredEvent) => void;
 
 export class SessionRegistry {
-  private readonly byApp = new Map<string, Set<Session>>();
-  private readonly byToken = new Map<string, Set<Session>>();
+  private readonly byApp = new Map<string, Set<ChannelSocket>>();
+  private readonly byToken = new Map<string, Set<ChannelSocket>>();
+  private readonly expiry = new Map<string, NodeJS.Timeout>();
   private readonly recentlyRevoked = new Map<string, number>();
 
-  /** Adds a session; false (and the socket is dropped) if its token was revoked during the handshake. */
-  add(s: Session): boolean {
-    if (this.recentlyRevoked.has(s.socket.data.tokenId)) {
-      s.socket.disconnect(true);
+  constructor(private readonly broadcast: Broadcast) {}
+
+  /**
+   * Adds a socket; false (and the socket is dropped) if its token was revoked during the handshake
+   * or has expired since.
+   */
+  add(socket: ChannelSocket): boolean {
+    const { app, tokenId, expiresAt } = socket.data;
+    if (this.recentlyRevoked.has(tokenId) || (expiresAt !== undefined && expiresAt <= Date.now())) {
+      socket.disconnect(true);
       return false;
     }
-    addTo(this.byApp, s.app, s);
-    addTo(this.byToken, s.socket.data.tokenId, s);
+    addTo(this.byApp, app, socket);
+    addTo(this.byToken, tokenId, socket);
+    if (expiresAt !== undefined && !this.expiry.has(tokenId)) this.armExpiry(tokenId, expiresAt);
     return true;
   }
 
-  remove(s: Session): void {
-    removeFrom(this.byApp, s.app, s);
-    removeFrom(this.byToken, s.socket.data.tokenId, s);
+  remove(socket: ChannelSocket): void {
+    const { app, tokenId } = socket.data;
+    removeFrom(this.byApp, app, socket);
+    if (removeFrom(this.byToken, tokenId, socket)) {
+      clearTimeout(this.expiry.get(tokenId));
+      this.expiry.delete(tokenId);
+    }
   }
 
   onFeed(m: FeedMessage): void {
     if (m.type === "event") {
-      for (const s of this.byApp.get(m.app) ?? []) s.deliver(m.event);
+      const sockets = this.byApp.get(m.app);
+      if (!sockets) return;
+      const except: string[] = [];
+      let some = false;
+      for (const s of sockets) {
+        if (s.data.accept(s, m.event)) some = true;
+        else except.push(s.id);
+      }
+      if (some) this.broadcast(m.app, except, m.event);
     } else {
       // A revoked token: a Socket.IO disconnect, so the client does not retry with it.
       const now = Date.now();
       for (const [id, at] of this.recentlyRevoked) if (now - at > RECENT_MS) this.recentlyRevoked.delete(id);
       this.recentlyRevoked.set(m.tokenId, now);
-      for (const s of [...(this.byToken.get(m.tokenId) ?? [])]) s.socket.disconnect(true);
+      this.disconnectToken(m.tokenId);
     }
   }
 
-  all(): Session[] {
+  all(): ChannelSocket[] {
     return [...this.byApp.values()].flatMap((set) => [...set]);
+  }
+
+  /** Disconnects the token's sockets once it expires (at once if it already has). */
+  private armExpiry(tokenId: string, expiresAt: number): void {
+    const left = expiresAt - Date.now();
+    if (left <= 0) {
+      this.disconnectToken(tokenId);
+      return;
+    }
+    const timer = setTimeout(
+      () => {
+        this.expiry.delete(tokenId);
+        if (this.byToken.has(tokenId)) this.armExpiry(tokenId, expiresAt);
+      },
+      Math.min(left, MAX_TIMER),
+    );
+    this.expiry.set(tokenId, timer);
+  }
+
+  private disconnectToken(tokenId: string): void {
+    const sockets = this.byToken.get(tokenId);
+    if (sockets) for (const s of [...sockets]) s.disconnect(true);
   }
 }
 
-function addTo(map: Map<string, Set<Session>>, k: string, s: Session) {
+function addTo(map: Map<string, Set<ChannelSocket>>, k: string, s: ChannelSocket) {
   let set = map.get(k);
   if (!set) map.set(k, (set = new Set()));
   set.add(s);
 }
 
-function removeFrom(map: Map<string, Set<Session>>, k: string, s: Session) {
+/** Removes s; true when that left k without any socket. */
+function removeFrom(map: Map<string, Set<ChannelSocket>>, k: string, s: ChannelSocket): boolean {
   const set = map.get(k);
-  if (!set) return;
+  if (!set) return false;
   set.delete(s);
-  if (set.size === 0) map.delete(k);
+  if (set.size > 0) return false;
+  map.delete(k);
+  return true;
 }

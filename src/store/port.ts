@@ -8,11 +8,13 @@ import type { ChallengeStore } from "./ports/challenges.js";
 import type { AttemptLimiter, LimiterSpec } from "./ports/limits.js";
 import type { AccountStore, AppStore, GrantStore, SessionStore } from "./ports/signin.js";
 import type { CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
+import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
 export * from "./ports/signin.js";
 export * from "./ports/realtime.js";
+export * from "./ports/keys.js";
 
 export interface Store {
   readonly kind: "memory" | "redis";
@@ -24,6 +26,9 @@ export interface Store {
   readonly sessions: SessionStore;
   readonly apps: AppStore;
   readonly grants: GrantStore;
+  /** OpenID Connect: the signing keys, and the scopes granted per app. */
+  readonly signingKeys: SigningKeyStore;
+  readonly consentScopes: ConsentScopeStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -6,7 +6,8 @@ import { Csrf, ErrorNote, Page } from "./layout.js";
 
 export interface ShownSecret {
   clientId: string;
-  clientSecret: string;
+  /** undefined for a public client (it has none). */
+  clientSecret: string | undefined;
   what: string;
 }
 
@@ -27,13 +28,19 @@ export function DevelopersPage(p: {
       <ErrorNote message={p.error} />
       {p.shown ? (
         <div role="status">
-          <p>{p.shown.what} Copy the secret now: it is not shown again.</p>
+          {p.shown.clientSecret === undefined ? (
+            <p>{p.shown.what} A public client has no secret: it signs in with its client_id and PKCE.</p>
+          ) : (
+            <p>{p.shown.what} Copy the secret now: it is not shown again.</p>
+          )}
           <p>
             client_id: <code class="client-id">{p.shown.clientId}</code>
           </p>
-          <p>
-            client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code>
-          </p>
+          {p.shown.clientSecret === undefined ? null : (
+            <p>
+              client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code>
+            </p>
+          )}
         </div>
       ) : null}
       <section>
@@ -47,6 +54,21 @@ export function DevelopersPage(p: {
             Redirect URLs (one per line; https, or http on 127.0.0.1 / [::1])
             <textarea name="redirect_uri" rows={3} required />
           </label>
+          <label>
+            Post-logout redirect URLs (optional, one per line; where OpenID Connect sign-out may return)
+            <textarea name="post_logout_redirect_uri" rows={2} />
+          </label>
+          <fieldset>
+            <legend>Kind of app</legend>
+            <label>
+              <input type="radio" name="client_type" value="confidential" checked /> Server app (confidential: has a
+              secret)
+            </label>
+            <label>
+              <input type="radio" name="client_type" value="public" /> Browser or mobile app (public: no secret, PKCE
+              required)
+            </label>
+          </fieldset>
           <button type="submit">Register</button>
         </form>
       </section>
@@ -64,16 +86,32 @@ export function DevelopersPage(p: {
               </li>
             ))}
           </ul>
+          {app.postLogoutRedirectUris?.length ? (
+            <>
+              <p>Post-logout redirect URLs:</p>
+              <ul>
+                {app.postLogoutRedirectUris.map((u) => (
+                  <li key={u}>
+                    <code>{u}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           {app.previousSecretUntil && app.previousSecretUntil > Date.now() ? (
             <p>The previous secret works until {new Date(app.previousSecretUntil).toISOString()}.</p>
           ) : null}
-          <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
-            <Csrf token={p.csrf} />
-            <label>
-              <input type="checkbox" name="revoke_old" value="1" /> revoke the old secret at once
-            </label>
-            <button type="submit">Rotate secret</button>
-          </form>
+          {app.public ? (
+            <p class="client-type">Public client: no secret; PKCE required.</p>
+          ) : (
+            <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
+              <Csrf token={p.csrf} />
+              <label>
+                <input type="checkbox" name="revoke_old" value="1" /> revoke the old secret at once
+              </label>
+              <button type="submit">Rotate secret</button>
+            </form>
+          )}
           <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/delete`}>
             <Csrf token={p.csrf} />
             <button type="submit">Delete app</button>

@@ -10,40 +10,29 @@
 //   sockets have sat idle a few seconds, divided by the count.
 // Settings: BENCH_SOLVE_RATE (200), BENCH_SECONDS / BENCH_WARMUP / BENCH_ROUNDS as elsewhere,
 // BENCH_SOCKETS (10000), BENCH_SOCKET_CLIENTS (2), BENCH_SOCKET_CONCURRENCY (250).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { io } from "socket.io-client";
-import { http } from "../support/http.js";
 import { freePort } from "../support/ports.js";
-import { ROOT, sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
+import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
+import {
+  appWithToken,
+  num,
+  ownedChallenges,
+  percentile,
+  rss,
+  sleep,
+  startBenchSigil,
+  startSwarm,
+} from "./lib/sockets.js";
 
-const num = (name: string, dflt: number) => {
-  const v = Number(process.env[name] ?? dflt);
-  return Number.isFinite(v) && v > 0 ? v : dflt;
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const empty = (): Measurement => ({ rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0, timeouts: 0, total: 0 });
 
-/** Resident set size of a process in bytes (VmRSS from /proc). */
-function rss(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  if (!m) throw new Error(`no VmRSS for ${pid}`);
-  return Number(m[1]) * 1024;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-const empty = (): Measurement => ({ rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0, timeouts: 0, total: 0 });
-
-interface LatencyTarget {
+export interface LatencyTarget {
   /** Where solves are sent (node B). */
   httpUrl: string;
   path: string;
@@ -61,7 +50,12 @@ interface LatencyTarget {
  * Solves at a steady `rate` for warm-up + `seconds`; each key is used once per keys.length/rate
  * seconds, so an event is matched to its request by key. Events of warm-up solves are not counted.
  */
-async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmup: number): Promise<Measurement> {
+export async function latencyRun(
+  t: LatencyTarget,
+  rate: number,
+  seconds: number,
+  warmup: number,
+): Promise<Measurement> {
   const socket = io(t.socketUrl, {
     path: "/socket.io/",
     transports: ["websocket"],
@@ -145,56 +139,7 @@ async function latencyRun(t: LatencyTarget, rate: number, seconds: number, warmu
   }
 }
 
-interface Swarm {
-  procs: ChildProcess[];
-  close(): Promise<void>;
-}
-
-function message<T>(p: ChildProcess, type: string, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`socket client: no "${type}" within ${ms} ms`)), ms);
-    const on = (m: { type: string }) => {
-      if (m.type !== type) return;
-      clearTimeout(timer);
-      p.off("message", on);
-      resolve(m as T);
-    };
-    p.on("message", on);
-    p.once("exit", (code) => reject(new Error(`socket client exited (${code})`)));
-  });
-}
-
-async function startSwarm(n: number): Promise<Swarm> {
-  const procs = Array.from({ length: n }, () =>
-    spawn(process.execPath, ["--import", "tsx", "test/bench/socket-swarm.ts"], {
-      cwd: ROOT,
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    }),
-  );
-  process.once("exit", () => procs.forEach((p) => p.kill("SIGKILL")));
-  await Promise.all(procs.map((p) => message(p, "up", 20_000)));
-  return {
-    procs,
-    async close() {
-      await Promise.all(
-        procs.map(
-          (p) =>
-            new Promise<void>((resolve) => {
-              if (p.exitCode !== null || p.signalCode !== null) return resolve();
-              const t = setTimeout(() => p.kill("SIGKILL"), 10_000);
-              p.once("exit", () => {
-                clearTimeout(t);
-                resolve();
-              });
-              p.send({ type: "close" });
-            }),
-        ),
-      );
-    },
-  };
-}
-
-interface BurstResult {
+export interface BurstResult {
   rate: number;
   connected: number;
   failed: number;
@@ -205,7 +150,7 @@ interface BurstResult {
 }
 
 /** Connects `count` sockets to one node from the client processes, then measures its RSS idle. */
-async function burst(
+export async function burst(
   ctx: BenchContext,
   who: string,
   url: string,
@@ -223,20 +168,10 @@ async function burst(
     const clientCpu = () => swarm.procs.reduce((a, p) => a + (cpuSeconds(p.pid) ?? NaN), 0);
     const ccpu0 = clientCpu();
     const t0 = performance.now();
-    const per = swarm.procs.map((_, i) => Math.floor(count / clients) + (i < count % clients ? 1 : 0));
-    const done = await Promise.all(
-      swarm.procs.map((p, i) => {
-        const d = message<{ connected: number; failed: number; ms: number; times: number[] }>(p, "done", 120_000);
-        p.send({ type: "go", url, token, count: per[i], concurrency });
-        return d;
-      }),
-    );
+    const { connected, failed, times } = await swarm.connect(url, token, count, concurrency);
     const wall = (performance.now() - t0) / 1000;
     const cpu1 = cpuSeconds(pid);
     const ccpu1 = clientCpu();
-    const connected = done.reduce((a, d) => a + d.connected, 0);
-    const failed = done.reduce((a, d) => a + d.failed, 0);
-    const times = done.flatMap((d) => d.times).sort((a, b) => a - b);
     // Idle: let handshake garbage and buffers settle before reading the resident memory.
     await sleep(5000);
     const after = rss(pid);
@@ -262,17 +197,6 @@ async function burst(
   }
 }
 
-/** The `sigil` CLI against the bench Redis; returns its JSON output. */
-function cli(env: Record<string, string>, ...args: string[]): any {
-  const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-  });
-  if (r.status !== 0) throw new Error(`setup: sigil ${args.join(" ")} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
-
 export const realtimeBench: BenchModule = {
   name: "realtime",
   description:
@@ -287,7 +211,7 @@ export const realtimeBench: BenchModule = {
       const ports = await Promise.all([freePort(), freePort()]);
       const prof = profileArgs(settings);
       const [a, b] = await Promise.all(
-        ["A", "B"].map((n) => startSigil(redisUrl, { name: `sigil ${n}`, nodeArgs: prof })),
+        ["A", "B"].map((n) => startBenchSigil(redisUrl, { name: `sigil ${n}`, nodeArgs: prof })),
       );
       procs.push(a!, b!);
       const [fa, fb] = await Promise.all(
@@ -303,42 +227,9 @@ export const realtimeBench: BenchModule = {
       procs.push(fa!, fb!);
 
       // An app with a CUSTOM TOKEN, made with the real CLI; challenges owned by it, made on node B.
-      const cliEnv = sigilEnv(0, redisUrl);
-      cli(cliEnv, "users", "create", "--username", "bench-owner", "--password", "bench password 123");
-      const app = cli(
-        cliEnv,
-        "apps",
-        "create",
-        "--owner",
-        "bench-owner",
-        "--name",
-        "Bench",
-        "--redirect-uri",
-        "https://app.example/cb",
-      );
-      const { token } = cli(cliEnv, "tokens", "create", "--app", app.client_id, "--name", "bench");
-      const nKeys = Math.max(100, Math.ceil(rate * 2));
-      const keys: string[] = [];
-      for (let i = 0; i < nKeys; i += 50) {
-        const batch = await Promise.all(
-          Array.from({ length: Math.min(50, nKeys - i) }, (_, j) =>
-            http(b!.url, "/challenge/new", {
-              method: "POST",
-              headers: {
-                authorization: `Bearer ${token}`,
-                question: `q${i + j}`,
-                answer: `answer-${i + j}`,
-                ttl: "3600",
-              },
-            }),
-          ),
-        );
-        for (const r of batch) {
-          if (r.status !== 201) throw new Error(`setup: create failed ${r.status} ${r.text}`);
-          keys.push(r.json.key as string);
-        }
-      }
-      ctx.log(`  app ${app.client_id} with a CUSTOM TOKEN, ${keys.length} owned challenges`);
+      const { app, token } = appWithToken(sigilEnv(0, redisUrl));
+      const keys = await ownedChallenges(b!.url, token, Math.max(100, Math.ceil(rate * 2)));
+      ctx.log(`  app ${app} with a CUSTOM TOKEN, ${keys.length} owned challenges`);
       const answers = new Map(keys.map((k, i) => [k, `answer-${i}`]));
 
       const rows: Row[] = [];

@@ -2,7 +2,9 @@
 // transport, one connection each) on command, and holds them idle until told to close. Driven over
 // IPC by realtime.ts: it says {type:"up"}; gets {type:"go", url, token?, count, concurrency};
 // answers {type:"done", connected, failed, ms, times} (handshake times in ms, per socket); gets
-// {type:"close"}, disconnects everything and exits.
+// {type:"close"}, disconnects everything and exits. With `record: true` in "go", the sockets note
+// when each `challenge:result` arrives (epoch ms, high resolution, by event key); {type:"report"}
+// is answered with {type:"events", byKey: {key: [ms, …]}} and the notes are cleared (fanout.ts).
 import { performance } from "node:perf_hooks";
 import { io, type Socket } from "socket.io-client";
 
@@ -12,7 +14,16 @@ interface Go {
   token?: string;
   count: number;
   concurrency: number;
+  record?: boolean;
 }
+
+let arrivals = new Map<string, number[]>();
+const onResult = (e: { key: string }) => {
+  const t = performance.timeOrigin + performance.now();
+  const list = arrivals.get(e.key);
+  if (list) list.push(t);
+  else arrivals.set(e.key, [t]);
+};
 
 const sockets: Socket[] = [];
 const send = (m: object) => process.send!(m);
@@ -43,6 +54,7 @@ function burst(go: Go): void {
         ...(go.token ? { auth: { token: go.token } } : {}),
       });
       sockets.push(s);
+      if (go.record) s.on("challenge:result", onResult);
       s.once("connect", () => {
         times.push(performance.now() - t0);
         connected++;
@@ -59,6 +71,10 @@ function burst(go: Go): void {
 
 process.on("message", (m: { type: string }) => {
   if (m.type === "go") burst(m as Go);
+  if (m.type === "report") {
+    send({ type: "events", byKey: Object.fromEntries(arrivals) });
+    arrivals = new Map();
+  }
   if (m.type === "close") {
     for (const s of sockets) s.disconnect();
     setTimeout(() => process.exit(0), 200);

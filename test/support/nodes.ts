@@ -37,6 +37,8 @@ export async function startNode(
     appExists?: AppExists;
     /** Wraps the store the node is given (tests of what a failing store does to a request). */
     wrapStore?: (store: Store) => Store;
+    /** Make the signing key at start, as main.ts does (default false: when first needed; src/server.ts). */
+    signingKeyAtStart?: boolean;
   } = {},
 ): Promise<TestNode> {
   const port = await freePort();
@@ -68,6 +70,7 @@ export async function startNode(
     logger,
     realtime: opened.realtime,
     appExists: opts.appExists ?? testAppExists(opened.store),
+    signingKeyAtStart: opts.signingKeyAtStart ?? false,
   });
   const url = await server.listen(config.port, config.host);
   let closed = false;

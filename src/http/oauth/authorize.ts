@@ -1,9 +1,13 @@
 // GET/POST {auth_url}/authorize — the authorization endpoint (docs/http-api.md#get-auth_urlauthorize, RFC 6749 §4.1,
-// RFC 7636, RFC 9207). Unknown client or unregistered redirect URL: a 400 page, never a redirect.
+// RFC 7636, RFC 9207; OpenID Connect Core §3.1.2 when `scope` holds openid). Unknown client or
+// unregistered redirect URL: a 400 page, never a redirect. A request without openid gets exactly
+// what the plain OAuth flow gives; the OpenID parameters (prompt, max_age, …) are read only with it.
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
+import { covers, grantedScopes } from "../../domain/oidc.js";
+import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oidc-request.js";
 import { codePointLength } from "../../domain/text.js";
-import type { AppRecord } from "../../store/port.js";
+import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
@@ -16,6 +20,21 @@ const PARAMS = [
   "response_type",
   "code_challenge",
   "code_challenge_method",
+  // OpenID Connect Core §3.1.2.1 (read only when scope holds openid; carried through sign-in).
+  "scope",
+  "nonce",
+  "prompt",
+  "max_age",
+  "login_hint",
+  "id_token_hint",
+  "ui_locales",
+  "claims_locales",
+  "acr_values",
+  "response_mode",
+  "display",
+  "request",
+  "request_uri",
+  "registration",
 ] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
 
@@ -41,6 +60,9 @@ interface Checked {
   app: AppRecord;
   redirectUri: string;
   p: Params;
+  /** Set when scope holds openid. */
+  oidc: OpenIdAsk | undefined;
+  fail: (error: string, description: string) => void;
 }
 
 /** Validates a request; answers it (error page or error redirect) and returns undefined when bad. */
@@ -75,16 +97,38 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   if (p.code_challenge !== undefined && !PKCE_VALUE.test(p.code_challenge)) {
     return void fail("invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.");
   }
-  return { app, redirectUri, p };
+  if (app.public && p.code_challenge === undefined) {
+    return void fail(
+      "invalid_request",
+      "A public client must use PKCE (code_challenge with code_challenge_method=S256).",
+    );
+  }
+  let oidc: OpenIdAsk | undefined;
+  if (grantedScopes(p.scope).openid) {
+    const asked = await readOpenIdRequest(p, (h) => deps.openid.idTokens.verifyHint(h));
+    if ("error" in asked) return void fail(asked.error, asked.description);
+    oidc = asked;
+  }
+  return { app, redirectUri, p, oidc, fail };
 }
 
-async function approve(deps: PagesDeps, res: Response, c: Checked, userId: string): Promise<void> {
+async function approve(deps: PagesDeps, req: Request, res: Response, c: Checked, userId: string): Promise<void> {
   const code = await deps.oauth.issueCode({
     clientId: c.app.clientId,
     redirectUri: c.redirectUri,
     redirectUriGiven: c.p.redirect_uri !== undefined,
     userId,
     codeChallenge: c.p.code_challenge,
+    // OpenID Connect: the granted scopes, the nonce, and when and how the user signed in. A
+    // plain OAuth code has none of them (its grant reads as ["profile"]).
+    ...(c.oidc
+      ? {
+          scope: c.oidc.scopes,
+          nonce: c.oidc.nonce,
+          authTime: req.session.authTime ?? Math.floor(Date.now() / 1000),
+          amr: req.session.amr ?? ["pwd"],
+        }
+      : {}),
   });
   // The consent was withdrawn (on another tab) while this request ran: ask for it again.
   if (code === null) return res.redirect(303, returnHere(c.p));
@@ -94,18 +138,74 @@ async function approve(deps: PagesDeps, res: Response, c: Checked, userId: strin
 /** The same request as a query string, to come back to after signing in. */
 const returnHere = (p: Params) => `/authorize?${new URLSearchParams(p as Record<string, string>)}`;
 
+/**
+ * Where to sign in, coming back to this request afterwards. What asked for the new sign-in
+ * (prompt=login, max_age, id_token_hint) is left out of the way back, or it would ask again for
+ * ever; the app reads auth_time in the ID token (OpenID Connect Core §3.1.2.1).
+ */
+function signInFirst(res: Response, c: Checked): void {
+  if (!c.oidc) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
+  const back: Params = { ...c.p };
+  delete back.max_age;
+  delete back.id_token_hint;
+  if (back.prompt !== undefined) {
+    const rest = back.prompt.split(" ").filter((v) => v !== "login" && v !== "select_account" && v !== "");
+    if (rest.length) back.prompt = rest.join(" ");
+    else delete back.prompt;
+  }
+  const q: Record<string, string> = { return_to: returnHere(back) };
+  const hint = c.oidc?.loginHint;
+  if (hint !== undefined) q.login_hint = hint;
+  res.redirect(303, `/signin?${new URLSearchParams(q)}`);
+}
+
+/** What a consent given before OpenID Connect (or to a plain OAuth request) allows. */
+const LEGACY_SCOPES = ["openid", "profile"];
+
+/** Whether the user's consent to the app covers the scopes asked (a consent from before OpenID Connect: openid and profile). */
+async function consentCovers(deps: PagesDeps, user: UserRecord, c: Checked): Promise<boolean> {
+  if (!(await deps.oauth.hasConsent(user.id, c.app.clientId))) return false;
+  if (!c.oidc) return true;
+  const granted = (await deps.store.consentScopes.get(user.id, c.app.clientId)) ?? LEGACY_SCOPES;
+  return covers(granted, c.oidc.scopes);
+}
+
+async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
+  sendPage(
+    res,
+    200,
+    ConsentPage({
+      user,
+      appName: c.app.name,
+      csrf: await csrfToken(req),
+      hidden: c.p as Record<string, string>,
+      scopes: c.oidc ? c.oidc.scopes : ["profile"],
+    }),
+  );
+}
+
 export function authorizeGet(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
     const c = await check(deps, res, req.query as Record<string, unknown>);
     if (!c) return;
     const user = await currentUser(req, deps);
-    if (!user) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
-    if (await deps.oauth.hasConsent(user.id, c.app.clientId)) return approve(deps, res, c, user.id);
-    sendPage(
-      res,
-      200,
-      ConsentPage({ user, appName: c.app.name, csrf: await csrfToken(req), hidden: c.p as Record<string, string> }),
-    );
+    const ask = c.oidc;
+    if (!ask) {
+      if (!user) return signInFirst(res, c);
+      if (await consentCovers(deps, user, c)) return approve(deps, req, res, c, user.id);
+      return showConsent(deps, req, res, c, user);
+    }
+    // OpenID Connect: prompt=none shows no page; it answers login_required or consent_required.
+    const silent = ask.prompt.has("none");
+    if (!user || needsSignIn(ask, { userId: user.id, authTime: req.session.authTime }, Date.now())) {
+      if (silent) return c.fail("login_required", "The user is not signed in (or must sign in again).");
+      return signInFirst(res, c);
+    }
+    if (ask.prompt.has("consent") || !(await consentCovers(deps, user, c))) {
+      if (silent) return c.fail("consent_required", "The user has not allowed this app what it asks for.");
+      return showConsent(deps, req, res, c, user);
+    }
+    return approve(deps, req, res, c, user.id);
   });
 }
 
@@ -115,10 +215,17 @@ export function authorizePost(deps: PagesDeps) {
     const c = await check(deps, res, body);
     if (!c) return;
     const user = await currentUser(req, deps);
-    if (!user) return res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnHere(c.p) })}`);
+    if (!user) return signInFirst(res, c);
     if (body.decision === "allow") {
+      // What the user allowed now, added to what they still allow (a plain OAuth consent reads
+      // what openid and profile read); a withdrawn consent's old scopes are forgotten.
+      const before = (await deps.oauth.hasConsent(user.id, c.app.clientId))
+        ? ((await deps.store.consentScopes.get(user.id, c.app.clientId)) ?? LEGACY_SCOPES)
+        : [];
+      const now = c.oidc ? c.oidc.scopes : LEGACY_SCOPES;
+      await deps.store.consentScopes.set(user.id, c.app.clientId, [...new Set([...before, ...now])]);
       await deps.oauth.grantConsent(user.id, c.app.clientId);
-      return approve(deps, res, c, user.id);
+      return approve(deps, req, res, c, user.id);
     }
     if (body.decision === "deny") {
       return redirectWith(res, c.redirectUri, {

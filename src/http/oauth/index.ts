@@ -1,5 +1,5 @@
-// The OAuth API on {base_url}: /token, /auth/user and the RFC 8414 metadata. (/authorize is a
-// page: http/pages/index.ts.)
+// The OAuth API on {base_url}: /token, /revoke, /introspect, /auth/user and the RFC 8414 metadata.
+// (/authorize is a page: http/pages/index.ts.)
 import { Router } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
@@ -8,20 +8,58 @@ import type { OAuth } from "../../domain/oauth.js";
 import type { Store } from "../../store/port.js";
 import type { ApiRegistry } from "../openapi.js";
 import { route } from "../route.js";
-import { metadataEndpoint } from "./metadata.js";
+import type { OpenId } from "../../domain/oidc-setup.js";
+import { clientAuthLimiter } from "./client-auth.js";
+import { introspectEndpoint, introspectSpec } from "./introspect.js";
+import { jwksEndpoint, jwksSpec } from "./jwks.js";
+import { discoverySpecs, metadataEndpoint, openIdConfigurationEndpoint } from "./metadata.js";
+import { publicClientCors } from "./public-cors.js";
+import { revokeEndpoint, revokeSpec } from "./revoke.js";
+import type { IdTokenForRefresh } from "./refresh.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
 import { userEndpoint, userSpec } from "./user.js";
+import { userinfoBodyParser, userinfoEndpoint, userinfoSpecs } from "./userinfo.js";
 
 export function oauthRoutes(
-  deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth },
+  deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth; openid: OpenId },
   api: ApiRegistry,
 ): Router {
   const router = Router();
-  route(router, "/token", { post: [noStore, tokenBodyParser, tokenEndpoint(deps)] });
-  route(router, "/auth/user", {
-    get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: deps.config.baseUrl }),
+  const { config, openid } = deps;
+  // One failure count for client authentication, wherever it fails.
+  const limiter = clientAuthLimiter(deps.store);
+  const cors = publicClientCors(deps);
+  // A refresh of an OpenID Connect grant answers with a new ID token too (OpenID Connect Core §12.2).
+  const idTokenForRefresh: IdTokenForRefresh = ({ grant, accessToken, scope }) =>
+    openid.idTokens.sign({
+      clientId: grant.clientId,
+      userId: grant.userId,
+      scope,
+      authTime: grant.authTime ?? Math.floor(Date.now() / 1000),
+      amr: grant.amr ?? ["pwd"],
+      accessToken,
+    });
+  router.options(["/token", "/revoke"], cors.preflight);
+  route(router, "/token", {
+    post: [
+      noStore,
+      tokenBodyParser,
+      cors.request,
+      tokenEndpoint({ ...deps, limiter, idTokens: openid.idTokens, idTokenForRefresh }),
+    ],
   });
-  route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(deps.config) });
-  api.add(tokenSpec, userSpec);
+  route(router, "/revoke", { post: [noStore, tokenBodyParser, cors.request, revokeEndpoint({ ...deps, limiter })] });
+  route(router, "/introspect", {
+    post: [noStore, tokenBodyParser, introspectEndpoint({ ...deps, limiter, issuer: deps.config.baseUrl })],
+  });
+  route(router, "/auth/user", {
+    get: userEndpoint({ accounts: deps.accounts, apps: deps.apps, oauth: deps.oauth, baseUrl: config.baseUrl }),
+  });
+  const userinfo = userinfoEndpoint({ oauth: deps.oauth, baseUrl: config.baseUrl });
+  route(router, "/userinfo", { get: userinfo, post: [userinfoBodyParser, userinfo] });
+  route(router, "/jwks", { get: jwksEndpoint(openid.keys, config.keyActivationDelay) });
+  route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(config) });
+  route(router, "/.well-known/openid-configuration", { get: openIdConfigurationEndpoint(config) });
+  api.add(tokenSpec, revokeSpec, introspectSpec, userSpec, ...userinfoSpecs, jwksSpec, ...discoverySpecs);
   return router;
 }

@@ -5,6 +5,7 @@ import type { Accounts } from "../../domain/accounts.js";
 import type { Apps } from "../../domain/apps.js";
 import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
+import type { OpenId } from "../../domain/oidc-setup.js";
 import type { Store, UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
@@ -15,6 +16,8 @@ export interface PagesDeps {
   oauth: OAuth;
   /** The CUSTOM TOKENs of apps, managed on /developers. */
   customTokens: CustomTokens;
+  /** OpenID Connect: signing keys and ID tokens (id_token_hint). */
+  openid: OpenId;
 }
 
 /** The signed-in user, or undefined (a session whose user is gone counts as signed out). */

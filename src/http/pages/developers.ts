@@ -32,9 +32,9 @@ export async function renderConsole(
   sendPage(res, status, DevelopersPage({ user, apps, tokens, csrf: await csrfToken(req), now: Date.now(), ...extra }));
 }
 
-/** Every redirect_uri field, each split on line breaks. */
-function redirectUris(req: Request): string[] {
-  const v: unknown = (req.body as Record<string, unknown> | undefined)?.redirect_uri;
+/** Every redirect_uri (or post_logout_redirect_uri) field, each split on line breaks. */
+function redirectUris(req: Request, field = "redirect_uri"): string[] {
+  const v: unknown = (req.body as Record<string, unknown> | undefined)?.[field];
   const list = Array.isArray(v) ? v : [v];
   return list.filter((x): x is string => typeof x === "string").flatMap((s) => s.split(/\r?\n/));
 }
@@ -51,12 +51,17 @@ export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    const name = (req.body as Record<string, unknown> | undefined)?.name;
+    const body = req.body as Record<string, unknown> | undefined;
+    const name = body?.name;
     try {
       const { app, clientSecret } = await deps.apps.create(
         user.id,
         typeof name === "string" ? name : "",
         redirectUris(req),
+        {
+          public: body?.client_type === "public",
+          postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri"),
+        },
       );
       await renderConsole(req, res, deps, user, 201, {
         shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` },
@@ -74,6 +79,7 @@ export function rotateSecret(deps: PagesDeps) {
     if (!user) return res.redirect(303, "/signin");
     const app = await deps.apps.owned(user.id, String(req.params.clientId));
     if (!app) return renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
+    if (app.public) return renderConsole(req, res, deps, user, 400, { error: "A public client has no secret." });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
     const what = revokeNow

@@ -5,6 +5,7 @@ import { ErrorPage } from "../../views/consent.js";
 import { sendPage } from "./send-page.js";
 import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
+import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
 import { accountPage, updateAccount, withdrawConsent } from "./account.js";
 import type { PagesDeps } from "./context.js";
@@ -15,7 +16,7 @@ import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
 
-const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize"];
+const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout"];
 
 function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (res.headersSent) return next(err);
@@ -58,6 +59,7 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/developers/:clientId/tokens", { post: [csrfCheck, createToken(deps)] });
   route(router, "/developers/:clientId/tokens/:tokenId/revoke", { post: [csrfCheck, revokeToken(deps)] });
   route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
+  route(router, "/logout", { get: logoutGet(deps), post: logoutPost(deps) });
   router.use(PAGE_PATHS, pageErrors);
   return router;
 }

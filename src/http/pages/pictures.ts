@@ -7,9 +7,7 @@ import type { PagesDeps } from "./context.js";
 
 const ID = /^[0-9a-f-]{36}$/;
 
-export function pictureUrl(baseUrl: string, user: { id: string; picture?: { version: number } | undefined }): string {
-  return `${baseUrl}/pictures/${user.id}${user.picture ? `?v=${user.picture.version}` : ""}`;
-}
+export { pictureUrl } from "../../domain/pictures-url.js";
 
 export function getPicture(deps: PagesDeps) {
   return async (req: Request, res: Response) => {

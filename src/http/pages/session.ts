@@ -14,6 +14,10 @@ import type { SessionStore } from "../../store/port.js";
 declare module "express-session" {
   interface SessionData {
     userId?: string;
+    /** When the user signed in (seconds since the epoch): OpenID Connect auth_time and max_age. */
+    authTime?: number;
+    /** How (RFC 8176 values): ["pwd"] for a password. */
+    amr?: string[];
   }
 }
 
@@ -137,12 +141,14 @@ export function pageHeaders(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
-/** Starts a fresh session for a signed-in user (no session fixation). */
-export function signInSession(req: Request, userId: string): Promise<void> {
+/** Starts a fresh session for a signed-in user (no session fixation), noting when and how. */
+export function signInSession(req: Request, userId: string, amr: string[] = ["pwd"]): Promise<void> {
   return new Promise((resolve, reject) => {
     req.session.regenerate((err) => {
       if (err) return reject(err);
       req.session.userId = userId;
+      req.session.authTime = Math.floor(Date.now() / 1000);
+      req.session.amr = amr;
       req.session.cookie.maxAge = DEFAULT_TTL * 1000;
       req.session.save((e) => (e ? reject(e) : resolve()));
     });

@@ -14,6 +14,8 @@ export function signInPage(deps: PagesDeps) {
       SignInPage({
         csrf: await csrfToken(req),
         returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
+        // OpenID Connect login_hint (/authorize passes it on): prefills the username.
+        username: queryParam(req, "login_hint")?.slice(0, 64),
       }),
     );
   });

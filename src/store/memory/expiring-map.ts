@@ -27,6 +27,19 @@ export class ExpiringMap<V> {
     this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
   }
 
+  /** Replaces the value and keeps the entry's expiry; a missing entry gets ttlMs. */
+  replace(key: string, value: V, ttlMs: number): void {
+    const e = this.entries.get(key);
+    if (e && e.expiresAt > Date.now()) e.value = value;
+    else this.set(key, value, ttlMs);
+  }
+
+  /** Moves a live entry's expiry to untilMs (epoch ms) when that is later (Redis PEXPIREAT GT). */
+  extendTo(key: string, untilMs: number): void {
+    const e = this.entries.get(key);
+    if (e && e.expiresAt > Date.now() && untilMs > e.expiresAt) e.expiresAt = untilMs;
+  }
+
   delete(key: string): boolean {
     return this.entries.delete(key);
   }

@@ -4,6 +4,7 @@ import { adaptLimiter } from "../limiter.js";
 import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
 import { MemoryChallenges } from "./challenges.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
+import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
 
 export class MemoryStore implements Store {
@@ -17,6 +18,8 @@ export class MemoryStore implements Store {
   readonly sessions = new MemorySessions();
   readonly apps = new MemoryApps();
   readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
+  readonly signingKeys = new MemorySigningKeys();
+  readonly consentScopes = new MemoryConsentScopes();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(

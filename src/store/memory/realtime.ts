@@ -98,7 +98,12 @@ export class MemoryFeed implements Feed {
   private readonly onMessage = (m: FeedMessage) => this.listener?.(m);
   constructor(private readonly bus: MemoryBus) {}
 
-  async subscribe(listener: (m: FeedMessage) => void, _onResubscribed?: () => void): Promise<void> {
+  /** In the process: never lost, so neither callback is ever called. */
+  async subscribe(
+    listener: (m: FeedMessage) => void,
+    _onResubscribed?: () => void,
+    _onLost?: () => void,
+  ): Promise<void> {
     this.listener = listener;
     this.bus.on("message", this.onMessage);
   }

@@ -6,10 +6,14 @@ import type {
   AppStore,
   CodeRecord,
   GrantStore,
+  RefreshRecord,
+  RefreshState,
+  RotateResult,
   SessionStore,
   TokenRecord,
   UserRecord,
 } from "../port.js";
+import { corsOriginKey } from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -74,6 +78,12 @@ export class MemoryApps implements AppStore {
   async listByOwner(ownerId: string) {
     return [...this.apps.values()].filter((a) => a.ownerId === ownerId).map(clone);
   }
+  async publicOriginKnown(origin: string) {
+    for (const a of this.apps.values()) {
+      if (a.public && a.redirectUris.some((u) => corsOriginKey(u) === origin)) return true;
+    }
+    return false;
+  }
 }
 
 export class MemoryGrants implements GrantStore {
@@ -86,6 +96,8 @@ export class MemoryGrants implements GrantStore {
   readonly codes = new ExpiringMap<CodeRecord>();
   readonly used = new ExpiringMap<"ok" | "revoked">();
   readonly tokens = new ExpiringMap<TokenRecord>();
+  /** Refresh tokens by hash; a rotated one stays, "used", until its grant ends (reuse detection). */
+  readonly refresh = new ExpiringMap<{ record: RefreshRecord; issuedAt: number; used: boolean }>();
 
   async grantConsent(userId: string, clientId: string) {
     let s = this.consentSets.get(userId);
@@ -105,7 +117,7 @@ export class MemoryGrants implements GrantStore {
     for (const [codeHash, until] of this.grantCodes.get(key) ?? []) {
       if (until <= now) continue;
       this.codes.delete(codeHash);
-      this.used.set(codeHash, "revoked", markTtlSeconds * 1000);
+      this.used.replace(codeHash, "revoked", markTtlSeconds * 1000);
     }
     this.grantCodes.delete(key);
   }
@@ -132,7 +144,7 @@ export class MemoryGrants implements GrantStore {
       return { kind: "first" as const, code };
     }
     if (this.used.has(codeHash)) {
-      this.used.set(codeHash, "revoked", markTtlSeconds * 1000);
+      this.used.replace(codeHash, "revoked", markTtlSeconds * 1000);
       return { kind: "replay" as const };
     }
     return { kind: "unknown" as const };
@@ -151,7 +163,54 @@ export class MemoryGrants implements GrantStore {
     const user = await this.others.accounts.byId(token.userId);
     return user ? { token, user } : null;
   }
+  async revokeToken(tokenHash: string, clientId: string) {
+    if (this.tokens.get(tokenHash)?.clientId === clientId) this.tokens.delete(tokenHash);
+  }
+  async startRefresh(refreshHash: string, record: RefreshRecord, now: number) {
+    const mark = this.used.get(record.grantId) ?? "ok";
+    this.used.replace(record.grantId, mark, record.grantExpiresAt - now);
+    this.used.extendTo(record.grantId, record.grantExpiresAt);
+    if (mark === "revoked") return false;
+    this.refresh.set(refreshHash, { record: clone(record), issuedAt: now, used: false }, record.grantExpiresAt - now);
+    return true;
+  }
+  async rotateRefresh(refreshHash: string, clientId: string, nextHash: string, now: number): Promise<RotateResult> {
+    const e = this.refresh.get(refreshHash);
+    if (!e || e.record.clientId !== clientId) return { kind: "unknown" };
+    const grantId = e.record.grantId;
+    if (this.used.get(grantId) === "revoked") return { kind: "revoked" };
+    if (e.used) {
+      this.used.replace(grantId, "revoked", e.record.grantExpiresAt - now);
+      return { kind: "reused" };
+    }
+    e.used = true;
+    this.refresh.set(nextHash, { record: e.record, issuedAt: now, used: false }, e.record.grantExpiresAt - now);
+    return { kind: "rotated", record: clone(e.record) };
+  }
+  async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
+    const e = this.refresh.get(refreshHash);
+    if (!e || e.record.clientId !== clientId) return null;
+    const grantId = e.record.grantId;
+    if (e.used || this.used.get(grantId) === "revoked") return { active: false, grantId };
+    return { active: true, grantId, record: clone(e.record), issuedAt: e.issuedAt };
+  }
+  async revokeGrant(grantId: string, markTtlSeconds: number) {
+    this.used.replace(grantId, "revoked", markTtlSeconds * 1000);
+  }
+  async revokeUserGrants(userId: string, markTtlSeconds: number) {
+    const now = Date.now();
+    for (const clientId of this.consentSets.get(userId) ?? []) {
+      const index = this.grantCodes.get(`${userId} ${clientId}`);
+      for (const [codeHash, until] of index ?? []) {
+        index?.delete(codeHash);
+        if (until <= now) continue;
+        this.codes.delete(codeHash);
+        this.used.replace(codeHash, "revoked", markTtlSeconds * 1000);
+      }
+    }
+  }
   close() {
+    this.refresh.close();
     this.codes.close();
     this.used.close();
     this.tokens.close();

@@ -60,8 +60,11 @@ export type FeedMessage = { type: "event"; app: string; event: StoredEvent } | {
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {
-  /** onResubscribed: the feed was away (Redis outage) and is back; messages may have been missed. */
-  subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void>;
+  /**
+   * onResubscribed: the feed was away (Redis outage) and is back; messages may have been missed.
+   * onLost: the feed's connection closed; messages are missed until onResubscribed.
+   */
+  subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void, onLost?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -52,12 +52,35 @@ export interface AppRecord {
   createdAt: number;
 }
 
+/**
+ * The origin a public client's redirect URL lets call /token and /revoke from a browser (CORS), as
+ * publicOriginKnown looks it up: the URL's origin, but a loopback one without its port (a native
+ * app's loopback redirect matches any port, RFC 8252 §7.3, so its pages may run on any port too).
+ * undefined for what no browser sends as an Origin.
+ */
+export function corsOriginKey(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return undefined;
+  if (u.protocol === "http:" && (u.hostname === "127.0.0.1" || u.hostname === "[::1]")) return `http://${u.hostname}`;
+  return u.origin;
+}
+
 export interface AppStore {
   create(app: AppRecord): Promise<void>;
   get(clientId: string): Promise<AppRecord | null>;
   update(app: AppRecord): Promise<void>;
   delete(clientId: string): Promise<void>;
   listByOwner(ownerId: string): Promise<AppRecord[]>;
+  /**
+   * Whether a registered public client has a redirect URL on this origin ("https://app.example"):
+   * the CORS preflight of /token and /revoke, which carries no client_id, asks this.
+   */
+  publicOriginKnown(origin: string): Promise<boolean>;
 }
 
 export interface CodeRecord {
@@ -84,7 +107,48 @@ export interface TokenRecord {
   codeHash: string;
   /** Granted scopes; absent on tokens from before OpenID Connect: ["profile"]. */
   scope?: string[];
+  /** When it was issued and when it ends (seconds since the epoch), for introspection. */
+  issuedAt?: number;
+  expiresAt?: number;
 }
+
+/**
+ * A grant: what one redeemed code began. Its id is the code's hash, so the code's "revoked" mark
+ * (a replay, a withdrawn consent, a reused refresh token, a revocation) ends every access and
+ * refresh token of the grant at once. With offline_access it holds a chain of refresh tokens of
+ * which only the newest works (rotation); the mark then lives as long as the chain may.
+ */
+export interface RefreshRecord {
+  /** The hash of the code the grant began with. */
+  grantId: string;
+  userId: string;
+  clientId: string;
+  /** The grant's scopes: a refresh may narrow an access token's, never these. */
+  scope: string[];
+  /** When the grant's refresh tokens end (ms since the epoch): REFRESH_TOKEN_TTL after the sign-in. */
+  grantExpiresAt: number;
+  /** Of the sign-in that began the grant, for ID tokens issued on a refresh. */
+  authTime?: number;
+  amr?: string[];
+}
+
+/**
+ * A refresh token as revocation and introspection see it: live, with its record and when this
+ * token of the chain was issued (ms since the epoch); or no longer (rotated, or its grant revoked),
+ * with its grant alone: a rotated token keeps only what reuse detection needs, so that a chain
+ * rotated every hour for a month stays small.
+ */
+export type RefreshState =
+  { active: true; grantId: string; record: RefreshRecord; issuedAt: number } | { active: false; grantId: string };
+
+export type RotateResult =
+  | { kind: "rotated"; record: RefreshRecord }
+  /** The token was rotated before: this call revoked its grant (reuse detection). */
+  | { kind: "reused" }
+  /** The grant was revoked before. */
+  | { kind: "revoked" }
+  /** Unknown, past its grant's end, or another client's (then left as it was). */
+  | { kind: "unknown" };
 
 export interface GrantStore {
   grantConsent(userId: string, clientId: string): Promise<void>;
@@ -107,7 +171,8 @@ export interface GrantStore {
   saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number): Promise<boolean>;
   /**
    * Takes a code for its one use: "first" with the record (the code is gone after), "replay" when
-   * it was taken before (the tokens issued from it are revoked by this call), "revoked" when it
+   * it was taken before (the tokens issued from it, the whole grant, are revoked by this call; the
+   * mark keeps how long it lives, as long as the grant's refresh tokens), "revoked" when it
    * was revoked already (a replay before, or a withdrawn consent), or "unknown".
    * markTtlSeconds: how long the "taken" mark outlives the code (≥ the token lifetime).
    */
@@ -128,4 +193,31 @@ export interface GrantStore {
    * MGET (same hash tag), then the revocation mark and the user together: two round trips.
    */
   tokenUser(tokenHash: string, clientId: string): Promise<{ token: TokenRecord; user: UserRecord } | null>;
+  /** Deletes one access token when it was issued to clientId (RFC 7009); otherwise nothing. */
+  revokeToken(tokenHash: string, clientId: string): Promise<void>;
+
+  /**
+   * Saves the first refresh token of a grant (record.grantId, a code taken just before) and keeps
+   * the grant's mark as long as record.grantExpiresAt, so that a replay of its code or a
+   * revocation still ends the chain. false (nothing saved) when the grant was revoked meanwhile.
+   */
+  startRefresh(refreshHash: string, record: RefreshRecord, now: number): Promise<boolean>;
+  /**
+   * Rotation, atomic per token: the live refresh token refreshHash of clientId is used up and
+   * nextHash takes its place (same record, issued at now). Any number of concurrent calls with one
+   * token: exactly one "rotated"; the others find it used, "reused", and revoke the grant.
+   */
+  rotateRefresh(refreshHash: string, clientId: string, nextHash: string, now: number): Promise<RotateResult>;
+  /** The refresh token when it is clientId's (live, rotated or revoked) and its grant has not ended, or null. */
+  refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null>;
+  /**
+   * Revokes every token of a grant: sets its mark to "revoked" (keeping how long the mark lives,
+   * or markTtlSeconds when it had none). Idempotent.
+   */
+  revokeGrant(grantId: string, markTtlSeconds: number): Promise<void>;
+  /**
+   * Revokes every grant of the user, under every consent (a password reset), keeping the
+   * consents. Codes not yet taken are revoked too. Idempotent; markTtlSeconds as for revokeGrant.
+   */
+  revokeUserGrants(userId: string, markTtlSeconds: number): Promise<void>;
 }

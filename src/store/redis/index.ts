@@ -21,6 +21,7 @@ import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
+import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
 
 export class RedisStore implements Store {
@@ -33,6 +34,8 @@ export class RedisStore implements Store {
   readonly sessions: RedisSessions;
   readonly apps: RedisApps;
   readonly grants: RedisGrants;
+  readonly signingKeys: RedisSigningKeys;
+  readonly consentScopes: RedisConsentScopes;
 
   constructor(
     readonly redis: RedisClient,
@@ -46,6 +49,8 @@ export class RedisStore implements Store {
     this.sessions = new RedisSessions(redis, this.keys);
     this.apps = new RedisApps(redis, this.keys);
     this.grants = new RedisGrants(redis, this.keys);
+    this.signingKeys = new RedisSigningKeys(redis, this.keys);
+    this.consentScopes = new RedisConsentScopes(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

@@ -35,6 +35,11 @@ export function keyspace(prefix: string) {
     session: (sid: string) => `${prefix}:sess:{${sid}}`,
     /** String (JSON AppRecord). */
     app: (clientId: string) => `${prefix}:app:{${clientId}}`,
+    /**
+     * Set of the public clients (client ids) with a redirect URL on this origin (corsOriginKey):
+     * the CORS preflight of /token and /revoke asks whether it is empty.
+     */
+    publicOrigin: (origin: string) => `${prefix}:public-origin:{${origin}}`,
     /** Set of client ids an owner registered. */
     ownerApps: (ownerId: string) => `${prefix}:apps-of:{${ownerId}}`,
     /** Set of client ids a user consented to. */
@@ -54,10 +59,24 @@ export function keyspace(prefix: string) {
      */
     codeUsed: (codeHash: string) => `${prefix}:code-used:{${codeHash}}`,
     /**
+     * Hash of one refresh token: rec (JSON RefreshRecord), client, iat and until (ms), used ("0" | "1"),
+     * until its grant ends. Tagged with its grant (the code's hash), like codeUsed: rotation,
+     * reuse detection and the grant's revocation are one script.
+     */
+    refresh: (grantId: string, refreshHash: string) => `${prefix}:refresh:{${grantId}}:${refreshHash}`,
+    /** String "<grant id> <grant end, ms>" of a refresh token, by the token's hash (the token names no grant). */
+    refreshGrant: (refreshHash: string) => `${prefix}:refresh-grant:{${refreshHash}}`,
+    /**
      * String (JSON TokenRecord) with the access token's TTL. Tagged with the client id it was
      * issued to, like the app's key: GET /auth/user reads both with one MGET.
      */
     token: (clientId: string, tokenHash: string) => `${prefix}:token:{${clientId}}:${tokenHash}`,
+    /** Hash: kid → JSON SigningKeyRecord, the OpenID Connect signing keys of every node. */
+    signingKeys: `${prefix}:{signing-keys}`,
+    /** String with a TTL: a node is making the first signing key (the others wait for it); same tag. */
+    signingKeysClaim: `${prefix}:{signing-keys}:claim`,
+    /** Hash: client id → the space-separated scopes the user granted it; tagged with the user's consents. */
+    consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
   };
 }
 

@@ -182,8 +182,9 @@ export class RedisFeed implements Feed {
     private readonly keys: Keyspace,
   ) {}
 
-  async subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void): Promise<void> {
+  async subscribe(listener: (m: FeedMessage) => void, onResubscribed?: () => void, onLost?: () => void): Promise<void> {
     let readyBefore = this.sub.status === "ready";
+    this.sub.on("close", () => onLost?.());
     this.sub.on("ready", () => {
       // ioredis subscribes again by itself on reconnect; tell the caller so it can catch up.
       if (readyBefore) setTimeout(() => onResubscribed?.(), 100);

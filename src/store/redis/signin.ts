@@ -8,10 +8,14 @@ import type {
   AppStore,
   CodeRecord,
   GrantStore,
+  RefreshRecord,
+  RefreshState,
+  RotateResult,
   SessionStore,
   TokenRecord,
   UserRecord,
 } from "../port.js";
+import { corsOriginKey } from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
@@ -67,6 +71,10 @@ export class RedisSessions implements SessionStore {
   }
 }
 
+/** The CORS origins (corsOriginKey) of a public client's redirect URLs; none for a confidential one. */
+const publicOrigins = (app: AppRecord): string[] =>
+  app.public ? [...new Set(app.redirectUris.map(corsOriginKey).filter((o): o is string => o !== undefined))] : [];
+
 export class RedisApps implements AppStore {
   constructor(
     private readonly redis: RedisClient,
@@ -75,6 +83,13 @@ export class RedisApps implements AppStore {
   async create(app: AppRecord) {
     await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app)));
     await guarded(() => this.redis.sadd(this.keys.ownerApps(app.ownerId), app.clientId));
+    const origins = publicOrigins(app);
+    if (origins.length > 0) {
+      await guarded(() => Promise.all(origins.map((o) => this.redis.sadd(this.keys.publicOrigin(o), app.clientId))));
+    }
+  }
+  async publicOriginKnown(origin: string) {
+    return (await guarded(() => this.redis.scard(this.keys.publicOrigin(origin)))) > 0;
   }
   async get(clientId: string) {
     return parse<AppRecord>(await guarded(() => this.redis.get(this.keys.app(clientId))));
@@ -85,7 +100,12 @@ export class RedisApps implements AppStore {
   async delete(clientId: string) {
     const app = await this.get(clientId);
     await guarded(() => this.redis.del(this.keys.app(clientId)));
-    if (app) await guarded(() => this.redis.srem(this.keys.ownerApps(app.ownerId), clientId));
+    if (!app) return;
+    await guarded(() => this.redis.srem(this.keys.ownerApps(app.ownerId), clientId));
+    const origins = publicOrigins(app);
+    if (origins.length > 0) {
+      await guarded(() => Promise.all(origins.map((o) => this.redis.srem(this.keys.publicOrigin(o), clientId))));
+    }
   }
   async listByOwner(ownerId: string) {
     const ids = await guarded(() => this.redis.smembers(this.keys.ownerApps(ownerId)));
@@ -108,7 +128,7 @@ if c then
   return {'first', c}
 end
 if redis.call('EXISTS', KEYS[2]) == 1 then
-  redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
+  redis.call('SET', KEYS[2], 'revoked', 'KEEPTTL')
   return {'replay'}
 end
 return {'unknown'}`;
@@ -131,12 +151,69 @@ redis.call('SREM', KEYS[1], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
 return redis.call('ZRANGE', KEYS[2], 0, -1)`;
 
-// Revokes one code: KEYS[1] code, KEYS[2] its mark (same tag), ARGV[1] mark TTL. The mark is the
-// one a replay sets, so the token check on GET /auth/user stays what it was.
+// Revokes one code and its grant: KEYS[1] code, KEYS[2] its mark (same tag), ARGV[1] mark TTL for
+// a mark not there yet (an existing one keeps its own: a grant with refresh tokens needs it long).
+// The mark is the one a replay sets, so the token check on GET /auth/user stays what it was.
 const REVOKE_CODE = `
 redis.call('DEL', KEYS[1])
-redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('SET', KEYS[2], 'revoked', 'KEEPTTL')
+else
+  redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
+end
 return 1`;
+
+// The first refresh token of a grant: KEYS[1] the grant's mark, KEYS[2] the token's hash (same
+// tag); ARGV record JSON, client id, now (ms), the grant's end (ms). The mark lives until the end.
+const START_REFRESH = `
+local mark = redis.call('GET', KEYS[1])
+if not mark then
+  redis.call('SET', KEYS[1], 'ok', 'PXAT', ARGV[4])
+  mark = 'ok'
+elseif redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) - tonumber(ARGV[3]) then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+end
+if mark == 'revoked' then return 0 end
+redis.call('HSET', KEYS[2], 'rec', ARGV[1], 'client', ARGV[2], 'iat', ARGV[3], 'until', ARGV[4], 'used', '0')
+redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+return 1`;
+
+// Rotation: KEYS[1] the presented token, KEYS[2] the grant's mark, KEYS[3] the next token (one
+// tag: the grant); ARGV client id, now (ms). Used once already: the grant is revoked (reuse). A
+// used token keeps client, used and until only (what reuse detection reads): a month of hourly
+// rotations leaves small entries.
+const ROTATE_REFRESH = `
+local t = redis.call('HMGET', KEYS[1], 'rec', 'client', 'used', 'until')
+if not t[2] or t[2] ~= ARGV[1] then return {'unknown'} end
+if redis.call('GET', KEYS[2]) == 'revoked' then return {'revoked'} end
+local untilMs = t[4]
+if t[3] == '1' then
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('SET', KEYS[2], 'revoked', 'KEEPTTL')
+  else
+    redis.call('SET', KEYS[2], 'revoked', 'PXAT', untilMs)
+  end
+  return {'reused'}
+end
+redis.call('HSET', KEYS[1], 'used', '1')
+redis.call('HDEL', KEYS[1], 'rec', 'iat')
+redis.call('HSET', KEYS[3], 'rec', t[1], 'client', ARGV[1], 'iat', ARGV[2], 'until', untilMs, 'used', '0')
+redis.call('PEXPIREAT', KEYS[3], untilMs)
+return {'rotated', t[1]}`;
+
+// Revokes a grant by its mark alone (KEYS[1]); ARGV[1] TTL for a mark not there yet.
+const REVOKE_GRANT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('SET', KEYS[1], 'revoked', 'KEEPTTL')
+else
+  redis.call('SET', KEYS[1], 'revoked', 'EX', ARGV[1])
+end
+return 1`;
+
+// The live codes of a consent, for revoking them without withdrawing it (same keys as REGISTER_CODE).
+const LIVE_CODES = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 export class RedisGrants implements GrantStore {
   constructor(
@@ -158,6 +235,10 @@ export class RedisGrants implements GrantStore {
     const codes = (await guarded(() =>
       this.redis.eval(WITHDRAW, 2, this.keys.consents(userId), index, clientId, String(Date.now())),
     )) as string[];
+    await this.revokeCodes(index, codes, markTtlSeconds);
+  }
+  /** Revokes the codes (and grants) of a consent's index, then drops them from it. */
+  private async revokeCodes(index: string, codes: string[], markTtlSeconds: number) {
     if (codes.length === 0) return;
     // Each code lives on its own slot: one small script per code (the marks are idempotent).
     await guarded(() =>
@@ -168,6 +249,86 @@ export class RedisGrants implements GrantStore {
       ),
     );
     await guarded(() => this.redis.zrem(index, ...codes));
+  }
+  async revokeUserGrants(userId: string, markTtlSeconds: number) {
+    const clients = await this.consents(userId);
+    for (const clientId of clients) {
+      const index = this.keys.grantCodes(userId, clientId);
+      const codes = (await guarded(() => this.redis.eval(LIVE_CODES, 1, index, String(Date.now())))) as string[];
+      await this.revokeCodes(index, codes, markTtlSeconds);
+    }
+  }
+  async revokeGrant(grantId: string, markTtlSeconds: number) {
+    await guarded(() => this.redis.eval(REVOKE_GRANT, 1, this.keys.codeUsed(grantId), String(markTtlSeconds)));
+  }
+  async revokeToken(tokenHash: string, clientId: string) {
+    await guarded(() => this.redis.del(this.keys.token(clientId, tokenHash)));
+  }
+  async startRefresh(refreshHash: string, record: RefreshRecord, now: number) {
+    const until = String(record.grantExpiresAt);
+    await guarded(() =>
+      this.redis.set(this.keys.refreshGrant(refreshHash), `${record.grantId} ${until}`, "PXAT", until),
+    );
+    const ok = await guarded(() =>
+      this.redis.eval(
+        START_REFRESH,
+        2,
+        this.keys.codeUsed(record.grantId),
+        this.keys.refresh(record.grantId, refreshHash),
+        JSON.stringify(record),
+        record.clientId,
+        String(now),
+        until,
+      ),
+    );
+    return ok === 1;
+  }
+  /** A refresh token's grant id and the grant's end (ms), from its lookup key. */
+  private async grantOf(refreshHash: string): Promise<{ grantId: string; until: string } | null> {
+    const raw = await guarded(() => this.redis.get(this.keys.refreshGrant(refreshHash)));
+    const [grantId, until] = raw?.split(" ") ?? [];
+    return grantId && until ? { grantId, until } : null;
+  }
+  async rotateRefresh(refreshHash: string, clientId: string, nextHash: string, now: number): Promise<RotateResult> {
+    const grant = await this.grantOf(refreshHash);
+    if (!grant) return { kind: "unknown" };
+    const { grantId, until } = grant;
+    const nextLookup = this.keys.refreshGrant(nextHash);
+    // The next token's way back to its grant goes with the rotation (it leads nowhere unless the
+    // script saves the token), so that a rotated token is complete when the script is done.
+    const [, r] = (await guarded(() =>
+      Promise.all([
+        this.redis.set(nextLookup, `${grantId} ${until}`, "PXAT", until),
+        this.redis.eval(
+          ROTATE_REFRESH,
+          3,
+          this.keys.refresh(grantId, refreshHash),
+          this.keys.codeUsed(grantId),
+          this.keys.refresh(grantId, nextHash),
+          clientId,
+          String(now),
+        ),
+      ]),
+    )) as [unknown, [string, string?]];
+    if (r[0] !== "rotated") {
+      await guarded(() => this.redis.del(nextLookup));
+      return { kind: r[0] as "reused" | "revoked" | "unknown" };
+    }
+    return { kind: "rotated", record: JSON.parse(r[1]!) as RefreshRecord };
+  }
+  async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
+    const grantId = (await this.grantOf(refreshHash))?.grantId;
+    if (grantId === undefined) return null;
+    const [t, mark] = await guarded(() =>
+      Promise.all([
+        this.redis.hmget(this.keys.refresh(grantId, refreshHash), "rec", "client", "iat", "used"),
+        this.redis.get(this.keys.codeUsed(grantId)),
+      ]),
+    );
+    const [rec, client, iat, used] = t;
+    if (client !== clientId) return null;
+    if (used !== "0" || mark === "revoked" || !rec) return { active: false, grantId };
+    return { active: true, grantId, record: JSON.parse(rec) as RefreshRecord, issuedAt: Number(iat) };
   }
   async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number) {
     const now = Date.now();

@@ -1,0 +1,215 @@
+// The ID token signing keys (docs/http-api.md#keys): RSA 2048 (RS256), kept in the store so every
+// node signs with the same ones, their private parts sealed with AES-256-GCM under a key that HKDF
+// derives from SECRET. The first node to start makes one (server.ts), and any node that finds none
+// when it needs one (to serve the JWKS or sign an ID token); `sigil keys rotate` publishes a new one
+// at once, and nodes sign with it KEY_ACTIVATION_DELAY later (relying parties that cached the
+// JWKS have fetched it by then); a superseded key stays published until every token it signed
+// has expired.
+//
+// How a rotation reaches every node: GET /jwks reads the store on every request (the JWKS shows a
+// new key at once, on every node); a node keeps the keys it signs with for at most KEY_CACHE_TTL,
+// and knows each key's activation time, so once it has read a pending key it switches to it on
+// time without another read.
+import {
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  generateKeyPair,
+  hkdfSync,
+  randomBytes,
+} from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { promisify } from "node:util";
+import { calculateJwkThumbprint } from "jose";
+import type { SigningKeyRecord, Store } from "../store/port.js";
+
+const generate = promisify(generateKeyPair);
+
+export interface SigningKeysDeps {
+  store: Store;
+  secret: string;
+  /** Seconds from a rotation to nodes signing with the new key. */
+  activationDelay: number;
+  /** Seconds a node signs from the keys it read before reading them again. */
+  cacheTtl: number;
+  /** The longest lifetime of a token signed with a key (the ID token lifetime), seconds. */
+  tokenTtl: number;
+  now?: () => number;
+}
+
+/** A public key as the JWKS lists it. */
+export interface PublicJwk {
+  kty: string;
+  kid: string;
+  alg: "RS256";
+  use: "sig";
+  n: string;
+  e: string;
+}
+
+/** The key a node signs with now. */
+export interface Signer {
+  kid: string;
+  key: KeyObject;
+}
+
+/** How long one node may take to make the first key before others make their own. */
+const CLAIM_SECONDS = 10;
+
+/** Clock skew allowed on top of a token's lifetime before its key is dropped. */
+const SKEW_MS = 60_000;
+
+function sealKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, "sigil", "sigil signing key seal v1", 32));
+}
+
+export class SigningKeys {
+  private readonly now: () => number;
+  private readonly seal: Buffer;
+  private cache: { at: number; keys: SigningKeyRecord[] } | undefined;
+  private readonly opened = new Map<string, KeyObject>();
+
+  constructor(private readonly deps: SigningKeysDeps) {
+    this.now = deps.now ?? Date.now;
+    this.seal = sealKey(deps.secret);
+  }
+
+  /** A new key record, its private part sealed; activatesAt in ms. */
+  private async make(activatesAt: number): Promise<SigningKeyRecord> {
+    const { privateKey, publicKey } = await generate("rsa", { modulusLength: 2048 });
+    const pub = publicKey.export({ format: "jwk" }) as { kty: string; n: string; e: string };
+    const kid = await calculateJwkThumbprint({ kty: pub.kty, n: pub.n, e: pub.e });
+    const der = privateKey.export({ format: "der", type: "pkcs8" });
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.seal, iv);
+    cipher.setAAD(Buffer.from(kid));
+    const sealed = Buffer.concat([iv, cipher.update(der), cipher.final(), cipher.getAuthTag()]);
+    return {
+      kid,
+      alg: "RS256",
+      publicJwk: { kty: pub.kty, n: pub.n, e: pub.e },
+      sealedPrivateKey: sealed.toString("base64url"),
+      createdAt: this.now(),
+      activatesAt,
+    };
+  }
+
+  private open(rec: SigningKeyRecord): KeyObject {
+    const known = this.opened.get(rec.kid);
+    if (known) return known;
+    const raw = Buffer.from(rec.sealedPrivateKey, "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", this.seal, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(rec.kid));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    let der: Buffer;
+    try {
+      der = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    } catch {
+      throw new Error(`signing key ${rec.kid} cannot be opened with this SECRET (every node must share one SECRET)`);
+    }
+    const key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
+    this.opened.set(rec.kid, key);
+    return key;
+  }
+
+  /**
+   * Makes the first key when the store has none; any number of nodes doing so at once leave one
+   * (addFirst is atomic). One node claims the work and the others wait for its key, up to a few
+   * seconds, before making one themselves (a claimer that died).
+   */
+  async ensure(): Promise<void> {
+    const store = this.deps.store.signingKeys;
+    for (let i = 0; i < 100; i++) {
+      if ((await store.list()).length > 0) return;
+      if (await store.claimFirst(CLAIM_SECONDS)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if ((await store.list()).length > 0) return;
+    await store.addFirst(await this.make(this.now()));
+    this.cache = undefined;
+  }
+
+  /**
+   * A rotation: a new key, published at once and signed with after the activation delay. Keys
+   * whose tokens have all expired are removed on the way.
+   */
+  async rotate(): Promise<{ kid: string; activatesAt: number }> {
+    await this.ensure();
+    const rec = await this.make(this.now() + this.deps.activationDelay * 1000);
+    await this.deps.store.signingKeys.add(rec);
+    const all = await this.deps.store.signingKeys.list();
+    const keep = new Set(this.published(all).map((k) => k.kid));
+    await this.deps.store.signingKeys.remove(all.filter((k) => !keep.has(k.kid)).map((k) => k.kid));
+    this.cache = undefined;
+    return { kid: rec.kid, activatesAt: rec.activatesAt };
+  }
+
+  /** The keys by activation, oldest first. */
+  private static ordered(keys: SigningKeyRecord[]): SigningKeyRecord[] {
+    return [...keys].sort(
+      (a, b) => a.activatesAt - b.activatesAt || a.createdAt - b.createdAt || (a.kid < b.kid ? -1 : 1),
+    );
+  }
+
+  /** The key to sign with at `now`: the newest active one (or, were none active yet, the oldest). */
+  private active(keys: SigningKeyRecord[]): SigningKeyRecord | undefined {
+    const ordered = SigningKeys.ordered(keys);
+    const now = this.now();
+    let pick = ordered[0];
+    for (const k of ordered) if (k.activatesAt <= now) pick = k;
+    return pick;
+  }
+
+  /**
+   * What the JWKS lists: pending keys, the active one, and superseded ones until every token they
+   * signed has expired (a node may sign with a superseded key for up to KEY_CACHE_TTL after the
+   * next one activates, and its tokens live tokenTtl, plus a minute of clock skew).
+   */
+  private published(keys: SigningKeyRecord[]): SigningKeyRecord[] {
+    const ordered = SigningKeys.ordered(keys);
+    const active = this.active(keys);
+    const now = this.now();
+    const retention = (this.deps.cacheTtl + this.deps.tokenTtl) * 1000 + SKEW_MS;
+    return ordered.filter((k, i) => {
+      if (k === active || k.activatesAt > now) return true;
+      const next = ordered[i + 1];
+      // Superseded by the next key once that one is active.
+      return next === undefined || next.activatesAt > now || now < next.activatesAt + retention;
+    });
+  }
+
+  /** The public keys of the JWKS, read from the store (a rotation on any node shows at once). */
+  async jwks(): Promise<{ keys: PublicJwk[] }> {
+    let keys = await this.deps.store.signingKeys.list();
+    if (keys.length === 0) {
+      await this.ensure();
+      keys = await this.deps.store.signingKeys.list();
+    }
+    return {
+      keys: this.published(keys).map((k) => ({
+        kty: k.publicJwk.kty ?? "RSA",
+        kid: k.kid,
+        alg: "RS256",
+        use: "sig",
+        n: k.publicJwk.n ?? "",
+        e: k.publicJwk.e ?? "",
+      })),
+    };
+  }
+
+  /** The key to sign with now (from a cache of at most KEY_CACHE_TTL; made when the store has none). */
+  async signer(): Promise<Signer> {
+    const now = this.now();
+    if (!this.cache || now - this.cache.at >= this.deps.cacheTtl * 1000 || this.cache.keys.length === 0) {
+      let keys = await this.deps.store.signingKeys.list();
+      if (keys.length === 0) {
+        await this.ensure();
+        keys = await this.deps.store.signingKeys.list();
+      }
+      this.cache = { at: now, keys };
+    }
+    const rec = this.active(this.cache.keys);
+    if (!rec) throw new Error("no signing key in the store");
+    return { kid: rec.kid, key: this.open(rec) };
+  }
+}

@@ -1,0 +1,23 @@
+// The OpenID Connect parts one node holds (docs/http-api.md#openid-connect): its signing keys and
+// its ID token signer, built once from the settings.
+import type { Config } from "../config.js";
+import type { Store } from "../store/port.js";
+import { SigningKeys } from "./keys.js";
+import { IdTokens } from "./oidc.js";
+
+export interface OpenId {
+  keys: SigningKeys;
+  idTokens: IdTokens;
+}
+
+/** ID tokens live as long as access tokens. */
+export function openIdFor(config: Config, store: Store): OpenId {
+  const keys = new SigningKeys({
+    store,
+    secret: config.secret,
+    activationDelay: config.keyActivationDelay,
+    cacheTtl: config.keyCacheTtl,
+    tokenTtl: config.accessTokenTtl,
+  });
+  return { keys, idTokens: new IdTokens({ store, keys, issuer: config.baseUrl, ttl: config.accessTokenTtl }) };
+}

@@ -1,0 +1,144 @@
+// OpenID Connect on top of the OAuth code flow (docs/http-api.md#openid-connect): scopes, the
+// claims each one reads, ID tokens (RS256, signed with the store's shared keys; domain/keys.ts)
+// and the check of an id_token_hint.
+import { createHash } from "node:crypto";
+import { SignJWT, compactVerify, createLocalJWKSet } from "jose";
+import { SigilError } from "../errors.js";
+import type { Store, UserRecord } from "../store/port.js";
+import type { SigningKeys } from "./keys.js";
+import { pictureUrl } from "./pictures-url.js";
+
+/** The scopes Sigil knows, in the order it lists them. */
+export const SCOPES = ["openid", "profile", "email", "offline_access"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The claims each scope reads (discovery's claims_supported, and the consent page's wording). */
+export const SCOPE_CLAIMS: Readonly<Record<Scope, readonly string[]>> = {
+  openid: ["sub"],
+  profile: ["name", "preferred_username", "picture"],
+  email: ["email", "email_verified"],
+  offline_access: [],
+};
+
+/** What the ID token says besides the scope claims. */
+export const ID_TOKEN_CLAIMS = ["iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash"];
+
+/**
+ * The granted scopes of an authorization request's `scope`: the known values, each once, in
+ * SCOPES order (unknown values are ignored). Without `openid` it is a plain OAuth request and
+ * gets what §3 gives: ["profile"].
+ */
+export function grantedScopes(raw: string | undefined): { openid: boolean; scopes: string[] } {
+  const asked = new Set((raw ?? "").split(" ").filter(Boolean));
+  if (!asked.has("openid")) return { openid: false, scopes: ["profile"] };
+  return { openid: true, scopes: SCOPES.filter((s) => asked.has(s)) };
+}
+
+/** Whether `granted` covers every scope of `wanted`. */
+export const covers = (granted: readonly string[], wanted: readonly string[]) =>
+  wanted.every((s) => granted.includes(s));
+
+/**
+ * A user as #13 (email) will extend it: email claims are given only when the user has an email,
+ * which no user has yet.
+ */
+type WithEmail = UserRecord & { email?: string; emailVerified?: boolean };
+
+/** The claims of the granted scopes for a user (userinfo, and the ID token). */
+export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (scopes.includes("profile")) {
+    out.name = user.displayName;
+    out.preferred_username = user.username;
+    out.picture = pictureUrl(baseUrl, user);
+  }
+  const u = user as WithEmail;
+  if (scopes.includes("email") && typeof u.email === "string" && u.email !== "") {
+    out.email = u.email;
+    out.email_verified = u.emailVerified === true;
+  }
+  return out;
+}
+
+/** OpenID Connect Core §3.1.3.6: the left half of SHA-256 of the access token, base64url. */
+export function atHash(accessToken: string): string {
+  const d = createHash("sha256").update(accessToken, "ascii").digest();
+  return d.subarray(0, d.length / 2).toString("base64url");
+}
+
+/** What an ID token is made from: one grant (a code now; a refresh later). */
+export interface IdTokenGrant {
+  clientId: string;
+  userId: string;
+  scope: readonly string[];
+  nonce?: string | undefined;
+  /** Seconds since the epoch. */
+  authTime: number;
+  amr: readonly string[];
+  /** The access token issued beside it (at_hash). */
+  accessToken?: string | undefined;
+}
+
+/** The facts of a verified id_token_hint. */
+export interface IdTokenHint {
+  sub: string;
+  /** The client it was issued to. */
+  aud: string;
+}
+
+export interface IdTokensDeps {
+  store: Store;
+  keys: SigningKeys;
+  /** The issuer (BASE_URL), also the base of picture URLs. */
+  issuer: string;
+  /** ID token lifetime, seconds. */
+  ttl: number;
+  now?: () => number;
+}
+
+export class IdTokens {
+  constructor(private readonly deps: IdTokensDeps) {}
+
+  /**
+   * Signs the ID token of a grant (RS256, `kid` of the node's active key): what /token adds to
+   * an OpenID Connect answer, on a code or a refresh. invalid_grant when the user is gone.
+   */
+  async sign(g: IdTokenGrant): Promise<string> {
+    const user = await this.deps.store.accounts.byId(g.userId);
+    if (!user) throw new SigilError(400, "invalid_grant", "The user of this grant no longer exists.");
+    const signer = await this.deps.keys.signer();
+    const iat = Math.floor((this.deps.now ?? Date.now)() / 1000);
+    const claims: Record<string, unknown> = {
+      iss: this.deps.issuer,
+      sub: user.id,
+      aud: g.clientId,
+      exp: iat + this.deps.ttl,
+      iat,
+      auth_time: g.authTime,
+      ...(g.nonce !== undefined ? { nonce: g.nonce } : {}),
+      amr: [...g.amr],
+      ...(g.accessToken !== undefined ? { at_hash: atHash(g.accessToken) } : {}),
+      ...scopeClaims(user, g.scope, this.deps.issuer),
+    };
+    return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: signer.kid, typ: "JWT" }).sign(signer.key);
+  }
+
+  /**
+   * An id_token_hint this service issued (signature by a published key, our issuer), or null.
+   * An expired one still counts (OpenID Connect Core §3.1.2.1: the hint names who signed in).
+   */
+  async verifyHint(hint: string): Promise<IdTokenHint | null> {
+    if (hint.length > 8192) return null;
+    try {
+      const jwks = createLocalJWKSet(await this.deps.keys.jwks());
+      const { payload } = await compactVerify(hint, jwks, { algorithms: ["RS256"] });
+      const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+      const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
+      if (claims.iss !== this.deps.issuer || typeof claims.sub !== "string" || typeof aud !== "string") return null;
+      return { sub: claims.sub, aud };
+    } catch (err) {
+      if (err instanceof Error && err.name === "StoreUnavailableError") throw err;
+      return null;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// CORS for /token and /revoke (docs/http-api.md#public-clients): answered only for the origins of
+// a public client's redirect URLs. The preflight carries no client_id, so it asks whether any
+// public client has the origin; the request itself gets the header only when the client_id it
+// names is a public client with a redirect URL on that origin. No cookies are involved.
+import type { NextFunction, Request, Response } from "express";
+import type { Apps } from "../../domain/apps.js";
+import { corsOriginKey, type Store } from "../../store/port.js";
+
+/** The Origin header when it is one serialized http(s) origin, as browsers send it. */
+function originOf(req: Request): string | undefined {
+  const o = req.headers.origin;
+  if (o === undefined || o.length > 300) return undefined;
+  try {
+    return new URL(o).origin === o ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function publicClientCors(deps: { store: Store; apps: Apps }) {
+  return {
+    /** OPTIONS: the preflight of a browser's POST. */
+    async preflight(req: Request, res: Response, next: NextFunction) {
+      if (req.headers["access-control-request-method"] === undefined) return next();
+      res.vary("Origin");
+      const origin = originOf(req);
+      const key = origin && corsOriginKey(origin);
+      if (origin && key && (await deps.store.apps.publicOriginKnown(key))) {
+        res.set({
+          "Access-Control-Allow-Origin": origin,
+          "Access-Control-Allow-Methods": "POST",
+          "Access-Control-Allow-Headers": "content-type",
+          "Access-Control-Max-Age": "600",
+        });
+      }
+      res.status(204).end();
+    },
+    /** POST, after the body is read: the header when the named client is public and has the origin. */
+    async request(req: Request, res: Response, next: NextFunction) {
+      res.vary("Origin");
+      const origin = originOf(req);
+      const key = origin && corsOriginKey(origin);
+      const id: unknown = (req.body as Record<string, unknown> | undefined)?.client_id;
+      if (origin && key && typeof id === "string") {
+        const app = await deps.apps.byClientId(id);
+        if (app?.public && app.redirectUris.some((u) => corsOriginKey(u) === key)) {
+          res.set({
+            "Access-Control-Allow-Origin": origin,
+            "Access-Control-Expose-Headers": "Retry-After, WWW-Authenticate",
+          });
+        }
+      }
+      next();
+    },
+  };
+}

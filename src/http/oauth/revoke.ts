@@ -1,0 +1,55 @@
+// POST {base_url}/revoke — token revocation (docs/http-api.md#post-base_urlrevoke, RFC 7009). Client
+// authentication as /token. A refresh token revokes its whole grant, an access token itself; 200
+// also for a token that is unknown, expired or another client's (§2.2: nothing to tell).
+import type { Request, Response } from "express";
+import { z } from "zod";
+import type { Apps } from "../../domain/apps.js";
+import type { OAuth } from "../../domain/oauth.js";
+import { invalidRequest } from "../../errors.js";
+import type { AttemptLimiter } from "../../store/port.js";
+import { errorResponse, type ApiOperation } from "../openapi.js";
+import { authenticateClient, readCredentials } from "./client-auth.js";
+import { bodyOf, str } from "./fields.js";
+
+export const RevokeRequest = z.object({
+  token: z.string().meta({ description: "the access token or refresh token to revoke" }),
+  token_type_hint: z
+    .string()
+    .optional()
+    .meta({ description: "access_token or refresh_token; a hint only, every kind is looked up" }),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional().meta({ description: "absent for a public client" }),
+});
+
+export function revokeEndpoint(deps: { apps: Apps; oauth: OAuth; limiter: AttemptLimiter }) {
+  return async (req: Request, res: Response) => {
+    const body = bodyOf(req);
+    const app = await authenticateClient(deps.apps, deps.limiter, readCredentials(req, body), req.ip ?? "");
+    const token = str(body.token, "token");
+    if (!token) throw invalidRequest("token is required.");
+    str(body.token_type_hint, "token_type_hint");
+    await deps.oauth.grants.revoke(token, app.clientId);
+    res.status(200).json({});
+  };
+}
+
+export const revokeSpec: ApiOperation = {
+  method: "post",
+  path: "/revoke",
+  summary:
+    "Revoke a token (RFC 7009): a refresh token ends its whole grant, an access token itself; 200 for unknown tokens too.",
+  tags: ["oauth"],
+  body: {
+    schema: RevokeRequest,
+    contentTypes: ["application/x-www-form-urlencoded", "application/json"],
+    required: true,
+  },
+  security: [{ basic: [] }, {}],
+  responses: {
+    200: { description: "revoked (or nothing to revoke)", schema: z.object({}) },
+    400: errorResponse("invalid_request"),
+    401: errorResponse("invalid_client"),
+    429: errorResponse("too many failed client authentications"),
+    503: errorResponse("the store cannot be reached"),
+  },
+};

@@ -1,0 +1,38 @@
+// The embedded store's signing keys and consented scopes (store/ports/keys.ts), in maps.
+import type { ConsentScopeStore, SigningKeyRecord, SigningKeyStore } from "../port.js";
+
+export class MemorySigningKeys implements SigningKeyStore {
+  private readonly keys = new Map<string, SigningKeyRecord>();
+  async list() {
+    return [...this.keys.values()].map((k) => structuredClone(k));
+  }
+  async addFirst(key: SigningKeyRecord) {
+    if (this.keys.size > 0) return false;
+    this.keys.set(key.kid, structuredClone(key));
+    this.claimedUntil = 0;
+    return true;
+  }
+  private claimedUntil = 0;
+  async claimFirst(ttlSeconds: number) {
+    if (Date.now() < this.claimedUntil) return false;
+    this.claimedUntil = Date.now() + ttlSeconds * 1000;
+    return true;
+  }
+  async add(key: SigningKeyRecord) {
+    this.keys.set(key.kid, structuredClone(key));
+  }
+  async remove(kids: string[]) {
+    for (const k of kids) this.keys.delete(k);
+  }
+}
+
+export class MemoryConsentScopes implements ConsentScopeStore {
+  private readonly map = new Map<string, string[]>();
+  async get(userId: string, clientId: string) {
+    const s = this.map.get(`${userId} ${clientId}`);
+    return s ? [...s] : null;
+  }
+  async set(userId: string, clientId: string, scopes: string[]) {
+    this.map.set(`${userId} ${clientId}`, [...scopes]);
+  }
+}

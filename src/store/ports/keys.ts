@@ -1,0 +1,42 @@
+// ---- OpenID Connect (docs/http-api.md#openid-connect): the ID token signing keys, shared by every
+// node, and the scopes a user consented to per app.
+
+/** One signing key. The private part is sealed (encrypted under SECRET) by the domain. */
+export interface SigningKeyRecord {
+  /** Key id: the JWS `kid` header and the JWKS entry. */
+  kid: string;
+  alg: "RS256";
+  /** The public JWK (kty, n, e). */
+  publicJwk: Record<string, string>;
+  /** The private key as the domain sealed it (AES-256-GCM under a key derived from SECRET). */
+  sealedPrivateKey: string;
+  /** When it was made and when nodes start signing with it (ms since the epoch). */
+  createdAt: number;
+  activatesAt: number;
+}
+
+export interface SigningKeyStore {
+  /** Every key, in no particular order. */
+  list(): Promise<SigningKeyRecord[]>;
+  /**
+   * Adds the key only when the store holds no key at all (the first node to start makes one):
+   * atomic, so any number of nodes starting at once leave exactly one. false when one was there.
+   */
+  addFirst(key: SigningKeyRecord): Promise<boolean>;
+  /**
+   * Claims the making of the first key for ttlSeconds (one node makes it while the others wait
+   * for it, instead of every starting node generating an RSA key to throw away); true for one
+   * caller per period. addFirst alone keeps the outcome right should the claimer die.
+   */
+  claimFirst(ttlSeconds: number): Promise<boolean>;
+  /** Adds a key (a rotation). */
+  add(key: SigningKeyRecord): Promise<void>;
+  /** Removes keys (retired ones whose tokens have all expired). */
+  remove(kids: string[]): Promise<void>;
+}
+
+export interface ConsentScopeStore {
+  /** The scopes the user granted the app, or null when none were recorded (a consent from before OpenID Connect). */
+  get(userId: string, clientId: string): Promise<string[] | null>;
+  set(userId: string, clientId: string, scopes: string[]): Promise<void>;
+}

@@ -1,0 +1,55 @@
+// The Redis store's signing keys (one hash, kid → JSON record) and consented scopes (one hash per
+// user, client id → space-separated scopes, tagged with the user like the consents set).
+import type { ConsentScopeStore, SigningKeyRecord, SigningKeyStore } from "../port.js";
+import { guarded } from "./guarded.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+
+// Adds the first key only when the hash is empty, and ends the claim: KEYS[1] the keys hash,
+// KEYS[2] the claim (same tag); ARGV kid, record.
+const ADD_FIRST = `
+if redis.call('HLEN', KEYS[1]) > 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('DEL', KEYS[2])
+return 1`;
+
+export class RedisSigningKeys implements SigningKeyStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
+  async list() {
+    const all = await guarded(() => this.redis.hgetall(this.keys.signingKeys));
+    return Object.values(all).map((v) => JSON.parse(v) as SigningKeyRecord);
+  }
+  async addFirst(key: SigningKeyRecord) {
+    const r = await guarded(() =>
+      this.redis.eval(ADD_FIRST, 2, this.keys.signingKeys, this.keys.signingKeysClaim, key.kid, JSON.stringify(key)),
+    );
+    return r === 1;
+  }
+  async claimFirst(ttlSeconds: number) {
+    return (await guarded(() => this.redis.set(this.keys.signingKeysClaim, "1", "EX", ttlSeconds, "NX"))) === "OK";
+  }
+  async add(key: SigningKeyRecord) {
+    await guarded(() => this.redis.hset(this.keys.signingKeys, key.kid, JSON.stringify(key)));
+  }
+  async remove(kids: string[]) {
+    if (kids.length === 0) return;
+    await guarded(() => this.redis.hdel(this.keys.signingKeys, ...kids));
+  }
+}
+
+export class RedisConsentScopes implements ConsentScopeStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
+  async get(userId: string, clientId: string) {
+    const v = await guarded(() => this.redis.hget(this.keys.consentScopes(userId), clientId));
+    return v === null ? null : v.split(" ").filter(Boolean);
+  }
+  async set(userId: string, clientId: string, scopes: string[]) {
+    await guarded(() => this.redis.hset(this.keys.consentScopes(userId), clientId, scopes.join(" ")));
+  }
+}

@@ -1,0 +1,177 @@
+// Helpers of the realtime bench modules: the socket client processes (socket-swarm.ts) driven over
+// IPC, a process's resident memory, percentiles, the `sigil` CLI, and starting a Sigil node.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { http } from "../../support/http.js";
+import { ROOT, startSigil, type ServerProcess } from "../../support/processes.js";
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const num = (name: string, dflt: number) => {
+  const v = Number(process.env[name] ?? dflt);
+  return Number.isFinite(v) && v > 0 ? v : dflt;
+};
+
+/** Resident set size of a process in bytes (VmRSS from /proc). */
+export function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!m) throw new Error(`no VmRSS for ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/**
+ * Starts one Sigil node of a bench on the bench Redis (the one place the realtime benches start
+ * Sigil, so that how nodes start can change in one spot). `agent`: a module imported before
+ * main.ts (e.g. heap-agent.ts), for profiling.
+ */
+export function startBenchSigil(
+  redisUrl: string,
+  opts: { name: string; nodeArgs?: string[]; env?: Record<string, string> },
+): Promise<ServerProcess> {
+  return startSigil(redisUrl, opts);
+}
+
+/** The `sigil` CLI against the bench Redis; returns its JSON output. */
+export function cli(env: Record<string, string>, ...args: string[]): any {
+  const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+  });
+  if (r.status !== 0) throw new Error(`setup: sigil ${args.join(" ")} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** An app with a CUSTOM TOKEN, made with the real CLI. */
+export function appWithToken(cliEnv: Record<string, string>, owner = "bench-owner"): { app: string; token: string } {
+  cli(cliEnv, "users", "create", "--username", owner, "--password", "bench password 123");
+  const app = cli(
+    cliEnv,
+    "apps",
+    "create",
+    "--owner",
+    owner,
+    "--name",
+    "Bench",
+    "--redirect-uri",
+    "https://app.example/cb",
+  );
+  const { token } = cli(cliEnv, "tokens", "create", "--app", app.client_id, "--name", "bench");
+  return { app: app.client_id as string, token: token as string };
+}
+
+export function message<T>(p: ChildProcess, type: string, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`socket client: no "${type}" within ${ms} ms`)), ms);
+    const on = (m: { type: string }) => {
+      if (m.type !== type) return;
+      clearTimeout(timer);
+      p.off("message", on);
+      resolve(m as T);
+    };
+    p.on("message", on);
+    p.once("exit", (code) => reject(new Error(`socket client exited (${code})`)));
+  });
+}
+
+export interface Swarm {
+  procs: ChildProcess[];
+  /** Opens `count` sockets spread over the client processes; resolves when all have settled. */
+  connect(
+    url: string,
+    token: string | undefined,
+    count: number,
+    concurrency: number,
+    record?: boolean,
+  ): Promise<{ connected: number; failed: number; times: number[] }>;
+  /** Arrival times (epoch ms) of each event key, from every client process since the last call. */
+  arrivals(): Promise<Map<string, number[]>>;
+  close(): Promise<void>;
+}
+
+export async function startSwarm(n: number): Promise<Swarm> {
+  const procs = Array.from({ length: n }, () =>
+    spawn(process.execPath, ["--import", "tsx", "test/bench/socket-swarm.ts"], {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
+  );
+  process.once("exit", () => procs.forEach((p) => p.kill("SIGKILL")));
+  await Promise.all(procs.map((p) => message(p, "up", 20_000)));
+  return {
+    procs,
+    async connect(url, token, count, concurrency, record = false) {
+      const per = procs.map((_, i) => Math.floor(count / n) + (i < count % n ? 1 : 0));
+      const done = await Promise.all(
+        procs.map((p, i) => {
+          const d = message<{ connected: number; failed: number; times: number[] }>(p, "done", 120_000);
+          p.send({ type: "go", url, token, count: per[i], concurrency, record });
+          return d;
+        }),
+      );
+      return {
+        connected: done.reduce((a, d) => a + d.connected, 0),
+        failed: done.reduce((a, d) => a + d.failed, 0),
+        times: done.flatMap((d) => d.times).sort((a, b) => a - b),
+      };
+    },
+    async arrivals() {
+      const all = new Map<string, number[]>();
+      const parts = await Promise.all(
+        procs.map((p) => {
+          const m = message<{ byKey: Record<string, number[]> }>(p, "events", 60_000);
+          p.send({ type: "report" });
+          return m;
+        }),
+      );
+      for (const { byKey } of parts)
+        for (const [k, ts] of Object.entries(byKey)) {
+          const list = all.get(k);
+          if (list) list.push(...ts);
+          else all.set(k, [...ts]);
+        }
+      return all;
+    },
+    async close() {
+      await Promise.all(
+        procs.map(
+          (p) =>
+            new Promise<void>((resolve) => {
+              if (p.exitCode !== null || p.signalCode !== null) return resolve();
+              const t = setTimeout(() => p.kill("SIGKILL"), 10_000);
+              p.once("exit", () => {
+                clearTimeout(t);
+                resolve();
+              });
+              p.send({ type: "close" });
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** `n` challenges owned by the token's app, made over HTTP on `url`; challenge i's answer is `answer-<i>`. */
+export async function ownedChallenges(url: string, token: string, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+        http(url, "/challenge/new", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, question: `q${i + j}`, answer: `answer-${i + j}`, ttl: "3600" },
+        }),
+      ),
+    );
+    for (const r of batch) {
+      if (r.status !== 201) throw new Error(`setup: create failed ${r.status} ${r.text}`);
+      keys.push(r.json.key as string);
+    }
+  }
+  return keys;
+}

@@ -1,0 +1,53 @@
+// Refresh tokens, revocation, introspection and public clients on a three-master Redis Cluster:
+// every key one script touches shares a hash tag (a CROSSSLOT error would be a 500 here).
+import { expect } from "chai";
+import { TestCluster } from "./support/cluster.js";
+import { creds, offlinePair, people, postForm, refresh, registerPublicApp } from "./support/grants.js";
+import { startNode, type TestNode } from "./support/nodes.js";
+import { csrfOf, userInfo } from "./support/pages.js";
+import { requireRedis } from "./support/redis.js";
+
+describe("Refresh tokens on Redis Cluster", function () {
+  this.timeout(30_000);
+  let cluster: TestCluster;
+  let node: TestNode | undefined;
+  before(async function () {
+    requireRedis(this, "Redis Cluster");
+    cluster = await TestCluster.start();
+  });
+  afterEach(() => node?.close());
+  after(() => cluster?.destroy());
+
+  it("When grants rotate, are reused 50 at once, revoked, introspected and withdrawn, then all of it works", async () => {
+    cluster.flushAll();
+    node = await startNode({ redisUrl: cluster.url });
+    const base = node.url;
+    const { app, alice, dev } = await people(base);
+    const first = await offlinePair(base, alice, app);
+    const next = await refresh(base, app, first.refresh);
+    expect(next.status, next.text).to.equal(200);
+    const all = await Promise.all(Array.from({ length: 50 }, () => refresh(base, app, next.json.refresh_token)));
+    expect(all.filter((r) => r.status === 200)).to.have.length(1);
+    expect(all.filter((r) => r.json?.error === "invalid_grant")).to.have.length(49);
+
+    const second = await offlinePair(base, alice, app);
+    const seen = await postForm(base, "/introspect", { token: second.refresh, ...creds(app) });
+    expect(seen.json).to.include({ active: true, token_type: "refresh_token" });
+    expect((await postForm(base, "/revoke", { token: second.refresh, ...creds(app) })).status).to.equal(200);
+    expect((await userInfo(base, second.access, app.clientId)).status).to.equal(401);
+
+    const third = await offlinePair(base, alice, app);
+    const page = await alice.get("/account");
+    await alice.post("/account/consents/withdraw", { _csrf: csrfOf(page.text), client_id: app.clientId });
+    expect((await refresh(base, app, third.refresh)).json.error).to.equal("invalid_grant");
+
+    const spa = await registerPublicApp(dev, ["https://spa.example/cb"]);
+    const pre = await fetch(`${base}/token`, {
+      method: "OPTIONS",
+      headers: { origin: "https://spa.example", "access-control-request-method": "POST" },
+    });
+    expect(pre.headers.get("access-control-allow-origin")).to.equal("https://spa.example");
+    const pair = await offlinePair(base, alice, spa);
+    expect((await refresh(base, spa, pair.refresh)).status).to.equal(200);
+  });
+});

@@ -1,0 +1,135 @@
+// The grant part of the store port (refresh chains, revocation, public origins): one contract,
+// both stores. What only the store can show quickly: marks keep their lifetime when a grant is
+// revoked, so a grant's refresh tokens stay revoked as long as they could live.
+import { expect } from "chai";
+import { describeBackends } from "./support/backends.js";
+import type { AppRecord, CodeRecord, RefreshRecord, Store } from "../src/store/port.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const code = (userId: string, clientId: string): CodeRecord => ({
+  clientId,
+  redirectUri: "https://a.example/cb",
+  redirectUriGiven: true,
+  userId,
+  scope: ["offline_access"],
+});
+const chain = (grantId: string, clientId = "app1", untilMs = Date.now() + 60_000): RefreshRecord => ({
+  grantId,
+  userId: "u1",
+  clientId,
+  scope: ["profile", "offline_access"],
+  grantExpiresAt: untilMs,
+});
+
+describeBackends("Store contract: grants", (backend) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = (await backend.startNode()).opened.store;
+  });
+
+  /** A code saved under a consent and taken: the start of a grant. */
+  async function taken(grantId: string, user = "u1", client = "app1") {
+    await store.grants.grantConsent(user, client);
+    expect(await store.grants.saveCode(grantId, code(user, client), 60, 600)).to.equal(true);
+    expect((await store.grants.takeCode(grantId, 1)).kind).to.equal("first");
+  }
+
+  it("When a refresh token rotates, then the next one works, the old one is reused and that revokes the grant", async () => {
+    await taken("g1");
+    expect(await store.grants.startRefresh("r1", chain("g1"), Date.now())).to.equal(true);
+    const r = await store.grants.rotateRefresh("r1", "app1", "r2", Date.now());
+    expect(r.kind).to.equal("rotated");
+    expect((await store.grants.refreshToken("r2", "app1"))!.active).to.equal(true);
+    // A rotated token keeps only its grant (what reuse detection needs).
+    expect(await store.grants.refreshToken("r1", "app1")).to.deep.equal({ active: false, grantId: "g1" });
+    expect((await store.grants.rotateRefresh("r1", "app1", "r3", Date.now())).kind).to.equal("reused");
+    expect((await store.grants.rotateRefresh("r2", "app1", "r4", Date.now())).kind).to.equal("revoked");
+    expect(await store.grants.refreshToken("r3", "app1")).to.equal(null);
+  });
+
+  it("When another client presents a refresh token, then it is unknown to it and left as it was", async () => {
+    await taken("g1");
+    await store.grants.startRefresh("r1", chain("g1"), Date.now());
+    expect((await store.grants.rotateRefresh("r1", "app2", "r2", Date.now())).kind).to.equal("unknown");
+    expect(await store.grants.refreshToken("r1", "app2")).to.equal(null);
+    expect((await store.grants.rotateRefresh("r1", "app1", "r2", Date.now())).kind).to.equal("rotated");
+  });
+
+  it("When one token is rotated 50 times at once, then exactly one call rotates and the grant ends", async () => {
+    await taken("g1");
+    await store.grants.startRefresh("r1", chain("g1"), Date.now());
+    const all = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.grants.rotateRefresh("r1", "app1", `n${i}`, Date.now())),
+    );
+    expect(all.filter((r) => r.kind === "rotated")).to.have.length(1);
+    expect(all.filter((r) => r.kind === "reused" || r.kind === "revoked")).to.have.length(49);
+    const winner = all.findIndex((r) => r.kind === "rotated");
+    expect((await store.grants.refreshToken(`n${winner}`, "app1"))!.active).to.equal(false);
+  });
+
+  it("When a grant is revoked (replay, withdrawal, revokeGrant), then the mark outlives the short mark TTL; when a grant ends, its tokens are gone", async () => {
+    for (const [g, revoke] of [
+      ["g1", () => store.grants.takeCode("g1", 1)],
+      ["g2", () => store.grants.withdrawConsent("u2", "app1", 1)],
+      ["g3", () => store.grants.revokeGrant("g3", 1)],
+    ] as const) {
+      await taken(g, g === "g2" ? "u2" : "u1");
+      expect(await store.grants.startRefresh(`${g}-r`, chain(g), Date.now())).to.equal(true);
+      await revoke();
+    }
+    await taken("g4");
+    await store.grants.startRefresh("g4-r", chain("g4", "app1", Date.now() + 1000), Date.now());
+    await sleep(1200);
+    for (const g of ["g1", "g2", "g3"]) {
+      expect((await store.grants.rotateRefresh(`${g}-r`, "app1", `${g}-n`, Date.now())).kind, g).to.equal("revoked");
+    }
+    expect((await store.grants.rotateRefresh("g4-r", "app1", "g4-n", Date.now())).kind).to.equal("unknown");
+  });
+
+  it("When a grant was revoked before its chain starts, then startRefresh saves nothing", async () => {
+    await taken("g1");
+    await store.grants.revokeGrant("g1", 60);
+    expect(await store.grants.startRefresh("r1", chain("g1"), Date.now())).to.equal(false);
+    expect(await store.grants.refreshToken("r1", "app1")).to.equal(null);
+  });
+
+  it("When every grant of a user is revoked, then codes and chains end under every consent, and the consents stay", async () => {
+    await taken("g1", "u1", "app1");
+    await taken("g2", "u1", "app2");
+    await store.grants.grantConsent("u1", "app1");
+    await store.grants.saveCode("c3", code("u1", "app1"), 60, 600);
+    await store.grants.startRefresh("r1", chain("g1"), Date.now());
+    await store.grants.startRefresh("r2", chain("g2", "app2"), Date.now());
+    await taken("g9", "u9", "app1");
+    await store.grants.startRefresh("r9", { ...chain("g9"), userId: "u9" }, Date.now());
+    await store.grants.revokeUserGrants("u1", 60);
+    expect((await store.grants.rotateRefresh("r1", "app1", "x", Date.now())).kind).to.equal("revoked");
+    expect((await store.grants.rotateRefresh("r2", "app2", "y", Date.now())).kind).to.equal("revoked");
+    expect((await store.grants.takeCode("c3", 60)).kind).to.equal("revoked");
+    expect((await store.grants.consents("u1")).sort()).to.deep.equal(["app1", "app2"]);
+    expect((await store.grants.rotateRefresh("r9", "app1", "z", Date.now())).kind).to.equal("rotated");
+  });
+
+  it("When public and confidential apps are created and deleted, then publicOriginKnown follows the public ones", async () => {
+    const app = (clientId: string, uris: string[], pub: boolean): AppRecord => ({
+      clientId,
+      ownerId: "o",
+      name: clientId,
+      redirectUris: uris,
+      secretHash: pub ? "" : "ab",
+      ...(pub ? { public: true } : {}),
+      createdAt: 1,
+    });
+    await store.apps.create(app("p1", ["https://spa.example/cb", "http://127.0.0.1:8080/cb"], true));
+    await store.apps.create(app("p2", ["https://spa.example/other"], true));
+    await store.apps.create(app("c1", ["https://server.example/cb"], false));
+    expect(await store.apps.publicOriginKnown("https://spa.example")).to.equal(true);
+    expect(await store.apps.publicOriginKnown("http://127.0.0.1")).to.equal(true);
+    expect(await store.apps.publicOriginKnown("https://server.example")).to.equal(false);
+    await store.apps.delete("p1");
+    expect(await store.apps.publicOriginKnown("https://spa.example")).to.equal(true);
+    expect(await store.apps.publicOriginKnown("http://127.0.0.1")).to.equal(false);
+    await store.apps.delete("p2");
+    expect(await store.apps.publicOriginKnown("https://spa.example")).to.equal(false);
+  });
+});
