@@ -8,17 +8,12 @@ import { joinOptionValues, UsageError, type CliCommand } from "./cli/common.js";
 import { tokensCommands } from "./cli/tokens.js";
 import { usersCreate } from "./cli/users.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { appExistsIn } from "./domain/apps.js";
+import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [
-  usersCreate,
-  appsCreate,
-  ...tokensCommands((ctx) => appExistsIn(ctx.opened.store)),
-  keysRotate,
-];
+const commands: CliCommand[] = [usersCreate, appsCreate, ...tokensCommands(), keysRotate];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");
@@ -51,7 +46,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       realtime: false,
     });
     await opened.store.ping();
-    const out = await cmd.run({ config, opened, values });
+    const out = await cmd.run({ config, opened, services: createServices(config, opened.store), values });
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {

@@ -79,6 +79,24 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
   CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
+  HOT_ROUTES: z.enum(["on", "off"], "must be on or off").default("on"),
+  SIGNING_KEY_AT_START: z.enum(["on", "off"], "must be on or off").default("on"),
+  SERVICE_NAME: z
+    .string()
+    .transform((s) => s.trim())
+    .refine((s) => s.length >= 1 && [...s].length <= 40 && !/[\x00-\x1f\x7f]/.test(s), "must be 1-40 characters")
+    .default("Sigil"),
+  SERVICE_LOGO_URL: z
+    .string()
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password && s.length <= 2000;
+      } catch {
+        return false;
+      }
+    }, "must be an absolute http(s) URL")
+    .optional(),
 });
 
 export interface Config {
@@ -91,7 +109,7 @@ export interface Config {
   readonly redisAdapter: "classic" | "sharded";
   readonly keyPrefix: string;
   readonly secret: string;
-  /** express "trust proxy" value: false, a hop count, or a list of addresses/subnets. */
+  /** Which proxies to believe for the client address (http/client-address.ts): false, true, a hop count, or a list of addresses/subnets. */
   readonly trustProxy: boolean | number | string;
   /** undefined: any origin may call the CORS endpoints. */
   readonly corsOrigins: readonly string[] | undefined;
@@ -118,6 +136,20 @@ export interface Config {
   readonly channelMaxQueue: number;
   /** Client → server events per second per socket (token bucket, burst of the same size). */
   readonly channelRateLimit: number;
+  /**
+   * Whether the JSON routes declared for it (http/route.ts) are served on the fast path as well as
+   * through express (off: everything goes through express; the answers are the same either way).
+   */
+  readonly hotRoutes: boolean;
+  /**
+   * Whether a node makes the ID token signing key at start when the store has none (the first node
+   * to start makes it); off: the first ID token or /jwks request makes it.
+   */
+  readonly signingKeyAtStart: boolean;
+  /** The name the pages show in their header and titles. */
+  readonly serviceName: string;
+  /** An image shown beside the name in the pages' header (the pages' CSP allows its origin). */
+  readonly serviceLogoUrl: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -130,7 +162,7 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === "" || raw === "false") return false;
   if (raw === "true") return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw; // addresses / subnets / "loopback", as express understands them
+  return raw; // addresses / subnets / "loopback", as proxy-addr reads them (http/client-address.ts)
 }
 
 function parseOrigins(raw: string | undefined): string[] | undefined {
@@ -216,6 +248,10 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     shutdownTimeout: e.SHUTDOWN_TIMEOUT,
     channelMaxQueue: e.CHANNEL_MAX_QUEUE,
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
+    hotRoutes: e.HOT_ROUTES === "on",
+    signingKeyAtStart: e.SIGNING_KEY_AT_START === "on",
+    serviceName: e.SERVICE_NAME,
+    serviceLogoUrl: e.SERVICE_LOGO_URL,
   };
   return { config: deepFreeze(config), warnings };
 }
@@ -226,4 +262,22 @@ function deepFreeze<T>(o: T): T {
     Object.freeze(o);
   }
   return o;
+}
+
+/**
+ * The configuration of a node that listens at `port`: BASE_URL and AUTH_URL with port 0 (PORT=0
+ * and no BASE_URL gives http://localhost:0) stand for the port the node was given, so a node on
+ * any free port still knows its own address.
+ */
+export function listeningOn(config: Config, port: number): Config {
+  const at = (url: string) => {
+    const u = new URL(url);
+    if (u.port !== "0") return url;
+    u.port = String(port);
+    return u.href.replace(/\/+$/, "");
+  };
+  const baseUrl = at(config.baseUrl);
+  const authUrl = at(config.authUrl);
+  if (baseUrl === config.baseUrl && authUrl === config.authUrl) return config;
+  return deepFreeze({ ...config, baseUrl, authUrl });
 }

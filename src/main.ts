@@ -1,8 +1,8 @@
-// Process entry: load the configuration, open the store, start one node, drain on SIGTERM.
+// Process entry: load the configuration, open the store, start one node (node.ts), drain on SIGTERM.
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./log.js";
 import { createMetrics } from "./metrics.js";
-import { createServer } from "./server.js";
+import { startNode } from "./node.js";
 import { openStore } from "./store/index.js";
 
 async function main(): Promise<void> {
@@ -21,15 +21,8 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
-  const server = createServer({
-    config,
-    store: opened.store,
-    logger,
-    metrics: createMetrics({ defaultMetrics: true }),
-    realtime: opened.realtime,
-  });
-  const url = await server.listen();
-  logger.info({ url, baseUrl: config.baseUrl, store: opened.store.kind }, "sigil is listening");
+  const node = await startNode(config, { opened, logger, metrics: createMetrics({ defaultMetrics: true }) });
+  logger.info({ url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind }, "sigil is listening");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -41,7 +34,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeout * 1000);
     hard.unref();
-    await server.close();
+    await node.close();
     await opened.close();
     logger.info("stopped");
     process.exit(0);

@@ -2,19 +2,26 @@
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import { tokensCommands } from "../src/cli/tokens.js";
+import { createServices } from "../src/domain/services.js";
 import type { CliContext } from "../src/cli/common.js";
 import { describeBackends } from "./support/backends.js";
 import { readyClient, refusal } from "./support/channel.js";
 import { PageClient, csrfOf } from "./support/pages.js";
-import { TEST_APPS, type TestNode } from "./support/nodes.js";
+import { withTestApps, type TestNode } from "./support/nodes.js";
 
 describeBackends(
   "sigil tokens",
   (backend) => {
     let node: TestNode;
-    const [create, revoke] = tokensCommands(() => async (id) => TEST_APPS.has(id));
+    const [create, revoke] = tokensCommands();
+    // On the store as the node sees it, where the test apps exist (support/nodes.ts).
     const run = (cmd: typeof create, values: CliContext["values"]) =>
-      cmd!.run({ config: node.config, opened: node.opened, values });
+      cmd!.run({
+        config: node.config,
+        opened: node.opened,
+        services: createServices(node.config, withTestApps(node.opened.store)),
+        values,
+      });
     beforeEach(async () => {
       node = await backend.startNode();
     });

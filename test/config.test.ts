@@ -1,7 +1,8 @@
 // docs/settings.md: settings are validated once; a bad one stops the process with one clear line.
 import { expect } from "chai";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { http } from "./support/http.js";
 
 const bad = (env: Record<string, string>) => {
   try {
@@ -45,6 +46,58 @@ describe("Configuration", () => {
     expect(bad({ CORS_ORIGINS: "not an origin" })).to.equal("CORS_ORIGINS");
     expect(bad({ NODE_ENV: "production" }), "SECRET is required in production").to.equal("SECRET");
     expect(bad({ REDIS_URL: "redis+cluster://a:1,b:2" })).to.equal(undefined);
+    expect(bad({ HOT_ROUTES: "no" })).to.equal("HOT_ROUTES");
+    expect(bad({ SIGNING_KEY_AT_START: "later" })).to.equal("SIGNING_KEY_AT_START");
+  });
+
+  it("When HOT_ROUTES or SIGNING_KEY_AT_START is unset or set, then it is on unless it says off", () => {
+    expect(loadConfig({}).config.hotRoutes).to.equal(true);
+    expect(loadConfig({ HOT_ROUTES: "on" }).config.hotRoutes).to.equal(true);
+    expect(loadConfig({ HOT_ROUTES: "off" }).config.hotRoutes).to.equal(false);
+    expect(loadConfig({}).config.signingKeyAtStart).to.equal(true);
+    expect(loadConfig({ SIGNING_KEY_AT_START: "off" }).config.signingKeyAtStart).to.equal(false);
+  });
+
+  it("When PORT=0 and BASE_URL is unset, then the node listens on a free port and its URLs name that port", async () => {
+    const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      // The port is known only from the start-up line.
+      const listening = await new Promise<{ url: string; baseUrl: string }>((resolve, reject) => {
+        let out = "";
+        proc.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          for (const line of out.split("\n")) {
+            if (line.includes('"sigil is listening"')) resolve(JSON.parse(line) as { url: string; baseUrl: string });
+          }
+        });
+        proc.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const port = new URL(listening.url).port;
+      expect(port).to.match(/^\d+$/).and.not.equal("0");
+      expect(listening.baseUrl).to.equal(`http://localhost:${port}`);
+      const meta = await http(listening.url, "/.well-known/oauth-authorization-server");
+      expect(meta.json.issuer).to.equal(`http://localhost:${port}`);
+      expect(meta.json.token_endpoint).to.equal(`http://localhost:${port}/token`);
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  });
+
+  it("When the pages' name and logo are set, then they are checked: a name of 1-40 characters, an http(s) logo URL", () => {
+    expect(loadConfig({}).config).to.include({ serviceName: "Sigil", serviceLogoUrl: undefined });
+    expect(loadConfig({ SERVICE_NAME: "  Acme ID " }).config.serviceName).to.equal("Acme ID");
+    expect(loadConfig({ SERVICE_LOGO_URL: "https://cdn.example/l.svg" }).config.serviceLogoUrl).to.equal(
+      "https://cdn.example/l.svg",
+    );
+    expect(bad({ SERVICE_NAME: "x".repeat(41) })).to.equal("SERVICE_NAME");
+    expect(bad({ SERVICE_NAME: "   " })).to.equal("SERVICE_NAME");
+    expect(bad({ SERVICE_NAME: "a\nb" })).to.equal("SERVICE_NAME");
+    expect(bad({ SERVICE_LOGO_URL: "javascript:alert(1)" })).to.equal("SERVICE_LOGO_URL");
+    expect(bad({ SERVICE_LOGO_URL: "/logo.svg" })).to.equal("SERVICE_LOGO_URL");
+    expect(bad({ SERVICE_LOGO_URL: "https://u:p@cdn.example/l.svg" })).to.equal("SERVICE_LOGO_URL");
   });
 
   it("When the process starts with a bad setting, then it exits non-zero with one line naming it", () => {

@@ -1,5 +1,7 @@
-// The hot routes (POST /challenge/solve and /challenge/new without a body) skip express's router;
-// a request with a body takes the express path. Both must look the same from outside.
+// The hot routes (the JSON routes: POST /challenge/solve, POST /challenge/new, GET /auth/user)
+// are served on the fast path when the URL is exactly theirs and there is no body; the same
+// request with a query string ("?") or a body goes through express. Both must look the same from
+// outside: every header but Date and X-Request-Id, the status and the body.
 import { expect } from "chai";
 import fc from "fast-check";
 import { describeBackends } from "./support/backends.js";
@@ -14,6 +16,32 @@ const SAME_HEADERS = [
   "connection",
 ];
 const pick = (r: TestResponse) => Object.fromEntries(SAME_HEADERS.map((h) => [h, r.headers[h]]));
+
+/** Every response header but the two that differ by design (Date, X-Request-Id). */
+const allHeaders = (r: TestResponse) => {
+  const { date: _date, "x-request-id": _id, ...rest } = r.headers;
+  return rest;
+};
+
+/** The three ways to one route: the fast path, express by a query string, express by a body. */
+type Way = "fast" | "query" | "body";
+const WAYS: Way[] = ["fast", "query", "body"];
+function reach(base: string, way: Way, method: string, path: string, headers: Record<string, string>) {
+  if (way === "fast") return http(base, path, { method, headers });
+  if (way === "query") return http(base, `${path}?`, { method, headers });
+  return http(base, path, {
+    method,
+    headers: { ...headers, "content-type": "application/json" },
+    body: Buffer.from("{}"),
+  });
+}
+
+/** Status, every header but Date and X-Request-Id, and the body (a new challenge's key as "<key>"). */
+const answer = (r: TestResponse) => ({
+  status: r.status,
+  headers: allHeaders(r),
+  body: typeof r.json?.key === "string" ? { ...r.json, key: "<key>" } : (r.json ?? r.text),
+});
 
 describeBackends("Hot routes and the express path answer alike", (backend) => {
   for (const corsOrigins of ["", "https://app.example"]) {
@@ -69,6 +97,71 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/solve",status="200"\} 1/);
   });
 
+  for (const corsOrigins of ["", "https://app.example"]) {
+    it(`When each challenge route is reached the three ways (CORS_ORIGINS="${corsOrigins}"), then every header but Date and X-Request-Id, the status and the body match`, async () => {
+      const node = await backend.startNode({
+        SOLVE_LIMIT_PER_ADDRESS: "1",
+        ...(corsOrigins ? { CORS_ORIGINS: corsOrigins } : {}),
+      });
+      const api = challengeApi(node.url);
+      const { token: customToken } = await node.server.customTokens.create({ app: "test-app" });
+      const origins: Array<Record<string, string>> = [
+        {},
+        { origin: "https://app.example" },
+        { origin: "https://else.example" },
+      ];
+      for (const origin of origins) {
+        const unknown = "0b7c3d38-2b8a-4f5e-9a39-6a0d2d0c1e11";
+        // Each case runs once per way; `setup` gives each way state of its own (a fresh key).
+        const cases: Array<{ name: string; path: string; setup?: () => Promise<Record<string, string>> }> = [
+          { name: "new", path: "/challenge/new", setup: async () => ({ question: "q", answer: "a", ttl: "60" }) },
+          {
+            name: "new, owned",
+            path: "/challenge/new",
+            setup: async () => ({ question: "q", answer: "a", authorization: `Bearer ${customToken}` }),
+          },
+          {
+            name: "new, bad token",
+            path: "/challenge/new",
+            setup: async () => ({ question: "q", answer: "a", authorization: "Bearer nope" }),
+          },
+          { name: "new, no answer", path: "/challenge/new", setup: async () => ({ question: "q" }) },
+          {
+            name: "solve, right",
+            path: "/challenge/solve",
+            setup: async () => ({ key: await api.createKey("q", "right"), a: "right" }),
+          },
+          {
+            name: "solve, wrong",
+            path: "/challenge/solve",
+            setup: async () => ({ key: await api.createKey("q", "right"), a: "wrong" }),
+          },
+          { name: "solve, unknown", path: "/challenge/solve", setup: async () => ({ key: unknown, a: "x" }) },
+          { name: "solve, no key", path: "/challenge/solve", setup: async () => ({ a: "x" }) },
+          {
+            name: "solve, limited",
+            path: "/challenge/solve",
+            setup: async () => {
+              const key = await api.createKey("q", "right");
+              expect((await api.solve(key, "wrong")).json).to.deep.equal({ correct: false });
+              return { key, a: "wrong again" };
+            },
+          },
+        ];
+        for (const c of cases) {
+          const answers = [];
+          for (const way of WAYS) {
+            const headers = { ...(await c.setup!()), ...origin };
+            answers.push(answer(await reach(node.url, way, "POST", c.path, headers)));
+          }
+          const what = `${c.name} ${JSON.stringify(origin)}`;
+          expect(answers[1], `${what}: fast vs query`).to.deep.equal(answers[0]);
+          expect(answers[2], `${what}: fast vs body`).to.deep.equal(answers[0]);
+        }
+      }
+    });
+  }
+
   it("When random header values reach both paths, then status and body are the same (differential fuzz)", async function () {
     this.timeout(30_000);
     const node = await backend.startNode({
@@ -109,7 +202,7 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
     );
   });
-  it("When GET /auth/user is asked on the hot path and through express, then status, headers and body match", async () => {
+  it("When GET /auth/user is asked on the hot path and through express, then the status, the body and every header but Date and X-Request-Id match", async () => {
     const node = await backend.startNode({ CORS_ORIGINS: "https://app.example" });
     const dev = new PageClient(node.url);
     await dev.signUp("devon");
@@ -125,7 +218,6 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       { authorization: basic(app.clientId, app.clientSecret) },
     );
     const at = t.json.access_token as string;
-    const same = [...SAME_HEADERS, "cache-control", "www-authenticate"];
     const cases: Array<Record<string, string>> = [
       { authorization: `Bearer ${at}`, client_id: app.clientId },
       { authorization: at, client_id: app.clientId },
@@ -139,14 +231,10 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     ];
     for (const headers of cases) {
       const h = { origin: "https://app.example", ...headers };
-      const hot = await http(node.url, "/auth/user", { headers: h });
+      const hot = await reach(node.url, "fast", "GET", "/auth/user", h);
       // "/auth/user?" is not the hot route's exact path: express serves it, with an empty query.
-      const viaExpress = await http(node.url, "/auth/user?", { headers: h });
-      expect(hot.status, JSON.stringify(headers)).to.equal(viaExpress.status);
-      expect(hot.json, JSON.stringify(headers)).to.deep.equal(viaExpress.json);
-      expect(Object.fromEntries(same.map((k) => [k, hot.headers[k]]))).to.deep.equal(
-        Object.fromEntries(same.map((k) => [k, viaExpress.headers[k]])),
-      );
+      const viaExpress = await reach(node.url, "query", "GET", "/auth/user", h);
+      expect(answer(viaExpress), JSON.stringify(headers)).to.deep.equal(answer(hot));
       expect(hot.headers["cache-control"]).to.equal("no-store");
     }
     expect(

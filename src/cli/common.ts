@@ -1,5 +1,6 @@
 // Shared parts of the `sigil` CLI commands (src/cli/*.ts).
 import type { Config } from "../config.js";
+import type { Services } from "../domain/services.js";
 import type { OpenedStore } from "../store/index.js";
 
 export class UsageError extends Error {}
@@ -7,6 +8,8 @@ export class UsageError extends Error {}
 export interface CliContext {
   config: Config;
   opened: OpenedStore;
+  /** The domain services on that store, wired as a node wires them (createServices). */
+  services: Services;
   /** Option values by name; repeated options (multiple: true) are arrays. */
   values: Record<string, string | boolean | Array<string | boolean> | undefined>;
 }

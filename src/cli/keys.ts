@@ -1,14 +1,13 @@
 // `sigil keys rotate` → {"kid"} (docs/cli.md#sigil-keys-rotate): a new ID token signing key, in the
 // JWKS at once; every node signs with it KEY_ACTIVATION_DELAY (this command's setting) later.
-import { openIdFor } from "../domain/oidc-setup.js";
 import type { CliCommand } from "./common.js";
 
 export const keysRotate: CliCommand = {
   name: "keys rotate",
   usage: "",
   options: {},
-  async run({ config, opened }) {
-    const { kid, activatesAt } = await openIdFor(config, opened.store).keys.rotate();
+  async run({ services }) {
+    const { kid, activatesAt } = await services.openid.keys.rotate();
     return { kid, activates_at: new Date(activatesAt).toISOString() };
   },
 };

@@ -1,15 +1,7 @@
 // `sigil tokens create|revoke` (docs/cli.md#sigil-tokens-create): CUSTOM TOKENs of an app, from the command line.
-import { CustomTokens, type AppExists } from "../domain/custom-tokens.js";
-import { required, UsageError, type CliCommand, type CliContext } from "./common.js";
+import { required, UsageError, type CliCommand } from "./common.js";
 
-/** How the CLI learns whether an app exists, given the opened store (wired in cli.ts). */
-export type CliAppLookup = (ctx: CliContext) => AppExists;
-
-function domain(ctx: CliContext, appLookup: CliAppLookup): CustomTokens {
-  return new CustomTokens({ store: ctx.opened.store, secret: ctx.config.secret, appExists: appLookup(ctx) });
-}
-
-export function tokensCommands(appLookup: CliAppLookup): CliCommand[] {
+export function tokensCommands(): CliCommand[] {
   return [
     {
       name: "tokens create",
@@ -22,7 +14,7 @@ export function tokensCommands(appLookup: CliAppLookup): CliCommand[] {
           throw new UsageError("--expires-in must be a whole number of seconds");
         }
         const name = ctx.values.name;
-        const { id, token } = await domain(ctx, appLookup).create({
+        const { id, token } = await ctx.services.customTokens.create({
           app,
           ...(typeof name === "string" ? { name } : {}),
           ...(typeof raw === "string" ? { expiresIn: Number(raw) } : {}),
@@ -37,8 +29,8 @@ export function tokensCommands(appLookup: CliAppLookup): CliCommand[] {
       async run(ctx) {
         const app = required(ctx.values, "app");
         const id = required(ctx.values, "id");
-        if (!(await appLookup(ctx)(app))) throw new UsageError("No app has this client_id.");
-        await domain(ctx, appLookup).revoke(app, id);
+        if ((await ctx.services.apps.byClientId(app)) === null) throw new UsageError("No app has this client_id.");
+        await ctx.services.customTokens.revoke(app, id);
         return { revoked: true };
       },
     },

@@ -44,6 +44,33 @@ export class Apps {
   }
 
   /**
+   * An app's homepage as a person typed it: undefined when empty, else an absolute http(s) URL of
+   * at most 2000 characters without a user name or password (shown as its host on consent).
+   */
+  static checkHomepage(raw: string | undefined): string | undefined {
+    const h = (raw ?? "").trim();
+    if (h === "") return undefined;
+    let u: URL | undefined;
+    try {
+      u = new URL(h);
+    } catch {
+      u = undefined;
+    }
+    if (
+      !u ||
+      (u.protocol !== "https:" && u.protocol !== "http:") ||
+      !u.host ||
+      u.username ||
+      u.password ||
+      h.length > 2000
+    )
+      throw new FormError(
+        "The homepage must be an absolute http or https URL of at most 2000 characters, without a user name or password.",
+      );
+    return u.href;
+  }
+
+  /**
    * Checks RP-initiated logout destinations (OpenID Connect): registered like redirect URLs, and
    * matched exactly.
    */
@@ -60,16 +87,18 @@ export class Apps {
   /**
    * Registers an app; the secret is returned this once. A public client (a browser or mobile app,
    * opts.public) gets none: it authenticates with its client_id alone and must use PKCE.
-   * opts.postLogoutRedirectUris: where RP-initiated logout may return.
+   * opts.postLogoutRedirectUris: where RP-initiated logout may return. The homepage is optional
+   * (checkHomepage).
    */
   async create(
     ownerId: string,
     name: string,
     redirectUris: string[],
-    opts: { public?: boolean; postLogoutRedirectUris?: string[] } = {},
+    opts: { public?: boolean; postLogoutRedirectUris?: string[]; homepage?: string | undefined } = {},
   ): Promise<{ app: AppRecord; clientSecret: string | undefined }> {
     const checked = Apps.check(name, redirectUris);
     const postLogout = Apps.checkPostLogout(opts.postLogoutRedirectUris ?? []);
+    const homepage = Apps.checkHomepage(opts.homepage);
     const clientId = randomId(); // never begins with "-" (docs/cli.md)
     const clientSecret = opts.public ? undefined : randomToken(32);
     const app: AppRecord = {
@@ -80,6 +109,7 @@ export class Apps {
       secretHash: clientSecret === undefined ? "" : this.hash(clientId, clientSecret),
       ...(opts.public ? { public: true } : {}),
       ...(postLogout.length ? { postLogoutRedirectUris: postLogout } : {}),
+      ...(homepage !== undefined ? { homepage } : {}),
       createdAt: Date.now(),
     };
     await this.deps.store.apps.create(app);

@@ -1,6 +1,6 @@
 // The ID token signing keys (docs/http-api.md#keys): RSA 2048 (RS256), kept in the store so every
 // node signs with the same ones, their private parts sealed with AES-256-GCM under a key that HKDF
-// derives from SECRET. The first node to start makes one (server.ts), and any node that finds none
+// derives from SECRET. The first node to start makes one (node.ts), and any node that finds none
 // when it needs one (to serve the JWKS or sign an ID token); `sigil keys rotate` publishes a new one
 // at once, and nodes sign with it KEY_ACTIVATION_DELAY later (relying parties that cached the
 // JWKS have fetched it by then); a superseded key stays published until every token it signed

@@ -1,111 +1,84 @@
-// The hot routes — POST /challenge/solve, POST /challenge/new without a custom token, and GET
-// /auth/user (exactly that path: no query string) — when the request has no body, are served on node's own request and response, without express's
-// router, body parser or request/response prototypes. Profiling showed those cost more than
-// the Redis round trips: a handler that answered at once without touching Redis still served
-// ~40% of the raw baseline when it went through express (express sets the prototype of every
-// request and response, and res.json goes through several layers).
-// What stays the same: the middleware (request context, drain flag, CORS) — functions that use
-// only node's req/res and the fields set below —, the endpoint code (the challenge routes run the
-// same JsonEndpoint as their express handlers, http/challenges/endpoint.ts, and so the same domain
-// use case), the error mapping (errorReply) and the JSON the client gets. Anything else (a body, a query string,
-// another method, a custom token, the trailing-slash or case variants express accepts) goes
-// through express as before. test/hot-routes.test.ts checks that both paths answer alike.
+// The fast path: the JSON routes (http/route.ts, JsonRoute) served on node's own request and
+// response, without express's router and request/response prototypes, which profiling showed to
+// cost more than the Redis round trips on the busiest endpoints (README, "Benchmarks").
+//
+// It is not a second pipeline: it runs the same middleware list as express (http/middleware/
+// index.ts, the entries whose paths cover the route), then the same route object through the same
+// serveJson as the express handler, and maps errors with the same sendError. It takes a request
+// only when the URL is exactly a declared path (no query string, no trailing slash, same case),
+// the method is the declared one and there is no body (Content-Length: 0 counts as none);
+// anything else goes to express, which serves it from the same declaration. HOT_ROUTES=off sends
+// everything to express.
+// test/hot-routes.test.ts compares every header, the status and the body of both ways.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Express, Request, RequestHandler, Response } from "express";
-import type { Logger } from "../log.js";
-import { errorReply } from "./middleware/errors.js";
+import type { Request, RequestHandler, Response } from "express";
+import { sendError } from "./middleware/errors.js";
+import { appliesTo, type Middleware } from "./middleware/index.js";
+import { serveJson, type JsonRoute } from "./route.js";
 
-export interface HotRoute {
-  /** Serves the request: the reply's status and JSON body. */
-  run(req: IncomingMessage, address: string): Promise<{ status: number; body: unknown }>;
-  /** Leave requests with an Authorization header to express (the owner resolver takes express's request). */
-  anonymousOnly?: boolean;
-  /** The method served (default POST); any other goes to express. */
-  method?: "GET" | "POST";
-  /** Response headers of every answer, errors included (set where the express handler sets them). */
-  headers?: Readonly<Record<string, string>>;
+/** Serves a request and returns true, or returns false to leave it to express. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+interface Entry {
+  route: JsonRoute;
+  /** The middleware entries that apply to the route's path, in order. */
+  chain: RequestHandler[];
+  /** The same without the body readers (Middleware.bodyOnly), for requests that announce no body. */
+  bare: RequestHandler[];
 }
 
-export interface HotRoutesDeps {
-  app: Express;
-  /** path → route. */
-  routes: Record<string, HotRoute>;
-  /** Middleware run first, in order, on node's req/res; each must call next() synchronously. */
-  before: RequestHandler[];
-}
-
-const EMPTY_JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
-
-/** True when the request certainly has no body (so express.json would leave req.body empty). */
-function noBody(req: IncomingMessage): boolean {
-  const h = req.headers;
-  // A Content-Encoding, even on an empty body, is express.json's to judge (400 when unreadable).
-  if (h["transfer-encoding"] !== undefined || h["content-encoding"] !== undefined) return false;
-  const len = h["content-length"];
-  if (len === undefined) return true;
-  // Content-Length: 0 (what browsers send): the JSON parser would make {} of it, the same result.
-  return len === "0" && (h["content-type"] === undefined || EMPTY_JSON_TYPE.test(h["content-type"]));
-}
-
-/** What res.json does: Content-Type, Content-Length, the JSON text. */
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers?: Readonly<Record<string, string>>,
-): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  if (headers) for (const k of Object.keys(headers)) res.setHeader(k, headers[k]!);
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
-  res.end(text);
-}
-
-/** Returns a function that serves a hot request and returns true, or returns false to let express. */
-export function hotRoutes(deps: HotRoutesDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { app, routes, before } = deps;
-  const table = new Map(Object.entries(routes));
-  // The client address as express computes it (req.ip, honouring "trust proxy").
-  const trusting = app.get("trust proxy") !== false;
-  const addressOf = (req: IncomingMessage): string => {
-    if (!trusting) return req.socket.remoteAddress ?? "unknown";
-    const view = Object.create(app.request) as Request;
-    Object.assign(view, { headers: req.headers, socket: req.socket, connection: req.socket });
-    return view.ip ?? "unknown";
-  };
+export function fastPath(deps: {
+  routes: readonly JsonRoute[];
+  middleware: readonly Middleware[];
+  clientAddress: (req: IncomingMessage) => string;
+}): FastPath {
+  // path → method → the route and its middleware.
+  const table = new Map<string, Map<string, Entry>>();
+  for (const route of deps.routes) {
+    const { method, path } = route.spec;
+    const applying = deps.middleware.filter((m) => appliesTo(m, path));
+    const entry: Entry = {
+      route,
+      chain: applying.map((m) => m.handle),
+      bare: applying.filter((m) => !m.bodyOnly).map((m) => m.handle),
+    };
+    if (!table.has(path)) table.set(path, new Map());
+    table.get(path)!.set(method.toUpperCase(), entry);
+  }
 
   return (req, res) => {
-    const url = req.url ?? "";
-    const route = table.get(url);
-    if (route === undefined || req.method !== (route.method ?? "POST") || !noBody(req)) return false;
-    if (route.anonymousOnly && req.headers.authorization !== undefined) return false;
-
-    // The fields the middleware reads from express's request: the route (metrics label it), path.
-    const r = req as unknown as Request;
-    Object.assign(r, { baseUrl: "", route: { path: url }, path: url, body: undefined });
-    const fail = (err: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const e = errorReply(err, (r as { log?: Logger }).log);
-      sendJson(res, e.status, e.toBody(), e.headers);
-    };
+    const entry = table.get(req.url ?? "")?.get(req.method ?? "");
+    if (entry === undefined) return false;
+    // A body (or a body of unknown length) goes to express; Content-Length: 0 (what browsers
+    // send) stays, through the body readers, which make {} of it as they would on express.
+    const h = req.headers;
+    if (h["transfer-encoding"] !== undefined) return false;
+    const length = h["content-length"];
+    if (length !== undefined && length !== "0") return false;
+    const { route } = entry;
+    const chain = length === undefined ? entry.bare : entry.chain;
+    const path = route.spec.path;
+    // The fields express's router would set and the middleware read: the route (metrics label
+    // it) and the path (the access log).
+    const r = req as Request;
+    Object.assign(r, { baseUrl: "", route: { path }, path });
+    const w = res as Response;
+    const fail = (err: unknown) => sendError(r, w, err);
     let i = 0;
     const next = (err?: unknown): void => {
-      if (err !== undefined) return fail(err);
-      const mw = before[i++];
-      if (mw) {
-        try {
-          mw(r, res as unknown as Response, next);
-        } catch (e) {
-          fail(e);
-        }
+      if (err) return fail(err); // as express: next(), next(null) and next(undefined) go on
+      const mw = chain[i++];
+      if (mw === undefined) {
+        serveJson(route, r, w, NO_QUERY, deps.clientAddress(req)).catch(fail);
         return;
       }
-      if (route.headers) for (const k of Object.keys(route.headers)) res.setHeader(k, route.headers[k]!);
-      route.run(req, addressOf(req)).then((out) => sendJson(res, out.status, out.body), fail);
+      try {
+        void mw(r, w, next);
+      } catch (e) {
+        fail(e);
+      }
     };
     next();
     return true;

@@ -1,7 +1,6 @@
 // Reading request input into a use case's input object: header values as UTF-8 text, the JSON
 // body as the fallback when a header is absent. Validation is the domain's (domain/input.ts).
 import type { IncomingHttpHeaders } from "node:http";
-import type { Request } from "express";
 import { invalidRequest } from "../errors.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -24,7 +23,7 @@ export function headerText(req: { headers: IncomingHttpHeaders }, name: string):
 }
 
 /** The JSON body as an object (empty when there is none); any other JSON value is a 400. */
-export function bodyObject(req: Request): Record<string, unknown> {
+export function bodyObject(req: { body?: unknown }): Record<string, unknown> {
   const b: unknown = req.body;
   if (b === undefined || b === null) return {};
   if (typeof b === "object" && !Array.isArray(b)) return b as Record<string, unknown>;

@@ -1,57 +1,100 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { UserRecord } from "../store/port.js";
-import { Csrf, ErrorNote, Page } from "./layout.js";
+import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+
+const ACCOUNT_FIELDS = ["display_name", "picture"];
 
 export function AccountPage(p: {
+  ui: Ui;
   user: UserRecord;
   pictureUrl: string;
   consents: Array<{ clientId: string; name: string }>;
   csrf: string;
-  error?: string | undefined;
+  error?: FormProblem | undefined;
   notice?: string | undefined;
 }) {
+  const { t, rich, number } = p.ui;
+  const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
   return (
-    <Page title="Your account" user={p.user} csrf={p.csrf}>
-      <ErrorNote message={p.error} />
-      {p.notice ? <p role="status">{p.notice}</p> : null}
-      <p>
-        <img src={p.pictureUrl} alt="Profile picture" width={96} height={96} />
-      </p>
-      <p>
-        Signed in as <strong class="display-name">{p.user.displayName}</strong> (<code>{p.user.username}</code>)
-      </p>
-      <form method="post" action="/account">
-        <Csrf token={p.csrf} />
-        <label>
-          Display name <input type="text" name="display_name" required maxLength={64} value={p.user.displayName} />
-        </label>
-        <button type="submit">Save</button>
-      </form>
-      {/* The token stays the form's first field: the server reads it, and checks it, before the file. */}
-      <form method="post" action="/account" enctype="multipart/form-data">
-        <Csrf token={p.csrf} />
-        <label>
-          Profile picture (PNG, JPEG, GIF or WebP, up to 1 MB and 8,000 pixels a side; shown at most 512×512){" "}
-          <input type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required />
-        </label>
-        <button type="submit">Upload</button>
-      </form>
-      <section>
-        <h2>Apps you allowed</h2>
-        {p.consents.length === 0 ? <p>None.</p> : null}
-        <ul>
-          {p.consents.map((c) => (
-            <li key={c.clientId}>
-              {c.name}{" "}
-              <form method="post" action="/account/consents/withdraw" style="display:inline">
-                <Csrf token={p.csrf} />
-                <input type="hidden" name="client_id" value={c.clientId} />
-                <button type="submit">Withdraw</button>
-              </form>
-            </li>
-          ))}
-        </ul>
-      </section>
+    <Page ui={p.ui} title={t("account.title")} user={p.user} csrf={p.csrf} current="account">
+      <ErrorNote ui={p.ui} problem={p.error} fields={ACCOUNT_FIELDS} />
+      {p.notice ? (
+        <Notice>
+          <p>{p.notice}</p>
+        </Notice>
+      ) : null}
+      <Card labelledBy="profile">
+        <h2 id="profile">{t("account.profile")}</h2>
+        <div class="whoami">
+          <img src={p.pictureUrl} class="avatar" alt={t("account.pictureAlt")} width={96} height={96} />
+          <p>
+            {rich("account.signedInAs", {
+              name: <strong class="display-name">{p.user.displayName}</strong>,
+              username: <code>{p.user.username}</code>,
+            })}
+          </p>
+        </div>
+        <form method="post" action="/account" class="subsection">
+          <Csrf token={p.csrf} />
+          <Field
+            id="display_name"
+            name="display_name"
+            label={t("account.displayName")}
+            problem={p.error}
+            control={(a) => (
+              <input
+                {...a}
+                type="text"
+                name="display_name"
+                autocomplete="name"
+                required
+                maxLength={64}
+                value={p.user.displayName}
+              />
+            )}
+          />
+          <button type="submit">{t("account.save")}</button>
+        </form>
+        {/* The token stays the form's first field: the server reads it, and checks it, before the file. */}
+        <form method="post" action="/account" enctype="multipart/form-data" class="subsection">
+          <Csrf token={p.csrf} />
+          <Field
+            id="picture"
+            name="picture"
+            label={t("account.picture")}
+            hint={t("account.pictureHint", { size: mb, pixels: 8000, box: "512×512" })}
+            problem={p.error}
+            control={(a) => (
+              <input {...a} type="file" name="picture" accept="image/png,image/jpeg,image/gif,image/webp" required />
+            )}
+          />
+          <button type="submit">{t("account.upload")}</button>
+        </form>
+      </Card>
+      <Card labelledBy="apps">
+        <h2 id="apps">{t("account.apps")}</h2>
+        {p.consents.length === 0 ? (
+          <p class="muted">{t("account.appsNone")}</p>
+        ) : (
+          <>
+            <p class="muted">{t("account.appsLead")}</p>
+            <ul class="list">
+              {p.consents.map((c, i) => (
+                <li key={c.clientId}>
+                  <span id={`consent-${i}`}>{c.name}</span>
+                  <form method="post" action="/account/consents/withdraw">
+                    <Csrf token={p.csrf} />
+                    <input type="hidden" name="client_id" value={c.clientId} />
+                    <button type="submit" class="danger" aria-describedby={`consent-${i}`}>
+                      {t("account.withdraw")}
+                    </button>
+                  </form>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Card>
     </Page>
   );
 }

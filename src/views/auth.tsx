@@ -1,69 +1,141 @@
 // Sign-in and sign-up pages (docs/http-api.md#signup-and-signin).
-import { Csrf, ErrorNote, Page } from "./layout.js";
+import { Card, Csrf, ErrorNote, Field, Page, type FormProblem, type Ui } from "./layout.js";
 
 const withReturn = (path: string, returnTo: string) => `${path}?${new URLSearchParams({ return_to: returnTo })}`;
 
 export function SignInPage(p: {
+  ui: Ui;
   csrf: string;
   returnTo: string;
-  error?: string | undefined;
+  error?: FormProblem | undefined;
   username?: string | undefined;
 }) {
+  const { t } = p.ui;
   return (
-    <Page title="Sign in">
-      <ErrorNote message={p.error} />
-      <form method="post" action={withReturn("/signin", p.returnTo)}>
-        <Csrf token={p.csrf} />
-        <label>
-          Username <input type="text" name="username" autocomplete="username" required value={p.username ?? ""} />
-        </label>
-        <label>
-          Password <input type="password" name="password" autocomplete="current-password" required />
-        </label>
-        <button type="submit">Sign in</button>
-      </form>
+    <Page ui={p.ui} title={t("signin.title")} narrow>
+      <p class="lead">{t("signin.lead", { service: p.ui.service.name })}</p>
+      <ErrorNote ui={p.ui} problem={p.error} />
+      <Card>
+        <form method="post" action={withReturn("/signin", p.returnTo)}>
+          <Csrf token={p.csrf} />
+          <Field
+            id="username"
+            name="username"
+            label={t("signin.username")}
+            problem={p.error}
+            control={(a) => (
+              <input
+                {...a}
+                type="text"
+                name="username"
+                autocomplete="username"
+                autocapitalize="none"
+                spellcheck={false}
+                required
+                value={p.username ?? ""}
+              />
+            )}
+          />
+          <Field
+            id="password"
+            name="password"
+            label={t("signin.password")}
+            problem={p.error}
+            control={(a) => <input {...a} type="password" name="password" autocomplete="current-password" required />}
+          />
+          <button type="submit" class="wide">
+            {t("signin.submit")}
+          </button>
+        </form>
+      </Card>
       <p>
-        No account yet? <a href={withReturn("/signup", p.returnTo)}>Sign up</a>
+        {t("signin.noAccount")} <a href={withReturn("/signup", p.returnTo)}>{t("signin.toSignup")}</a>
       </p>
     </Page>
   );
 }
 
+const SIGNUP_FIELDS = ["username", "display_name", "password"];
+
 export function SignUpPage(p: {
+  ui: Ui;
   csrf: string;
   returnTo: string;
-  error?: string | undefined;
+  error?: FormProblem | undefined;
   username?: string | undefined;
   displayName?: string | undefined;
 }) {
+  const { t } = p.ui;
   return (
-    <Page title="Sign up">
-      <ErrorNote message={p.error} />
-      <form method="post" action={withReturn("/signup", p.returnTo)}>
-        <Csrf token={p.csrf} />
-        <label>
-          Username (3–32 of a-z 0-9 _ . -){" "}
-          <input
-            type="text"
+    <Page ui={p.ui} title={t("signup.title")} narrow>
+      <p class="lead">{t("signup.lead", { service: p.ui.service.name })}</p>
+      <ErrorNote ui={p.ui} problem={p.error} fields={SIGNUP_FIELDS} />
+      <Card>
+        <form method="post" action={withReturn("/signup", p.returnTo)}>
+          <Csrf token={p.csrf} />
+          <Field
+            id="username"
             name="username"
-            autocomplete="username"
-            required
-            minLength={3}
-            maxLength={32}
-            value={p.username ?? ""}
+            label={t("signup.username")}
+            hint={t("signup.usernameHint")}
+            problem={p.error}
+            control={(a) => (
+              <input
+                {...a}
+                type="text"
+                name="username"
+                autocomplete="username"
+                autocapitalize="none"
+                spellcheck={false}
+                required
+                minLength={3}
+                maxLength={32}
+                value={p.username ?? ""}
+              />
+            )}
           />
-        </label>
-        <label>
-          Display name <input type="text" name="display_name" maxLength={64} value={p.displayName ?? ""} />
-        </label>
-        <label>
-          Password (8–128 characters){" "}
-          <input type="password" name="password" autocomplete="new-password" required minLength={8} maxLength={128} />
-        </label>
-        <button type="submit">Create account</button>
-      </form>
+          <Field
+            id="display_name"
+            name="display_name"
+            label={t("signup.displayName")}
+            hint={t("signup.displayNameHint")}
+            problem={p.error}
+            control={(a) => (
+              <input
+                {...a}
+                type="text"
+                name="display_name"
+                autocomplete="name"
+                maxLength={64}
+                value={p.displayName ?? ""}
+              />
+            )}
+          />
+          <Field
+            id="password"
+            name="password"
+            label={t("signup.password")}
+            hint={t("signup.passwordHint")}
+            problem={p.error}
+            control={(a) => (
+              <input
+                {...a}
+                type="password"
+                name="password"
+                autocomplete="new-password"
+                required
+                minLength={8}
+                maxLength={128}
+              />
+            )}
+          />
+          <button type="submit" class="wide">
+            {t("signup.submit")}
+          </button>
+        </form>
+      </Card>
       <p>
-        Have an account? <a href={withReturn("/signin", p.returnTo)}>Sign in</a>
+        {t("signup.haveAccount")} <a href={withReturn("/signin", p.returnTo)}>{t("signup.toSignin")}</a>
       </p>
     </Page>
   );

@@ -1,52 +1,106 @@
 // The consent page of /authorize (docs/http-api.md#sign-in-with-sigil) and the error page that never redirects.
+import type { MessageKey } from "../i18n/index.js";
 import type { UserRecord } from "../store/port.js";
-import { Csrf, Page } from "./layout.js";
+import { Card, Csrf, Page, type Ui } from "./layout.js";
 
-/** What each scope reads, in plain words (OpenID Connect; "profile" is what a plain OAuth app reads). */
-const SCOPE_WORDS: Readonly<Record<string, readonly string[]>> = {
-  openid: ["who you are on Sigil (an id that stays the same)"],
-  profile: ["your display name", "your username", "your profile picture"],
-  email: ["your email address, and whether it is confirmed"],
-  offline_access: ["stay signed in while you are away"],
+/** What each scope lets the app do, in plain words (profile is three things). */
+const SCOPE_WORDS: Readonly<Record<string, readonly MessageKey[]>> = {
+  openid: ["scope.openid"],
+  profile: ["scope.profile.name", "scope.profile.username", "scope.profile.picture"],
+  email: ["scope.email"],
+  offline_access: ["scope.offline_access"],
 };
 
+/** The host of an app's homepage, or undefined when it has none (or it cannot be read). */
+export function homepageHost(homepage: string | undefined): string | undefined {
+  if (!homepage) return undefined;
+  try {
+    return new URL(homepage).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function ConsentPage(p: {
+  ui: Ui;
   user: UserRecord;
   appName: string;
+  /** The app's registered homepage (its host is shown). */
+  homepage?: string | undefined;
+  /** A public client (no secret); otherwise confidential. */
+  publicClient?: boolean | undefined;
+  /** The requested scopes (openid, profile, email, offline_access). */
+  scopes: string[];
+  pictureUrl?: string | undefined;
   csrf: string;
   hidden: Record<string, string>;
-  /** The scopes asked for (["profile"] for a plain OAuth request). */
-  scopes: string[];
 }) {
+  const { t, rich } = p.ui;
+  const host = homepageHost(p.homepage);
+  const seen = new Set<string>();
+  const reads = p.scopes.filter((s) => !seen.has(s) && seen.add(s));
   return (
-    <Page title="Allow access?" user={p.user} csrf={p.csrf}>
-      <p>
-        <strong class="app-name">{p.appName}</strong> wants to sign you in with Sigil and read:
-      </p>
-      <ul class="scopes">{p.scopes.flatMap((s) => (SCOPE_WORDS[s] ?? []).map((w) => <li key={w}>{w}</li>))}</ul>
-      <p>
-        You are signed in as <strong>{p.user.displayName}</strong>.
-      </p>
-      <form method="post" action="/authorize">
-        <Csrf token={p.csrf} />
-        {Object.entries(p.hidden).map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
-        ))}
-        <button type="submit" name="decision" value="allow">
-          Allow
-        </button>
-        <button type="submit" name="decision" value="deny">
-          Deny
-        </button>
-      </form>
+    <Page ui={p.ui} title={t("consent.title")} user={p.user} csrf={p.csrf} narrow>
+      <Card class="app-card">
+        <p>
+          {rich("consent.wants", { app: <strong class="app-name">{p.appName}</strong>, service: p.ui.service.name })}
+        </p>
+        <dl class="facts">
+          <dt>{t("consent.homepage")}</dt>
+          <dd>
+            {host ? <span class="app-host mono">{host}</span> : <span class="muted">{t("consent.noHomepage")}</span>}
+          </dd>
+          <dt>{t("consent.type")}</dt>
+          <dd>
+            <span class="badge app-type">{t(p.publicClient ? "consent.public" : "consent.confidential")}</span>
+          </dd>
+        </dl>
+        <p class="muted">{t(p.publicClient ? "consent.publicHint" : "consent.confidentialHint")}</p>
+      </Card>
+      <Card labelledBy="will-read">
+        <h2 id="will-read">{t("consent.willRead")}</h2>
+        <ul class="reads">
+          {reads.flatMap((s) =>
+            (SCOPE_WORDS[s] ?? []).map((key) => (
+              <li key={key} data-scope={s}>
+                {t(key)}
+              </li>
+            )),
+          )}
+        </ul>
+        <div class="whoami">
+          {p.pictureUrl ? <img class="avatar" src={p.pictureUrl} alt="" width={40} height={40} /> : null}
+          <p>{rich("consent.signedInAs", { name: <strong>{p.user.displayName}</strong> })}</p>
+        </div>
+        <p class="muted">{t("consent.password")}</p>
+        <form method="post" action="/authorize">
+          <Csrf token={p.csrf} />
+          {Object.entries(p.hidden).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          <div class="actions">
+            <button type="submit" name="decision" value="allow">
+              {t("consent.allow")}
+            </button>
+            <button type="submit" name="decision" value="deny" class="secondary">
+              {t("consent.deny")}
+            </button>
+          </div>
+        </form>
+      </Card>
     </Page>
   );
 }
 
-export function ErrorPage(p: { title: string; message: string }) {
+export function ErrorPage(p: { ui: Ui; title: string; message: string }) {
   return (
-    <Page title={p.title}>
-      <p class="error">{p.message}</p>
+    <Page ui={p.ui} title={p.title} narrow>
+      <div class="error" role="alert">
+        <p>{p.message}</p>
+      </div>
+      <p>
+        <a href="/account">{p.ui.t("error.goAccount")}</a>
+      </p>
     </Page>
   );
 }

@@ -1,17 +1,22 @@
 // The developers console (docs/http-api.md#developers): register apps, see client ids, rotate secrets, delete,
 // and each app's CUSTOM TOKENs.
 import type { AppRecord, CustomTokenRecord, UserRecord } from "../store/port.js";
+import { homepageHost } from "./consent.js";
 import { CustomTokensSection, type ShownToken } from "./custom-tokens.js";
-import { Csrf, ErrorNote, Page } from "./layout.js";
+import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
 export interface ShownSecret {
   clientId: string;
   /** undefined for a public client (it has none). */
   clientSecret: string | undefined;
+  /** What happened, in the page's language. */
   what: string;
 }
 
+const REGISTER_FIELDS = ["name", "redirect_uri", "post_logout_redirect_uri", "homepage"];
+
 export function DevelopersPage(p: {
+  ui: Ui;
   user: UserRecord;
   apps: AppRecord[];
   /** Each app's CUSTOM TOKENs by client_id (records, without values). */
@@ -21,18 +26,22 @@ export function DevelopersPage(p: {
   now: number;
   shown?: ShownSecret | undefined;
   shownToken?: ShownToken | undefined;
-  error?: string | undefined;
+  error?: FormProblem | undefined;
+  /** What the registration form held when it was refused, to correct it. */
+  form?:
+    | { name: string; redirectUris: string; postLogoutRedirectUris: string; homepage: string; publicClient: boolean }
+    | undefined;
 }) {
+  const { t } = p.ui;
   return (
-    <Page title="Developers" user={p.user} csrf={p.csrf}>
-      <ErrorNote message={p.error} />
+    <Page ui={p.ui} title={t("dev.title")} user={p.user} csrf={p.csrf} current="developers">
+      <p class="lead">{t("dev.lead", { service: p.ui.service.name })}</p>
+      <ErrorNote ui={p.ui} problem={p.error} fields={REGISTER_FIELDS} />
       {p.shown ? (
-        <div role="status">
-          {p.shown.clientSecret === undefined ? (
-            <p>{p.shown.what} A public client has no secret: it signs in with its client_id and PKCE.</p>
-          ) : (
-            <p>{p.shown.what} Copy the secret now: it is not shown again.</p>
-          )}
+        <Notice>
+          <p>
+            {p.shown.what} {t(p.shown.clientSecret === undefined ? "dev.publicRegistered" : "dev.copySecret")}
+          </p>
           <p>
             client_id: <code class="client-id">{p.shown.clientId}</code>
           </p>
@@ -41,90 +50,155 @@ export function DevelopersPage(p: {
               client_secret: <code class="secret client-secret">{p.shown.clientSecret}</code>
             </p>
           )}
-        </div>
+        </Notice>
       ) : null}
-      <section>
-        <h2>Register an app</h2>
+      <Card labelledBy="register">
+        <h2 id="register">{t("dev.register")}</h2>
         <form method="post" action="/developers">
           <Csrf token={p.csrf} />
-          <label>
-            Name <input type="text" name="name" required maxLength={64} />
-          </label>
-          <label>
-            Redirect URLs (one per line; https, or http on 127.0.0.1 / [::1])
-            <textarea name="redirect_uri" rows={3} required />
-          </label>
-          <label>
-            Post-logout redirect URLs (optional, one per line; where OpenID Connect sign-out may return)
-            <textarea name="post_logout_redirect_uri" rows={2} />
-          </label>
-          <fieldset>
-            <legend>Kind of app</legend>
-            <label>
-              <input type="radio" name="client_type" value="confidential" checked /> Server app (confidential: has a
-              secret)
-            </label>
-            <label>
-              <input type="radio" name="client_type" value="public" /> Browser or mobile app (public: no secret, PKCE
-              required)
-            </label>
-          </fieldset>
-          <button type="submit">Register</button>
-        </form>
-      </section>
-      {p.apps.map((app) => (
-        <section key={app.clientId} class="app" id={`app-${app.clientId}`}>
-          <h2>{app.name}</h2>
-          <p>
-            client_id: <code>{app.clientId}</code>
-          </p>
-          <p>Redirect URLs:</p>
-          <ul>
-            {app.redirectUris.map((u) => (
-              <li key={u}>
-                <code>{u}</code>
-              </li>
-            ))}
-          </ul>
-          {app.postLogoutRedirectUris?.length ? (
-            <>
-              <p>Post-logout redirect URLs:</p>
-              <ul>
-                {app.postLogoutRedirectUris.map((u) => (
-                  <li key={u}>
-                    <code>{u}</code>
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-          {app.previousSecretUntil && app.previousSecretUntil > Date.now() ? (
-            <p>The previous secret works until {new Date(app.previousSecretUntil).toISOString()}.</p>
-          ) : null}
-          {app.public ? (
-            <p class="client-type">Public client: no secret; PKCE required.</p>
-          ) : (
-            <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
-              <Csrf token={p.csrf} />
-              <label>
-                <input type="checkbox" name="revoke_old" value="1" /> revoke the old secret at once
-              </label>
-              <button type="submit">Rotate secret</button>
-            </form>
-          )}
-          <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/delete`}>
-            <Csrf token={p.csrf} />
-            <button type="submit">Delete app</button>
-          </form>
-          <CustomTokensSection
-            clientId={app.clientId}
-            tokens={p.tokens.get(app.clientId) ?? []}
-            csrf={p.csrf}
-            now={p.now}
-            shown={p.shownToken?.app === app.clientId ? p.shownToken : undefined}
+          <Field
+            id="name"
+            name="name"
+            label={t("dev.name")}
+            problem={p.error}
+            control={(a) => <input {...a} type="text" name="name" required maxLength={64} value={p.form?.name ?? ""} />}
           />
-        </section>
-      ))}
+          <Field
+            id="redirect_uri"
+            name="redirect_uri"
+            label={t("dev.redirects")}
+            hint={t("dev.redirectsHint")}
+            problem={p.error}
+            control={(a) => (
+              <textarea {...a} name="redirect_uri" rows={3} required spellcheck={false}>
+                {p.form?.redirectUris ?? ""}
+              </textarea>
+            )}
+          />
+          <Field
+            id="post_logout_redirect_uri"
+            name="post_logout_redirect_uri"
+            label={t("dev.postLogout")}
+            hint={t("dev.postLogoutHint")}
+            problem={p.error}
+            control={(a) => (
+              <textarea {...a} name="post_logout_redirect_uri" rows={2} spellcheck={false}>
+                {p.form?.postLogoutRedirectUris ?? ""}
+              </textarea>
+            )}
+          />
+          <Field
+            id="homepage"
+            name="homepage"
+            label={t("dev.homepage")}
+            hint={t("dev.homepageHint")}
+            problem={p.error}
+            control={(a) => <input {...a} type="url" name="homepage" maxLength={2000} value={p.form?.homepage ?? ""} />}
+          />
+          <fieldset>
+            <legend>{t("dev.kind")}</legend>
+            <div class="check">
+              <input
+                type="radio"
+                name="client_type"
+                value="confidential"
+                id="client_type-confidential"
+                checked={!p.form?.publicClient}
+              />
+              <label for="client_type-confidential">{t("dev.kindConfidential")}</label>
+            </div>
+            <div class="check">
+              <input
+                type="radio"
+                name="client_type"
+                value="public"
+                id="client_type-public"
+                checked={p.form?.publicClient === true}
+              />
+              <label for="client_type-public">{t("dev.kindPublic")}</label>
+            </div>
+          </fieldset>
+          <button type="submit">{t("dev.registerSubmit")}</button>
+        </form>
+      </Card>
+      <h2>{t("dev.yourApps")}</h2>
+      {p.apps.length === 0 ? <p class="muted">{t("dev.noApps")}</p> : null}
+      {p.apps.map((app) => {
+        const host = homepageHost(app.homepage);
+        return (
+          <section key={app.clientId} class="app card" id={`app-${app.clientId}`} aria-labelledby={`h-${app.clientId}`}>
+            <div class="section-head">
+              <h3 id={`h-${app.clientId}`}>{app.name}</h3>
+              <span class="badge">{t(app.public ? "consent.public" : "consent.confidential")}</span>
+            </div>
+            <dl class="facts">
+              <dt>client_id</dt>
+              <dd>
+                <code>{app.clientId}</code>
+              </dd>
+              <dt>{t("dev.homepage")}</dt>
+              <dd>{host ? <span class="mono">{host}</span> : <span class="muted">{t("consent.noHomepage")}</span>}</dd>
+              <dt>{t("dev.redirects")}</dt>
+              <dd>
+                <ul class="plain">
+                  {app.redirectUris.map((u) => (
+                    <li key={u}>
+                      <code>{u}</code>
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+              {app.postLogoutRedirectUris?.length ? (
+                <>
+                  <dt>{t("dev.postLogout")}</dt>
+                  <dd>
+                    <ul class="plain">
+                      {app.postLogoutRedirectUris.map((u) => (
+                        <li key={u}>
+                          <code>{u}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            {app.previousSecretUntil && app.previousSecretUntil > p.now ? (
+              <p>{t("dev.previousUntil", { date: p.ui.date(app.previousSecretUntil) })}</p>
+            ) : null}
+            <div class="inline-forms">
+              {app.public ? (
+                <p class="client-type muted">{t("dev.publicClient")}</p>
+              ) : (
+                <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/rotate`}>
+                  <Csrf token={p.csrf} />
+                  <div class="check">
+                    <input type="checkbox" name="revoke_old" value="1" id={`revoke-old-${app.clientId}`} />
+                    <label for={`revoke-old-${app.clientId}`}>{t("dev.revokeOld")}</label>
+                  </div>
+                  <button type="submit" class="secondary">
+                    {t("dev.rotate")}
+                  </button>
+                </form>
+              )}
+              <form method="post" action={`/developers/${encodeURIComponent(app.clientId)}/delete`}>
+                <Csrf token={p.csrf} />
+                <button type="submit" class="danger">
+                  {t("dev.delete")}
+                </button>
+              </form>
+            </div>
+            <CustomTokensSection
+              ui={p.ui}
+              clientId={app.clientId}
+              tokens={p.tokens.get(app.clientId) ?? []}
+              csrf={p.csrf}
+              now={p.now}
+              shown={p.shownToken?.app === app.clientId ? p.shownToken : undefined}
+            />
+          </section>
+        );
+      })}
     </Page>
   );
 }

@@ -1,51 +1,130 @@
-// The page frame and the one way pages become HTML: preact renders to a string and escapes every
-// text and attribute value, so user text can never become markup. Sending is HTTP's (http/pages/send-page.ts).
+// The page frame, its components, and the one way pages become HTML: preact renders to a string and
+// escapes every text and attribute value, so user text can never become markup. Sending is HTTP's
+// (http/pages/send-page.ts). The look is assets/sigil.css; the words are src/i18n (docs/pages.md).
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
+import { LANGUAGE_NAMES, LOCALES, type Translator } from "../i18n/index.js";
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
-label{display:block;margin:.6rem 0}input[type=text],input[type=password],input[type=url],textarea{width:100%;padding:.4rem;box-sizing:border-box}
-button{padding:.4rem .9rem;margin:.3rem .3rem .3rem 0}.error{color:#a00;border:1px solid #a00;padding:.5rem}
-.secret{font-family:monospace;background:#ffd;padding:.5rem;word-break:break-all}code{word-break:break-all}
-section{border-top:1px solid #ddd;margin-top:1.5rem}nav form{display:inline}`;
+/** What every page needs besides its own data: its language, the service's name and look. */
+export interface Ui extends Translator {
+  readonly service: { readonly name: string; readonly logoUrl?: string | undefined };
+  /** The stylesheet's address (content-hashed, cached for long). */
+  readonly stylesheet: string;
+  /** Where the language menu comes back to: this page, as a same-site path. */
+  readonly here: string;
+}
+
+/** A message to show on a form: its text (in the page's language) and the field it is about. */
+export interface FormProblem {
+  text: string;
+  field?: string | undefined;
+}
 
 export function Page(props: {
+  ui: Ui;
   title: string;
   user?: { username: string } | undefined;
   csrf?: string | undefined;
+  /** The narrow column of the sign-in pages (sign in, sign up, consent, errors). */
+  narrow?: boolean;
+  /** The menu entry of this page, marked aria-current. */
+  current?: "account" | "developers";
   children: ComponentChildren;
 }) {
+  const { ui } = props;
+  const { t } = ui;
+  const service = ui.service.name;
+  const here = new URLSearchParams({ return_to: ui.here });
   return (
-    <html lang="en">
+    <html lang={ui.locale}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · Sigil`}</title>
-        <style dangerouslySetInnerHTML={{ __html: STYLE }} />
+        <meta name="color-scheme" content="light dark" />
+        <title>{t("layout.title", { title: props.title, service })}</title>
+        <link rel="stylesheet" href={ui.stylesheet} />
       </head>
       <body>
-        <header>
-          <strong>Sigil</strong>
-          {props.user && props.csrf ? (
-            <nav>
-              {" · "}
-              <a href="/account">Account</a>
-              {" · "}
-              <a href="/developers">Developers</a>
-              {" · "}
-              <form method="post" action="/signout">
-                <Csrf token={props.csrf} />
-                <button type="submit">Sign out</button>
-              </form>
-            </nav>
-          ) : null}
+        <a class="skip" href="#main">
+          {t("layout.skip")}
+        </a>
+        <header class="top">
+          <div class="bar">
+            <span class="brand">
+              {ui.service.logoUrl ? (
+                // Decorative: the service's name stands next to it.
+                <img src={ui.service.logoUrl} alt="" />
+              ) : (
+                <span class="mark" aria-hidden="true">
+                  {[...service][0]?.toUpperCase()}
+                </span>
+              )}
+              <span class="service-name">{service}</span>
+            </span>
+            {props.user && props.csrf ? (
+              <nav aria-label={t("layout.menu")}>
+                <ul class="menu">
+                  <li>
+                    <a href="/account" aria-current={props.current === "account" ? "page" : undefined}>
+                      {t("layout.account")}
+                    </a>
+                  </li>
+                  <li>
+                    <a href="/developers" aria-current={props.current === "developers" ? "page" : undefined}>
+                      {t("layout.developers")}
+                    </a>
+                  </li>
+                  <li>
+                    <form method="post" action="/signout">
+                      <Csrf token={props.csrf} />
+                      <button type="submit" class="secondary">
+                        {t("layout.signout")}
+                      </button>
+                    </form>
+                  </li>
+                </ul>
+              </nav>
+            ) : null}
+          </div>
         </header>
-        <main>
+        <main id="main" class={props.narrow ? "narrow" : undefined}>
           <h1>{props.title}</h1>
           {props.children}
         </main>
+        <footer>
+          <nav class="bar" aria-labelledby="language-menu">
+            <h2 id="language-menu">{t("layout.language")}</h2>
+            <ul class="langs">
+              {LOCALES.map((l) => (
+                <li key={l}>
+                  <a
+                    href={`/lang?lang=${l}&${here}`}
+                    lang={l}
+                    hreflang={l}
+                    aria-current={l === ui.locale ? "true" : undefined}
+                  >
+                    {LANGUAGE_NAMES[l]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </footer>
       </body>
     </html>
+  );
+}
+
+/** A white card: a block of the page. */
+export function Card(props: { class?: string; labelledBy?: string; children: ComponentChildren }) {
+  const cls = props.class ? `card ${props.class}` : "card";
+  // A section only with a heading to name it (an unnamed section is no landmark, only noise).
+  return props.labelledBy ? (
+    <section class={cls} aria-labelledby={props.labelledBy}>
+      {props.children}
+    </section>
+  ) : (
+    <div class={cls}>{props.children}</div>
   );
 }
 
@@ -53,12 +132,83 @@ export function Csrf(props: { token: string }) {
   return <input type="hidden" name="_csrf" value={props.token} />;
 }
 
-export function ErrorNote(props: { message?: string | undefined }) {
-  return props.message ? (
-    <p class="error" role="alert">
-      {props.message}
-    </p>
-  ) : null;
+/** The attributes that tie a control to its hint and error. */
+export interface ControlAttrs {
+  id: string;
+  "aria-describedby"?: string;
+  "aria-invalid"?: "true";
+}
+
+/**
+ * A labelled form control with an optional hint and an inline error, both tied to the control by
+ * aria-describedby (and aria-invalid when in error). `control` draws the control with those
+ * attributes. The id is the field's name unless given.
+ */
+export function Field(p: {
+  id: string;
+  label: string;
+  hint?: string | undefined;
+  /** The problem shown on the form, if it is about this field (matched by `name`). */
+  problem?: FormProblem | undefined;
+  name: string;
+  control: (a: ControlAttrs) => VNode;
+}) {
+  const error = p.problem?.field === p.name ? p.problem.text : undefined;
+  const describedBy = [p.hint ? `${p.id}-hint` : "", error ? `${p.id}-error` : ""].filter(Boolean).join(" ");
+  return (
+    <div class="field">
+      <label for={p.id}>{p.label}</label>
+      {p.hint ? (
+        <span class="hint" id={`${p.id}-hint`}>
+          {p.hint}
+        </span>
+      ) : null}
+      {p.control({
+        id: p.id,
+        ...(describedBy ? { "aria-describedby": describedBy } : {}),
+        ...(error ? { "aria-invalid": "true" as const } : {}),
+      })}
+      {error ? (
+        <p class="field-error" id={`${p.id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The problem with the last submission, at the top of the form: its text, and a link to the field
+ * it is about (where the same text stands next to the field).
+ */
+export function ErrorNote(props: { ui: Ui; problem?: FormProblem | undefined; fields?: readonly string[] }) {
+  const p = props.problem;
+  if (!p) return null;
+  const field = p.field && (props.fields ?? []).includes(p.field) ? p.field : undefined;
+  return (
+    <div class="error" role="alert">
+      {field ? (
+        <p>
+          <strong>{props.ui.t("form.problem")}</strong>
+          <br />
+          <a href={`#${field}`}>{p.text}</a>
+        </p>
+      ) : (
+        <p>
+          <strong>{p.text}</strong>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A confirmation or a value shown once. */
+export function Notice(props: { children: ComponentChildren }) {
+  return (
+    <div class="notice" role="status">
+      {props.children}
+    </div>
+  );
 }
 
 /** A page as a whole HTML document. */

@@ -1,42 +1,52 @@
 // RP-initiated logout (docs/http-api.md#logout): the question asked when the request does not
 // prove which app sent it, and the page shown once signed out with nowhere to return to.
-import { Csrf, Page } from "./layout.js";
+import { Card, Csrf, Page, type Ui } from "./layout.js";
 
-export function LogoutConfirmPage(p: { csrf: string; appName?: string | undefined; hidden: Record<string, string> }) {
+export function LogoutConfirmPage(p: {
+  ui: Ui;
+  csrf: string;
+  appName?: string | undefined;
+  hidden: Record<string, string>;
+}) {
+  const { t, rich } = p.ui;
+  const service = p.ui.service.name;
   return (
-    <Page title="Sign out?">
-      <p>
-        {p.appName ? (
-          <>
-            <strong class="app-name">{p.appName}</strong> asks to sign you out of Sigil.
-          </>
-        ) : (
-          "An app asks to sign you out of Sigil."
-        )}
-      </p>
-      <form method="post" action="/logout">
-        <Csrf token={p.csrf} />
-        {Object.entries(p.hidden).map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
-        ))}
-        <button type="submit" name="decision" value="signout">
-          Sign out
-        </button>
-      </form>
-      <p>
-        <a href="/account">Stay signed in</a>
-      </p>
+    <Page ui={p.ui} title={t("logout.title")} narrow>
+      <Card>
+        <p>
+          {p.appName
+            ? rich("logout.asks", { app: <strong class="app-name">{p.appName}</strong>, service })
+            : t("logout.asksUnknown", { service })}
+        </p>
+        <form method="post" action="/logout">
+          <Csrf token={p.csrf} />
+          {Object.entries(p.hidden).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          <div class="actions">
+            <button type="submit" name="decision" value="signout">
+              {t("logout.submit")}
+            </button>
+          </div>
+        </form>
+        <p>
+          <a href="/account">{t("logout.stay")}</a>
+        </p>
+      </Card>
     </Page>
   );
 }
 
-export function SignedOutPage() {
+export function SignedOutPage(p: { ui: Ui }) {
+  const { t } = p.ui;
   return (
-    <Page title="Signed out">
-      <p>You are signed out of Sigil.</p>
-      <p>
-        <a href="/signin">Sign in again</a>
-      </p>
+    <Page ui={p.ui} title={t("logout.doneTitle")} narrow>
+      <Card>
+        <p>{t("logout.done", { service: p.ui.service.name })}</p>
+        <p>
+          <a href="/signin">{t("logout.again")}</a>
+        </p>
+      </Card>
     </Page>
   );
 }

@@ -1,13 +1,14 @@
-// Starting Sigil nodes in this process, on free ports, wired exactly as main.ts wires them.
+// Starting Sigil nodes in this process with startNode (src/node.ts), as main.ts does: on any free
+// port (PORT=0; BASE_URL follows the real port), with their log lines kept for assertions.
 import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.js";
+import type { CustomTokens } from "../../src/domain/custom-tokens.js";
 import { createLogger } from "../../src/log.js";
-import { appExistsIn } from "../../src/domain/apps.js";
-import type { AppExists } from "../../src/domain/custom-tokens.js";
-import { createServer, type SigilServer } from "../../src/server.js";
+import { createMetrics } from "../../src/metrics.js";
+import { startNode as startSigilNode } from "../../src/node.js";
+import type { ChannelServer } from "../../src/realtime/types.js";
 import { openStore, type OpenedNode } from "../../src/store/index.js";
-import type { Store } from "../../src/store/port.js";
-import { freePort } from "./ports.js";
+import type { AppRecord, Store } from "../../src/store/port.js";
 
 /** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
@@ -15,41 +16,60 @@ export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
 export interface TestNode {
   url: string;
   config: Config;
-  server: SigilServer;
+  /** What the tests reach behind the HTTP and Socket.IO interfaces. */
+  server: { customTokens: CustomTokens; io: ChannelServer };
   opened: OpenedNode;
   /** Every log line the node wrote, as JSON text (for "nothing secret is logged" checks). */
   logs: string[];
   close(): Promise<void>;
 }
 
-/** Client ids the channel tests use without registering an app (see appExists). */
+/** Client ids the channel tests use without registering an app on /developers. */
 export const TEST_APPS = new Set<string>(["test-app", "other-app"]);
-/** The fixed test ids, and every app registered on /developers (as in production). */
-const testAppExists = (store: Store): AppExists => {
-  const registered = appExistsIn(store);
-  return async (id) => TEST_APPS.has(id) || (await registered(id));
-};
+
+/**
+ * The store as the node sees it: the TEST_APPS exist as apps (with no owner, secret or redirect
+ * URI), so CUSTOM TOKENs can be issued for them; every other app as registered.
+ */
+export function withTestApps(store: Store): Store {
+  const testApp = (clientId: string): AppRecord =>
+    ({ clientId, ownerId: "", name: clientId, redirectUris: [], secretHash: "", createdAt: 0 }) as AppRecord;
+  const apps = new Proxy(store.apps, {
+    get(target, prop, receiver) {
+      if (prop !== "get") return Reflect.get(target, prop, receiver);
+      return async (clientId: string) =>
+        (await target.get(clientId)) ?? (TEST_APPS.has(clientId) ? testApp(clientId) : null);
+    },
+  });
+  return new Proxy(store, {
+    get: (target, prop, receiver) => (prop === "apps" ? apps : Reflect.get(target, prop, receiver)),
+  });
+}
 
 export async function startNode(
   opts: {
     redisUrl?: string;
     env?: Record<string, string>;
-    appExists?: AppExists;
     /** Wraps the store the node is given (tests of what a failing store does to a request). */
     wrapStore?: (store: Store) => Store;
-    /** Make the signing key at start, as main.ts does (default false: when first needed; src/server.ts). */
+    /**
+     * Make the signing key at start, as a node does by default (here default false: when first
+     * needed, so that the hundreds of test nodes do not each pay for an RSA key).
+     */
     signingKeyAtStart?: boolean;
   } = {},
 ): Promise<TestNode> {
-  const port = await freePort();
   const { config } = loadConfig({
     NODE_ENV: "test",
     SECRET: TEST_SECRET,
-    PORT: String(port),
+    PORT: "0",
     HOST: "127.0.0.1",
-    BASE_URL: `http://127.0.0.1:${port}`,
+    BASE_URL: "http://127.0.0.1:0",
     LOG_LEVEL: "info",
     SHUTDOWN_TIMEOUT: "2",
+    SIGNING_KEY_AT_START: opts.signingKeyAtStart ? "on" : "off",
+    // HOT_ROUTES=off npx mocha … runs a suite with every request through express.
+    ...(process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
     ...opts.env,
   });
@@ -63,27 +83,25 @@ export async function startNode(
   });
   const logger = createLogger(config.logLevel, sink);
   const opened = await openStore(config, logger, { waitMs: 3000 });
-  const store = opts.wrapStore ? opts.wrapStore(opened.store) : opened.store;
-  const server = createServer({
-    config,
-    store,
-    logger,
-    realtime: opened.realtime,
-    appExists: opts.appExists ?? testAppExists(opened.store),
-    signingKeyAtStart: opts.signingKeyAtStart ?? false,
-  });
-  const url = await server.listen(config.port, config.host);
+  const store = withTestApps(opts.wrapStore ? opts.wrapStore(opened.store) : opened.store);
+  let node;
+  try {
+    node = await startSigilNode(config, { opened: { ...opened, store }, logger, metrics: createMetrics() });
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
   let closed = false;
   return {
-    url,
-    config,
-    server,
+    url: node.url,
+    config: node.config,
+    server: { customTokens: node.services.customTokens, io: node.io },
     opened,
     logs,
     async close() {
       if (closed) return;
       closed = true;
-      await server.close();
+      await node.close();
       await opened.close();
     },
   };

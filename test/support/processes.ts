@@ -150,6 +150,9 @@ async function startOn(port: number, opts: ProcessOptions): Promise<ServerProces
   };
 }
 
+/** HOT_ROUTES from this process's environment (HOT_ROUTES=off npx mocha …, npm run bench), for child nodes. */
+const hotRoutes = (): Record<string, string> => (process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {});
+
 /** A node with only the given settings (plus PATH, HOME, PORT): the newcomer's view. */
 export function spawnNode(opts: { env?: Record<string, string>; command?: string[]; readyTimeoutMs?: number } = {}) {
   return startProcess(opts);
@@ -159,7 +162,7 @@ export function spawnNode(opts: { env?: Record<string, string>; command?: string
 export function startProcessNode(env: Record<string, string> = {}, readyTimeoutMs = 15_000): Promise<ServerProcess> {
   return startProcess({
     readyTimeoutMs,
-    env: { NODE_ENV: "test", SECRET: TEST_SECRET, HOST: "127.0.0.1", SHUTDOWN_TIMEOUT: "2", ...env },
+    env: { NODE_ENV: "test", SECRET: TEST_SECRET, HOST: "127.0.0.1", SHUTDOWN_TIMEOUT: "2", ...hotRoutes(), ...env },
   });
 }
 
@@ -173,6 +176,7 @@ export function sigilEnv(port: number, redisUrl: string, extra: Record<string, s
     REDIS_URL: redisUrl,
     SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
     LOG_LEVEL: "warn",
+    ...hotRoutes(),
     ...extra,
   };
 }

@@ -1,28 +1,29 @@
-// /challenge/* routes.
+// /challenge/* routes: new and solve are JSON routes (served by express and the fast path from
+// one declaration each); the question is an ordinary express route (plain text).
 import { Router } from "express";
 import type { Challenges } from "../../domain/challenges.js";
+import { bearerToken, type CustomTokens } from "../../domain/custom-tokens.js";
 import type { ApiRegistry } from "../openapi.js";
-import { route } from "../route.js";
-import { expressHandler, type JsonEndpoint } from "./endpoint.js";
-import { newChallenge, newChallengeSpec, type OwnerResolver } from "./new.js";
+import { route, type JsonRoute } from "../route.js";
+import { newChallengeRoute, type OwnerResolver } from "./new.js";
 import { getQuestion, getQuestionSpec } from "./question.js";
-import { solveChallenge, solveChallengeSpec } from "./solve.js";
+import { solveRoute } from "./solve.js";
 
-/** The JSON endpoints that the hot routes serve too (server.ts), built once for both. */
-export interface ChallengeEndpoints {
-  newChallenge: JsonEndpoint;
-  solveChallenge: JsonEndpoint;
+/** POST /challenge/new and POST /challenge/solve. */
+export function challengeJsonRoutes(challenges: Challenges, customTokens: CustomTokens): JsonRoute[] {
+  // Authorization: Bearer <CUSTOM TOKEN> makes the challenge that token's app's (docs/http-api.md#challenges).
+  const resolveOwner: OwnerResolver = async (req) => {
+    const h = req.headers.authorization;
+    if (h === undefined) return undefined;
+    return (await customTokens.verify(bearerToken(h))).app;
+  };
+  return [newChallengeRoute(challenges, resolveOwner), solveRoute(challenges)];
 }
 
-export function challengeEndpoints(challenges: Challenges, resolveOwner: OwnerResolver): ChallengeEndpoints {
-  return { newChallenge: newChallenge(challenges, resolveOwner), solveChallenge: solveChallenge(challenges) };
-}
-
-export function challengeRoutes(challenges: Challenges, endpoints: ChallengeEndpoints, api: ApiRegistry): Router {
+/** GET /challenge/q. */
+export function challengeRoutes(challenges: Challenges, api: ApiRegistry): Router {
   const router = Router();
-  route(router, "/challenge/new", { post: expressHandler(endpoints.newChallenge) });
   route(router, "/challenge/q", { get: getQuestion(challenges) });
-  route(router, "/challenge/solve", { post: expressHandler(endpoints.solveChallenge) });
-  api.add(newChallengeSpec, getQuestionSpec, solveChallengeSpec);
+  api.add(getQuestionSpec);
   return router;
 }

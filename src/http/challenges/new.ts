@@ -4,7 +4,7 @@ import type { Challenges } from "../../domain/challenges.js";
 import { NewChallengeInput, NewChallengeOutput, type Unchecked } from "../../domain/challenge-inputs.js";
 import { headerText, wholeNumber } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import type { JsonEndpoint } from "./endpoint.js";
+import type { JsonRoute } from "../route.js";
 import { NewChallengeHeaders } from "./schemas.js";
 
 /** Resolves the optional owner of a new challenge from its Authorization header (custom token). */
@@ -23,14 +23,18 @@ export function newChallengeInput(
   };
 }
 
-export function newChallenge(challenges: Challenges, resolveOwner: OwnerResolver): JsonEndpoint {
-  return async (req, body) => ({
-    status: 201,
-    body: await challenges.newChallenge(newChallengeInput(req, body), () => resolveOwner(req)),
-  });
+/** POST /challenge/new, declared once for express and the fast path (http/route.ts). */
+export function newChallengeRoute(challenges: Challenges, resolveOwner: OwnerResolver): JsonRoute {
+  return {
+    spec: newChallengeSpec,
+    handle: async (req) => ({
+      status: 201,
+      body: await challenges.newChallenge(newChallengeInput(req, req.body), () => resolveOwner(req)),
+    }),
+  };
 }
 
-export const newChallengeSpec: ApiOperation = {
+export const newChallengeSpec: ApiOperation & { method: "post" } = {
   method: "post",
   path: "/challenge/new",
   summary:

@@ -4,7 +4,7 @@ import type { Challenges } from "../../domain/challenges.js";
 import { SolveInput, SolveOutput, type Unchecked } from "../../domain/challenge-inputs.js";
 import { headerText } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import type { JsonEndpoint } from "./endpoint.js";
+import type { JsonRoute } from "../route.js";
 import { SolveHeaders } from "./schemas.js";
 
 /** The use case's input as HTTP carries it: each header when present, else the JSON body's field. */
@@ -15,14 +15,18 @@ export function solveInput(
   return { key: headerText(req, "key") ?? body.key, a: headerText(req, "a") ?? body.a };
 }
 
-export function solveChallenge(challenges: Challenges): JsonEndpoint {
-  return async (req, body, address) => ({
-    status: 200,
-    body: await challenges.solveChallenge(solveInput(req, body), address),
-  });
+/** POST /challenge/solve, declared once for express and the fast path (http/route.ts). */
+export function solveRoute(challenges: Challenges): JsonRoute {
+  return {
+    spec: solveChallengeSpec,
+    handle: async (req) => ({
+      status: 200,
+      body: await challenges.solveChallenge(solveInput(req, req.body), req.address),
+    }),
+  };
 }
 
-export const solveChallengeSpec: ApiOperation = {
+export const solveChallengeSpec: ApiOperation & { method: "post" } = {
   method: "post",
   path: "/challenge/solve",
   summary:

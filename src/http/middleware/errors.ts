@@ -1,8 +1,9 @@
 // The one place where errors become HTTP responses (docs/errors.md), for the JSON API, the hot
-// routes and the pages alike: the mapping is toSigilError (errors.ts); this adds the log line.
+// routes and the pages alike (sendError): the mapping is toSigilError (errors.ts); this adds the log line.
 import type { NextFunction, Request, Response } from "express";
 import { SigilError, StoreUnavailableError, causeForLog, notFound, toSigilError } from "../../errors.js";
 import type { Logger } from "../../log.js";
+import { sendJson } from "../route.js";
 
 export function notFoundHandler(_req: Request, _res: Response, next: NextFunction) {
   next(notFound());
@@ -24,14 +25,22 @@ export function errorReply(err: unknown, log: Logger | undefined): SigilError {
   return mapped;
 }
 
-export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
+/**
+ * Sends the error response for a failed request (express's error handler and the fast path both
+ * end here): the mapped status, headers and JSON body, or, when the response has already started,
+ * a log line and a cut connection, as express's own final handler would (which would print the
+ * stack outside the JSON log).
+ */
+export function sendError(req: Request, res: Response, err: unknown): void {
   if (res.headersSent) {
-    // Too late for an error response: log it (once, here) and cut the response short, as
-    // express's own final handler would (which would print the stack outside the JSON log).
     req.log?.error({ cause: causeForLog(err) }, "error after the response started");
     res.destroy();
     return;
   }
   const mapped = errorReply(err, req.log);
-  res.status(mapped.status).set(mapped.headers).json(mapped.toBody());
+  sendJson(res, mapped.status, mapped.toBody(), mapped.headers);
+}
+
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
+  sendError(req, res, err);
 }

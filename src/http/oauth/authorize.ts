@@ -11,7 +11,9 @@ import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
+import { pictureUrl } from "../pages/pictures.js";
 import { csrfToken } from "../pages/session.js";
+import { pageUi } from "../pages/ui.js";
 
 const PARAMS = [
   "client_id",
@@ -66,12 +68,23 @@ interface Checked {
 }
 
 /** Validates a request; answers it (error page or error redirect) and returns undefined when bad. */
-async function check(deps: PagesDeps, res: Response, source: Record<string, unknown>): Promise<Checked | undefined> {
+async function check(
+  deps: PagesDeps,
+  req: Request,
+  res: Response,
+  source: Record<string, unknown>,
+): Promise<Checked | undefined> {
   const p = readParams(source);
-  const bad = (message: string) => sendPage(res, 400, ErrorPage({ title: "This sign-in link is broken", message }));
+  const bad = (message: string) => {
+    const ui = pageUi(req, deps.config);
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLink"), message: ui.message(message).text }));
+  };
   if (p === "repeated") return void bad("A parameter was given more than once.");
   const app = p.client_id ? await deps.apps.byClientId(p.client_id) : null;
-  if (!app) return void bad("The app that sent you here is not registered with Sigil (unknown client_id).");
+  if (!app)
+    return void bad(
+      `The app that sent you here is not registered with ${deps.config.serviceName} (unknown client_id).`,
+    );
   const redirectUri = OAuth.resolveRedirect(app, p.redirect_uri);
   if (!redirectUri) return void bad("The app sent you here with a redirect URL it has not registered.");
   // A state over its bound is never echoed (by this or any later error): a Location of up to the
@@ -175,8 +188,12 @@ async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Chec
     res,
     200,
     ConsentPage({
+      ui: pageUi(req, deps.config),
       user,
       appName: c.app.name,
+      homepage: c.app.homepage,
+      publicClient: c.app.public === true,
+      pictureUrl: pictureUrl(deps.config.baseUrl, user),
       csrf: await csrfToken(req),
       hidden: c.p as Record<string, string>,
       scopes: c.oidc ? c.oidc.scopes : ["profile"],
@@ -186,7 +203,7 @@ async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Chec
 
 export function authorizeGet(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
-    const c = await check(deps, res, req.query as Record<string, unknown>);
+    const c = await check(deps, req, res, req.query as Record<string, unknown>);
     if (!c) return;
     const user = await currentUser(req, deps);
     const ask = c.oidc;
@@ -212,7 +229,7 @@ export function authorizeGet(deps: PagesDeps) {
 export function authorizePost(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const c = await check(deps, res, body);
+    const c = await check(deps, req, res, body);
     if (!c) return;
     const user = await currentUser(req, deps);
     if (!user) return signInFirst(res, c);
@@ -235,6 +252,7 @@ export function authorizePost(deps: PagesDeps) {
         state: c.p.state,
       });
     }
-    sendPage(res, 400, ErrorPage({ title: "No decision", message: "Choose Allow or Deny." }));
+    const ui = pageUi(req, deps.config);
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.noDecision"), message: ui.t("err.chooseAllowOrDeny") }));
   });
 }

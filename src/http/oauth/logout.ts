@@ -11,6 +11,7 @@ import { ErrorPage } from "../../views/consent.js";
 import { LogoutConfirmPage, SignedOutPage } from "../../views/logout.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { sendPage } from "../pages/send-page.js";
+import { pageUi } from "../pages/ui.js";
 import { csrfCheck, csrfToken, endSession } from "../pages/session.js";
 
 const PARAMS = ["id_token_hint", "post_logout_redirect_uri", "state", "client_id", "ui_locales"] as const;
@@ -24,8 +25,16 @@ interface Checked {
   destination: string | undefined;
 }
 
-async function check(deps: PagesDeps, res: Response, source: Record<string, unknown>): Promise<Checked | undefined> {
-  const bad = (message: string) => sendPage(res, 400, ErrorPage({ title: "This sign-out link is broken", message }));
+async function check(
+  deps: PagesDeps,
+  req: Request,
+  res: Response,
+  source: Record<string, unknown>,
+): Promise<Checked | undefined> {
+  const bad = (message: string) => {
+    const ui = pageUi(req, deps.config);
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLogoutLink"), message: ui.message(message).text }));
+  };
   const p: Params = {};
   for (const k of PARAMS) {
     const v = source[k];
@@ -54,13 +63,13 @@ async function check(deps: PagesDeps, res: Response, source: Record<string, unkn
   return { p, hint, app, destination };
 }
 
-async function signOutAndLeave(req: Request, res: Response, c: Checked): Promise<void> {
+async function signOutAndLeave(deps: PagesDeps, req: Request, res: Response, c: Checked): Promise<void> {
   if (req.session.userId) {
     await endSession(req);
     res.clearCookie("sigil.sid", { path: "/" });
   }
   if (c.destination) return res.redirect(303, c.destination);
-  sendPage(res, 200, SignedOutPage());
+  sendPage(res, 200, SignedOutPage({ ui: pageUi(req, deps.config) }));
 }
 
 /**
@@ -68,18 +77,22 @@ async function signOutAndLeave(req: Request, res: Response, c: Checked): Promise
  * such a POST carries no _csrf, and is answered exactly as the GET).
  */
 async function logoutRequest(deps: PagesDeps, req: Request, res: Response, source: Record<string, unknown>) {
-  const c = await check(deps, res, source);
+  const c = await check(deps, req, res, source);
   if (!c) return;
   const user = await currentUser(req, deps);
   // Nobody to sign out, or the hint proves the app signed this very user in: no question.
-  if (!user || (c.hint && c.hint.sub === user.id)) return signOutAndLeave(req, res, c);
+  if (!user || (c.hint && c.hint.sub === user.id)) return signOutAndLeave(deps, req, res, c);
   const hidden: Record<string, string> = {};
   for (const k of ["post_logout_redirect_uri", "state", "ui_locales"] as const) {
     const v = c.p[k];
     if (v !== undefined) hidden[k] = v;
   }
   if (c.app) hidden.client_id = c.app.clientId;
-  sendPage(res, 200, LogoutConfirmPage({ csrf: await csrfToken(req), appName: c.app?.name, hidden }));
+  sendPage(
+    res,
+    200,
+    LogoutConfirmPage({ ui: pageUi(req, deps.config), csrf: await csrfToken(req), appName: c.app?.name, hidden }),
+  );
 }
 
 export function logoutGet(deps: PagesDeps) {
@@ -93,9 +106,9 @@ export function logoutGet(deps: PagesDeps) {
  */
 export function logoutPost(deps: PagesDeps): RequestHandler {
   const confirmed = page(async (req, res) => {
-    const c = await check(deps, res, (req.body ?? {}) as Record<string, unknown>);
+    const c = await check(deps, req, res, (req.body ?? {}) as Record<string, unknown>);
     if (!c) return;
-    await signOutAndLeave(req, res, c);
+    await signOutAndLeave(deps, req, res, c);
   });
   const asRequest = page((req, res) => logoutRequest(deps, req, res, (req.body ?? {}) as Record<string, unknown>));
   return (req, res, next) => {

@@ -1,6 +1,5 @@
 // GET {base_url}/auth/user — the signed-in user's profile for an access token (docs/http-api.md#get-base_urlauthuser).
 import type { IncomingMessage } from "node:http";
-import type { Request, Response } from "express";
 import { z } from "zod";
 import type { Accounts } from "../../domain/accounts.js";
 import type { Apps } from "../../domain/apps.js";
@@ -9,6 +8,7 @@ import { invalidRequest, invalidToken } from "../../errors.js";
 import type { UserInfo } from "../../protocol.js";
 import { headerText } from "../input.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
+import type { JsonRoute } from "../route.js";
 import { pictureUrl } from "../pages/pictures.js";
 
 export const UserInfoSchema = z.object({
@@ -47,17 +47,21 @@ export async function userInfo(deps: UserDeps, req: { headers: IncomingMessage["
   };
 }
 
-export function userEndpoint(deps: UserDeps) {
-  return async (req: Request, res: Response) => {
-    res.set(USER_HEADERS);
-    if ("access_token" in (req.query as object)) {
-      throw invalidRequest("Send the access token in the Authorization header, never in the URL.");
-    }
-    res.json(await userInfo(deps, req));
+/** GET /auth/user, declared once for express and the fast path (http/route.ts). */
+export function userRoute(deps: UserDeps): JsonRoute {
+  return {
+    spec: userSpec,
+    headers: USER_HEADERS,
+    async handle(req) {
+      if ("access_token" in req.query) {
+        throw invalidRequest("Send the access token in the Authorization header, never in the URL.");
+      }
+      return { status: 200, body: await userInfo(deps, req) };
+    },
   };
 }
 
-export const userSpec: ApiOperation = {
+export const userSpec: ApiOperation & { method: "get" } = {
   method: "get",
   path: "/auth/user",
   summary: "The profile of the user an access token was issued for.",

@@ -8,6 +8,7 @@ import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.j
 import { closeAfterAnswer, isMultipart, readAccountForm } from "./picture-upload.js";
 import { pictureUrl } from "./pictures.js";
 import { csrfCheck, csrfToken } from "./session.js";
+import { pageUi, problem } from "./ui.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -26,20 +27,22 @@ async function render(
   deps: PagesDeps,
   user: UserRecord,
   status: number,
-  extra: { error?: string; notice?: string } = {},
+  extra: { error?: string } = {},
 ) {
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
+  const ui = pageUi(req, deps.config);
   sendPage(
     res,
     status,
     AccountPage({
+      ui,
       user,
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
       consents,
       csrf: await csrfToken(req),
-      ...extra,
+      error: extra.error === undefined ? undefined : problem(ui, extra.error),
     }),
   );
 }

@@ -7,6 +7,9 @@ import type { AppRecord, UserRecord } from "../../store/port.js";
 import { currentUser, field, page, type PagesDeps } from "./context.js";
 import { renderConsole } from "./developers.js";
 
+const NO_SUCH_APP = "There is no such app.";
+const NO_SUCH_TOKEN = "This app has no such token.";
+
 /** Token ids are 16 random bytes in base64url; anything else cannot name a token. */
 const TOKEN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -35,7 +38,7 @@ async function ownerAndApp(
   }
   const app = await deps.apps.owned(user.id, String(req.params.clientId));
   if (!app) {
-    await renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
+    await renderConsole(req, res, deps, user, 404, { error: NO_SUCH_APP });
     return undefined;
   }
   return { user, app };
@@ -75,7 +78,7 @@ export function revokeToken(deps: PagesDeps) {
       await deps.customTokens.revoke(app.clientId, id);
     } catch (err) {
       if (!(err instanceof SigilError) || err.status !== 404) throw err;
-      return renderConsole(req, res, deps, user, 404, { error: "This app has no such token." });
+      return renderConsole(req, res, deps, user, 404, { error: NO_SUCH_TOKEN });
     }
     res.redirect(303, "/developers");
   });

@@ -6,14 +6,24 @@ import type { UserRecord } from "../../store/port.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
 import { sendPage } from "./send-page.js";
-import { currentUser, page, signInUrl, type PagesDeps } from "./context.js";
+import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
 import { csrfToken } from "./session.js";
+import { pageUi, problem } from "./ui.js";
 
 /** What one response shows beyond the console itself: a secret or token (once), or an error. */
 export interface ConsoleExtras {
   shown?: ShownSecret;
   shownToken?: ShownToken;
+  /** The English message the service raised (shown in the page's language). */
   error?: string;
+  /** The registration form as it was sent, when it was refused. */
+  form?: {
+    name: string;
+    redirectUris: string;
+    postLogoutRedirectUris: string;
+    homepage: string;
+    publicClient: boolean;
+  };
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
@@ -29,7 +39,22 @@ export async function renderConsole(
   const tokens = new Map(
     await Promise.all(apps.map(async (a) => [a.clientId, await deps.customTokens.list(a.clientId)] as const)),
   );
-  sendPage(res, status, DevelopersPage({ user, apps, tokens, csrf: await csrfToken(req), now: Date.now(), ...extra }));
+  const ui = pageUi(req, deps.config);
+  const { error, ...rest } = extra;
+  sendPage(
+    res,
+    status,
+    DevelopersPage({
+      ui,
+      user,
+      apps,
+      tokens,
+      csrf: await csrfToken(req),
+      now: Date.now(),
+      ...rest,
+      error: error === undefined ? undefined : problem(ui, error),
+    }),
+  );
 }
 
 /** Every redirect_uri (or post_logout_redirect_uri) field, each split on line breaks. */
@@ -51,24 +76,29 @@ export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    const body = req.body as Record<string, unknown> | undefined;
-    const name = body?.name;
+    const name = field(req, "name");
+    const homepage = field(req, "homepage");
+    const isPublic = field(req, "client_type") === "public";
     try {
-      const { app, clientSecret } = await deps.apps.create(
-        user.id,
-        typeof name === "string" ? name : "",
-        redirectUris(req),
-        {
-          public: body?.client_type === "public",
-          postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri"),
-        },
-      );
-      await renderConsole(req, res, deps, user, 201, {
-        shown: { clientId: app.clientId, clientSecret, what: `Registered ${app.name}.` },
+      const { app, clientSecret } = await deps.apps.create(user.id, name, redirectUris(req), {
+        public: isPublic,
+        postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri"),
+        homepage,
       });
+      const what = pageUi(req, deps.config).t("dev.registered", { app: app.name });
+      await renderConsole(req, res, deps, user, 201, { shown: { clientId: app.clientId, clientSecret, what } });
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await renderConsole(req, res, deps, user, err.status, { error: err.description });
+      await renderConsole(req, res, deps, user, err.status, {
+        error: err.description,
+        form: {
+          name: name.slice(0, 200),
+          redirectUris: redirectUris(req).join("\n").slice(0, 8000),
+          postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri").join("\n").slice(0, 8000),
+          homepage: homepage.slice(0, 2000),
+          publicClient: isPublic,
+        },
+      });
     }
   });
 }
@@ -82,9 +112,7 @@ export function rotateSecret(deps: PagesDeps) {
     if (app.public) return renderConsole(req, res, deps, user, 400, { error: "A public client has no secret." });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
-    const what = revokeNow
-      ? "New secret; the old one no longer works."
-      : "New secret; the old one keeps working for the grace period.";
+    const what = pageUi(req, deps.config).t(revokeNow ? "dev.rotatedRevoked" : "dev.rotated");
     await renderConsole(req, res, deps, user, 200, { shown: { clientId: app.clientId, clientSecret, what } });
   });
 }

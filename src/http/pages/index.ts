@@ -8,7 +8,11 @@ import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
 import { accountPage, updateAccount, withdrawConsent } from "./account.js";
+import type { Config } from "../../config.js";
+import { getAsset } from "./assets.js";
 import type { PagesDeps } from "./context.js";
+import { setLanguage } from "./lang.js";
+import { pageUi } from "./ui.js";
 import { createToken, revokeToken } from "./custom-tokens.js";
 import { createApp, deleteApp, developersPage, rotateSecret } from "./developers.js";
 import { getPicture } from "./pictures.js";
@@ -16,35 +20,33 @@ import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
 
-const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout"];
+const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
 
-function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
-  if (res.headersSent) return next(err);
-  if ((err as { code?: unknown }).code === "EBADCSRFTOKEN") {
-    sendPage(
-      res,
-      403,
-      ErrorPage({
-        title: "Form expired",
-        message: "This form has expired or did not come from Sigil. Go back, reload the page and try again.",
-      }),
-    );
-    return;
-  }
-  // The same mapping and the same one log line per 5xx as the JSON API; shown as a page.
-  const e = errorReply(err, req.log);
-  res.set(e.headers);
-  const title = e.status === 429 ? "Slow down" : e.status >= 500 ? "Something went wrong" : "That did not work";
-  sendPage(res, e.status, ErrorPage({ title, message: e.description }));
-}
+const pageErrors = (config: Config) =>
+  function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
+    if (res.headersSent) return next(err);
+    const ui = pageUi(req, config);
+    if ((err as { code?: unknown }).code === "EBADCSRFTOKEN") {
+      const message = ui.t("error.formExpiredText", { service: config.serviceName });
+      sendPage(res, 403, ErrorPage({ ui, title: ui.t("error.formExpired"), message }));
+      return;
+    }
+    // The same mapping and the same one log line per 5xx as the JSON API; shown as a page, in the
+    // page's language (the JSON API's error_description stays English).
+    const e = errorReply(err, req.log);
+    res.set(e.headers);
+    const title = ui.t(e.status === 429 ? "error.slowDown" : e.status >= 500 ? "error.server" : "error.generic");
+    sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e.description).text }));
+  };
 
 export function pageRoutes(deps: PagesDeps): Router {
   const router = Router();
   route(router, "/pictures/:id", { get: getPicture(deps) });
+  route(router, "/assets/:file", { get: getAsset });
 
   router.use(
     PAGE_PATHS,
-    pageHeaders,
+    pageHeaders(deps.config),
     sessions(deps.config, deps.store.sessions),
     express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }),
   );
@@ -60,6 +62,7 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/developers/:clientId/tokens/:tokenId/revoke", { post: [csrfCheck, revokeToken(deps)] });
   route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
   route(router, "/logout", { get: logoutGet(deps), post: logoutPost(deps) });
-  router.use(PAGE_PATHS, pageErrors);
+  route(router, "/lang", { get: setLanguage(deps) });
+  router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

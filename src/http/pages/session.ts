@@ -130,15 +130,36 @@ export const csrfCheck: RequestHandler = (req, _res, next) => {
   next(csrf.validateRequest(req) ? undefined : csrf.invalidCsrfTokenError);
 };
 
+/**
+ * The pages' Content-Security-Policy: nothing but this service's stylesheet and images (its own,
+ * the profile pictures served from BASE_URL, and SERVICE_LOGO_URL's origin). No script, no inline
+ * style, no plugin, no framing, no <base>. Forms are not limited: the consent form's answer is a
+ * redirect to the app, which form-action would block.
+ */
+export function pagesCsp(config: Config): string {
+  const origins = new Set(["'self'"]);
+  for (const u of [config.baseUrl, config.serviceLogoUrl]) if (u) origins.add(new URL(u).origin);
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    `img-src ${[...origins].join(" ")}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
 /** Headers every page sends (docs/http-api.md#sign-in-with-sigil): no framing, no referrer (codes ride in URLs). */
-export function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
-  res.set({
-    "Content-Security-Policy": "frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-  });
-  next();
+export function pageHeaders(config: Config): RequestHandler {
+  const csp = pagesCsp(config);
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.set({
+      "Content-Security-Policy": csp,
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+    });
+    next();
+  };
 }
 
 /** Starts a fresh session for a signed-in user (no session fixation), noting when and how. */

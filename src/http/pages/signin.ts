@@ -5,6 +5,7 @@ import { SignInPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { csrfToken, endSession, signInSession } from "./session.js";
+import { pageUi, problem } from "./ui.js";
 
 export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
@@ -12,6 +13,7 @@ export function signInPage(deps: PagesDeps) {
       res,
       200,
       SignInPage({
+        ui: pageUi(req, deps.config),
         csrf: await csrfToken(req),
         returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
         // OpenID Connect login_hint (/authorize passes it on): prefills the username.
@@ -31,10 +33,17 @@ export function signIn(deps: PagesDeps) {
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
+      const ui = pageUi(req, deps.config);
       sendPage(
         res,
         err.status,
-        SignInPage({ csrf: await csrfToken(req), returnTo, error: err.description, username: username.slice(0, 64) }),
+        SignInPage({
+          ui,
+          csrf: await csrfToken(req),
+          returnTo,
+          error: problem(ui, err.description),
+          username: username.slice(0, 64),
+        }),
       );
     }
   });

@@ -6,6 +6,7 @@ import { SignUpPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { csrfToken, signInSession } from "./session.js";
+import { pageUi, problem } from "./ui.js";
 
 export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
@@ -13,6 +14,7 @@ export function signUpPage(deps: PagesDeps) {
       res,
       200,
       SignUpPage({
+        ui: pageUi(req, deps.config),
         csrf: await csrfToken(req),
         returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
       }),
@@ -38,13 +40,15 @@ export function signUp(deps: PagesDeps) {
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
+      const ui = pageUi(req, deps.config);
       sendPage(
         res,
         err.status,
         SignUpPage({
+          ui,
           csrf: await csrfToken(req),
           returnTo,
-          error: err.description,
+          error: problem(ui, err.description),
           username: form.username,
           displayName: form.displayName,
         }),

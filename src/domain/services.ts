@@ -1,0 +1,48 @@
+// The domain services a node runs, built once from the configuration and the store. The HTTP
+// routes, the realtime channel and the CLI's commands all call these (docs/architecture.md).
+import type { Config } from "../config.js";
+import type { Store } from "../store/port.js";
+import { Accounts } from "./accounts.js";
+import { appExistsIn, Apps } from "./apps.js";
+import { ChannelEvents } from "./channel-events.js";
+import { Challenges } from "./challenges.js";
+import { CustomTokens } from "./custom-tokens.js";
+import { OAuth } from "./oauth.js";
+import { openIdFor, type OpenId } from "./oidc-setup.js";
+
+export interface Services {
+  accounts: Accounts;
+  apps: Apps;
+  /** CUSTOM TOKENs: create, list, revoke (for /developers, the channel and the CLI). */
+  customTokens: CustomTokens;
+  oauth: OAuth;
+  events: ChannelEvents;
+  challenges: Challenges;
+  /** OpenID Connect: the signing keys and the ID token signer. */
+  openid: OpenId;
+}
+
+export function createServices(config: Config, store: Store): Services {
+  const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
+  return {
+    accounts: new Accounts(store),
+    // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
+    apps: new Apps({
+      store,
+      secret: config.secret,
+      gracePeriod: config.secretGracePeriod,
+      onDelete: (clientId) => customTokens.revokeAll(clientId),
+    }),
+    customTokens,
+    oauth: new OAuth({
+      store,
+      secret: config.secret,
+      codeTtl: config.codeTtl,
+      accessTokenTtl: config.accessTokenTtl,
+      refreshTokenTtl: config.refreshTokenTtl,
+    }),
+    events: new ChannelEvents(store, config),
+    challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
+    openid: openIdFor(config, store),
+  };
+}

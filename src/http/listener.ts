@@ -1,0 +1,87 @@
+// node's HTTP server around a request handler: the header size limit and the answers node would
+// otherwise give in its own form (417 for an Expect it does not support, 431 for headers over the
+// limit, 400 for a request it cannot parse), listening, and the drain.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { ErrorBody } from "../errors.js";
+
+/** Headers in all: 16 KB (docs/http-api.md#conventions). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** The server, without its request handler (server.on("request", …)). */
+export function createHttpServer(): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  // An Expect other than 100-continue (node answers that one itself): 417 in the documented error form, not
+  // node's bare 417. The request is not served and its body is not read, so the connection closes.
+  server.on("checkExpectation", (req, res) => {
+    const body = JSON.stringify({
+      error: "expectation_failed",
+      error_description: "The Expect header is not supported; only 100-continue is.",
+    } satisfies ErrorBody);
+    res.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: "close",
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+  });
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (err.code === "HPE_HEADER_OVERFLOW") {
+      const body = JSON.stringify({
+        error: "request_too_large",
+        error_description: "The request headers are larger than 16 KB in all.",
+      });
+      // A response to HEAD has no body: a client would read it as the start of another response.
+      const raw = (err as { rawPacket?: unknown }).rawPacket;
+      const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString("latin1") === "HEAD ";
+      socket.end(
+        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
+      );
+      return;
+    }
+    socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  });
+  return server;
+}
+
+/** Listens; resolves with the address as a URL (a wildcard address is given as 127.0.0.1). */
+export function listen(server: Server, port: number, host: string | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const a = server.address() as AddressInfo;
+      const h = a.family === "IPv6" ? `[${a.address}]` : a.address;
+      resolve(`http://${h === "[::]" || h === "0.0.0.0" ? "127.0.0.1" : h}:${a.port}`);
+    });
+  });
+}
+
+/**
+ * Drains: stops accepting, lets in-flight requests finish, closes idle keep-alive connections, and
+ * cuts what is still open after `timeoutSeconds`.
+ */
+export function drain(server: Server, timeoutSeconds: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    const force = setTimeout(() => server.closeAllConnections(), timeoutSeconds * 1000);
+    force.unref();
+    // A keep-alive connection whose request was in flight becomes idle only later: keep
+    // closing idle ones so that the drain ends when the last response does.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
+    server.close(() => {
+      clearTimeout(force);
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,59 @@
+// One language's strings and formats for a page: t() for a catalog string, rich() for one with
+// markup in its placeholders, date() and number() through Intl, and message() for the English
+// messages the service raises. See docs/pages.md for how a page uses it.
+import type { ComponentChild } from "preact";
+import { fill, localizeMessage } from "./errors.js";
+import type { Locale } from "./locales.js";
+import { de } from "./messages/de.js";
+import { en, type MessageKey, type Messages } from "./messages/en.js";
+import { es } from "./messages/es.js";
+import { fr } from "./messages/fr.js";
+import { ja } from "./messages/ja.js";
+
+export type { Locale } from "./locales.js";
+export type { MessageKey, Messages } from "./messages/en.js";
+export { LOCALES, LANGUAGE_NAMES, DEFAULT_LOCALE, negotiate, isLocale } from "./locales.js";
+
+export const CATALOGS: Readonly<Record<Locale, Messages>> = { en, fr, de, es, ja };
+
+export type Params = Readonly<Record<string, string | number>>;
+
+export interface Translator {
+  readonly locale: Locale;
+  /** The catalog string for `key`, placeholders filled (numbers formatted for the language). */
+  t(key: MessageKey, params?: Params): string;
+  /** The catalog string for `key` as children, placeholders replaced by elements or text. */
+  rich(key: MessageKey, params: Readonly<Record<string, ComponentChild>>): ComponentChild[];
+  /** A date and time (UTC, named so) in the language's format. */
+  date(ms: number): string;
+  number(n: number, options?: Intl.NumberFormatOptions): string;
+  /** An English message the service raised, in this language, and the form field it is about. */
+  message(english: string): { text: string; field: string | undefined };
+}
+
+export function translator(locale: Locale): Translator {
+  const messages = CATALOGS[locale];
+  const numbers = new Intl.NumberFormat(locale);
+  const dates = new Intl.DateTimeFormat(locale, {
+    dateStyle: "medium",
+    timeStyle: "medium",
+    timeZone: "UTC",
+  });
+  const fmt = (params: Params = {}) =>
+    Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === "number" ? numbers.format(v) : v]));
+  return {
+    locale,
+    t: (key, params) => fill(messages[key], fmt(params)),
+    rich: (key, params) =>
+      messages[key]
+        .split(/(\{\w+\})/)
+        .filter((part) => part !== "")
+        .map((part) => {
+          const name = /^\{(\w+)\}$/.exec(part)?.[1];
+          return name !== undefined && name in params ? (params[name] ?? null) : part;
+        }),
+    date: (ms) => `${dates.format(new Date(ms))} UTC`,
+    number: (n, options) => new Intl.NumberFormat(locale, options).format(n),
+    message: (english) => localizeMessage(messages, english),
+  };
+}

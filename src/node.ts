@@ -1,0 +1,99 @@
+// startNode: the one way to start a Sigil node — src/main.ts, the tests (test/support/nodes.ts)
+// and the benches (through main.ts) all come here. It builds the domain services on the store it
+// is given, the HTTP side (http/app.ts), the HTTP server (http/listener.ts) and the realtime
+// channel (realtime/), listens, and returns the node's URL and how to drain it.
+import type { AddressInfo } from "node:net";
+import { listeningOn, type Config } from "./config.js";
+import { causeForLog } from "./errors.js";
+import { createServices, type Services } from "./domain/services.js";
+import { createHttpApp } from "./http/app.js";
+import { createHttpServer, drain, listen } from "./http/listener.js";
+import type { Logger } from "./log.js";
+import type { Metrics } from "./metrics.js";
+import { attachRealtime } from "./realtime/index.js";
+import type { ChannelServer } from "./realtime/types.js";
+import type { OpenedNode } from "./store/index.js";
+
+export interface NodeOptions {
+  /** The store and the realtime channel's clients (openStore); the caller closes it after the node. */
+  opened: OpenedNode;
+  logger: Logger;
+  /** Where the node counts requests and sockets (createMetrics; main.ts adds the process metrics). */
+  metrics: Metrics;
+}
+
+export interface SigilNode {
+  /** Where it listens: http://host:port (a wildcard address is given as 127.0.0.1). */
+  url: string;
+  /** The configuration it runs with (BASE_URL and AUTH_URL with the real port when PORT=0). */
+  config: Config;
+  services: Services;
+  /** The realtime channel's Socket.IO server. */
+  io: ChannelServer;
+  /** Drains: refuses new sockets and requests, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT). */
+  close(): Promise<void>;
+}
+
+/** Longest wait for the realtime feed before taking connections (a Redis that is away). */
+const FEED_WAIT_MS = 3000;
+
+export async function startNode(given: Config, opts: NodeOptions): Promise<SigilNode> {
+  const { logger, opened, metrics } = opts;
+  let draining = false;
+  // The request handler comes below, before the realtime channel (which wraps it for /socket.io/).
+  const server = createHttpServer();
+
+  // PORT=0: bind first, so that the URLs that follow the port (config.ts, listeningOn) are known
+  // before anything is built on them. No client knows the port before startNode returns.
+  let url: string | undefined;
+  let config = given;
+  if (given.port === 0) {
+    url = await listen(server, 0, given.host);
+    config = listeningOn(given, (server.address() as AddressInfo).port);
+  }
+
+  let built;
+  try {
+    const services = createServices(config, opened.store);
+    const http = createHttpApp({ config, store: opened.store, services, logger, metrics, draining: () => draining });
+    server.on("request", http.handle);
+    const realtime = attachRealtime(server, {
+      config,
+      logger,
+      tokens: services.customTokens,
+      events: services.events,
+      challenges: services.challenges,
+      clients: opened.realtime,
+      metrics,
+      clientAddress: http.clientAddress,
+    });
+    built = { services, realtime };
+  } catch (err) {
+    server.close(); // e.g. a TRUST_PROXY that proxy-addr cannot read
+    throw err;
+  }
+  const { services, realtime } = built;
+
+  // Hear the feed before taking connections; do not wait forever for a Redis that is away.
+  await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, FEED_WAIT_MS).unref())]);
+  // The first node to start makes the signing key (nodes starting with it wait for its key); a
+  // node that cannot reach the store now makes it when first needed (SIGNING_KEY_AT_START).
+  if (config.signingKeyAtStart) {
+    await services.openid.keys
+      .ensure()
+      .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
+  }
+  url ??= await listen(server, config.port, config.host);
+
+  return {
+    url,
+    config,
+    services,
+    io: realtime.io,
+    async close() {
+      draining = true;
+      await realtime.close();
+      await drain(server, config.shutdownTimeout);
+    },
+  };
+}

@@ -1,0 +1,298 @@
+// CONTRACT §12 in real headless Chromium: axe-core finds no WCAG 2.1 A/AA (or best-practice)
+// violation on any page in any state, in light and dark; nothing scrolls sideways at 360 px; the
+// stylesheet loads under the pages' CSP; sign-in and consent work with the keyboard alone, with a
+// visible focus. One browser and one node (the look does not depend on the store).
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describeBackends } from "./support/backends.js";
+import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
+import type { TestNode } from "./support/nodes.js";
+import { PageClient, csrfOf } from "./support/pages.js";
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const PASSWORD = "correct horse battery";
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core's violations on the page as it is now (injected through the debugger, as CSP forbids inline script). */
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  const found = await page.evaluate(() =>
+    (
+      window as unknown as {
+        axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+    }),
+  );
+  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** How far the page scrolls sideways (0: it fits). */
+const overflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** The focused element's outline, for "a visible focus". */
+const focusRing = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const s = getComputedStyle(el);
+    return { tag: el.tagName, style: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+  });
+
+describeBackends(
+  "Pages people trust, in a browser",
+  (backend) => {
+    let browser: Browser;
+    let appPage: ServedPage;
+    let node: TestNode;
+    let clientId: string;
+    let redirectUri: string;
+
+    before(async function () {
+      this.timeout(60_000);
+      browser = await launchChromium(this);
+      appPage = await servePage(
+        `<!doctype html><html lang="en"><title>Back at the app</title><h1>Back at the app</h1>`,
+      );
+      redirectUri = `${appPage.url}/callback`;
+    });
+    after(async () => {
+      await browser?.close();
+      await appPage?.close();
+    });
+    beforeEach(async () => {
+      node = await backend.startNode();
+      // A developer with an app (homepage, a token) and a person who allowed it.
+      const dev = new PageClient(node.url);
+      await dev.signUp("devon", PASSWORD, "Devon");
+      const page = await dev.get("/developers");
+      const made = await dev.post("/developers", {
+        _csrf: csrfOf(page.text),
+        name: "Pixel Pets",
+        redirect_uri: redirectUri,
+        homepage: "https://pixelpets.example/",
+      });
+      clientId = /class="client-id">([^<]+)</.exec(made.text)![1]!;
+      await dev.post(`/developers/${clientId}/tokens`, { _csrf: csrfOf(made.text), name: "worker", expires_in: "" });
+    });
+
+    const authorizeUrl = () =>
+      `${node.url}/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, state: "st" })}`;
+
+    async function signedIn(context: BrowserContext, username: string): Promise<Page> {
+      const page = await context.newPage();
+      await page.goto(`${node.url}/signin`);
+      await page.fill("#username", username);
+      await page.fill("#password", PASSWORD);
+      await Promise.all([page.waitForURL(`${node.url}/account`), page.click("main button[type=submit]")]);
+      return page;
+    }
+
+    it("When every page is shown in every state, then axe finds nothing in light or dark, and nothing scrolls sideways at 360 px", async function () {
+      this.timeout(60_000);
+      const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+      const page = await context.newPage();
+      const states: Array<[string, () => Promise<unknown>]> = [
+        ["sign-in", () => page.goto(`${node.url}/signin`)],
+        [
+          "sign-in, wrong password",
+          async () => {
+            await page.fill("#username", "devon");
+            await page.fill("#password", "not the password");
+            await Promise.all([page.waitForLoadState(), page.click("main button[type=submit]")]);
+            expect(await page.textContent(".error")).to.contain("wrong");
+          },
+        ],
+        ["sign-up", () => page.goto(`${node.url}/signup`)],
+        [
+          "sign-up, username refused",
+          async () => {
+            await page.fill("#username", "abc!");
+            await page.fill("#password", PASSWORD);
+            await Promise.all([page.waitForLoadState(), page.click("main button[type=submit]")]);
+            expect(await page.getAttribute("#username", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "consent",
+          async () => {
+            await page.fill("#username", "alice");
+            await page.fill("#password", PASSWORD);
+            await Promise.all([page.waitForURL(`${node.url}/account`), page.click("main button[type=submit]")]);
+            await page.goto(authorizeUrl());
+            expect(await page.textContent(".app-host")).to.equal("pixelpets.example");
+          },
+        ],
+        [
+          "account with an app allowed",
+          async () => {
+            await Promise.all([page.waitForURL(`${redirectUri}?**`), page.click('button[value="allow"]')]);
+            await page.goto(`${node.url}/account`);
+            expect(await page.textContent(".list")).to.contain("Pixel Pets");
+          },
+        ],
+        [
+          "account, display name refused",
+          async () => {
+            await page.fill("#display_name", "a\u0007b");
+            await Promise.all([page.waitForLoadState(), page.click('form[action="/account"] button[type=submit]')]);
+            expect(await page.getAttribute("#display_name", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "logout, asked",
+          async () => {
+            const r = await page.goto(`${node.url}/logout?client_id=${clientId}`);
+            expect(r?.status()).to.equal(200);
+            expect(await page.textContent(".app-name")).to.equal("Pixel Pets");
+          },
+        ],
+        [
+          "signed out",
+          async () => {
+            await Promise.all([page.waitForLoadState(), page.click('button[value="signout"]')]);
+            expect(await page.locator('a[href="/signin"]').count()).to.equal(1);
+          },
+        ],
+        [
+          "the 400 page",
+          async () => {
+            const r = await page.goto(`${node.url}/authorize?client_id=nope`);
+            expect(r?.status()).to.equal(400);
+          },
+        ],
+        [
+          "the 403 page (a form that expired)",
+          async () => {
+            await page.goto(`${node.url}/signin`);
+            await context.clearCookies();
+            await page.fill("#username", "devon");
+            await page.fill("#password", PASSWORD);
+            const [r] = await Promise.all([page.waitForResponse(/\/signin/), page.click("main button[type=submit]")]);
+            expect(r.status()).to.equal(403);
+            await page.waitForLoadState();
+          },
+        ],
+        ...(["fr", "de", "es", "ja"] as const).map((lang): [string, () => Promise<unknown>] => [
+          `sign-in in ${lang}`,
+          async () => {
+            await page.goto(`${node.url}/lang?lang=${lang}&return_to=%2Fsignin`);
+            expect(await page.getAttribute("html", "lang")).to.equal(lang);
+          },
+        ]),
+      ];
+      const devContext = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+      const devPage = await signedIn(devContext, "devon");
+      const devStates: Array<[string, () => Promise<unknown>]> = [
+        [
+          "developers with an app and a token",
+          async () => {
+            await devPage.goto(`${node.url}/developers`);
+            expect(await devPage.locator("tr[data-token-id]").count()).to.equal(1);
+          },
+        ],
+        [
+          "developers, registration refused",
+          async () => {
+            await devPage.fill("#name", "Bad");
+            await devPage.fill("#redirect_uri", "https://bad.example/cb");
+            await devPage.fill("#homepage", "ftp://bad.example");
+            await Promise.all([devPage.waitForLoadState(), devPage.click('form[action="/developers"] button')]);
+            expect(await devPage.getAttribute("#homepage", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "developers, a new token shown once (custom tokens)",
+          async () => {
+            const form = devPage.locator(`form[action="/developers/${clientId}/tokens"]`);
+            await form.locator("input").last().fill("second");
+            await form.locator("select").selectOption("86400");
+            await Promise.all([devPage.waitForLoadState(), form.locator("button").click()]);
+            expect(await devPage.locator("code.custom-token").count()).to.equal(1);
+          },
+        ],
+        [
+          "developers, a secret shown once",
+          async () => {
+            await Promise.all([
+              devPage.waitForLoadState(),
+              devPage.click(`form[action="/developers/${clientId}/rotate"] button`),
+            ]);
+            expect(await devPage.locator("code.client-secret").count()).to.equal(1);
+          },
+        ],
+      ];
+      const problems: string[] = [];
+      const check = async (p: Page, what: string) => {
+        // The stylesheet was allowed by the CSP and applied.
+        expect(await p.evaluate(() => getComputedStyle(document.body).display), what).to.equal("flex");
+        for (const scheme of ["light", "dark"] as const) {
+          await p.emulateMedia({ colorScheme: scheme });
+          for (const v of await violations(p)) problems.push(`${what} [${scheme}]: ${v}`);
+        }
+        await p.emulateMedia({ colorScheme: "light" });
+        await p.setViewportSize({ width: 360, height: 740 });
+        const wide = await overflow(p);
+        if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
+        await p.setViewportSize({ width: 1024, height: 800 });
+      };
+      for (const [what, reach] of states) {
+        await reach();
+        await check(page, what);
+      }
+      for (const [what, reach] of devStates) {
+        await reach();
+        await check(devPage, what);
+      }
+      await context.close();
+      await devContext.close();
+      expect(problems).to.deep.equal([]);
+    });
+
+    it("When a person uses only the keyboard, then they sign in and allow the app with Tab and Enter, always seeing the focus", async function () {
+      this.timeout(30_000);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(authorizeUrl());
+      expect(new URL(page.url()).pathname).to.equal("/signin");
+      const rings: Array<{ tag: string; style: string; width: number }> = [];
+      /** Presses Tab until `selector` has the focus; notes each focus ring on the way. */
+      async function tabTo(selector: string): Promise<void> {
+        for (let i = 0; i < 30; i++) {
+          await page.keyboard.press("Tab");
+          rings.push(await focusRing(page));
+          if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+        }
+        throw new Error(`Tab never reached ${selector}`);
+      }
+      await tabTo("a.skip");
+      expect(await page.isVisible("a.skip")).to.equal(true);
+      await tabTo("#username");
+      await page.keyboard.type("devon");
+      await tabTo("#password");
+      await page.keyboard.type(PASSWORD);
+      await Promise.all([page.waitForURL("**/authorize?**"), page.keyboard.press("Enter")]);
+      expect(await page.textContent(".app-name")).to.equal("Pixel Pets");
+      await tabTo('button[value="allow"]');
+      await Promise.all([page.waitForURL(`${redirectUri}?**`), page.keyboard.press("Enter")]);
+      const landed = new URL(page.url());
+      expect(landed.searchParams.get("state")).to.equal("st");
+      expect(landed.searchParams.get("code")).to.be.a("string");
+      expect(rings.length).to.be.above(4);
+      for (const r of rings) {
+        expect(r.style, r.tag).to.not.equal("none");
+        expect(r.width, r.tag).to.be.at.least(2);
+      }
+      await context.close();
+    });
+  },
+  ["memory"],
+);

@@ -1,0 +1,302 @@
+// docs/pages.md and CONTRACT §12: every page in five languages (ui_locales, then the `lang` cookie
+// from the language menu, then Accept-Language), with no English left; <html lang>; the app's
+// homepage on consent; the stylesheet served cacheable under a strict Content-Security-Policy.
+import { spawnSync } from "node:child_process";
+import { expect } from "chai";
+import { LOCALES, type Locale } from "../src/i18n/index.js";
+import { describeBackends } from "./support/backends.js";
+import { http } from "./support/http.js";
+import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { TestRedis, requireRedis } from "./support/redis.js";
+import { englishLeft } from "./support/page-text.js";
+import { PageClient, authorize, csrfOf, registerApp, type TestApp } from "./support/pages.js";
+
+const PASSWORD = "correct horse battery";
+const htmlLang = (html: string) => /^<!doctype html><html lang="([^"]+)"/.exec(html)?.[1];
+const stylesheetOf = (html: string) => /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
+
+/** Registers an app with a homepage through the console; returns its credentials. */
+async function registerWithHomepage(dev: PageClient, homepage: string): Promise<TestApp> {
+  const page = await dev.get("/developers");
+  const r = await dev.post("/developers", {
+    _csrf: csrfOf(page.text),
+    name: "Pixel Pets",
+    redirect_uri: "https://pixelpets.example/cb",
+    homepage,
+  });
+  expect(r.status, r.text.slice(0, 300)).to.equal(201);
+  return {
+    clientId: /class="client-id">([^<]+)</.exec(r.text)![1]!,
+    clientSecret: /class="secret client-secret">([^<]+)</.exec(r.text)![1]!,
+    redirectUri: "https://pixelpets.example/cb",
+  };
+}
+
+describeBackends("Pages in five languages", (backend) => {
+  let node: TestNode;
+  let base: string;
+  let dev: PageClient;
+  let app: TestApp;
+  beforeEach(async () => {
+    node = await backend.startNode();
+    base = node.url;
+    dev = new PageClient(base);
+    await dev.signUp("devon", PASSWORD, "Devon");
+    app = await registerWithHomepage(dev, "https://pixelpets.example/about?x=1");
+  });
+
+  const authorizePath = (extra: Record<string, string> = {}) =>
+    `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: app.redirectUri, state: "s", ...extra })}`;
+
+  /** Sets the language with the menu's link; checks the answer. */
+  async function choose(c: PageClient, lang: Locale, returnTo = "/signin"): Promise<void> {
+    const r = await c.get(`/lang?${new URLSearchParams({ lang, return_to: returnTo })}`);
+    expect(r.status).to.equal(303);
+    expect(r.headers.location).to.equal(returnTo);
+    expect(String(r.headers["set-cookie"])).to.match(
+      new RegExp(`^lang=${lang}; Max-Age=31536000; Path=/;.*HttpOnly; SameSite=Lax`),
+    );
+  }
+
+  it("When a person picks each language, then every page and every message is in it, with nothing left in English", async function () {
+    this.timeout(30_000);
+    for (const lang of LOCALES) {
+      const user = new PageClient(base);
+      await choose(user, lang);
+      const pages: Array<[string, string]> = [];
+      const keep = (what: string, html: string) => pages.push([what, html]);
+      keep("sign-in", (await user.get("/signin")).text);
+      keep("sign-up", (await user.get("/signup")).text);
+      const form = await user.get("/signup");
+      const refused = await user.post("/signup", { _csrf: csrfOf(form.text), username: "x", password: PASSWORD });
+      expect(refused.status).to.equal(400);
+      keep("sign-up refused", refused.text);
+      keep("form expired", (await user.post("/signin", { username: "a", password: "b" })).text);
+      const wrong = await user.post("/signin", { _csrf: csrfOf(form.text), username: "nobody", password: PASSWORD });
+      expect(wrong.status).to.equal(401);
+      keep("sign-in refused", wrong.text);
+      expect((await user.signUp(`user_${lang}`, PASSWORD, "Ada")).status).to.equal(303);
+      keep("consent", (await user.get(authorizePath())).text);
+      await authorize(user, { client_id: app.clientId, redirect_uri: app.redirectUri });
+      keep("account", (await user.get("/account")).text);
+      const confirm = await user.get(`/logout?${new URLSearchParams({ client_id: app.clientId })}`);
+      expect(confirm.status).to.equal(200);
+      keep("logout, asked", confirm.text);
+      keep("signed out", (await new PageClient(base).get("/logout", { cookie: `lang=${lang}` })).text);
+      keep("broken sign-out link", (await user.get("/logout?post_logout_redirect_uri=https://x.example/")).text);
+      // The console with an app (registered just now: its secret shown), a token, and a refusal.
+      const console1 = await user.get("/developers");
+      const made = await user.post("/developers", {
+        _csrf: csrfOf(console1.text),
+        name: "Zine",
+        redirect_uri: "https://zine.example/cb",
+      });
+      keep("developers, app registered", made.text);
+      const id = /class="client-id">([^<]+)</.exec(made.text)![1]!;
+      const tok = await user.post(`/developers/${id}/tokens`, {
+        _csrf: csrfOf(made.text),
+        name: "w",
+        expires_in: "3600",
+      });
+      expect(tok.status).to.equal(201);
+      keep("developers, token created", tok.text);
+      const bad = await user.post("/developers", { _csrf: csrfOf(made.text), name: "", redirect_uri: "ftp://x" });
+      keep("developers refused", bad.text);
+      keep("broken sign-in link", (await user.get("/authorize?client_id=nope")).text);
+      keep("not found", (await user.post(`/developers/${id}/tokens/nope/revoke`, { _csrf: csrfOf(made.text) })).text);
+
+      for (const [what, html] of pages) {
+        expect(htmlLang(html), `${lang} ${what}`).to.equal(lang);
+        if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);
+      }
+    }
+  });
+
+  it("When ui_locales, the cookie and Accept-Language disagree, then ui_locales wins, then the cookie, then Accept-Language", async () => {
+    const c = new PageClient(base);
+    expect(htmlLang((await c.get("/signin", { "accept-language": "de-CH, en;q=0.5" })).text)).to.equal("de");
+    expect(htmlLang((await c.get("/signin", { "accept-language": "pt, *" })).text)).to.equal("en");
+    await choose(c, "fr");
+    expect(htmlLang((await c.get("/signin", { "accept-language": "de" })).text)).to.equal("fr");
+    // The app asks for Japanese: the sign-in page it leads to, the sign-up link, and consent follow it.
+    const start = await c.get(authorizePath({ ui_locales: "ja-JP es" }), { "accept-language": "de" });
+    expect(start.status).to.equal(303);
+    const signin = await c.get(start.headers.location as string);
+    expect(htmlLang(signin.text)).to.equal("ja");
+    const signupHref = /href="(\/signup\?[^"]+)"/.exec(signin.text)![1]!.replace(/&amp;/g, "&");
+    expect(htmlLang((await c.get(signupHref)).text)).to.equal("ja");
+    const after = await c.post(start.headers.location as string, {
+      _csrf: csrfOf(signin.text),
+      username: "devon",
+      password: PASSWORD,
+    });
+    expect(after.status).to.equal(303);
+    const consent = await c.get(after.headers.location as string);
+    expect(htmlLang(consent.text)).to.equal("ja");
+    expect(consent.text).to.contain('name="ui_locales" value="ja-JP es"');
+    // Without ui_locales the cookie speaks again; a language the service lacks falls through.
+    expect(htmlLang((await c.get(authorizePath())).text)).to.equal("fr");
+    expect(htmlLang((await c.get(authorizePath({ ui_locales: "pt-BR" }))).text)).to.equal("fr");
+  });
+
+  it("When the language menu is used, then it returns to the same page on this site only, without the app's ui_locales", async () => {
+    const c = new PageClient(base);
+    const page = await c.get("/signup?return_to=%2Fdevelopers");
+    const links = [...page.text.matchAll(/<a href="(\/lang\?[^"]+)" lang="([a-z]+)" hreflang="\2"/g)];
+    expect(links.map((m) => m[2])).to.deep.equal(["en", "fr", "de", "es", "ja"]);
+    const de = await c.get(links[2]![1]!.replace(/&amp;/g, "&"));
+    expect(de.headers.location).to.equal("/signup?return_to=%2Fdevelopers");
+    expect(htmlLang((await c.get(de.headers.location as string)).text)).to.equal("de");
+    for (const evil of ["//evil.example", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) {
+      const r = await c.get(`/lang?${new URLSearchParams({ lang: "es", return_to: evil })}`);
+      expect(r.headers.location, evil).to.equal("/account");
+    }
+    const back = `/signin?return_to=${encodeURIComponent(authorizePath({ ui_locales: "ja" }))}`;
+    const r = await c.get(`/lang?${new URLSearchParams({ lang: "es", return_to: back })}`);
+    expect(r.headers.location).to.equal(`/signin?return_to=${encodeURIComponent(authorizePath())}`);
+    const unknown = await c.get("/lang?lang=xx&return_to=/signin");
+    expect(unknown.status).to.equal(400);
+    expect(unknown.headers["set-cookie"] ?? "").to.not.match(/lang=/);
+    expect(htmlLang(unknown.text)).to.equal("es");
+  });
+
+  it("When an app is registered with a homepage, then consent shows its host, its kind and what it will read", async () => {
+    const c = new PageClient(base);
+    await c.signUp("alice", PASSWORD, "Alice");
+    const consent = await c.get(authorizePath());
+    expect(consent.status).to.equal(200);
+    expect(consent.text).to.contain('<span class="app-host mono">pixelpets.example</span>');
+    expect(consent.text).to.contain("Confidential app");
+    for (const f of ["see your display name", "see your username", "see your profile picture"])
+      expect(consent.text).to.contain(f);
+    expect((await dev.get("/developers")).text).to.contain("pixelpets.example");
+    // Each scope asked for, in plain words (in the page's language).
+    const oidc = await c.get(
+      authorizePath({ response_type: "code", scope: "openid profile offline_access", ui_locales: "de" }),
+    );
+    expect([...oidc.text.matchAll(/<li data-scope="([a-z_]+)">/g)].map((m) => m[1])).to.deep.equal([
+      "openid",
+      "profile",
+      "profile",
+      "profile",
+      "offline_access",
+    ]);
+    expect(oidc.text).to.contain("angemeldet bleiben, während Sie nicht da sind");
+    // Without a homepage, consent says so.
+    const plain = await registerApp(dev, ["https://plain.example/cb"], "Plain");
+    const q = new URLSearchParams({ client_id: plain.clientId, redirect_uri: plain.redirectUri });
+    expect((await c.get(`/authorize?${q}`)).text).to.contain("No homepage given");
+  });
+
+  it("When the homepage is not an http(s) URL, then the form is refused with the error tied to the field, and nothing is registered", async () => {
+    for (const homepage of [
+      "javascript:alert(1)",
+      "pixelpets.example",
+      "https://user:pw@pixelpets.example/",
+      `https://a.example/${"x".repeat(2000)}`,
+    ]) {
+      const page = await dev.get("/developers");
+      const r = await dev.post("/developers", {
+        _csrf: csrfOf(page.text),
+        name: "Bad Home",
+        redirect_uri: "https://bad.example/cb",
+        homepage,
+      });
+      expect(r.status, homepage).to.equal(400);
+      expect(r.text).to.match(
+        /<input id="homepage" aria-describedby="homepage-hint homepage-error" aria-invalid="true"/,
+      );
+      expect(r.text).to.contain(
+        '<p class="field-error" id="homepage-error">The homepage must be an absolute http or https URL',
+      );
+      expect(r.text).to.contain('<a href="#homepage">');
+      expect(r.text).to.not.contain("Bad Home</h3>");
+    }
+    expect((await dev.get("/developers")).text).to.not.contain("Bad Home</h3>");
+  });
+
+  it("When pages are served, then their CSP allows no inline code and only this service's stylesheet, which is cached for a year", async () => {
+    const page = await http(base, "/signin");
+    const csp = String(page.headers["content-security-policy"]);
+    expect(csp).to.contain("default-src 'none'").and.contain("style-src 'self'").and.contain("frame-ancestors 'none'");
+    expect(csp).to.not.contain("unsafe-inline");
+    expect(page.text).to.not.match(/<style|<script| style="/);
+    const href = stylesheetOf(page.text)!;
+    expect(href).to.match(/^\/assets\/sigil\.[A-Za-z0-9_-]{16}\.css$/);
+    const css = await http(base, href);
+    expect(css.status).to.equal(200);
+    expect(css.headers["content-type"]).to.equal("text/css; charset=utf-8");
+    expect(css.headers["cache-control"]).to.equal("public, max-age=31536000, immutable");
+    expect(css.text).to.contain("prefers-color-scheme: dark");
+    const again = await http(base, href, { headers: { "if-none-match": String(css.headers.etag) } });
+    expect(again.status).to.equal(304);
+    expect((await http(base, "/assets/sigil.0000000000000000.css")).status).to.equal(404);
+    expect((await http(base, "/assets/..%2fpackage.json")).status).to.equal(404);
+  });
+
+  it("When SERVICE_NAME and SERVICE_LOGO_URL are set, then every page shows them and the CSP allows the logo", async () => {
+    const named = await backend.startNode({
+      SERVICE_NAME: "Acme ID",
+      SERVICE_LOGO_URL: "https://cdn.acme.example/logo.svg",
+    });
+    const r = await http(named.url, "/signin");
+    expect(r.text).to.contain("<title>Sign in · Acme ID</title>");
+    // An empty alt (preact writes it bare): the logo is decorative, the name stands beside it.
+    expect(r.text).to.match(
+      /<img src="https:\/\/cdn\.acme\.example\/logo\.svg" alt(="")?\/><span class="service-name">Acme ID<\/span>/,
+    );
+    expect(String(r.headers["content-security-policy"])).to.match(/img-src 'self' [^;]*https:\/\/cdn\.acme\.example/);
+    const broken = await http(named.url, "/authorize?client_id=nope");
+    expect(broken.text).to.contain("not registered with Acme ID");
+  });
+});
+
+describe("CLI: sigil apps create --homepage", function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  const nodes: TestNode[] = [];
+  before(async function () {
+    requireRedis(this);
+    redis = await TestRedis.start();
+  });
+  after(async () => {
+    await Promise.all(nodes.map((n) => n.close()));
+    await redis?.destroy();
+  });
+  function sigil(args: string[]) {
+    const r = spawnSync("node", ["bin/sigil.js", ...args], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url },
+    });
+    return { code: r.status, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
+  }
+  const create = (homepage: string) =>
+    sigil([
+      "apps",
+      "create",
+      "--owner",
+      "olga",
+      "--name",
+      "Shop",
+      "--redirect-uri",
+      "https://shop.example/cb",
+      "--homepage",
+      homepage,
+    ]);
+
+  it("When an operator gives a homepage, then it is stored with the app and consent shows its host; a bad one is refused", async () => {
+    expect(sigil(["users", "create", "--username", "olga", "--password", PASSWORD]).code).to.equal(0);
+    const bad = create("javascript:alert(1)");
+    expect(bad.code).to.not.equal(0);
+    expect(bad.err).to.contain("The homepage must be an absolute http or https URL");
+    const a = create("https://shop.example/");
+    expect(a.code, a.err).to.equal(0);
+    expect(a.json.homepage).to.equal("https://shop.example/");
+    const node = await startNode({ redisUrl: redis.url });
+    nodes.push(node);
+    const c = new PageClient(node.url);
+    await c.signUp("buyer", PASSWORD);
+    const consent = await c.get(`/authorize?${new URLSearchParams({ client_id: a.json.client_id })}`);
+    expect(consent.text).to.contain('<span class="app-host mono">shop.example</span>');
+  });
+});
