@@ -52,6 +52,15 @@ export function normalizeEmail(raw: string): string {
 /** The index key of an address: the whole address lower-cased (lookups by /forgot ignore case). */
 const indexKey = (email: string) => email.toLowerCase();
 
+/**
+ * What account deletion removes for email beside the user record: the user's entry in the index of
+ * addresses. (Links sent by mail are keyed by their token's hash alone; once the user is gone they
+ * lead nowhere, and expire on their own.)
+ */
+export async function forgetUserEmail(store: Store, user: UserRecord): Promise<void> {
+  if (user.email) await store.email.unindexEmail(indexKey(user.email), user.id);
+}
+
 export interface EmailDeps {
   store: Store;
   secret: string;
@@ -228,15 +237,6 @@ export class EmailService {
     await this.deps.endSessions(user.id);
     await this.deps.revokeUserGrants(user.id);
     return user;
-  }
-
-  /**
-   * What account deletion removes beside the user record: the user's entry in the index of
-   * addresses. (Links sent by mail are keyed by their token's hash alone; once the user is gone
-   * they lead nowhere and expire on their own.)
-   */
-  async forgetUser(user: UserRecord): Promise<void> {
-    if (user.email) await this.deps.store.email.unindexEmail(indexKey(user.email), user.id);
   }
 
   private async send(user: UserRecord, kind: "confirm" | "reset", link: string, ttl: number): Promise<void> {
