@@ -3,7 +3,6 @@
 // takes it atomically for its one use.
 import { FormError, checkPassword, USERNAME } from "./accounts.js";
 import { rateLimited } from "../errors.js";
-import { hashPassword } from "./passwords.js";
 import { keyedHash, randomToken } from "./secrets.js";
 import type { Mail, Mailer } from "./mailer.js";
 import { isLocale, translator, DEFAULT_LOCALE, type Locale } from "../i18n/index.js";
@@ -70,6 +69,8 @@ export interface EmailDeps {
   serviceName: string;
   confirmTtl: number;
   resetTtl: number;
+  /** Hashes a new password at the configured cost (Passwords.hash). */
+  hashPassword(password: string): Promise<string>;
   /** Revokes every grant of a user (Grants.revokeUserGrants). */
   revokeUserGrants(userId: string): Promise<void>;
   /** Ends every session of a user (Accounts.endSessions once the session index is there). */
@@ -232,7 +233,7 @@ export class EmailService {
     if (rec?.kind !== "reset-password") return null;
     const user = await this.deps.store.accounts.byId(rec.userId);
     if (!user) return null;
-    user.passwordHash = await hashPassword(checked);
+    user.passwordHash = await this.deps.hashPassword(checked);
     await this.deps.store.accounts.update(user);
     await this.deps.endSessions(user.id);
     await this.deps.revokeUserGrants(user.id);

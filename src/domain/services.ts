@@ -38,8 +38,9 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
   });
+  const passwords = new Passwords(config.passwordHashCost);
   return {
-    accounts: new Accounts(store, new Passwords(config.passwordHashCost)),
+    accounts: new Accounts(store, passwords),
     // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
     apps: new Apps({
       store,
@@ -61,6 +62,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       serviceName: config.serviceName,
       confirmTtl: config.emailConfirmTtl,
       resetTtl: config.passwordResetTtl,
+      hashPassword: (password) => passwords.hash(password),
       revokeUserGrants: (userId) => oauth.grants.revokeUserGrants(userId),
       // Until the per-user session index is there (account-life), no session can be found by user.
       endSessions: async () => undefined,
