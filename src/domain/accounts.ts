@@ -1,7 +1,7 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited } from "../errors.js";
-import type { AttemptLimiter, LimitResult, Store, UserRecord } from "../store/port.js";
+import type { AttemptLimiter, LimitResult, SessionSummary, Store, UserRecord } from "../store/port.js";
 import { codePointLength } from "./text.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
@@ -129,5 +129,19 @@ export class Accounts {
 
   picture(id: string) {
     return this.store.accounts.picture(id);
+  }
+
+  /** The user's signed-in page sessions (browser, address, last seen), most recently seen first. */
+  sessions(userId: string): Promise<SessionSummary[]> {
+    return this.store.sessions.listForUser(userId);
+  }
+
+  /**
+   * Signs the user out everywhere: ends every page session of the user at once (on every node),
+   * except exceptSid when given (the session asking, for "sign out everywhere else"). Returns how
+   * many sessions it ended. For a password reset, an account deletion, a new second factor.
+   */
+  endSessions(userId: string, exceptSid?: string): Promise<number> {
+    return this.store.sessions.destroyForUser(userId, exceptSid);
   }
 }

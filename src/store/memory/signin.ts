@@ -9,11 +9,13 @@ import type {
   RefreshRecord,
   RefreshState,
   RotateResult,
+  SessionOwner,
   SessionStore,
+  SessionSummary,
   TokenRecord,
   UserRecord,
 } from "../port.js";
-import { corsOriginKey } from "../port.js";
+import { bySeen, corsOriginKey, summaryOf } from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -49,14 +51,49 @@ export class MemoryAccounts implements AccountStore {
 
 export class MemorySessions implements SessionStore {
   readonly map = new ExpiringMap<string>();
+  /** userId → sid → summary: the per-user index (entries of ended sessions dropped on read). */
+  private readonly index = new Map<string, Map<string, SessionSummary>>();
   async get(sid: string) {
     return this.map.get(sid) ?? null;
   }
-  async set(sid: string, data: string, ttlSeconds: number) {
+  async set(sid: string, data: string, ttlSeconds: number, owner?: SessionOwner) {
+    if (owner && !owner.create && !this.map.has(sid)) return;
     this.map.set(sid, data, ttlSeconds * 1000);
+    if (!owner) return;
+    let sessions = this.index.get(owner.userId);
+    if (!sessions) this.index.set(owner.userId, (sessions = new Map()));
+    sessions.set(sid, summaryOf(sid, owner, Date.now() + ttlSeconds * 1000));
   }
-  async destroy(sid: string) {
+  async destroy(sid: string, userId?: string) {
     this.map.delete(sid);
+    if (userId !== undefined) this.forget(userId, sid);
+  }
+  async listForUser(userId: string) {
+    const sessions = this.index.get(userId);
+    if (!sessions) return [];
+    const now = Date.now();
+    for (const [sid, e] of sessions) if (e.expiresAt <= now || !this.map.has(sid)) sessions.delete(sid);
+    if (sessions.size === 0) this.index.delete(userId);
+    return [...sessions.values()].map(clone).sort(bySeen);
+  }
+  async destroyForUser(userId: string, exceptSid?: string) {
+    let n = 0;
+    for (const sid of [...(this.index.get(userId)?.keys() ?? [])]) {
+      if (sid === exceptSid) continue;
+      if (this.map.has(sid)) n++;
+      this.map.delete(sid);
+      this.forget(userId, sid);
+    }
+    return n;
+  }
+  /** How many users have index entries (tests: nothing outlives a deleted user). */
+  indexedUsers(): string[] {
+    return [...this.index.keys()];
+  }
+  private forget(userId: string, sid: string) {
+    const sessions = this.index.get(userId);
+    sessions?.delete(sid);
+    if (sessions?.size === 0) this.index.delete(userId);
   }
 }
 

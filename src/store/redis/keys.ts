@@ -33,6 +33,11 @@ export function keyspace(prefix: string) {
     picture: (id: string) => `${prefix}:picture:{${id}}`,
     /** String (express-session JSON) with the session's TTL. */
     session: (sid: string) => `${prefix}:sess:{${sid}}`,
+    /**
+     * Hash: sid → JSON SessionSummary, the user's signed-in sessions (the sessions list on
+     * /account). Expires with the user's last session; entries of ended sessions are dropped on read.
+     */
+    userSessions: (userId: string) => `${prefix}:sessions-of:{${userId}}`,
     /** String (JSON AppRecord). */
     app: (clientId: string) => `${prefix}:app:{${clientId}}`,
     /**
