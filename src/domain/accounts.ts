@@ -131,6 +131,29 @@ export class Accounts {
     return this.store.accounts.picture(id);
   }
 
+  /**
+   * Sets a new password (the rules of sign-up), then signs the user out everywhere; the caller
+   * revokes their grants (Grants.revokeUserGrants). A FormError when the password breaks a rule.
+   */
+  async setPassword(user: UserRecord, password: string): Promise<void> {
+    user.passwordHash = await hashPassword(checkPassword(password));
+    await this.store.accounts.update(user);
+    await this.endSessions(user.id);
+  }
+
+  /**
+   * The signed-in user's password again, before something that cannot be undone (deleting the
+   * account): limited like sign-in (the same counters); a FormError (401) when wrong, 429 when throttled.
+   */
+  async confirmPassword(user: UserRecord, password: string, address: string): Promise<void> {
+    try {
+      await this.signIn(user.username, password, address);
+    } catch (err) {
+      if (err instanceof FormError && err.status === 401) throw new FormError("The password is wrong.", 401);
+      throw err;
+    }
+  }
+
   /** The user's signed-in page sessions (browser, address, last seen), most recently seen first. */
   sessions(userId: string): Promise<SessionSummary[]> {
     return this.store.sessions.listForUser(userId);

@@ -228,14 +228,6 @@ export async function endSession(req: Request): Promise<void> {
   await new Promise<void>((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
 }
 
-/**
- * How pages name a session (the sessions list, its sign-out buttons, the export): a keyed hash of
- * its id, so that the id itself — what the session cookie carries — never appears in a page.
- */
-export function publicSessionId(secret: string, sid: string): string {
-  return keyedHash(secret, "sigil session", sid).slice(0, 32);
-}
-
 /** The client address of a page request (express's req.ip, under TRUST_PROXY). */
 function addressOfRequest(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";

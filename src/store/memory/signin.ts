@@ -41,6 +41,12 @@ export class MemoryAccounts implements AccountStore {
   async update(user: UserRecord) {
     this.users.set(user.id, clone(user));
   }
+  async delete(user: UserRecord) {
+    const had = this.users.delete(user.id);
+    if (this.names.get(user.username) === user.id) this.names.delete(user.username);
+    this.pictures.delete(user.id);
+    return had;
+  }
   async savePicture(id: string, data: Buffer) {
     this.pictures.set(id, Buffer.from(data));
   }
@@ -245,6 +251,20 @@ export class MemoryGrants implements GrantStore {
         this.used.replace(codeHash, "revoked", markTtlSeconds * 1000);
       }
     }
+  }
+  async forgetUserTokens(userId: string) {
+    this.tokens.deleteWhere((t) => t.userId === userId);
+    this.refresh.deleteWhere((e) => e.record.userId === userId);
+  }
+  /** Whether any token or code record names the user (tests: nothing outlives a deleted user). */
+  mentions(userId: string): boolean {
+    return (
+      this.tokens.some((t) => t.userId === userId) ||
+      this.refresh.some((e) => e.record.userId === userId) ||
+      this.codes.some((c) => c.userId === userId) ||
+      [...this.grantCodes].some(([k, codes]) => k.startsWith(`${userId} `) && codes.size > 0) ||
+      (this.consentSets.get(userId)?.size ?? 0) > 0
+    );
   }
   close() {
     this.refresh.close();

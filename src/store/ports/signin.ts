@@ -20,6 +20,11 @@ export interface AccountStore {
   byUsername(username: string): Promise<UserRecord | null>;
   /** Replaces the record of an existing user (the username never changes). */
   update(user: UserRecord): Promise<void>;
+  /**
+   * Deletes the user, its picture, and its username's claim (the name is free again); true for
+   * the one call that deleted it (of any number at once), false when it was gone already.
+   */
+  delete(user: UserRecord): Promise<boolean>;
   savePicture(id: string, data: Buffer): Promise<void>;
   picture(id: string): Promise<Buffer | null>;
 }
@@ -285,4 +290,9 @@ export interface GrantStore {
    * consents. Codes not yet taken are revoked too. Idempotent; markTtlSeconds as for revokeGrant.
    */
   revokeUserGrants(userId: string, markTtlSeconds: number): Promise<void>;
+  /**
+   * Deletes every access and refresh token record issued to the user (account deletion, after
+   * revokeUserGrants and the consents' withdrawal), so that no record naming the user is left.
+   */
+  forgetUserTokens(userId: string): Promise<void>;
 }

@@ -76,6 +76,11 @@ export function keyspace(prefix: string) {
      * issued to, like the app's key: GET /auth/user reads both with one MGET.
      */
     token: (clientId: string, tokenHash: string) => `${prefix}:token:{${clientId}}:${tokenHash}`,
+    /**
+     * Sorted set: the keys of the access and refresh tokens issued to a user (token, refresh),
+     * scored by when they end (ms), for account deletion; expires with the last of them.
+     */
+    userTokens: (userId: string) => `${prefix}:tokens-of:{${userId}}`,
     /** Hash: kid → JSON SigningKeyRecord, the OpenID Connect signing keys of every node. */
     signingKeys: `${prefix}:{signing-keys}`,
     /** String with a TTL: a node is making the first signing key (the others wait for it); same tag. */

@@ -21,6 +21,9 @@ import { bySeen, corsOriginKey, summaryOf } from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
+/** Deletes KEYS[1] when it holds ARGV[1]. */
+const DEL_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
 export class RedisAccounts implements AccountStore {
   constructor(
     private readonly redis: RedisClient,
@@ -48,6 +51,13 @@ export class RedisAccounts implements AccountStore {
   }
   async update(user: UserRecord) {
     await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user), "XX"));
+  }
+  async delete(user: UserRecord) {
+    const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));
+    // The name is freed only while it still names this user (one key: GET and DEL in one script).
+    await guarded(() => this.redis.eval(DEL_IF, 1, this.keys.username(user.username), user.id));
+    await guarded(() => this.redis.del(this.keys.picture(user.id)));
+    return gone === 1;
   }
   async savePicture(id: string, data: Buffer) {
     await guarded(() => this.redis.set(this.keys.picture(id), data));
@@ -339,6 +349,8 @@ export class RedisGrants implements GrantStore {
         until,
       ),
     );
+    if (ok === 1)
+      await this.indexToken(record.userId, this.keys.refresh(record.grantId, refreshHash), record.grantExpiresAt);
     return ok === 1;
   }
   /** A refresh token's grant id and the grant's end (ms), from its lookup key. */
@@ -372,7 +384,9 @@ export class RedisGrants implements GrantStore {
       await guarded(() => this.redis.del(nextLookup));
       return { kind: r[0] as "reused" | "revoked" | "unknown" };
     }
-    return { kind: "rotated", record: JSON.parse(r[1]!) as RefreshRecord };
+    const record = JSON.parse(r[1]!) as RefreshRecord;
+    await this.indexToken(record.userId, this.keys.refresh(grantId, nextHash), record.grantExpiresAt);
+    return { kind: "rotated", record };
   }
   async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
     const grantId = (await this.grantOf(refreshHash))?.grantId;
@@ -416,9 +430,30 @@ export class RedisGrants implements GrantStore {
     return { kind: r[0] === "revoked" ? ("revoked" as const) : ("unknown" as const) };
   }
   async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
+    const key = this.keys.token(token.clientId, tokenHash);
+    await guarded(() => this.redis.set(key, JSON.stringify(token), "EX", ttlSeconds));
+    await this.indexToken(token.userId, key, Date.now() + ttlSeconds * 1000);
+  }
+  /** Notes a token's key under its user (for forgetUserTokens); the index expires with its last token. */
+  private async indexToken(userId: string, key: string, until: number) {
+    const index = this.keys.userTokens(userId);
+    const now = Date.now();
     await guarded(() =>
-      this.redis.set(this.keys.token(token.clientId, tokenHash), JSON.stringify(token), "EX", ttlSeconds),
+      this.redis
+        .multi()
+        .zremrangebyscore(index, "-inf", String(now))
+        .zadd(index, until, key)
+        .pexpireat(index, until, "NX")
+        .pexpireat(index, until, "GT")
+        .exec(),
     );
+  }
+  async forgetUserTokens(userId: string) {
+    const index = this.keys.userTokens(userId);
+    const keys = await guarded(() => this.redis.zrange(index, "0", "-1"));
+    // Each token key has its own hash tag: one DEL each (Cluster-safe).
+    await guarded(() => Promise.all(keys.map((k) => this.redis.del(k))));
+    await guarded(() => this.redis.del(index));
   }
   async token(tokenHash: string, clientId: string) {
     const t = parse<TokenRecord>(await guarded(() => this.redis.get(this.keys.token(clientId, tokenHash))));
