@@ -55,6 +55,22 @@ describeBackends("Sessions per user (index)", (backend) => {
     expect(after!.userAgent).to.not.equal(FIREFOX);
   });
 
+  it("When a session is used a minute or more after it was last seen, then browser, address and time are noted again", async () => {
+    const a = new PageClient(node.url);
+    await a.signUp("latey", "correct horse battery");
+    const sid = sidOf(a);
+    // As if the last note were two minutes old.
+    const data = JSON.parse((await node.opened.store.sessions.get(sid))!) as { seenAt: number };
+    data.seenAt = Date.now() - 120_000;
+    await node.opened.store.sessions.set(sid, JSON.stringify(data), 600);
+    const before = Date.now();
+    expect((await a.get("/account", { "user-agent": FIREFOX })).status).to.equal(200);
+    const [after] = await node.opened.store.sessions.listForUser(await userId("latey"));
+    expect(after!.userAgent).to.equal(FIREFOX);
+    expect(after!.lastSeenAt).to.be.at.least(before);
+    expect(after!.sid).to.equal(sid);
+  });
+
   it("When endSessions runs for a user, then every other browser is signed out at once and this one stays", async () => {
     const a = new PageClient(node.url);
     const b = new PageClient(node.url);
