@@ -3,6 +3,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { SessionOwner, Store } from "../src/store/port.js";
+import { MemorySessions } from "../src/store/memory/signin.js";
 
 const owner = (userId: string, seen: number, extra: Partial<SessionOwner> = {}): SessionOwner => ({
   userId,
@@ -61,6 +62,21 @@ describeBackends("Store contract: sessions per user", (backend) => {
     await sleep(1100);
     expect(await store.sessions.listForUser("u1")).to.deep.equal([]);
     if (backend.redis) expect(backend.redis.cli("KEYS", "*sessions-of*")).to.equal("");
+  });
+
+  it("When sessions end and no one reads the list, then the index lets them go too", async () => {
+    await store.sessions.set("s1", "{}", 1, owner("u1", 1));
+    await store.sessions.set("s2", "{}", 60, owner("u2", 1));
+    await store.sessions.destroy("s2");
+    await sleep(1100);
+    if (store.sessions instanceof MemorySessions) {
+      store.sessions.sweep(); // what its timer does each minute
+      expect(store.sessions.indexedUsers()).to.deep.equal([]);
+    }
+    if (backend.redis) {
+      // The index of u1 expired with its last session; u2's entry goes on the next read.
+      expect(backend.redis.cli("KEYS", "*sessions-of:{u1}*")).to.equal("");
+    }
   });
 
   it("When the index is on Redis, then it expires with the user's last session", async function () {

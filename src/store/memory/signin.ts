@@ -57,8 +57,24 @@ export class MemoryAccounts implements AccountStore {
 
 export class MemorySessions implements SessionStore {
   readonly map = new ExpiringMap<string>();
-  /** userId → sid → summary: the per-user index (entries of ended sessions dropped on read). */
+  /**
+   * userId → sid → summary: the per-user index. Entries of ended sessions are dropped on read and
+   * by a sweep each minute, as Redis expires the index with the user's last session.
+   */
   private readonly index = new Map<string, Map<string, SessionSummary>>();
+  private readonly sweeper = setInterval(() => this.sweep(), 60_000).unref();
+  sweep(): void {
+    const now = Date.now();
+    for (const [userId, sessions] of this.index) {
+      for (const [sid, e] of sessions) if (e.expiresAt <= now || !this.map.has(sid)) sessions.delete(sid);
+      if (sessions.size === 0) this.index.delete(userId);
+    }
+  }
+  close(): void {
+    clearInterval(this.sweeper);
+    this.map.close();
+    this.index.clear();
+  }
   async get(sid: string) {
     return this.map.get(sid) ?? null;
   }
