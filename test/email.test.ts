@@ -208,6 +208,11 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       await alice.submit("/account", "/account/email", { email: "alice@example.net" });
       await alice.get(pathOf(linkOf(await smtp.next("alice@example.net"))));
       const pair = await offlinePair(base, alice, app);
+      const elsewhere = new PageClient(base);
+      const signInPage = await elsewhere.get("/signin");
+      await elsewhere.post("/signin", { _csrf: csrfOf(signInPage.text), username: "alice", password: "password123" });
+      expect((await elsewhere.get("/account")).status).to.equal(200);
+      expect((await alice.get("/account")).status).to.equal(200);
 
       const r = await new PageClient(base).submit("/forgot", "/forgot", { identifier: "ALICE@example.net" });
       expect(r.status).to.equal(200);
@@ -240,6 +245,9 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       });
       expect(again.status).to.equal(400);
 
+      // Every session of alice ended: the browser she set it up in, and one signed in elsewhere.
+      expect((await alice.get("/account")).status).to.equal(303);
+      expect((await elsewhere.get("/account")).status).to.equal(303);
       const secret = link.searchParams.get("token")!;
       expect(node.logs.filter((l) => l.includes(secret) || l.includes("/reset?"))).to.deep.equal([]);
       expect((await refresh(base, app, pair.refresh)).json.error).to.equal("invalid_grant");

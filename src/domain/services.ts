@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import type { Store } from "../store/port.js";
 import { Passwords } from "./passwords.js";
 import { Accounts } from "./accounts.js";
+import { AccountLife } from "./account-life.js";
 import { appExistsIn, Apps } from "./apps.js";
 import { ChannelEvents } from "./channel-events.js";
 import { Challenges } from "./challenges.js";
@@ -17,6 +18,8 @@ import { causeForLog } from "../errors.js";
 
 export interface Services {
   accounts: Accounts;
+  /** Export, deletion and password reset of an account (domain/account-life.ts). */
+  accountLife: AccountLife;
   apps: Apps;
   /** CUSTOM TOKENs: create, list, revoke (for /developers, the channel and the CLI). */
   customTokens: CustomTokens;
@@ -31,6 +34,15 @@ export interface Services {
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
+  const passwords = new Passwords(config.passwordHashCost);
+  const accounts = new Accounts(store, passwords);
+  // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
+  const apps = new Apps({
+    store,
+    secret: config.secret,
+    gracePeriod: config.secretGracePeriod,
+    onDelete: (clientId) => customTokens.revokeAll(clientId),
+  });
   const oauth = new OAuth({
     store,
     secret: config.secret,
@@ -38,16 +50,18 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
   });
-  const passwords = new Passwords(config.passwordHashCost);
   return {
-    accounts: new Accounts(store, passwords),
-    // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
-    apps: new Apps({
+    accounts,
+    accountLife: new AccountLife({
       store,
       secret: config.secret,
-      gracePeriod: config.secretGracePeriod,
-      onDelete: (clientId) => customTokens.revokeAll(clientId),
+      baseUrl: config.baseUrl,
+      accounts,
+      apps,
+      oauth,
+      customTokens,
     }),
+    apps,
     customTokens,
     oauth,
     events: new ChannelEvents(store, config),
@@ -64,8 +78,9 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       resetTtl: config.passwordResetTtl,
       hashPassword: (password) => passwords.hash(password),
       revokeUserGrants: (userId) => oauth.grants.revokeUserGrants(userId),
-      // Until the per-user session index is there (account-life), no session can be found by user.
-      endSessions: async () => undefined,
+      endSessions: async (userId) => {
+        await accounts.endSessions(userId);
+      },
       // Never the mail, its link or its token: what failed, and why.
       onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
     }),

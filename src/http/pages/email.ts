@@ -1,14 +1,11 @@
 // Email on the pages (docs/http-api.md#email-and-password-recovery): the address on /account, the
 // confirmation link, /forgot and the reset form.
-import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { rateLimited } from "../../errors.js";
 import { ForgotPage, LinkOutcomePage, ResetPage } from "../../views/email.js";
-import { AccountPage } from "../../views/account.js";
-import type { UserRecord } from "../../store/port.js";
+import { render } from "./account.js";
 import { sendPage } from "./send-page.js";
 import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
-import { pictureUrl } from "./pictures.js";
 import { csrfToken } from "./session.js";
 import { pageUi, problem } from "./ui.js";
 import type { Ui } from "../../views/layout.js";
@@ -19,34 +16,6 @@ export function duration(ui: Ui, seconds: number): string {
   return minutes >= 120 && minutes % 60 === 0
     ? ui.number(minutes / 60, { style: "unit", unit: "hour", unitDisplay: "long" })
     : ui.number(minutes, { style: "unit", unit: "minute", unitDisplay: "long" });
-}
-
-async function renderAccount(
-  req: Request,
-  res: Response,
-  deps: PagesDeps,
-  user: UserRecord,
-  status: number,
-  extra: { error?: string; notice?: string },
-) {
-  const ids = await deps.oauth.consents(user.id);
-  const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
-  const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
-  const ui = pageUi(req, deps.config);
-  sendPage(
-    res,
-    status,
-    AccountPage({
-      ui,
-      user,
-      pictureUrl: pictureUrl(deps.config.baseUrl, user),
-      consents,
-      csrf: await csrfToken(req),
-      error: extra.error === undefined ? undefined : problem(ui, extra.error),
-      notice: extra.notice,
-      mail: deps.email.enabled,
-    }),
-  );
 }
 
 /** POST /account/email: set, change or (empty) remove the address; a new one gets a confirmation link. */
@@ -67,10 +36,10 @@ export function setEmail(deps: PagesDeps) {
               ? ui.t("account.emailSaved")
               : undefined;
       if (!notice) return res.redirect(303, "/account");
-      await renderAccount(req, res, deps, fresh, 200, { notice });
+      await render(req, res, deps, fresh, 200, { notice });
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await renderAccount(req, res, deps, user, err.status, { error: err.description });
+      await render(req, res, deps, user, err.status, { error: err.description });
     }
   });
 }
@@ -86,7 +55,7 @@ export function resendConfirmation(deps: PagesDeps) {
       email: user.email ?? "",
       within: duration(ui, deps.config.emailConfirmTtl),
     });
-    await renderAccount(req, res, deps, user, 200, { notice });
+    await render(req, res, deps, user, 200, { notice });
   });
 }
 
