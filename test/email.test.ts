@@ -262,6 +262,24 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       expect(signIn.status).to.equal(303);
     });
 
+    it("then a password changed by one reset link voids the other links sent before it", async () => {
+      const { username, email } = await confirmedUser();
+      await new PageClient(base).submit("/forgot", "/forgot", { identifier: username });
+      const first = linkOf(await smtp.next(email, 1));
+      await new PageClient(base).submit("/forgot", "/forgot", { identifier: username });
+      const second = linkOf(await smtp.next(email, 2));
+      const use = async (link: URL, password: string) => {
+        const p = new PageClient(base);
+        const form = await p.get(pathOf(link));
+        if (form.status !== 200) return form.status;
+        return (await p.post("/reset", { _csrf: csrfOf(form.text), token: link.searchParams.get("token")!, password }))
+          .status;
+      };
+      expect(await use(second, "the second new password")).to.equal(200);
+      expect(await use(first, "the first new password")).to.equal(400);
+      expect((await new PageClient(base).get(pathOf(first))).status, "not even the form").to.equal(400);
+    });
+
     it("then 50 uses of one reset link at once: exactly one sets the password", async () => {
       const { username, email } = await confirmedUser();
       await new PageClient(base).submit("/forgot", "/forgot", { identifier: username });

@@ -106,6 +106,11 @@ export class EmailService {
     return this.deps.mailer !== undefined;
   }
 
+  /** Ties a reset link to the password it replaces: once that changes, every earlier link is void. */
+  private stamp(user: UserRecord): string {
+    return keyedHash(this.deps.secret, "sigil reset stamp", user.passwordHash).slice(0, 32);
+  }
+
   private hash(token: string): string {
     return keyedHash(this.deps.secret, "sigil mail link", token);
   }
@@ -188,7 +193,10 @@ export class EmailService {
         if (!user.email || !user.emailVerified || !this.deps.mailer) continue;
         const limit = await this.perAccount.consume(user.id);
         if (!limit.allowed) continue;
-        const token = await this.newLink({ kind: "reset-password", userId: user.id }, this.deps.resetTtl);
+        const token = await this.newLink(
+          { kind: "reset-password", userId: user.id, stamp: this.stamp(user) },
+          this.deps.resetTtl,
+        );
         const link = `${this.deps.authUrl}/reset?${new URLSearchParams({ token })}`;
         await this.send(user, "reset", link, this.deps.resetTtl);
       }
@@ -218,7 +226,10 @@ export class EmailService {
   /** Whether a reset link is still good (the form is shown only then); it stays usable. */
   async resetLinkValid(token: string): Promise<boolean> {
     if (!token || token.length > 200) return false;
-    return (await this.deps.store.email.peekLink(this.hash(token)))?.kind === "reset-password";
+    const rec = await this.deps.store.email.peekLink(this.hash(token));
+    if (rec?.kind !== "reset-password") return false;
+    const user = await this.deps.store.accounts.byId(rec.userId);
+    return !!user && rec.stamp === this.stamp(user);
   }
 
   /**
@@ -232,7 +243,7 @@ export class EmailService {
     const rec = await this.deps.store.email.takeLink(this.hash(token));
     if (rec?.kind !== "reset-password") return null;
     const user = await this.deps.store.accounts.byId(rec.userId);
-    if (!user) return null;
+    if (!user || rec.stamp !== this.stamp(user)) return null;
     user.passwordHash = await this.deps.hashPassword(checked);
     await this.deps.store.accounts.update(user);
     await this.deps.endSessions(user.id);

@@ -7,6 +7,8 @@ export interface MailLinkRecord {
   userId: string;
   /** confirm-email: the address it confirms (a link for an address changed since does nothing). */
   email?: string;
+  /** reset-password: a keyed hash of the password hash when it was sent (a changed password ends the link). */
+  stamp?: string;
 }
 
 export interface EmailStore {
