@@ -137,7 +137,28 @@ function openRealtimeClients(url: string, sharded: boolean, logger: Logger, keys
     adapter: { pub, sub },
     async close() {
       await feed.close();
-      for (const c of clients) c.disconnect();
+      await Promise.all(clients.map(closeGently));
     },
   };
+}
+
+/**
+ * QUIT rather than a bare disconnect: Redis answers QUIT after the commands sent before it, such as
+ * the unsubscribes that @socket.io/redis-adapter's close() sends without awaiting them. A
+ * disconnect would reject those with "Connection is closed." and nobody would catch it: an
+ * unhandled rejection, which ends a Node process. When Redis is away or slow, disconnect after 1 s.
+ */
+async function closeGently(c: RedisClient): Promise<void> {
+  if (c.status !== "ready") {
+    c.disconnect();
+    return;
+  }
+  const slow = setTimeout(() => c.disconnect(), 1000);
+  try {
+    await c.quit();
+  } catch {
+    // Already gone: nothing to wait for.
+  } finally {
+    clearTimeout(slow);
+  }
 }
