@@ -9,6 +9,8 @@ import { closeAfterAnswer, isMultipart, readAccountForm } from "./picture-upload
 import { pictureUrl } from "./pictures.js";
 import { csrfCheck, csrfToken } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { PasskeysSection } from "../../views/account-passkeys.js";
+import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -33,15 +35,22 @@ async function render(
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
   const ui = pageUi(req, deps.config);
+  const csrf = await csrfToken(req);
+  // Passkeys: the list (rename, remove) whenever there are some; adding needs the script.
+  const script = passkeyScriptFor(deps.passkeys);
+  const passkeys = await deps.passkeys.list(user.id);
+  withPasskeyCsp(res, deps.passkeys);
   sendPage(
     res,
     status,
     AccountPage({
+      passkeys: script || passkeys.length ? PasskeysSection({ ui, csrf, passkeys, canAdd: !!script }) : undefined,
+      script,
       ui,
       user,
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
       consents,
-      csrf: await csrfToken(req),
+      csrf,
       error: extra.error === undefined ? undefined : problem(ui, extra.error),
     }),
   );
@@ -95,4 +104,13 @@ export function withdrawConsent(deps: PagesDeps) {
     if (clientId) await deps.oauth.withdrawConsent(user.id, clientId);
     res.redirect(303, "/account");
   });
+}
+
+/** Renders /account with a refused form's message (the passkey rename form). */
+export function renderAccountError(deps: PagesDeps) {
+  return async (req: Request, res: Response, message: string) => {
+    const user = await currentUser(req, deps);
+    if (!user) return void res.redirect(303, "/signin");
+    await render(req, res, deps, user, 400, { error: message });
+  };
 }

@@ -7,7 +7,7 @@ import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
-import { accountPage, updateAccount, withdrawConsent } from "./account.js";
+import { accountPage, renderAccountError, updateAccount, withdrawConsent } from "./account.js";
 import type { Config } from "../../config.js";
 import { getAsset } from "./assets.js";
 import type { PagesDeps } from "./context.js";
@@ -19,6 +19,16 @@ import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
+import type { ApiRegistry } from "../openapi.js";
+import {
+  addPasskey,
+  passkeySpecs,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+  signInOptions,
+  signInWithPasskey,
+} from "./passkeys.js";
 
 const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
 
@@ -39,8 +49,9 @@ const pageErrors = (config: Config) =>
     sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e.description).text }));
   };
 
-export function pageRoutes(deps: PagesDeps): Router {
+export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   const router = Router();
+  api?.add(...passkeySpecs);
   route(router, "/pictures/:id", { get: getPicture(deps) });
   route(router, "/assets/:file", { get: getAsset });
 
@@ -55,6 +66,12 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
+  route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
+  route(router, "/account/passkeys", { post: addPasskey(deps) });
+  route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
+  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, removePasskey(deps)] });
+  route(router, "/signin/passkey/options", { post: signInOptions(deps) });
+  route(router, "/signin/passkey", { post: signInWithPasskey(deps) });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });
