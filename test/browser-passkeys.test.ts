@@ -3,34 +3,22 @@
 // Connect sign-in (amr), rename and remove it (then it no longer signs in); a ceremony's answer
 // is good once (50 at once → one success); on both stores.
 import { expect } from "chai";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
 import { ensurePagesScript } from "./support/client-bundle.js";
 import { verifyIdToken, trade } from "./support/oidc.js";
 import { PageClient, registerApp } from "./support/pages.js";
-import { addVirtualAuthenticator, catchCeremony, replay, withoutAutofill } from "./support/passkeys.js";
-
-/** A node whose AUTH_URL host is a name (localhost), so passkeys are offered; its port is the real one. */
-export const PASSKEY_ENV = { BASE_URL: "http://localhost:0" };
-
-export async function signUpIn(page: Page, base: string, username: string): Promise<void> {
-  await page.goto(`${base}/signup`);
-  await page.fill('input[name="username"]', username);
-  await page.fill('input[name="password"]', "correct horse battery");
-  await Promise.all([page.waitForURL(`${base}/account`), page.click('button[type="submit"]')]);
-}
-
-export async function addPasskey(page: Page, name: string): Promise<void> {
-  await page.waitForSelector("#passkey-add:not([hidden])");
-  await page.fill("#passkey-new-name", name);
-  await Promise.all([page.waitForEvent("load"), page.click('#passkey-add button[type="submit"]')]);
-  await page.waitForSelector(`.passkey-name:text-is("${name}")`);
-}
-
-export async function signOut(page: Page, base: string): Promise<void> {
-  await Promise.all([page.waitForURL(`${base}/signin`), page.click('form[action="/signout"] button')]);
-}
+import {
+  addPasskey,
+  addVirtualAuthenticator,
+  catchCeremony,
+  PASSKEY_ENV,
+  replay,
+  signOut,
+  signUpIn,
+  withoutAutofill,
+} from "./support/passkeys.js";
 
 describeBackends("Passkeys in a browser", (backend) => {
   let browser: Browser;

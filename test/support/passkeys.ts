@@ -84,3 +84,24 @@ export async function replay(
     body: caught.body,
   });
 }
+
+/** A node whose AUTH_URL host is a name (localhost), so passkeys are offered; its port is the real one. */
+export const PASSKEY_ENV = { BASE_URL: "http://localhost:0" };
+
+export async function signUpIn(page: Page, base: string, username: string): Promise<void> {
+  await page.goto(`${base}/signup`);
+  await page.fill('input[name="username"]', username);
+  await page.fill('input[name="password"]', "correct horse battery");
+  await Promise.all([page.waitForURL(`${base}/account`), page.click('button[type="submit"]')]);
+}
+
+export async function addPasskey(page: Page, name: string): Promise<void> {
+  await page.waitForSelector("#passkey-add:not([hidden])");
+  await page.fill("#passkey-new-name", name);
+  await Promise.all([page.waitForEvent("load"), page.click('#passkey-add button[type="submit"]')]);
+  await page.waitForSelector(`.passkey-name:text-is("${name}")`);
+}
+
+export async function signOut(page: Page, base: string): Promise<void> {
+  await Promise.all([page.waitForURL(`${base}/signin`), page.click('form[action="/signout"] button')]);
+}
