@@ -20,15 +20,8 @@ import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
 import type { ApiRegistry } from "../openapi.js";
-import {
-  addPasskey,
-  passkeySpecs,
-  registrationOptions,
-  removePasskey,
-  renamePasskey,
-  signInOptions,
-  signInWithPasskey,
-} from "./passkeys.js";
+import { removePasskey, renamePasskey } from "./passkeys.js";
+import { addPasskey, passkeySpecs, registrationOptions, signInOptions, signInWithPasskey } from "../passkeys-api.js";
 
 const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
 
