@@ -137,6 +137,14 @@ describeBackends("Passkeys over HTTP", (backend) => {
     // Other methods.
     const get = await c.get("/signin/passkey");
     expect(get.status).to.equal(405);
+    // The four endpoints are in the OpenAPI document.
+    const paths = Object.keys((await c.get("/openapi.json")).json.paths as object);
+    expect(paths).to.include.members([
+      "/account/passkeys/options",
+      "/account/passkeys",
+      "/signin/passkey/options",
+      "/signin/passkey",
+    ]);
     expect(node.logs.filter((l) => /"level":50/.test(l))).to.deep.equal([]);
   });
 
