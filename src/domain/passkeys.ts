@@ -259,6 +259,22 @@ export class Passkeys {
       throw notFound("There is no such passkey on your account.");
   }
 
+  /**
+   * What the account's export lists of the user's passkeys (docs/http-api.md#passkeys): names,
+   * dates and kinds, never the public key or counter. Pairs with removeForUser (deletion).
+   */
+  async exportFor(userId: string): Promise<Array<Record<string, unknown>>> {
+    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    return (await this.deps.store.passkeys.listForUser(userId)).map((p) => ({
+      id: p.id,
+      name: p.name,
+      created_at: iso(p.createdAt),
+      last_used_at: iso(p.lastUsedAt),
+      synced: viewOf(p).synced,
+      transports: p.transports ?? [],
+    }));
+  }
+
   /** Account deletion: every passkey of the user. */
   removeForUser(userId: string): Promise<number> {
     return this.deps.store.passkeys.removeForUser(userId);
