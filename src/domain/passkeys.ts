@@ -68,6 +68,19 @@ export function amrOf(p: { deviceType: string; backedUp: boolean }): string[] {
   return [p.deviceType === "multiDevice" || p.backedUp ? "swk" : "hwk", "user"];
 }
 
+/** A user's passkeys as the account export lists them (no public key, no counter). */
+export async function passkeysForExport(store: Store, userId: string): Promise<Array<Record<string, unknown>>> {
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  return (await store.passkeys.listForUser(userId)).map((p) => ({
+    id: p.id,
+    name: p.name,
+    created_at: iso(p.createdAt),
+    last_used_at: iso(p.lastUsedAt),
+    synced: viewOf(p).synced,
+    transports: p.transports ?? [],
+  }));
+}
+
 const cannotVerify = () => invalidRequest("The passkey could not be verified; try again.");
 const unknownPasskey = () =>
   invalidRequest("This passkey is not known here (it may have been removed); sign in another way.");
@@ -263,16 +276,8 @@ export class Passkeys {
    * What the account's export lists of the user's passkeys (docs/http-api.md#passkeys): names,
    * dates and kinds, never the public key or counter. Pairs with removeForUser (deletion).
    */
-  async exportFor(userId: string): Promise<Array<Record<string, unknown>>> {
-    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-    return (await this.deps.store.passkeys.listForUser(userId)).map((p) => ({
-      id: p.id,
-      name: p.name,
-      created_at: iso(p.createdAt),
-      last_used_at: iso(p.lastUsedAt),
-      synced: viewOf(p).synced,
-      transports: p.transports ?? [],
-    }));
+  exportFor(userId: string): Promise<Array<Record<string, unknown>>> {
+    return passkeysForExport(this.deps.store, userId);
   }
 
   /** Account deletion: every passkey of the user. */

@@ -1,15 +1,19 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { ComponentChildren } from "preact";
 import type { UserRecord } from "../store/port.js";
+import { AccountData } from "./account-delete.js";
+import { AccountSessions, type SessionRow } from "./account-sessions.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "password"];
 
 export function AccountPage(p: {
   ui: Ui;
   user: UserRecord;
   pictureUrl: string;
   consents: Array<{ clientId: string; name: string }>;
+  /** The browsers signed in to the account (account-sessions.tsx). */
+  sessions?: SessionRow[];
   csrf: string;
   error?: FormProblem | undefined;
   notice?: string | undefined;
@@ -100,6 +104,8 @@ export function AccountPage(p: {
         )}
       </Card>
       {p.passkeys}
+      {p.sessions ? <AccountSessions ui={p.ui} sessions={p.sessions} csrf={p.csrf} /> : null}
+      <AccountData ui={p.ui} csrf={p.csrf} error={p.error} />
     </Page>
   );
 }

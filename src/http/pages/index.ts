@@ -7,7 +7,16 @@ import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
-import { accountPage, renderAccountError, updateAccount, withdrawConsent } from "./account.js";
+import {
+  accountPage,
+  deleteAccount,
+  renderAccountError,
+  exportAccount,
+  signOutOthers,
+  signOutSession,
+  updateAccount,
+  withdrawConsent,
+} from "./account.js";
 import type { Config } from "../../config.js";
 import { getAsset } from "./assets.js";
 import type { PagesDeps } from "./context.js";
@@ -59,6 +68,10 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
+  route(router, "/account/sessions/signout", { post: [csrfCheck, signOutSession(deps)] });
+  route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });
+  route(router, "/account/export", { get: exportAccount(deps) });
+  route(router, "/account/delete", { post: [csrfCheck, deleteAccount(deps)] });
   route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
   route(router, "/account/passkeys", { post: addPasskey(deps) });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
