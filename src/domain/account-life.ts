@@ -8,6 +8,7 @@ import type { CustomTokens } from "./custom-tokens.js";
 import type { OAuth } from "./oauth.js";
 import { pictureUrl } from "./pictures-url.js";
 import { keyedHash } from "./secrets.js";
+import { passkeysForExport } from "./passkeys.js";
 
 export interface AccountLifeDeps {
   store: Store;
@@ -78,6 +79,8 @@ export class AccountLife {
       })),
       consents,
       apps,
+      // Passkeys: name, dates, kind (never the public key or the counter).
+      passkeys: await passkeysForExport(store, user.id),
     };
   }
 
@@ -116,6 +119,7 @@ export class AccountLife {
     for (const clientId of await oauth.consents(user.id)) await oauth.withdrawConsent(user.id, clientId);
     await store.grants.forgetUserTokens(user.id);
     await store.consentScopes.clear(user.id);
+    await store.passkeys.removeForUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     return deleted;
   }

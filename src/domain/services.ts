@@ -11,6 +11,7 @@ import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
+import { Passkeys } from "./passkeys.js";
 
 export interface Services {
   accounts: Accounts;
@@ -24,6 +25,8 @@ export interface Services {
   challenges: Challenges;
   /** OpenID Connect: the signing keys and the ID token signer. */
   openid: OpenId;
+  /** Passkeys (WebAuthn): registration, sign-in, the list on /account. */
+  passkeys: Passkeys;
 }
 
 export function createServices(config: Config, store: Store): Services {
@@ -60,5 +63,6 @@ export function createServices(config: Config, store: Store): Services {
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store),
+    passkeys: new Passkeys({ store, authUrl: config.authUrl, serviceName: config.serviceName }),
   };
 }

@@ -37,7 +37,10 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
     routers: [
       challengeRoutes(challenges, api),
       oauthRoutes({ config, store, accounts, apps, oauth, openid }, api),
-      pageRoutes({ config, store, accounts, accountLife, apps, oauth, customTokens, openid }),
+      pageRoutes(
+        { config, store, accounts, accountLife, apps, oauth, customTokens, openid, passkeys: services.passkeys },
+        api,
+      ),
       opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }),
       clientBundleRoutes(),
     ],

@@ -7,6 +7,7 @@ import type { Apps } from "../../domain/apps.js";
 import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
 import type { OpenId } from "../../domain/oidc-setup.js";
+import type { Passkeys } from "../../domain/passkeys.js";
 import type { Store, UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
@@ -21,6 +22,8 @@ export interface PagesDeps {
   customTokens: CustomTokens;
   /** OpenID Connect: signing keys and ID tokens (id_token_hint). */
   openid: OpenId;
+  /** Passkeys (WebAuthn): /account's list and the ceremonies of /account and /signin. */
+  passkeys: Passkeys;
 }
 
 /** The signed-in user, or undefined (a session whose user is gone counts as signed out). */

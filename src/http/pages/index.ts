@@ -10,6 +10,7 @@ import { route } from "../route.js";
 import {
   accountPage,
   deleteAccount,
+  renderAccountError,
   exportAccount,
   signOutOthers,
   signOutSession,
@@ -27,6 +28,9 @@ import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
+import type { ApiRegistry } from "../openapi.js";
+import { removePasskey, renamePasskey } from "./passkeys.js";
+import { addPasskey, passkeySpecs, registrationOptions, signInOptions, signInWithPasskey } from "../passkeys-api.js";
 
 const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
 
@@ -47,8 +51,9 @@ const pageErrors = (config: Config) =>
     sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e.description).text }));
   };
 
-export function pageRoutes(deps: PagesDeps): Router {
+export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   const router = Router();
+  api?.add(...passkeySpecs);
   route(router, "/pictures/:id", { get: getPicture(deps) });
   route(router, "/assets/:file", { get: getAsset });
 
@@ -67,6 +72,12 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });
   route(router, "/account/export", { get: exportAccount(deps) });
   route(router, "/account/delete", { post: [csrfCheck, deleteAccount(deps)] });
+  route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
+  route(router, "/account/passkeys", { post: addPasskey(deps) });
+  route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
+  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, removePasskey(deps)] });
+  route(router, "/signin/passkey/options", { post: signInOptions(deps) });
+  route(router, "/signin/passkey", { post: signInWithPasskey(deps) });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });

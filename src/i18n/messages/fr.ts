@@ -206,4 +206,27 @@ export const fr: Messages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri exige un id_token_hint valide ou un client_id désignant l’application.",
   "err.logoutUnregistered": "L’application n’a pas enregistré cette post_logout_redirect_uri.",
+  "signin.passkey": "Se connecter avec une clé d’accès",
+  "signin.or": "Ou, sans mot de passe :",
+  "passkeys.failed": "La clé d’accès n’a pas pu être utilisée. Réessayez, ou connectez-vous avec votre mot de passe.",
+  "passkeys.title": "Clés d’accès",
+  "passkeys.lead":
+    "Connectez-vous avec votre empreinte, votre visage ou le verrouillage de l’écran au lieu de votre mot de passe.",
+  "passkeys.none": "Vous n’avez encore aucune clé d’accès.",
+  "passkeys.synced": "Synchronisée",
+  "passkeys.created": "Ajoutée le {date}",
+  "passkeys.lastUsed": "Dernière utilisation le {date}",
+  "passkeys.neverUsed": "Jamais utilisée",
+  "passkeys.renameLabel": "Nom de la clé d’accès « {name} »",
+  "passkeys.rename": "Renommer",
+  "passkeys.remove": "Supprimer",
+  "passkeys.addName": "Nom de la nouvelle clé d’accès",
+  "passkeys.addNameHint": "Par exemple, l’appareil sur lequel elle se trouve.",
+  "passkeys.add": "Ajouter une clé d’accès",
+  "passkeys.addFailed": "La clé d’accès n’a pas été ajoutée. Réessayez.",
+  "passkeys.needsJs":
+    "Pour ajouter une clé d’accès, il faut JavaScript et un navigateur qui prend en charge les clés d’accès.",
+  "err.passkeyName": "Le nom d’une clé d’accès fait de 1 à 64 caractères.",
+  "err.passkeyUnknown": "Votre compte n’a pas cette clé d’accès.",
+  "err.passkeyId": "Ce n’est pas l’identifiant d’une clé d’accès.",
 };

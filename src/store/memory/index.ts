@@ -4,6 +4,7 @@ import { adaptLimiter } from "../limiter.js";
 import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
 import { MemoryChallenges } from "./challenges.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
+import { MemoryPasskeys } from "./passkeys.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
 
@@ -20,6 +21,7 @@ export class MemoryStore implements Store {
   readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
   readonly signingKeys = new MemorySigningKeys();
   readonly consentScopes = new MemoryConsentScopes();
+  readonly passkeys = new MemoryPasskeys();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(
@@ -37,7 +39,8 @@ export class MemoryStore implements Store {
       this.challenges.map.size +
       this.grants.codes.size +
       this.grants.used.size +
-      this.grants.tokens.size
+      this.grants.tokens.size +
+      this.passkeys.challenges.size
     );
   }
 
@@ -47,6 +50,7 @@ export class MemoryStore implements Store {
     this.challenges.map.close();
     this.challenges.wrong.close();
     this.sessions.close();
+    this.passkeys.challenges.close();
     this.grants.close();
   }
 }

@@ -87,6 +87,12 @@ export function keyspace(prefix: string) {
     signingKeysClaim: `${prefix}:{signing-keys}:claim`,
     /** Hash: client id → the space-separated scopes the user granted it; tagged with the user's consents. */
     consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
+    /** Hash: credential id → JSON PasskeyRecord, a user's passkeys (tagged with the user). */
+    passkeys: (userId: string) => `${prefix}:passkeys:{${userId}}`,
+    /** String: the user id owning a passkey, by credential id (SET NX keeps credential ids unique). */
+    passkeyOwner: (credentialId: string) => `${prefix}:passkey-owner:{${credentialId}}`,
+    /** String (JSON ceremony state) with a ~5 min TTL, by WebAuthn challenge; taken with GETDEL. */
+    webauthnChallenge: (challenge: string) => `${prefix}:webauthn:{${challenge}}`,
   };
 }
 
