@@ -166,7 +166,19 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
     const custom = /class="secret custom-token">([^<]+)</.exec(made.text)![1]!;
     const socket = await readyClient(node.url, { token: custom });
     const id = (await node.opened.store.accounts.byUsername(username))!.id;
-    return { dora, theirs, tokens, mine, custom, socket, id };
+    // A passkey, as a registration leaves it (test/browser-passkeys.test.ts makes real ones).
+    const passkeyId = `cred-${username}`;
+    await node.opened.store.passkeys.add({
+      id: passkeyId,
+      userId: id,
+      name: "Laptop",
+      publicKey: "pQECAyYgASFYIA",
+      counter: 0,
+      deviceType: "singleDevice",
+      backedUp: false,
+      createdAt: Date.now(),
+    });
+    return { dora, theirs, tokens, mine, custom, socket, id, passkeyId };
   }
 
   describe("When a user downloads their data", () => {
@@ -198,6 +210,9 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       expect(data.apps[0].redirect_uris).to.deep.equal(["https://mine.example/cb", "http://127.0.0.1/cb"]);
       expect(data.apps[0].custom_tokens).to.have.length(1);
       expect(data.apps[0].custom_tokens[0]).to.include({ name: "ci", revoked: false });
+      expect(data.passkeys).to.have.length(1);
+      expect(data.passkeys[0]).to.include({ id: u.passkeyId, name: "Laptop", synced: false, last_used_at: null });
+      expect(r.text).to.not.contain("pQECAyYgASFYIA"); // the public key stays out
       const user = (await node.opened.store.accounts.byId(u.id))!;
       const app = (await node.opened.store.apps.get(u.mine.clientId))!;
       for (const secret of [
@@ -275,11 +290,13 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       expect(await store.apps.listByOwner(u.id)).to.deep.equal([]);
       expect(await store.apps.get(u.mine.clientId)).to.equal(null);
       expect(await store.customTokens.list(u.mine.clientId)).to.deep.equal([]);
+      expect(await store.passkeys.listForUser(u.id)).to.deep.equal([]);
+      expect(await store.passkeys.byId(u.passkeyId)).to.equal(null);
       if (store.grants instanceof MemoryGrants) expect(store.grants.mentions(u.id)).to.equal(false);
       if (store.sessions instanceof MemorySessions) expect(store.sessions.indexedUsers()).to.not.include(u.id);
       if (backend.redis) {
         const dump = redisDump(backend.redis);
-        for (const needle of [u.id, "deleta", "mail.example", u.mine.clientId]) {
+        for (const needle of [u.id, "deleta", u.mine.clientId, u.passkeyId, "mail.example"]) {
           // Kept on purpose (docs/http-api.md#account): the sign-in throttle's counters of "<address>
           // <username>", which name no user and end within their 15-minute window.
           const hits = dump

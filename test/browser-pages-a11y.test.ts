@@ -11,6 +11,14 @@ import { launchChromium, servePage, type ServedPage } from "./support/browser.js
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
+import {
+  addPasskey,
+  addVirtualAuthenticator,
+  PASSKEY_ENV,
+  signOut,
+  signUpIn,
+  withoutAutofill,
+} from "./support/passkeys.js";
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
@@ -363,6 +371,49 @@ describeBackends(
       } finally {
         await smtp.close();
       }
+    });
+
+    it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused) pass axe in light and dark and fit 360 px", async function () {
+      this.timeout(60_000);
+      const pk = await backend.startNode(PASSKEY_ENV);
+      const base = pk.config.authUrl;
+      const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+      const page = await context.newPage();
+      await withoutAutofill(page);
+      await addVirtualAuthenticator(context, page);
+      const problems: string[] = [];
+      const check = async (what: string) => {
+        for (const scheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          for (const v of await violations(page)) problems.push(`${what} [${scheme}]: ${v}`);
+        }
+        await page.emulateMedia({ colorScheme: "light" });
+        await page.setViewportSize({ width: 360, height: 740 });
+        const wide = await overflow(page);
+        if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
+        await page.setViewportSize({ width: 1024, height: 800 });
+      };
+      await page.goto(`${base}/signin`);
+      await page.waitForSelector("#passkey-signin:not([hidden])");
+      await check("sign-in with the passkey button");
+      await signUpIn(page, base, "kit");
+      await page.waitForSelector("#passkey-add:not([hidden])");
+      await check("account, no passkey, the add form");
+      await addPasskey(page, "Laptop with a rather long name for a passkey, to wrap");
+      await check("account with a passkey");
+      await page.fill("#passkey-name-0", " ");
+      await page.evaluate(() => document.querySelector("#passkey-name-0")?.removeAttribute("required"));
+      await Promise.all([page.waitForLoadState(), page.click('form[action$="/rename"] button')]);
+      expect(await page.textContent(".error")).to.contain("1 to 64");
+      await check("account, passkey rename refused");
+      await pk.opened.store.passkeys.removeForUser((await pk.opened.store.accounts.byUsername("kit"))!.id);
+      await signOut(page, base);
+      await page.waitForSelector("#passkey-signin:not([hidden])");
+      await page.click("#passkey-button");
+      await page.waitForSelector("#passkey-error:not([hidden])");
+      await check("sign-in, the passkey refused");
+      await context.close();
+      expect(problems).to.deep.equal([]);
     });
 
     it("When a person uses only the keyboard, then they sign in and allow the app with Tab and Enter, always seeing the focus", async function () {

@@ -1,4 +1,5 @@
-// The hot routes (the JSON routes: POST /challenge/solve, POST /challenge/new, GET /auth/user)
+// The hot routes (the JSON routes: POST /challenge/solve, POST /challenge/new, GET /auth/user,
+// GET /userinfo)
 // are served on the fast path when the URL is exactly theirs and there is no body; the same
 // request with a query string ("?") or a body goes through express. Both must look the same from
 // outside: every header but Date and X-Request-Id, the status and the body.
@@ -6,6 +7,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { describeBackends } from "./support/backends.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
+import { signInWith } from "./support/oidc.js";
 import { PageClient, authorize, basic, registerApp, token } from "./support/pages.js";
 
 const SAME_HEADERS = [
@@ -247,4 +249,92 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     const metrics = (await http(node.url, "/metrics")).text;
     expect(metrics).to.match(/sigil_http_requests_total\{method="GET",route="\/auth\/user",status="200"\} \d+/);
   });
+  for (const corsOrigins of ["", "https://app.example"]) {
+    it(`When GET /userinfo is asked on the hot path and through express (CORS_ORIGINS="${corsOrigins}"), then the status, the body and every header but Date and X-Request-Id match, and POST still works`, async () => {
+      const node = await backend.startNode(corsOrigins ? { CORS_ORIGINS: corsOrigins } : {});
+      const dev = new PageClient(node.url);
+      await dev.signUp("devon");
+      const app = await registerApp(dev);
+      const alice = new PageClient(node.url);
+      await alice.signUp("alice", "password123", "Alice Liddell");
+      const accessToken = async (scope: string) =>
+        (await signInWith(node.url, alice, app, { scope })).json.access_token as string;
+      const full = await accessToken("openid profile email");
+      const bare = await accessToken("openid");
+      const plain = await accessToken("profile");
+      const aliceId = (
+        await http(node.url, "/auth/user", {
+          headers: { authorization: `Bearer ${full}`, client_id: app.clientId },
+        })
+      ).json.id as string;
+      const cases: Array<{ headers: Record<string, string>; status: number }> = [
+        { headers: { authorization: `Bearer ${full}` }, status: 200 },
+        { headers: { authorization: `bearer  ${full}` }, status: 200 },
+        { headers: { authorization: `Bearer ${bare}` }, status: 200 },
+        { headers: { authorization: `Bearer ${plain}` }, status: 401 },
+        { headers: { authorization: "Bearer nope" }, status: 401 },
+        { headers: { authorization: `Bearer ${full}x` }, status: 401 },
+        { headers: { authorization: full }, status: 401 },
+        { headers: { authorization: `Basic ${full}` }, status: 401 },
+        { headers: {}, status: 401 },
+      ];
+      const origins: Array<Record<string, string>> = [
+        {},
+        { origin: "https://app.example" },
+        { origin: "https://else.example" },
+      ];
+      for (const origin of origins) {
+        for (const c of cases) {
+          const h = { ...c.headers, ...origin };
+          const what = JSON.stringify(h).replaceAll(full, "<full>");
+          const hot = await reach(node.url, "fast", "GET", "/userinfo", h);
+          // "/userinfo?" is not the hot route's exact path: express serves it, with an empty query.
+          const viaExpress = await reach(node.url, "query", "GET", "/userinfo", h);
+          expect(answer(viaExpress), what).to.deep.equal(answer(hot));
+          expect(hot.status, what).to.equal(c.status);
+          expect(hot.headers["cache-control"], what).to.equal("no-store");
+          expect(hot.headers.pragma, what).to.equal("no-cache");
+          if (c.status === 401) {
+            expect(hot.json.error, what).to.equal("invalid_token");
+            expect(hot.headers["www-authenticate"], what).to.equal('Bearer error="invalid_token"');
+          }
+          if (origin.origin === "https://app.example" || (!corsOrigins && origin.origin)) {
+            expect(hot.headers["access-control-allow-origin"], what).to.be.a("string");
+          }
+        }
+      }
+      expect((await http(node.url, "/userinfo", { headers: { authorization: `Bearer ${full}` } })).json).to.deep.equal({
+        sub: aliceId,
+        name: "Alice Liddell",
+        preferred_username: "alice",
+        picture: `${node.url}/pictures/${aliceId}`,
+      });
+      expect((await http(node.url, "/userinfo", { headers: { authorization: `Bearer ${bare}` } })).json).to.deep.equal({
+        sub: aliceId,
+      });
+      // POST stays on express, Bearer or form body (RFC 6750 §2.2); the token in the URL stays a 400.
+      const posted = await http(node.url, "/userinfo", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ access_token: bare }).toString(),
+      });
+      expect([posted.status, posted.json]).to.deep.equal([200, { sub: aliceId }]);
+      expect(posted.headers["cache-control"]).to.equal("no-store");
+      const postedBearer = await http(node.url, "/userinfo", {
+        method: "POST",
+        headers: { authorization: `Bearer ${bare}` },
+      });
+      expect([postedBearer.status, postedBearer.json]).to.deep.equal([200, { sub: aliceId }]);
+      const inUrl = await http(node.url, `/userinfo?access_token=${full}`);
+      expect([inUrl.status, inUrl.json.error]).to.deep.equal([400, "invalid_request"]);
+      // The other methods: 405 with the same Allow as before, here and on /auth/user.
+      const put = await http(node.url, "/userinfo", { method: "PUT" });
+      expect([put.status, put.headers.allow]).to.deep.equal([405, "GET, HEAD, POST, OPTIONS"]);
+      const postUser = await http(node.url, "/auth/user", { method: "POST" });
+      expect([postUser.status, postUser.headers.allow]).to.deep.equal([405, "GET, HEAD, OPTIONS"]);
+      const metrics = (await http(node.url, "/metrics")).text;
+      expect(metrics).to.match(/sigil_http_requests_total\{method="GET",route="\/userinfo",status="200"\} \d+/);
+      expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/userinfo",status="200"\} 2/);
+    });
+  }
 });

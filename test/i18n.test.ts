@@ -18,6 +18,8 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   "tokens.colStatus",
   "tokens.colName",
   "tokens.colActions",
+  // "Passkeys" is the word German uses too (Apple, Google, Microsoft).
+  "passkeys.title",
 ]);
 
 /** The files whose messages reach a page, and the calls that raise them. */

@@ -10,6 +10,7 @@ import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { TestRedis, requireRedis } from "./support/redis.js";
 import { englishLeft } from "./support/page-text.js";
 import { PageClient, authorize, csrfOf, registerApp, type TestApp } from "./support/pages.js";
+import { PASSKEY_ENV } from "./support/passkeys.js";
 
 const PASSWORD = "correct horse battery";
 const htmlLang = (html: string) => /^<!doctype html><html lang="([^"]+)"/.exec(html)?.[1];
@@ -119,6 +120,44 @@ describeBackends("Pages in five languages", (backend) => {
       keep("broken sign-in link", (await user.get("/authorize?client_id=nope")).text);
       keep("not found", (await user.post(`/developers/${id}/tokens/nope/revoke`, { _csrf: csrfOf(made.text) })).text);
 
+      for (const [what, html] of pages) {
+        expect(htmlLang(html), `${lang} ${what}`).to.equal(lang);
+        if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);
+      }
+    }
+  });
+
+  it("When passkeys are offered, then the sign-in page's passkey button and the account's passkeys (listed, renamed, refused) are in each language", async function () {
+    this.timeout(30_000);
+    const pk = await backend.startNode(PASSKEY_ENV);
+    for (const lang of LOCALES) {
+      const user = new PageClient(pk.url);
+      await choose(user, lang);
+      const pages: Array<[string, string]> = [];
+      const keep = (what: string, html: string) => pages.push([what, html]);
+      const signin = (await user.get("/signin")).text;
+      expect(signin).to.contain('id="passkey-button"');
+      keep("sign-in with passkeys", signin);
+      expect((await user.signUp(`pk_${lang}`, PASSWORD, "Ada")).status).to.equal(303);
+      keep("account, no passkey", (await user.get("/account")).text);
+      // A passkey as a registration leaves it (the browser suites make real ones), used once.
+      const me = (await pk.opened.store.accounts.byUsername(`pk_${lang}`))!;
+      const now = Date.now();
+      const record = { userId: me.id, publicKey: "AA", counter: 0, deviceType: "multiDevice", backedUp: true };
+      await pk.opened.store.passkeys.add({ ...record, id: `k1${lang}`, name: "Laptop", createdAt: now - 1000 });
+      await pk.opened.store.passkeys.add({
+        ...record,
+        id: `k2${lang}`,
+        name: "Phone",
+        createdAt: now,
+        lastUsedAt: now,
+      });
+      const account = await user.get("/account");
+      expect(account.text).to.contain("Laptop").and.contain("Phone");
+      keep("account, passkeys", account.text);
+      const refused = await user.post(`/account/passkeys/k1${lang}/rename`, { _csrf: csrfOf(account.text), name: " " });
+      expect(refused.status).to.equal(400);
+      keep("account, passkey rename refused", refused.text);
       for (const [what, html] of pages) {
         expect(htmlLang(html), `${lang} ${what}`).to.equal(lang);
         if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);

@@ -9,6 +9,7 @@ import type { OAuth } from "./oauth.js";
 import { pictureUrl } from "./pictures-url.js";
 import { keyedHash } from "./secrets.js";
 import { forgetUserEmail } from "./email.js";
+import { passkeysForExport } from "./passkeys.js";
 
 export interface AccountLifeDeps {
   store: Store;
@@ -83,6 +84,8 @@ export class AccountLife {
       })),
       consents,
       apps,
+      // Passkeys: name, dates, kind (never the public key or the counter).
+      passkeys: await passkeysForExport(store, user.id),
     };
   }
 
@@ -122,6 +125,7 @@ export class AccountLife {
     await store.grants.forgetUserTokens(user.id);
     await store.consentScopes.clear(user.id);
     await forgetUserEmail(store, user);
+    await store.passkeys.removeForUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     return deleted;
   }

@@ -15,6 +15,7 @@ import { EmailService } from "./email.js";
 import { smtpMailer } from "./mailer.js";
 import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
+import { Passkeys } from "./passkeys.js";
 
 export interface Services {
   accounts: Accounts;
@@ -30,6 +31,8 @@ export interface Services {
   openid: OpenId;
   /** Email addresses, confirmation links, password recovery by mail (SMTP_URL). */
   email: EmailService;
+  /** Passkeys (WebAuthn): registration, sign-in, the list on /account. */
+  passkeys: Passkeys;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -84,5 +87,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       // Never the mail, its link or its token: what failed, and why.
       onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
     }),
+    passkeys: new Passkeys({ store, authUrl: config.authUrl, serviceName: config.serviceName }),
   };
 }

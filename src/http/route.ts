@@ -55,6 +55,12 @@ export interface JsonRoute {
   headers?: Readonly<Record<string, string>>;
   /** Serves the request: the reply's status and JSON body; a throw is mapped by errorReply. */
   handle(req: JsonRequest): Promise<{ status: number; body: unknown }>;
+  /**
+   * Other methods on the same path that only express serves (say, a POST whose body is not JSON),
+   * so that they do not get the 405 of a path with one declared method. The fast path ignores
+   * them; their OpenAPI operations are the caller's to add.
+   */
+  express?: Partial<Record<Method, RequestHandler | RequestHandler[]>>;
 }
 
 /** What res.json does, on node's response: Content-Type, Content-Length, the JSON text. */
@@ -96,11 +102,11 @@ export function jsonRoutes(
   clientAddress: (req: IncomingMessage) => string,
 ): Router {
   const router = Router();
-  const byPath = new Map<string, Partial<Record<Method, RequestHandler>>>();
+  const byPath = new Map<string, Partial<Record<Method, RequestHandler | RequestHandler[]>>>();
   for (const r of routes) {
     const handler = async (req: Request, res: Response) =>
       serveJson(r, req, res, req.query as Record<string, unknown>, clientAddress(req));
-    byPath.set(r.spec.path, { ...byPath.get(r.spec.path), [r.spec.method]: handler });
+    byPath.set(r.spec.path, { ...byPath.get(r.spec.path), [r.spec.method]: handler, ...r.express });
     api.add(r.spec);
   }
   for (const [path, handlers] of byPath) route(router, path, handlers);

@@ -12,6 +12,7 @@ import { challengeJsonRoutes, challengeRoutes } from "./challenges/index.js";
 import { clientBundleRoutes } from "./client-bundle.js";
 import { oauthRoutes } from "./oauth/index.js";
 import { userRoute } from "./oauth/user.js";
+import { userinfoRoute } from "./oauth/userinfo.js";
 import type { ApiRegistry } from "./openapi.js";
 import { opsRoutes } from "./ops.js";
 import { pageRoutes } from "./pages/index.js";
@@ -33,11 +34,26 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
     json: [
       ...challengeJsonRoutes(challenges, customTokens),
       userRoute({ accounts, apps, oauth, baseUrl: config.baseUrl }),
+      userinfoRoute({ oauth, baseUrl: config.baseUrl }),
     ],
     routers: [
       challengeRoutes(challenges, api),
       oauthRoutes({ config, store, accounts, apps, oauth, openid }, api),
-      pageRoutes({ config, store, accounts, accountLife, apps, oauth, customTokens, openid, email: services.email }),
+      pageRoutes(
+        {
+          config,
+          store,
+          accounts,
+          accountLife,
+          apps,
+          oauth,
+          customTokens,
+          openid,
+          passkeys: services.passkeys,
+          email: services.email,
+        },
+        api,
+      ),
       opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }),
       clientBundleRoutes(),
     ],

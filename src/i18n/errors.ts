@@ -21,6 +21,7 @@ const FIELDS: Partial<Record<MessageKey, string>> = {
   "err.uploadUnreadable": "picture",
   "err.uploadEncoding": "picture",
   "err.appName": "name",
+  "err.passkeyName": "name",
   "err.noRedirect": "redirect_uri",
   "err.tooManyRedirects": "redirect_uri",
   "err.notAbsolute": "redirect_uri",

@@ -1,4 +1,5 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
+import type { ComponentChildren } from "preact";
 import type { UserRecord } from "../store/port.js";
 import { AccountData } from "./account-delete.js";
 import { AccountSessions, type SessionRow } from "./account-sessions.js";
@@ -19,11 +20,14 @@ export function AccountPage(p: {
   notice?: string | undefined;
   /** Whether mail can be sent (SMTP_URL): the email section says so when not. */
   mail?: boolean;
+  /** The passkeys section (account-passkeys.tsx), and the script it needs, when passkeys are offered. */
+  passkeys?: ComponentChildren;
+  script?: string | undefined;
 }) {
   const { t, rich, number } = p.ui;
   const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
   return (
-    <Page ui={p.ui} title={t("account.title")} user={p.user} csrf={p.csrf} current="account">
+    <Page ui={p.ui} title={t("account.title")} user={p.user} csrf={p.csrf} current="account" script={p.script}>
       <ErrorNote ui={p.ui} problem={p.error} fields={ACCOUNT_FIELDS} />
       {p.notice ? (
         <Notice>
@@ -103,6 +107,7 @@ export function AccountPage(p: {
           </>
         )}
       </Card>
+      {p.passkeys}
       {p.sessions ? <AccountSessions ui={p.ui} sessions={p.sessions} csrf={p.csrf} /> : null}
       <AccountData ui={p.ui} csrf={p.csrf} error={p.error} />
     </Page>

@@ -9,10 +9,12 @@ export function SignInPage(p: {
   returnTo: string;
   error?: FormProblem | undefined;
   username?: string | undefined;
+  /** The passkeys script's address, when passkeys are offered (the button shows where WebAuthn runs). */
+  passkeyScript?: string | undefined;
 }) {
   const { t } = p.ui;
   return (
-    <Page ui={p.ui} title={t("signin.title")} narrow>
+    <Page ui={p.ui} title={t("signin.title")} narrow script={p.passkeyScript}>
       <p class="lead">{t("signin.lead", { service: p.ui.service.name })}</p>
       <ErrorNote ui={p.ui} problem={p.error} />
       <Card>
@@ -28,7 +30,8 @@ export function SignInPage(p: {
                 {...a}
                 type="text"
                 name="username"
-                autocomplete="username"
+                // "webauthn": the browser may offer passkeys here (autofill, conditional mediation).
+                autocomplete={p.passkeyScript ? "username webauthn" : "username"}
                 autocapitalize="none"
                 spellcheck={false}
                 required
@@ -47,6 +50,16 @@ export function SignInPage(p: {
             {t("signin.submit")}
           </button>
         </form>
+        {p.passkeyScript ? (
+          // Hidden until the script finds WebAuthn: without JavaScript the page is the password form alone.
+          <div id="passkey-signin" class="subsection" hidden data-csrf={p.csrf} data-return-to={p.returnTo}>
+            <p class="muted">{t("signin.or")}</p>
+            <button type="button" id="passkey-button" class="secondary wide">
+              {t("signin.passkey")}
+            </button>
+            <p class="field-error" id="passkey-error" role="alert" hidden data-failed={t("passkeys.failed")}></p>
+          </div>
+        ) : null}
       </Card>
       <p>
         <a href="/forgot">{t("signin.forgot")}</a>

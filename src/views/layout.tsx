@@ -29,6 +29,8 @@ export function Page(props: {
   narrow?: boolean;
   /** The menu entry of this page, marked aria-current. */
   current?: "account" | "developers";
+  /** A script of this service the page needs (passkeys), loaded deferred; the page's CSP allows it. */
+  script?: string | undefined;
   children: ComponentChildren;
 }) {
   const { ui } = props;
@@ -43,6 +45,7 @@ export function Page(props: {
         <meta name="color-scheme" content="light dark" />
         <title>{t("layout.title", { title: props.title, service })}</title>
         <link rel="stylesheet" href={ui.stylesheet} />
+        {props.script ? <script src={props.script} defer /> : null}
       </head>
       <body>
         <a class="skip" href="#main">

@@ -13,3 +13,14 @@ export function ensureClientBundle(): void {
   const r = spawnSync(process.execPath, [script], { encoding: "utf8" });
   if (r.status !== 0 || !existsSync(BUNDLE_FILE)) throw new Error(`could not build the client bundle: ${r.stderr}`);
 }
+
+/** The pages' passkeys script (scripts/build-pages-js.mjs): built here when missing, as above. */
+export const PAGES_SCRIPT_FILE = fileURLToPath(new URL("../../dist/browser/passkeys.js", import.meta.url));
+
+export function ensurePagesScript(): void {
+  if (existsSync(PAGES_SCRIPT_FILE)) return;
+  const script = fileURLToPath(new URL("../../scripts/build-pages-js.mjs", import.meta.url));
+  const r = spawnSync(process.execPath, [script], { encoding: "utf8" });
+  if (r.status !== 0 || !existsSync(PAGES_SCRIPT_FILE))
+    throw new Error(`could not build the pages' script: ${r.stderr}`);
+}

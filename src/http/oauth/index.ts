@@ -1,6 +1,6 @@
-// The OAuth and OpenID Connect API on {base_url}: /token, /revoke, /introspect, /userinfo, /jwks
-// and the discovery documents. (/authorize is a page: http/pages/index.ts; /auth/user is a JSON
-// route, http/oauth/user.ts, listed in http/routes.ts.)
+// The OAuth and OpenID Connect API on {base_url}: /token, /revoke, /introspect, /jwks and the
+// discovery documents. (/authorize is a page: http/pages/index.ts; /auth/user and /userinfo are
+// JSON routes, http/oauth/user.ts and userinfo.ts, listed in http/routes.ts.)
 import { Router } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
@@ -18,7 +18,7 @@ import { publicClientCors } from "./public-cors.js";
 import { revokeEndpoint, revokeSpec } from "./revoke.js";
 import type { IdTokenForRefresh } from "./refresh.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
-import { userinfoBodyParser, userinfoEndpoint, userinfoSpecs } from "./userinfo.js";
+import { userinfoPostSpec } from "./userinfo.js";
 
 export function oauthRoutes(
   deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth; openid: OpenId },
@@ -52,11 +52,9 @@ export function oauthRoutes(
   route(router, "/introspect", {
     post: [noStore, tokenBodyParser, introspectEndpoint({ ...deps, limiter, issuer: deps.config.baseUrl })],
   });
-  const userinfo = userinfoEndpoint({ oauth: deps.oauth, baseUrl: config.baseUrl });
-  route(router, "/userinfo", { get: userinfo, post: [userinfoBodyParser, userinfo] });
   route(router, "/jwks", { get: jwksEndpoint(openid.keys, config.keyActivationDelay) });
   route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(config) });
   route(router, "/.well-known/openid-configuration", { get: openIdConfigurationEndpoint(config) });
-  api.add(tokenSpec, revokeSpec, introspectSpec, ...userinfoSpecs, jwksSpec, ...discoverySpecs);
+  api.add(tokenSpec, revokeSpec, introspectSpec, userinfoPostSpec, jwksSpec, ...discoverySpecs);
   return router;
 }

@@ -1,23 +1,28 @@
 // GET and POST {base_url}/userinfo — OpenID Connect Core §5.3: the claims of an OpenID Connect
 // access token's scopes. The token comes as `Authorization: Bearer`, or as `access_token` in a
 // form-encoded POST body (RFC 6750 §2.2); errors as RFC 6750 §3 (docs/http-api.md#userinfo).
+// GET is a JSON route (http/route.ts), on the fast path too; POST is served by express only.
+import type { IncomingHttpHeaders } from "node:http";
 import express, { type Request, type Response } from "express";
 import { z } from "zod";
 import type { OAuth } from "../../domain/oauth.js";
 import { scopeClaims } from "../../domain/oidc.js";
 import { invalidRequest, invalidToken } from "../../errors.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
+import type { JsonRoute } from "../route.js";
 
 export const userinfoBodyParser = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });
 
-/** The one token of the request; two ways at once, or one in the URL, is invalid_request (RFC 6750 §2). */
-function readToken(req: Request): string {
-  if ("access_token" in (req.query as object)) {
+/**
+ * The one token of the request; two ways at once, or one in the URL, is invalid_request (RFC 6750
+ * §2). `form` is the parsed form body of a form-encoded POST, undefined otherwise.
+ */
+function readToken(query: Readonly<Record<string, unknown>>, headers: IncomingHttpHeaders, form: unknown): string {
+  if ("access_token" in query) {
     throw invalidRequest("Send the access token in the Authorization header or a form body, never in the URL.");
   }
-  const header = req.headers.authorization?.trim();
-  const body = req.method === "POST" && req.is("application/x-www-form-urlencoded") ? (req.body as unknown) : undefined;
-  const fromBody = body && typeof body === "object" ? (body as Record<string, unknown>).access_token : undefined;
+  const header = headers.authorization?.trim();
+  const fromBody = form && typeof form === "object" ? (form as Record<string, unknown>).access_token : undefined;
   if (fromBody !== undefined && typeof fromBody !== "string") throw invalidRequest("access_token must be given once.");
   if (header && fromBody !== undefined) throw invalidRequest("Send the access token one way only.");
   if (fromBody !== undefined) {
@@ -30,11 +35,37 @@ function readToken(req: Request): string {
   return m[1]!;
 }
 
-export function userinfoEndpoint(deps: { oauth: OAuth; baseUrl: string }) {
+type UserinfoDeps = { oauth: OAuth; baseUrl: string };
+
+/** The response headers of every answer, errors included (OpenID Connect Core §5.3.2; RFC 6750 §5.3). */
+const USERINFO_HEADERS: Readonly<Record<string, string>> = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+async function claims(deps: UserinfoDeps, accessToken: string) {
+  const { token, user } = await deps.oauth.openIdTokenUser(accessToken);
+  return { sub: user.id, ...scopeClaims(user, token.scope ?? [], deps.baseUrl) };
+}
+
+/** POST /userinfo on express (its form body is parsed by userinfoBodyParser, which runs first). */
+export function userinfoPost(deps: UserinfoDeps) {
   return async (req: Request, res: Response) => {
-    res.set({ "Cache-Control": "no-store", Pragma: "no-cache" });
-    const { token, user } = await deps.oauth.openIdTokenUser(readToken(req));
-    res.json({ sub: user.id, ...scopeClaims(user, token.scope ?? [], deps.baseUrl) });
+    res.set(USERINFO_HEADERS);
+    const form = req.is("application/x-www-form-urlencoded") ? (req.body as unknown) : undefined;
+    res.json(await claims(deps, readToken(req.query as Record<string, unknown>, req.headers, form)));
+  };
+}
+
+/**
+ * GET /userinfo, declared once for express and the fast path (http/route.ts); POST on the same
+ * path is served by express only (`express`), since its token may come in a form body.
+ */
+export function userinfoRoute(deps: UserinfoDeps): JsonRoute {
+  return {
+    spec: userinfoGetSpec,
+    headers: USERINFO_HEADERS,
+    async handle(req) {
+      return { status: 200, body: await claims(deps, readToken(req.query, req.headers, undefined)) };
+    },
+    express: { post: [userinfoBodyParser, userinfoPost(deps)] },
   };
 }
 
@@ -54,26 +85,26 @@ const responses = {
   503: errorResponse("the store cannot be reached"),
 };
 
-export const userinfoSpecs: ApiOperation[] = [
-  {
-    method: "get",
-    path: "/userinfo",
-    summary: "The claims of an OpenID Connect access token's scopes.",
-    tags: ["openid"],
-    headers: z.object({ authorization: z.string().meta({ description: "Bearer <access_token>" }) }),
-    security: [{ bearer: [] }],
-    responses,
+export const userinfoGetSpec: ApiOperation & { method: "get" } = {
+  method: "get",
+  path: "/userinfo",
+  summary: "The claims of an OpenID Connect access token's scopes.",
+  tags: ["openid"],
+  headers: z.object({ authorization: z.string().meta({ description: "Bearer <access_token>" }) }),
+  security: [{ bearer: [] }],
+  responses,
+};
+
+/** Added to the OpenAPI document by the oauth router (GET is added by jsonRoutes from the route). */
+export const userinfoPostSpec: ApiOperation = {
+  method: "post",
+  path: "/userinfo",
+  summary: "The same, with the token as Bearer or in a form body (RFC 6750 §2.2).",
+  tags: ["openid"],
+  body: {
+    schema: z.object({ access_token: z.string().optional() }),
+    contentTypes: ["application/x-www-form-urlencoded"],
   },
-  {
-    method: "post",
-    path: "/userinfo",
-    summary: "The same, with the token as Bearer or in a form body (RFC 6750 §2.2).",
-    tags: ["openid"],
-    body: {
-      schema: z.object({ access_token: z.string().optional() }),
-      contentTypes: ["application/x-www-form-urlencoded"],
-    },
-    security: [{ bearer: [] }, {}],
-    responses,
-  },
-];
+  security: [{ bearer: [] }, {}],
+  responses,
+};

@@ -11,6 +11,8 @@ import { csrfCheck, csrfToken, endSession } from "./session.js";
 import { publicSessionId } from "../../domain/account-life.js";
 import { browserSummary } from "./user-agent.js";
 import { pageUi, problem } from "./ui.js";
+import { PasskeysSection } from "../../views/account-passkeys.js";
+import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -36,6 +38,11 @@ export async function render(
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
   const ui = pageUi(req, deps.config);
+  const csrf = await csrfToken(req);
+  // Passkeys: the list (rename, remove) whenever there are some; adding needs the script.
+  const script = passkeyScriptFor(deps.passkeys);
+  const passkeys = await deps.passkeys.list(user.id);
+  withPasskeyCsp(res, deps.passkeys);
   const current = publicSessionId(deps.config.secret, req.sessionID);
   const sessions = (await deps.accountLife.sessions(user.id)).map((x) => ({
     id: x.id,
@@ -49,12 +56,14 @@ export async function render(
     res,
     status,
     AccountPage({
+      passkeys: script || passkeys.length ? PasskeysSection({ ui, csrf, passkeys, canAdd: !!script }) : undefined,
+      script,
       ui,
       user,
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
       consents,
       sessions,
-      csrf: await csrfToken(req),
+      csrf,
       error: extra.error === undefined ? undefined : problem(ui, extra.error),
       notice: extra.notice,
       mail: deps.email.enabled,
@@ -179,4 +188,13 @@ export function deleteAccount(deps: PagesDeps) {
     res.clearCookie("sigil.sid", { path: "/" });
     res.redirect(303, "/signin");
   });
+}
+
+/** Renders /account with a refused form's message (the passkey rename form). */
+export function renderAccountError(deps: PagesDeps) {
+  return async (req: Request, res: Response, message: string) => {
+    const user = await currentUser(req, deps);
+    if (!user) return void res.redirect(303, "/signin");
+    await render(req, res, deps, user, 400, { error: message });
+  };
 }

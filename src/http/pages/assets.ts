@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Request, Response } from "express";
 import { notFound } from "../../errors.js";
+import { servePasskeyScript } from "./passkeys.js";
 
 /** assets/, from src/http/pages (tsx) or dist/http/pages (built): both are three levels down. */
 const CSS = readFileSync(new URL("../../../assets/sigil.css", import.meta.url));
@@ -15,6 +16,7 @@ export const STYLESHEET_PATH = `/assets/sigil.${HASH}.css`;
 const ETAG = `"${HASH}"`;
 
 export function getAsset(req: Request, res: Response): void {
+  if (servePasskeyScript(req, res)) return;
   if (req.path !== STYLESHEET_PATH) throw notFound();
   res.set({
     "Content-Type": "text/css; charset=utf-8",

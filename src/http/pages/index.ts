@@ -10,6 +10,7 @@ import { route } from "../route.js";
 import {
   accountPage,
   deleteAccount,
+  renderAccountError,
   exportAccount,
   signOutOthers,
   signOutSession,
@@ -28,6 +29,9 @@ import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
 import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage, setEmail } from "./email.js";
+import type { ApiRegistry } from "../openapi.js";
+import { removePasskey, renamePasskey } from "./passkeys.js";
+import { addPasskey, passkeySpecs, registrationOptions, signInOptions, signInWithPasskey } from "../passkeys-api.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -60,8 +64,9 @@ const pageErrors = (config: Config) =>
     sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e.description).text }));
   };
 
-export function pageRoutes(deps: PagesDeps): Router {
+export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   const router = Router();
+  api?.add(...passkeySpecs);
   route(router, "/pictures/:id", { get: getPicture(deps) });
   route(router, "/assets/:file", { get: getAsset });
 
@@ -85,6 +90,12 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/email/confirm", { get: confirmEmail(deps) });
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
   route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
+  route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
+  route(router, "/account/passkeys", { post: addPasskey(deps) });
+  route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
+  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, removePasskey(deps)] });
+  route(router, "/signin/passkey/options", { post: signInOptions(deps) });
+  route(router, "/signin/passkey", { post: signInWithPasskey(deps) });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });

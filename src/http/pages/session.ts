@@ -114,9 +114,12 @@ export function sessions(config: Config, store: SessionStore): RequestHandler[] 
     // "__Host-" (https only) keeps a sibling subdomain from planting a cookie of its own.
     cookieName: secure ? "__Host-sigil.csrf" : "sigil.csrf",
     cookieOptions: { httpOnly: true, sameSite: "lax", secure, path: "/" },
+    // A form's _csrf field, or the X-CSRF-Token header of the passkey pages' fetches.
     getCsrfTokenFromRequest: (req) => {
       const v = (req.body as Record<string, unknown> | undefined)?._csrf;
-      return typeof v === "string" ? v : undefined;
+      if (typeof v === "string") return v;
+      const h = req.headers["x-csrf-token"];
+      return typeof h === "string" ? h : undefined;
     },
   });
   const attach: RequestHandler = (req, _res, next) => {

@@ -6,9 +6,11 @@ import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { csrfToken, endSession, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 
 export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
+    withPasskeyCsp(res, deps.passkeys);
     sendPage(
       res,
       200,
@@ -18,6 +20,7 @@ export function signInPage(deps: PagesDeps) {
         returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
         // OpenID Connect login_hint (/authorize passes it on): prefills the username.
         username: queryParam(req, "login_hint")?.slice(0, 64),
+        passkeyScript: passkeyScriptFor(deps.passkeys),
       }),
     );
   });
@@ -34,6 +37,7 @@ export function signIn(deps: PagesDeps) {
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       const ui = pageUi(req, deps.config);
+      withPasskeyCsp(res, deps.passkeys);
       sendPage(
         res,
         err.status,
@@ -43,6 +47,7 @@ export function signIn(deps: PagesDeps) {
           returnTo,
           error: problem(ui, err.description),
           username: username.slice(0, 64),
+          passkeyScript: passkeyScriptFor(deps.passkeys),
         }),
       );
     }

@@ -5,6 +5,7 @@ import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.
 import { MemoryChallenges } from "./challenges.js";
 import { MemoryEmail } from "./email.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
+import { MemoryPasskeys } from "./passkeys.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
 
@@ -22,6 +23,7 @@ export class MemoryStore implements Store {
   readonly signingKeys = new MemorySigningKeys();
   readonly consentScopes = new MemoryConsentScopes();
   readonly email = new MemoryEmail();
+  readonly passkeys = new MemoryPasskeys();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(
@@ -39,7 +41,8 @@ export class MemoryStore implements Store {
       this.challenges.map.size +
       this.grants.codes.size +
       this.grants.used.size +
-      this.grants.tokens.size
+      this.grants.tokens.size +
+      this.passkeys.challenges.size
     );
   }
 
@@ -49,6 +52,7 @@ export class MemoryStore implements Store {
     this.challenges.map.close();
     this.challenges.wrong.close();
     this.sessions.close();
+    this.passkeys.challenges.close();
     this.grants.close();
     this.email.links.close();
   }

@@ -22,6 +22,7 @@ import { keyspace, type Keyspace } from "./keys.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
+import { RedisPasskeys } from "./passkeys.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
 import { RedisEmail } from "./email.js";
 
@@ -38,6 +39,7 @@ export class RedisStore implements Store {
   readonly signingKeys: RedisSigningKeys;
   readonly consentScopes: RedisConsentScopes;
   readonly email: RedisEmail;
+  readonly passkeys: RedisPasskeys;
 
   constructor(
     readonly redis: RedisClient,
@@ -54,6 +56,7 @@ export class RedisStore implements Store {
     this.signingKeys = new RedisSigningKeys(redis, this.keys);
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
     this.email = new RedisEmail(redis, this.keys);
+    this.passkeys = new RedisPasskeys(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {
@@ -140,7 +143,28 @@ function openRealtimeClients(url: string, sharded: boolean, logger: Logger, keys
     adapter: { pub, sub },
     async close() {
       await feed.close();
-      for (const c of clients) c.disconnect();
+      await Promise.all(clients.map(closeGently));
     },
   };
+}
+
+/**
+ * QUIT rather than a bare disconnect: Redis answers QUIT after the commands sent before it, such as
+ * the unsubscribes that @socket.io/redis-adapter's close() sends without awaiting them. A
+ * disconnect would reject those with "Connection is closed." and nobody would catch it: an
+ * unhandled rejection, which ends a Node process. When Redis is away or slow, disconnect after 1 s.
+ */
+async function closeGently(c: RedisClient): Promise<void> {
+  if (c.status !== "ready") {
+    c.disconnect();
+    return;
+  }
+  const slow = setTimeout(() => c.disconnect(), 1000);
+  try {
+    await c.quit();
+  } catch {
+    // Already gone: nothing to wait for.
+  } finally {
+    clearTimeout(slow);
+  }
 }

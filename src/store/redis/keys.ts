@@ -91,6 +91,12 @@ export function keyspace(prefix: string) {
     mailLink: (tokenHash: string) => `${prefix}:mail-link:{${tokenHash}}`,
     /** Set of the ids of the users who gave this (normalised) email address. */
     emailUsers: (email: string) => `${prefix}:email:{${email}}`,
+    /** Hash: credential id → JSON PasskeyRecord, a user's passkeys (tagged with the user). */
+    passkeys: (userId: string) => `${prefix}:passkeys:{${userId}}`,
+    /** String: the user id owning a passkey, by credential id (SET NX keeps credential ids unique). */
+    passkeyOwner: (credentialId: string) => `${prefix}:passkey-owner:{${credentialId}}`,
+    /** String (JSON ceremony state) with a ~5 min TTL, by WebAuthn challenge; taken with GETDEL. */
+    webauthnChallenge: (challenge: string) => `${prefix}:webauthn:{${challenge}}`,
   };
 }
 

@@ -1,0 +1,287 @@
+// Passkeys (WebAuthn, docs/http-api.md#passkeys) with @simplewebauthn/server: registration on
+// /account, sign-in on /signin. The relying party is AUTH_URL: its host is the RP id and its origin
+// the expected origin; passkeys are offered only when that host is a name (localhost, or any name
+// over https), never an IP address. Each ceremony's challenge is kept in the store for 5 minutes
+// and taken once (atomically), so any node finishes what another began and a response is good once.
+import { isIP } from "node:net";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
+import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
+
+/** How long a ceremony may take (seconds): the challenge's life in the store. */
+export const CHALLENGE_TTL = 300;
+const TIMEOUT_MS = CHALLENGE_TTL * 1000;
+const MAX_NAME = 64;
+const MAX_PASSKEYS = 20;
+
+type Ceremony = { kind: "register"; userId: string } | { kind: "signin" };
+
+export interface RelyingParty {
+  id: string;
+  origin: string;
+}
+
+/** The relying party of AUTH_URL, or null when passkeys cannot work there (an IP address, plain http on a name). */
+export function relyingParty(authUrl: string): RelyingParty | null {
+  const u = new URL(authUrl);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return null;
+  const local = host === "localhost" || host.endsWith(".localhost");
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && local)) return null;
+  return { id: host, origin: u.origin };
+}
+
+/** A passkey as the pages and the export show it (no key material). */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt?: number;
+  synced: boolean;
+}
+
+export const viewOf = (p: PasskeyRecord): PasskeyView => ({
+  id: p.id,
+  name: p.name,
+  createdAt: p.createdAt,
+  ...(p.lastUsedAt !== undefined ? { lastUsedAt: p.lastUsedAt } : {}),
+  synced: p.deviceType === "multiDevice" || p.backedUp,
+});
+
+/**
+ * RFC 8176 amr of a passkey sign-in: "user" (user verification is required) and "hwk" for a key
+ * bound to one device (WebAuthn backup eligibility off: a security key, a platform authenticator
+ * that does not sync) or "swk" for a synced passkey (backup eligible or backed up: the private key
+ * is copied between devices through a cloud account, so it is not hardware-bound).
+ */
+export function amrOf(p: { deviceType: string; backedUp: boolean }): string[] {
+  return [p.deviceType === "multiDevice" || p.backedUp ? "swk" : "hwk", "user"];
+}
+
+/** A user's passkeys as the account export lists them (no public key, no counter). */
+export async function passkeysForExport(store: Store, userId: string): Promise<Array<Record<string, unknown>>> {
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  return (await store.passkeys.listForUser(userId)).map((p) => ({
+    id: p.id,
+    name: p.name,
+    created_at: iso(p.createdAt),
+    last_used_at: iso(p.lastUsedAt),
+    synced: viewOf(p).synced,
+    transports: p.transports ?? [],
+  }));
+}
+
+const cannotVerify = () => invalidRequest("The passkey could not be verified; try again.");
+const unknownPasskey = () =>
+  invalidRequest("This passkey is not known here (it may have been removed); sign in another way.");
+
+/** Reads the challenge a WebAuthn response answers (from its clientDataJSON), or throws 400. */
+function challengeOf(response: { response?: { clientDataJSON?: unknown } }): string {
+  const raw = response.response?.clientDataJSON;
+  if (typeof raw !== "string" || raw.length > 4096) throw cannotVerify();
+  try {
+    const c = (JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as { challenge?: unknown }).challenge;
+    if (typeof c === "string" && c.length > 0 && c.length <= 128) return c;
+  } catch {
+    /* below */
+  }
+  throw cannotVerify();
+}
+
+export function checkPasskeyName(raw: string): string {
+  const name = raw.trim();
+  if (name.length === 0 || [...name].length > MAX_NAME) throw invalidRequest("A passkey's name is 1 to 64 characters.");
+  return name;
+}
+
+export class Passkeys {
+  readonly rp: RelyingParty | null;
+  /** Sign-in ceremonies begun per address: each keeps a challenge in the store for 5 minutes. */
+  private readonly ceremonies: AttemptLimiter;
+
+  constructor(private readonly deps: { store: Store; authUrl: string; serviceName: string }) {
+    this.rp = relyingParty(deps.authUrl);
+    this.ceremonies = deps.store.limiter({ name: "passkey-ceremonies", points: 300, windowSeconds: 300 });
+  }
+
+  get enabled(): boolean {
+    return this.rp !== null;
+  }
+
+  private requireRp(): RelyingParty {
+    if (!this.rp)
+      throw notFound(
+        "Passkeys are not offered on this server: its AUTH_URL host is not a name (an IP address, or plain http).",
+      );
+    return this.rp;
+  }
+
+  private async take(response: {
+    response?: { clientDataJSON?: unknown };
+  }): Promise<{ challenge: string; ceremony: Ceremony }> {
+    const challenge = challengeOf(response);
+    const raw = await this.deps.store.passkeys.takeChallenge(challenge);
+    if (raw === null) throw invalidRequest("This passkey request expired or was used already; start again.");
+    return { challenge, ceremony: JSON.parse(raw) as Ceremony };
+  }
+
+  async registrationOptions(user: UserRecord): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const rp = this.requireRp();
+    const existing = await this.deps.store.passkeys.listForUser(user.id);
+    if (existing.length >= MAX_PASSKEYS)
+      throw invalidRequest(`An account holds at most ${MAX_PASSKEYS} passkeys; remove one first.`);
+    const options = await generateRegistrationOptions({
+      rpName: this.deps.serviceName,
+      rpID: rp.id,
+      userName: user.username,
+      userDisplayName: user.displayName,
+      userID: new TextEncoder().encode(user.id),
+      attestationType: "none",
+      timeout: TIMEOUT_MS,
+      excludeCredentials: existing.map((p) => ({
+        id: p.id,
+        transports: p.transports as AuthenticatorTransportFuture[],
+      })),
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+    });
+    const state: Ceremony = { kind: "register", userId: user.id };
+    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
+    return options;
+  }
+
+  async register(user: UserRecord, response: RegistrationResponseJSON, rawName: string): Promise<PasskeyView> {
+    const rp = this.requireRp();
+    const name = checkPasskeyName(rawName);
+    const { challenge, ceremony } = await this.take(response);
+    if (ceremony.kind !== "register" || ceremony.userId !== user.id) throw cannotVerify();
+    let info;
+    try {
+      const v = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        requireUserVerification: true,
+      });
+      if (!v.verified) throw cannotVerify();
+      info = v.registrationInfo;
+    } catch {
+      throw cannotVerify();
+    }
+    const record: PasskeyRecord = {
+      id: info.credential.id,
+      userId: user.id,
+      name,
+      publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+      counter: info.credential.counter,
+      ...(info.credential.transports ? { transports: info.credential.transports } : {}),
+      deviceType: info.credentialDeviceType,
+      backedUp: info.credentialBackedUp,
+      aaguid: info.aaguid,
+      createdAt: Date.now(),
+    };
+    if (!(await this.deps.store.passkeys.add(record))) throw invalidRequest("This passkey is registered already.");
+    return viewOf(record);
+  }
+
+  async authenticationOptions(address: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const rp = this.requireRp();
+    const limit = await this.ceremonies.consume(address);
+    if (!limit.allowed)
+      throw rateLimited(limit.retryAfterMs / 1000, "Too many passkey sign-ins begun; try again later.");
+    // No allowCredentials: discoverable credentials, the authenticator says who the user is.
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      userVerification: "required",
+      timeout: TIMEOUT_MS,
+    });
+    const state: Ceremony = { kind: "signin" };
+    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
+    return options;
+  }
+
+  /** Verifies a sign-in; the user and the sign-in's amr. */
+  async authenticate(response: AuthenticationResponseJSON): Promise<{ user: UserRecord; amr: string[] }> {
+    const rp = this.requireRp();
+    const { challenge, ceremony } = await this.take(response);
+    if (ceremony.kind !== "signin" || typeof response.id !== "string") throw cannotVerify();
+    const passkey = await this.deps.store.passkeys.byId(response.id);
+    if (!passkey) throw unknownPasskey();
+    // The authenticator's user handle must name the passkey's owner.
+    const handle = response.response?.userHandle;
+    if (typeof handle === "string" && Buffer.from(handle, "base64url").toString("utf8") !== passkey.userId)
+      throw cannotVerify();
+    let info;
+    try {
+      const v = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        requireUserVerification: true,
+        credential: {
+          id: passkey.id,
+          publicKey: Buffer.from(passkey.publicKey, "base64url"),
+          counter: passkey.counter,
+          ...(passkey.transports ? { transports: passkey.transports as AuthenticatorTransportFuture[] } : {}),
+        },
+      });
+      if (!v.verified) throw cannotVerify();
+      info = v.authenticationInfo;
+    } catch (err) {
+      // The library refuses a counter that did not grow (a cloned authenticator, per WebAuthn §6.1.1).
+      if (err instanceof SigilError) throw err;
+      throw cannotVerify();
+    }
+    const user = await this.deps.store.accounts.byId(passkey.userId);
+    if (!user) throw unknownPasskey();
+    const updated: PasskeyRecord = {
+      ...passkey,
+      counter: info.newCounter,
+      deviceType: info.credentialDeviceType,
+      backedUp: info.credentialBackedUp,
+      lastUsedAt: Date.now(),
+    };
+    if (!(await this.deps.store.passkeys.update(updated))) throw unknownPasskey();
+    return { user, amr: amrOf(updated) };
+  }
+
+  async list(userId: string): Promise<PasskeyView[]> {
+    return (await this.deps.store.passkeys.listForUser(userId)).map(viewOf);
+  }
+
+  async rename(userId: string, id: string, rawName: string): Promise<void> {
+    const name = checkPasskeyName(rawName);
+    const p = await this.deps.store.passkeys.byId(id);
+    if (!p || p.userId !== userId || !(await this.deps.store.passkeys.update({ ...p, name })))
+      throw notFound("There is no such passkey on your account.");
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    if (!(await this.deps.store.passkeys.remove(userId, id)))
+      throw notFound("There is no such passkey on your account.");
+  }
+
+  /**
+   * What the account's export lists of the user's passkeys (docs/http-api.md#passkeys): names,
+   * dates and kinds, never the public key or counter. Pairs with removeForUser (deletion).
+   */
+  exportFor(userId: string): Promise<Array<Record<string, unknown>>> {
+    return passkeysForExport(this.deps.store, userId);
+  }
+
+  /** Account deletion: every passkey of the user. */
+  removeForUser(userId: string): Promise<number> {
+    return this.deps.store.passkeys.removeForUser(userId);
+  }
+}

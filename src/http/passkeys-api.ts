@@ -1,0 +1,193 @@
+// The JSON endpoints of the two passkey ceremonies (docs/http-api.md#passkeys), mounted with the
+// pages (their sessions and CSRF helpers): /account/passkeys/options and /account/passkeys (add
+// one, signed in), /signin/passkey/options and /signin/passkey (sign in, then continue to
+// return_to). They take the page's CSRF token in X-CSRF-Token and answer errors in the JSON API's
+// format (docs/errors.md), never as a page; the pages' script (src/pages-js/passkeys.ts) calls them.
+import express, { type Request, type RequestHandler } from "express";
+import { z } from "zod";
+import type { Passkeys } from "../domain/passkeys.js";
+import { SigilError, invalidRequest } from "../errors.js";
+import { bodyObject } from "./input.js";
+import { sendError } from "./middleware/errors.js";
+import { errorResponse, type ApiOperation } from "./openapi.js";
+import { sendJson } from "./route.js";
+import { currentUser, type PagesDeps } from "./pages/context.js";
+import { safeReturnTo } from "./pages/return-to.js";
+import { signInSession } from "./pages/session.js";
+
+// ---- JSON endpoints -----------------------------------------------------------------------------
+
+const parseJson = express.json({ limit: "64kb", strict: true });
+
+/**
+ * A JSON endpoint under the pages: its body parsed, the page's CSRF token checked (X-CSRF-Token),
+ * and every error answered as the JSON API answers them (docs/errors.md), never as a page.
+ */
+function jsonEndpoint(fn: (req: Request) => Promise<{ status: number; body: unknown }>): RequestHandler {
+  return (req, res) => {
+    void (async () => {
+      try {
+        if (!req.is("application/json"))
+          throw invalidRequest("The body must be JSON (Content-Type: application/json).");
+        await new Promise<void>((resolve, reject) =>
+          parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
+        );
+        bodyObject(req);
+        if (!req.pageCsrf?.validateRequest(req))
+          throw new SigilError(
+            403,
+            "access_denied",
+            "The page's security token (X-CSRF-Token) is missing or expired; reload the page.",
+          );
+        const r = await fn(req);
+        res.set("Cache-Control", "no-store");
+        sendJson(res, r.status, r.body);
+      } catch (err) {
+        // express.json's own errors (bad JSON, too large) carry a status; map them like the API does.
+        const e = err as { type?: string; status?: number };
+        if (e.type === "entity.parse.failed") return sendError(req, res, invalidRequest("The body is not valid JSON."));
+        if (e.type === "entity.too.large")
+          return sendError(req, res, new SigilError(413, "request_too_large", "The body is over 64 KB."));
+        sendError(req, res, err);
+      }
+    })();
+  };
+}
+
+const signedOut = () =>
+  new SigilError(403, "access_denied", "Sign in first: adding a passkey needs a signed-in session.");
+
+/** The `response` field: a WebAuthn credential as @simplewebauthn/browser sends it (checked by the library). */
+function credentialOf(
+  req: Request,
+): { id: string; rawId: string; type: "public-key"; response: Record<string, unknown> } & Record<string, unknown> {
+  const r = bodyObject(req).response;
+  if (!r || typeof r !== "object" || Array.isArray(r))
+    throw invalidRequest("response must be the passkey's answer (an object).");
+  const c = r as Record<string, unknown>;
+  if (
+    typeof c.id !== "string" ||
+    c.id.length === 0 ||
+    c.id.length > 1400 ||
+    typeof c.response !== "object" ||
+    !c.response
+  )
+    throw invalidRequest("response must be the passkey's answer (an object).");
+  return c as never;
+}
+
+export function registrationOptions(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => {
+    const user = await currentUser(req, deps);
+    if (!user) throw signedOut();
+    return { status: 200, body: await deps.passkeys.registrationOptions(user) };
+  });
+}
+
+export function addPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => {
+    const user = await currentUser(req, deps);
+    if (!user) throw signedOut();
+    const name = bodyObject(req).name;
+    if (typeof name !== "string") throw invalidRequest("name must be a string of 1 to 64 characters.");
+    const passkey = await deps.passkeys.register(user, credentialOf(req) as never, name);
+    return { status: 201, body: { passkey } };
+  });
+}
+
+export function signInOptions(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => ({ status: 200, body: await deps.passkeys.authenticationOptions(req.ip ?? "") }));
+}
+
+export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => {
+    const raw = bodyObject(req).return_to;
+    const returnTo = safeReturnTo(typeof raw === "string" ? raw : undefined, deps.config.authUrl);
+    const { user, amr } = await deps.passkeys.authenticate(credentialOf(req) as never);
+    // No second step: a passkey with user verification is two factors already (CONTRACT §10).
+    await signInSession(req, user.id, amr);
+    return { status: 200, body: { redirect: returnTo } };
+  });
+}
+
+// ---- OpenAPI ------------------------------------------------------------------------------------
+
+const csrfHeader = z.object({
+  "x-csrf-token": z.string().meta({ description: "the CSRF token of the page (its data-csrf attribute)" }),
+});
+const Options = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "WebAuthn options (JSON), for @simplewebauthn/browser" });
+const Credential = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "the authenticator's answer, as @simplewebauthn/browser returns it" });
+const common = {
+  400: errorResponse("invalid_request: bad body, unknown or used challenge, a passkey that does not verify"),
+  403: errorResponse("access_denied: the CSRF token is missing or wrong (or, on /account, not signed in)"),
+  404: errorResponse("not_found: passkeys are not offered on this server (AUTH_URL's host is an IP address)"),
+  503: errorResponse("the store cannot be reached"),
+};
+export const passkeySpecs: ApiOperation[] = [
+  {
+    method: "post",
+    path: "/account/passkeys/options",
+    summary:
+      "Begin adding a passkey (signed-in session): WebAuthn creation options; the challenge is good for 5 minutes, once.",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    responses: { 200: { description: "creation options", schema: Options }, ...common },
+  },
+  {
+    method: "post",
+    path: "/account/passkeys",
+    summary: "Finish adding a passkey: verifies the authenticator's answer and saves the passkey under its name.",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    body: {
+      schema: z.object({ name: z.string().min(1).max(64), response: Credential }),
+      contentTypes: ["application/json"],
+      required: true,
+    },
+    responses: {
+      201: {
+        description: "the passkey",
+        schema: z.object({
+          passkey: z.object({
+            id: z.string(),
+            name: z.string(),
+            createdAt: z.number(),
+            lastUsedAt: z.number().optional(),
+            synced: z.boolean(),
+          }),
+        }),
+      },
+      ...common,
+    },
+  },
+  {
+    method: "post",
+    path: "/signin/passkey/options",
+    summary:
+      "Begin a passkey sign-in: WebAuthn request options (discoverable credentials); the challenge is good for 5 minutes, once.",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    responses: {
+      200: { description: "request options", schema: Options },
+      ...common,
+      429: errorResponse("too many ceremonies from this address"),
+    },
+  },
+  {
+    method: "post",
+    path: "/signin/passkey",
+    summary: "Finish a passkey sign-in: starts the session (amr hwk/swk + user) and says where to go next (return_to).",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    body: {
+      schema: z.object({ response: Credential, return_to: z.string().optional() }),
+      contentTypes: ["application/json"],
+      required: true,
+    },
+    responses: { 200: { description: "signed in", schema: z.object({ redirect: z.string() }) }, ...common },
+  },
+];

@@ -1,0 +1,60 @@
+// The Redis store's passkeys: one hash per user (credential id → JSON record) and an index from
+// credential id to user; and the WebAuthn challenges, taken with GETDEL (one use, any node).
+import { guarded } from "./guarded.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import type { PasskeyRecord, PasskeyStore } from "../port.js";
+
+/** HSET only when the field exists (a passkey removed meanwhile stays removed). */
+const UPDATE_IF_EXISTS = `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0`;
+
+export class RedisPasskeys implements PasskeyStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
+
+  async add(p: PasskeyRecord) {
+    const owner = this.keys.passkeyOwner(p.id);
+    if ((await guarded(() => this.redis.set(owner, p.userId, "NX"))) !== "OK") return false;
+    await guarded(() => this.redis.hset(this.keys.passkeys(p.userId), p.id, JSON.stringify(p)));
+    return true;
+  }
+  async listForUser(userId: string) {
+    const all = await guarded(() => this.redis.hgetall(this.keys.passkeys(userId)));
+    return Object.values(all)
+      .map((v) => JSON.parse(v) as PasskeyRecord)
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+  async byId(id: string) {
+    const userId = await guarded(() => this.redis.get(this.keys.passkeyOwner(id)));
+    if (userId === null) return null;
+    const raw = await guarded(() => this.redis.hget(this.keys.passkeys(userId), id));
+    return raw === null ? null : (JSON.parse(raw) as PasskeyRecord);
+  }
+  async update(p: PasskeyRecord) {
+    const n = await guarded(() =>
+      this.redis.eval(UPDATE_IF_EXISTS, 1, this.keys.passkeys(p.userId), p.id, JSON.stringify(p)),
+    );
+    return n === 1;
+  }
+  async remove(userId: string, id: string) {
+    const n = await guarded(() => this.redis.hdel(this.keys.passkeys(userId), id));
+    if (n === 0) return false;
+    await guarded(() => this.redis.del(this.keys.passkeyOwner(id)));
+    return true;
+  }
+  async removeForUser(userId: string) {
+    const ids = await guarded(() => this.redis.hkeys(this.keys.passkeys(userId)));
+    await guarded(() => this.redis.del(this.keys.passkeys(userId)));
+    for (const id of ids) await guarded(() => this.redis.del(this.keys.passkeyOwner(id)));
+    return ids.length;
+  }
+  async saveChallenge(challenge: string, state: string, ttlSeconds: number) {
+    await guarded(() => this.redis.set(this.keys.webauthnChallenge(challenge), state, "EX", ttlSeconds));
+  }
+  async takeChallenge(challenge: string) {
+    return guarded(() => this.redis.getdel(this.keys.webauthnChallenge(challenge)));
+  }
+}

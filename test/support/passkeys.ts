@@ -1,0 +1,107 @@
+// Passkeys in the browser suites: Chromium's virtual authenticator (the DevTools Protocol's
+// WebAuthn domain) on a page — a platform authenticator with resident keys and user verification,
+// as a phone or laptop has — and the JSON ceremony calls a page's script makes, for replaying them.
+import type { BrowserContext, Page } from "playwright-core";
+import { http, type TestResponse } from "./http.js";
+
+export interface VirtualAuthenticator {
+  id: string;
+  credentials(): Promise<Array<{ credentialId: string; rpId: string; signCount: number }>>;
+}
+
+/** Adds a CTAP2 internal authenticator (resident keys, user verification, user verified) to the page. */
+export async function addVirtualAuthenticator(
+  context: BrowserContext,
+  page: Page,
+  opts: { backupEligible?: boolean } = {},
+): Promise<VirtualAuthenticator> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable", { enableUI: false });
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+      ...(opts.backupEligible ? { defaultBackupEligibility: true, defaultBackupState: true } : {}),
+    },
+  });
+  return {
+    id: authenticatorId,
+    async credentials() {
+      const r = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+      return r.credentials.map((c) => ({ credentialId: c.credentialId, rpId: c.rpId ?? "", signCount: c.signCount }));
+    },
+  };
+}
+
+/**
+ * Turns passkey autofill off on the page (as in a browser without conditional mediation): Chromium's
+ * virtual authenticator answers a conditional request at once, which would sign in before a button
+ * is clicked.
+ */
+export async function withoutAutofill(page: Page): Promise<void> {
+  // A string, not a function: tsx would wrap a function in helpers the page does not have.
+  await page.addInitScript(
+    'Object.defineProperty(PublicKeyCredential, "isConditionalMediationAvailable", { value: () => Promise.resolve(false) });',
+  );
+}
+
+/** What the page's script posts to a ceremony endpoint, caught before it leaves (the request is aborted). */
+export async function catchCeremony(
+  page: Page,
+  path: string,
+  act: () => Promise<unknown>,
+): Promise<{ body: string; csrf: string }> {
+  let resolve!: (v: { body: string; csrf: string }) => void;
+  const caught = new Promise<{ body: string; csrf: string }>((r) => (resolve = r));
+  await page.route(`**${path}`, async (route) => {
+    resolve({
+      body: route.request().postData() ?? "",
+      csrf: (await route.request().allHeaders())["x-csrf-token"] ?? "",
+    });
+    await route.abort();
+  });
+  await act();
+  const v = await caught;
+  await page.unroute(`**${path}`);
+  return v;
+}
+
+/** Posts a caught ceremony body as the browser would (its cookies, its CSRF token). */
+export async function replay(
+  base: string,
+  context: BrowserContext,
+  path: string,
+  caught: { body: string; csrf: string },
+): Promise<TestResponse> {
+  const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join("; ");
+  return http(base, path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-csrf-token": caught.csrf, cookie: cookies },
+    body: caught.body,
+  });
+}
+
+/** A node whose AUTH_URL host is a name (localhost), so passkeys are offered; its port is the real one. */
+export const PASSKEY_ENV = { BASE_URL: "http://localhost:0" };
+
+export async function signUpIn(page: Page, base: string, username: string): Promise<void> {
+  await page.goto(`${base}/signup`);
+  await page.fill('input[name="username"]', username);
+  await page.fill('input[name="password"]', "correct horse battery");
+  await Promise.all([page.waitForURL(`${base}/account`), page.click('button[type="submit"]')]);
+}
+
+export async function addPasskey(page: Page, name: string): Promise<void> {
+  await page.waitForSelector("#passkey-add:not([hidden])");
+  await page.fill("#passkey-new-name", name);
+  await Promise.all([page.waitForEvent("load"), page.click('#passkey-add button[type="submit"]')]);
+  await page.waitForSelector(`.passkey-name:text-is("${name}")`);
+}
+
+export async function signOut(page: Page, base: string): Promise<void> {
+  await Promise.all([page.waitForURL(`${base}/signin`), page.click('form[action="/signout"] button')]);
+}
