@@ -21,3 +21,18 @@ export const usersCreate: CliCommand = {
     }
   },
 };
+
+// `sigil users reset-2fa --username U` → {"username"}: turns the user's two-factor off (a lost
+// phone and lost recovery codes); the next password sign-in asks for no code.
+export const usersResetTwoFactor: CliCommand = {
+  name: "users reset-2fa",
+  usage: "--username U",
+  options: { username: { type: "string" } },
+  async run({ services, values }) {
+    const name = required(values, "username").trim().toLowerCase();
+    const user = await services.accounts.byUsername(name);
+    if (!user) throw new UsageError(`there is no user "${name}"`);
+    await services.twoFactor.reset(user.id);
+    return { username: user.username };
+  },
+};

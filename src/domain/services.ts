@@ -9,6 +9,7 @@ import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
+import { TwoFactor } from "./two-factor.js";
 
 export interface Services {
   accounts: Accounts;
@@ -20,6 +21,8 @@ export interface Services {
   challenges: Challenges;
   /** OpenID Connect: the signing keys and the ID token signer. */
   openid: OpenId;
+  /** Two-factor with an authenticator app (TOTP) and recovery codes. */
+  twoFactor: TwoFactor;
 }
 
 export function createServices(config: Config, store: Store): Services {
@@ -44,5 +47,6 @@ export function createServices(config: Config, store: Store): Services {
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store),
+    twoFactor: new TwoFactor({ store, secret: config.secret, issuer: config.serviceName }),
   };
 }

@@ -9,12 +9,14 @@ import type { AttemptLimiter, LimiterSpec } from "./ports/limits.js";
 import type { AccountStore, AppStore, GrantStore, SessionStore } from "./ports/signin.js";
 import type { CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
 import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
+import type { TwoFactorStore } from "./ports/two-factor.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
 export * from "./ports/signin.js";
 export * from "./ports/realtime.js";
 export * from "./ports/keys.js";
+export * from "./ports/two-factor.js";
 
 export interface Store {
   readonly kind: "memory" | "redis";
@@ -29,6 +31,8 @@ export interface Store {
   /** OpenID Connect: the signing keys, and the scopes granted per app. */
   readonly signingKeys: SigningKeyStore;
   readonly consentScopes: ConsentScopeStore;
+  /** Two-factor with an authenticator app, per user. */
+  readonly twoFactor: TwoFactorStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -1,8 +1,9 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { UserRecord } from "../store/port.js";
+import { AccountTwoFactor } from "./two-factor.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "code"];
 
 export function AccountPage(p: {
   ui: Ui;
@@ -12,6 +13,8 @@ export function AccountPage(p: {
   csrf: string;
   error?: FormProblem | undefined;
   notice?: string | undefined;
+  /** Two-factor (views/two-factor.tsx). */
+  twoFactor: { on: boolean; recoveryCodesLeft: number };
 }) {
   const { t, rich, number } = p.ui;
   const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
@@ -71,6 +74,7 @@ export function AccountPage(p: {
           <button type="submit">{t("account.upload")}</button>
         </form>
       </Card>
+      <AccountTwoFactor ui={p.ui} csrf={p.csrf} status={p.twoFactor} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>
         {p.consents.length === 0 ? (

@@ -33,10 +33,12 @@ async function render(
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
   const ui = pageUi(req, deps.config);
+  const twoFactor = await deps.twoFactor.status(user.id);
   sendPage(
     res,
     status,
     AccountPage({
+      twoFactor,
       ui,
       user,
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
@@ -46,6 +48,11 @@ async function render(
     }),
   );
 }
+
+/** The account page with an error (the two-factor forms answer with it). */
+export const accountWithError =
+  (deps: PagesDeps) => (req: Request, res: Response, user: UserRecord, status: number, error?: string) =>
+    render(req, res, deps, user, status, error === undefined ? {} : { error });
 
 export function accountPage(deps: PagesDeps) {
   return page(async (req, res) => {

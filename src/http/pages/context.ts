@@ -6,6 +6,7 @@ import type { Apps } from "../../domain/apps.js";
 import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
 import type { OpenId } from "../../domain/oidc-setup.js";
+import type { TwoFactor } from "../../domain/two-factor.js";
 import type { Store, UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
@@ -18,6 +19,8 @@ export interface PagesDeps {
   customTokens: CustomTokens;
   /** OpenID Connect: signing keys and ID tokens (id_token_hint). */
   openid: OpenId;
+  /** Two-factor: the second sign-in step and its setup on /account. */
+  twoFactor: TwoFactor;
 }
 
 /** The signed-in user, or undefined (a session whose user is gone counts as signed out). */

@@ -7,7 +7,7 @@ import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
-import { accountPage, updateAccount, withdrawConsent } from "./account.js";
+import { accountPage, accountWithError, updateAccount, withdrawConsent } from "./account.js";
 import type { Config } from "../../config.js";
 import { getAsset } from "./assets.js";
 import type { PagesDeps } from "./context.js";
@@ -19,6 +19,7 @@ import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
+import { confirmTwoFactor, disableTwoFactor, secondStep, secondStepPage, setupTwoFactor } from "./two-factor.js";
 
 const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
 
@@ -52,8 +53,12 @@ export function pageRoutes(deps: PagesDeps): Router {
   );
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
+  route(router, "/signin/code", { get: secondStepPage(deps), post: [csrfCheck, secondStep(deps)] });
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
+  route(router, "/account/2fa/setup", { post: [csrfCheck, setupTwoFactor(deps, accountWithError(deps))] });
+  route(router, "/account/2fa/confirm", { post: [csrfCheck, confirmTwoFactor(deps, accountWithError(deps))] });
+  route(router, "/account/2fa/disable", { post: [csrfCheck, disableTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });

@@ -18,6 +18,8 @@ declare module "express-session" {
     authTime?: number;
     /** How (RFC 8176 values): ["pwd"] for a password. */
     amr?: string[];
+    /** Half signed in: the password was right, the two-factor code is still due (pages/two-factor.ts). */
+    pendingTwoFactor?: { userId: string; until: number };
   }
 }
 

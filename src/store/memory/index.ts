@@ -5,6 +5,7 @@ import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.
 import { MemoryChallenges } from "./challenges.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
+import { MemoryTwoFactor } from "./two-factor.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
 
 export class MemoryStore implements Store {
@@ -20,6 +21,7 @@ export class MemoryStore implements Store {
   readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
   readonly signingKeys = new MemorySigningKeys();
   readonly consentScopes = new MemoryConsentScopes();
+  readonly twoFactor = new MemoryTwoFactor();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(

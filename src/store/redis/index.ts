@@ -22,6 +22,7 @@ import { keyspace, type Keyspace } from "./keys.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
+import { RedisTwoFactor } from "./two-factor.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
 
 export class RedisStore implements Store {
@@ -36,6 +37,7 @@ export class RedisStore implements Store {
   readonly grants: RedisGrants;
   readonly signingKeys: RedisSigningKeys;
   readonly consentScopes: RedisConsentScopes;
+  readonly twoFactor: RedisTwoFactor;
 
   constructor(
     readonly redis: RedisClient,
@@ -51,6 +53,7 @@ export class RedisStore implements Store {
     this.grants = new RedisGrants(redis, this.keys);
     this.signingKeys = new RedisSigningKeys(redis, this.keys);
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
+    this.twoFactor = new RedisTwoFactor(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

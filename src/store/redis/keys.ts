@@ -77,6 +77,12 @@ export function keyspace(prefix: string) {
     signingKeysClaim: `${prefix}:{signing-keys}:claim`,
     /** Hash: client id → the space-separated scopes the user granted it; tagged with the user's consents. */
     consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
+    /** String (JSON TwoFactorRecord, the TOTP secret sealed): the user's two-factor; tagged with the user. */
+    twoFactor: (userId: string) => `${prefix}:2fa:{${userId}}`,
+    /** Set: the keyed hashes of the user's unused recovery codes (SREM uses one once). */
+    twoFactorRecovery: (userId: string) => `${prefix}:2fa:{${userId}}:recovery`,
+    /** String with a TTL (SET NX): this TOTP time step was used to sign in (no replay). */
+    twoFactorStep: (userId: string, step: number) => `${prefix}:2fa:{${userId}}:step:${step}`,
   };
 }
 
