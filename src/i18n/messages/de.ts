@@ -203,7 +203,7 @@ export const de: Messages = {
   "twofa.setupTitle": "Zwei-Faktor-Authentifizierung einrichten",
   "twofa.scan": "1. Füge dein Konto einer Authenticator-App hinzu",
   "twofa.scanLead":
-    "Scanne diesen QR-Code mit einer Authenticator-App (etwa Aegis, Google Authenticator, Microsoft Authenticator oder 1Password).",
+    "Scanne diesen QR-Code mit einer Authenticator-App (etwa Aegis, Google Authenticator, Microsoft Authenticator oder FreeOTP).",
   "twofa.qrLabel": "QR-Code für deine Authenticator-App",
   "twofa.typeInstead": "Scannen geht nicht? Gib stattdessen diesen Schlüssel in der App ein (zeitbasiert, 6 Ziffern):",
   "twofa.confirm": "2. Mit einem Code bestätigen",

@@ -207,7 +207,7 @@ export const en = {
   "twofa.setupTitle": "Set up two-factor",
   "twofa.scan": "1. Add your account to an authenticator app",
   "twofa.scanLead":
-    "Scan this QR code with an authenticator app (such as Aegis, Google Authenticator, Microsoft Authenticator or 1Password).",
+    "Scan this QR code with an authenticator app (such as Aegis, Google Authenticator, Microsoft Authenticator or FreeOTP).",
   "twofa.qrLabel": "QR code for your authenticator app",
   "twofa.typeInstead": "Cannot scan it? Type this key into the app instead (time-based, 6 digits):",
   "twofa.confirm": "2. Confirm with a code",

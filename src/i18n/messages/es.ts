@@ -200,7 +200,7 @@ export const es: Messages = {
   "twofa.setupTitle": "Configurar la verificación en dos pasos",
   "twofa.scan": "1. Añade tu cuenta a una aplicación de autenticación",
   "twofa.scanLead":
-    "Escanea este código QR con una aplicación de autenticación (por ejemplo Aegis, Google Authenticator, Microsoft Authenticator o 1Password).",
+    "Escanea este código QR con una aplicación de autenticación (por ejemplo Aegis, Google Authenticator, Microsoft Authenticator o FreeOTP).",
   "twofa.qrLabel": "Código QR para tu aplicación de autenticación",
   "twofa.typeInstead": "¿No puedes escanearlo? Escribe esta clave en la aplicación (basada en el tiempo, 6 dígitos):",
   "twofa.confirm": "2. Confirma con un código",

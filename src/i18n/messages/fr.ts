@@ -202,7 +202,7 @@ export const fr: Messages = {
   "twofa.setupTitle": "Activer la vérification en deux étapes",
   "twofa.scan": "1. Ajoutez votre compte à une application d’authentification",
   "twofa.scanLead":
-    "Scannez ce code QR avec une application d’authentification (par exemple Aegis, Google Authenticator, Microsoft Authenticator ou 1Password).",
+    "Scannez ce code QR avec une application d’authentification (par exemple Aegis, Google Authenticator, Microsoft Authenticator ou FreeOTP).",
   "twofa.qrLabel": "Code QR pour votre application d’authentification",
   "twofa.typeInstead":
     "Impossible de le scanner ? Saisissez plutôt cette clé dans l’application (basée sur le temps, 6 chiffres) :",

@@ -196,7 +196,7 @@ export const ja: Messages = {
   "twofa.setupTitle": "2 段階認証の設定",
   "twofa.scan": "1. 認証アプリにアカウントを追加",
   "twofa.scanLead":
-    "この QR コードを認証アプリ（Aegis、Google Authenticator、Microsoft Authenticator、1Password など）で読み取ってください。",
+    "この QR コードを認証アプリ（Aegis、Google Authenticator、Microsoft Authenticator、FreeOTP など）で読み取ってください。",
   "twofa.qrLabel": "認証アプリ用の QR コード",
   "twofa.typeInstead": "読み取れない場合は、代わりにこのキーをアプリに入力してください（時間ベース、6 桁）：",
   "twofa.confirm": "2. コードで確認",
