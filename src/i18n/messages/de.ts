@@ -196,7 +196,7 @@ export const de: Messages = {
   "twofa.stepTitle": "Zwei-Faktor-Prüfung",
   "twofa.stepLead":
     "Gib den 6-stelligen Code aus deiner Authenticator-App oder einen deiner Wiederherstellungscodes ein.",
-  "twofa.code": "Code",
+  "twofa.code": "Bestätigungscode",
   "twofa.stepHint": "Jeder Wiederherstellungscode funktioniert nur einmal.",
   "twofa.verify": "Weiter",
   "twofa.startOver": "Erneut anmelden",

@@ -200,7 +200,7 @@ export const en = {
   // Two-factor with an authenticator app (totp).
   "twofa.stepTitle": "Two-factor check",
   "twofa.stepLead": "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
-  "twofa.code": "Code",
+  "twofa.code": "Verification code",
   "twofa.stepHint": "Each recovery code works once.",
   "twofa.verify": "Continue",
   "twofa.startOver": "Sign in again",

@@ -193,7 +193,7 @@ export const es: Messages = {
   "twofa.stepTitle": "Verificación en dos pasos",
   "twofa.stepLead":
     "Introduce el código de 6 dígitos de tu aplicación de autenticación o uno de tus códigos de recuperación.",
-  "twofa.code": "Código",
+  "twofa.code": "Código de verificación",
   "twofa.stepHint": "Cada código de recuperación sirve una sola vez.",
   "twofa.verify": "Continuar",
   "twofa.startOver": "Volver a iniciar sesión",

@@ -195,7 +195,7 @@ export const fr: Messages = {
   "twofa.stepTitle": "Vérification en deux étapes",
   "twofa.stepLead":
     "Saisissez le code à 6 chiffres de votre application d’authentification, ou l’un de vos codes de secours.",
-  "twofa.code": "Code",
+  "twofa.code": "Code de vérification",
   "twofa.stepHint": "Chaque code de secours ne sert qu’une fois.",
   "twofa.verify": "Continuer",
   "twofa.startOver": "Se reconnecter",

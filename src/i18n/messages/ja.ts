@@ -189,7 +189,7 @@ export const ja: Messages = {
   // Two-factor with an authenticator app (totp).
   "twofa.stepTitle": "2 段階認証",
   "twofa.stepLead": "認証アプリに表示される 6 桁のコード、または復旧コードのいずれかを入力してください。",
-  "twofa.code": "コード",
+  "twofa.code": "確認コード",
   "twofa.stepHint": "復旧コードはそれぞれ 1 回だけ使えます。",
   "twofa.verify": "続ける",
   "twofa.startOver": "もう一度ログイン",
