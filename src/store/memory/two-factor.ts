@@ -17,6 +17,7 @@ export class MemoryTwoFactor implements TwoFactorStore {
   }
   async disable(userId: string) {
     this.recovery.delete(userId);
+    for (const k of this.steps.keys()) if (k.startsWith(`${userId} `)) this.steps.delete(k);
     return this.records.delete(userId);
   }
   async useStep(userId: string, step: number, ttlSeconds: number) {

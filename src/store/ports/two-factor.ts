@@ -13,7 +13,10 @@ export interface TwoFactorStore {
   get(userId: string): Promise<TwoFactorRecord | null>;
   /** Turns two-factor on (or replaces it): the record and exactly these recovery code hashes. */
   enable(userId: string, record: TwoFactorRecord, recoveryHashes: string[]): Promise<void>;
-  /** Turns two-factor off: the record and the recovery codes are gone. true when it was on. */
+  /**
+   * Turns two-factor off: the record, the recovery codes and the used steps are gone (everything
+   * the store holds for the user's two-factor). true when it was on.
+   */
   disable(userId: string): Promise<boolean>;
   /**
    * Uses the time step of a TOTP code, atomically: true the first time for (userId, step), false

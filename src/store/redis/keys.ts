@@ -81,8 +81,8 @@ export function keyspace(prefix: string) {
     twoFactor: (userId: string) => `${prefix}:2fa:{${userId}}`,
     /** Set: the keyed hashes of the user's unused recovery codes (SREM uses one once). */
     twoFactorRecovery: (userId: string) => `${prefix}:2fa:{${userId}}:recovery`,
-    /** String with a TTL (SET NX): this TOTP time step was used to sign in (no replay). */
-    twoFactorStep: (userId: string, step: number) => `${prefix}:2fa:{${userId}}:step:${step}`,
+    /** Sorted set: the TOTP time steps used (member), scored by when the mark ends (ms); no replay. */
+    twoFactorSteps: (userId: string) => `${prefix}:2fa:{${userId}}:steps`,
   };
 }
 
