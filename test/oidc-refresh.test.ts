@@ -193,14 +193,15 @@ describeBackends("Refresh tokens", (backend) => {
 
   describe("When a grant ends", () => {
     it("then its refresh tokens stop REFRESH_TOKEN_TTL after the sign-in: a rotation does not extend it", async () => {
-      await setup({ REFRESH_TOKEN_TTL: "1" });
+      // 3 s, not 1: the refresh below must come before the grant's end even on a loaded machine.
+      await setup({ REFRESH_TOKEN_TTL: "3" });
       const first = await offlinePair(base, alice, app);
-      const signedIn = Date.now(); // the grant ends at most 1 s after this
-      await sleep(400);
+      const signedIn = Date.now(); // the code was redeemed before this: the grant ends at most 3 s after it
+      await sleep(1000);
       const r = await refresh(base, app, first.refresh);
       expect(r.status).to.equal(200);
-      await sleep(Math.max(0, signedIn + 1050 - Date.now()));
-      // Some 0.6 s after its own issue, but past the grant's end.
+      await sleep(Math.max(0, signedIn + 3050 - Date.now()));
+      // Some 2 s after its own issue (inside its lifetime, were a rotation to extend it), but past the grant's end.
       const late = await refresh(base, app, r.json.refresh_token);
       expect(late.status).to.equal(400);
       expect(late.json.error).to.equal("invalid_grant");

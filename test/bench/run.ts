@@ -6,7 +6,7 @@
 // benchmark names, e.g. "solve"),
 // BENCH_CONNECTIONS (50), BENCH_ONLY (comma-separated module names), BENCH_PROFILE (a directory:
 // the Sigil processes write --cpu-prof profiles there), BENCH_MARKDOWN=1 (also a Markdown table).
-// Module settings: signin — BENCH_TOKEN_CODES (2000 codes traded per round and side); realtime —
+// Module settings: signin and oidc — BENCH_TOKEN_CODES (2000 codes traded per round and side); realtime —
 // BENCH_SOLVE_RATE (200 solves/s), BENCH_SOCKETS (10000), BENCH_SOCKET_CLIENTS (2 client
 // processes), BENCH_SOCKET_CONCURRENCY (250 handshakes in flight per client process); recovery —
 // BENCH_SOLVE_RATE, BENCH_SOCKETS, BENCH_KILL_SECONDS (4 s of load around the SIGKILL), BENCH_KILL_CLIENTS (20); fanout —
@@ -21,12 +21,12 @@ import { challengesBench } from "./challenges.js";
 import { realtimeBench } from "./realtime.js";
 import { fanoutBench } from "./fanout.js";
 import { recoveryBench } from "./recovery.js";
-import { signinBench } from "./signin.js";
+import { oidcBench, signinBench } from "./signin.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { failure, formatMarkdown, formatTable, type Row } from "./lib/report.js";
 
-const MODULES: BenchModule[] = [challengesBench, signinBench, realtimeBench, recoveryBench, fanoutBench];
+const MODULES: BenchModule[] = [challengesBench, signinBench, oidcBench, realtimeBench, recoveryBench, fanoutBench];
 
 function num(name: string, dflt: number): number {
   const v = process.env[name];
