@@ -3,11 +3,13 @@
 // here with the same library (otpauth) from the secret the setup page shows.
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
+import fc from "fast-check";
 import * as OTPAuth from "otpauth";
 import { describeBackends } from "./support/backends.js";
 import { verifyIdToken, trade } from "./support/oidc.js";
 import { PageClient, csrfOf, decodeHtml, registerApp } from "./support/pages.js";
-import { TEST_SECRET } from "./support/nodes.js";
+import { TEST_SECRET, type TestNode } from "./support/nodes.js";
+import { fcOpts, fuzzRuns } from "./support/fuzz.js";
 
 const PASSWORD = "correct horse battery";
 
@@ -70,9 +72,11 @@ async function isSignedIn(c: PageClient): Promise<boolean> {
 }
 
 describeBackends("Two-factor", (backend) => {
+  let node: TestNode;
   let base: string;
   beforeEach(async () => {
-    base = (await backend.startNode()).url;
+    node = await backend.startNode();
+    base = node.url;
   });
 
   async function enrolledUser(name: string): Promise<{ c: PageClient; e: Enrolled }> {
@@ -213,6 +217,50 @@ describeBackends("Two-factor", (backend) => {
       expect(right.status).to.equal(429);
       expect(right.headers["retry-after"]).to.match(/^\d+$/);
       expect(await isSignedIn(c)).to.equal(false);
+    });
+
+    it("then no key, code or recovery code appears in a log line", async () => {
+      const { c, e } = await enrolledUser("lena");
+      const next = await password(c, "lena");
+      const csrf = csrfOf((await c.get(next)).text);
+      await c.post(next, { _csrf: csrf, code: wrongCode(e.secret) });
+      await c.post(next, { _csrf: csrf, code: e.recovery[3]! });
+      const logs = node.logs.join("\n");
+      expect(logs).to.not.contain(e.secret);
+      expect(logs).to.not.contain(e.recovery[3]!);
+      expect(logs).to.not.contain(wrongCode(e.secret));
+    });
+
+    it("then random code fields from a half-signed-in browser never answer 5xx nor sign in, and change nothing stored", async function () {
+      this.timeout(60_000);
+      const { c, e } = await enrolledUser("fuzzy");
+      const next = await password(c, "fuzzy");
+      const csrf = csrfOf((await c.get(next)).text);
+      const right = new Set([-30, 0, 30].map((o) => codeAt(e.secret, o)));
+      const value = fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.stringMatching(/^\d{6}$/).filter((v) => !right.has(v)),
+        fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/),
+        fc.integer({ min: 100, max: 70_000 }).map((n) => "7".repeat(n)),
+        fc.constantFrom("", " ", "\u0000", "\ud800", "%ff", "a&b=c"),
+      );
+      const fields = fc.array(fc.tuple(fc.constantFrom("code", "code[]", "code[x]", "_csrf", "x"), value), {
+        maxLength: 4,
+      });
+      await fc.assert(
+        fc.asyncProperty(fields, async (pairs) => {
+          const body: Record<string, string[]> = { _csrf: [csrf] };
+          for (const [k, v] of pairs) (body[k] ??= []).push(v);
+          const r = await c.post(next, body);
+          expect(r.status, JSON.stringify(pairs).slice(0, 200)).to.be.oneOf([400, 401, 403, 413, 429]);
+        }),
+        fcOpts(fuzzRuns(40)),
+      );
+      expect(await isSignedIn(c)).to.equal(false);
+      const stored = node.opened.store.twoFactor;
+      const user = (await node.opened.store.accounts.byUsername("fuzzy"))!;
+      expect(await stored.get(user.id)).to.not.equal(null);
+      expect(await stored.recoveryCodesLeft(user.id)).to.equal(10);
     });
 
     it("then the code page without a right password first sends back to sign in", async () => {
