@@ -4,6 +4,8 @@
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import fc from "fast-check";
+import jsQR from "jsqr";
+import sharp from "sharp";
 import * as OTPAuth from "otpauth";
 import { describeBackends } from "./support/backends.js";
 import { verifyIdToken, trade } from "./support/oidc.js";
@@ -116,6 +118,27 @@ describeBackends("Two-factor", (backend) => {
       expect(right.status).to.equal(303);
       expect(right.headers.location).to.equal("/account");
       expect(await isSignedIn(c)).to.equal(true);
+    });
+
+    it("then the QR code on the page holds the otpauth URI of the key shown in text", async () => {
+      const c = new PageClient(base);
+      await c.signUp("quinn", PASSWORD);
+      const setup = await c.submit("/account", "/account/2fa/setup", {});
+      const secret = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
+      const svg = /<svg[\s\S]*?<\/svg>/.exec(setup.text)![0];
+      expect(svg).to.not.match(/style=|<script/);
+      const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const read = jsQR(new Uint8ClampedArray(data), info.width, info.height);
+      expect(read, "the QR code could not be read").to.not.equal(null);
+      const uri = new URL(read!.data);
+      expect(uri.protocol).to.equal("otpauth:");
+      expect(uri.host).to.equal("totp");
+      expect(decodeURIComponent(uri.pathname)).to.equal("/Sigil:quinn");
+      expect(uri.searchParams.get("secret")).to.equal(secret);
+      expect(uri.searchParams.get("issuer")).to.equal("Sigil");
+      expect(uri.searchParams.get("algorithm")).to.equal("SHA1");
+      expect(uri.searchParams.get("digits")).to.equal("6");
+      expect(uri.searchParams.get("period")).to.equal("30");
     });
 
     it("then a wrong first code leaves it off, and an expired or forged setup is refused", async () => {
