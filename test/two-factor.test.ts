@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import fc from "fast-check";
-import jsQR from "jsqr";
+import jsqr from "jsqr";
 import sharp from "sharp";
 import * as OTPAuth from "otpauth";
 import { describeBackends } from "./support/backends.js";
@@ -14,6 +14,8 @@ import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { fcOpts, fuzzRuns } from "./support/fuzz.js";
 
 const PASSWORD = "correct horse battery";
+/** jsqr is CommonJS whose types declare an ES default export: node hands over module.exports. */
+const jsQR = (jsqr as unknown as { default: typeof jsqr }).default;
 
 /** The code the user's app shows `offsetSeconds` from now. */
 function codeAt(secret: string, offsetSeconds = 0): string {
