@@ -14,7 +14,7 @@ import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { fcOpts, fuzzRuns } from "./support/fuzz.js";
 
 const PASSWORD = "correct horse battery";
-/** jsqr is CommonJS whose types declare an ES default export: node hands over module.exports. */
+/** jsqr is CommonJS: node hands over module.exports, whose `default` is the decoder. */
 const jsQR = jsqr.default;
 
 /** The code the user's app shows `offsetSeconds` from now. */
