@@ -18,7 +18,10 @@ describeBackends("Realtime channel control", (backend) => {
     const api = challengeApi(node.url);
     const key = await api.createKey("q", "a", { authorization: `Bearer ${token}` });
     for (let i = 0; i < 15; i++) await api.solve(key, "a");
-    await new Promise((r) => setTimeout(r, 100));
+    // Until the node says the socket is gone (the drop follows the last delivery), at most 3 s.
+    const sockets = async () => /^sigil_channel_sockets (\d+)$/m.exec((await http(node.url, "/metrics")).text)?.[1];
+    for (const until = Date.now() + 3000; (await sockets()) !== "0" && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 10));
     const poll = await http(node.url, `${q}&sid=${sid}`);
     expect(poll.status).to.equal(400);
     expect(poll.json).to.deep.equal({ code: 1, message: "Session ID unknown" });

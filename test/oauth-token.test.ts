@@ -180,7 +180,7 @@ describeBackends("Token and user endpoints", (backend) => {
     beforeEach(() => setup({ CODE_TTL: "1" }));
     it("then it fails with invalid_grant", async () => {
       const c = await code();
-      await new Promise((r) => setTimeout(r, 2100));
+      await new Promise((r) => setTimeout(r, 1100));
       const r = await token(base, fields(c));
       expect(r.status).to.equal(400);
       expect(r.json.error).to.equal("invalid_grant");

@@ -33,21 +33,35 @@ describe("The process", function () {
     const half = Math.floor(body.length / 2);
     const sock = connect(node.port, "127.0.0.1");
     let response = "";
-    sock.on("data", (d) => (response += d.toString()));
+    // The node's "100 Continue" (the request asks for it) says it has read the request's head.
+    const continued = new Promise<void>((r) =>
+      sock.on("data", (d) => {
+        response += d.toString();
+        if (response.startsWith("HTTP/1.1 100 ")) r();
+      }),
+    );
     const ended = new Promise((r) => sock.on("close", r));
     await new Promise((r) => sock.once("connect", r));
     sock.write(
-      `POST /challenge/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+      `POST /challenge/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n${body.slice(0, half)}`,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    await continued;
+    response = "";
     const t0 = Date.now();
     node.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 300));
 
-    const refused = await http(node.url, "/healthz").then(
-      () => false,
-      () => true,
-    );
+    // New connections are refused once the node has closed its listener: within a second.
+    const refusedNow = () =>
+      http(node.url, "/healthz").then(
+        () => false,
+        () => true,
+      );
+    const until = Date.now() + 1000;
+    let refused = await refusedNow();
+    while (!refused && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+      refused = await refusedNow();
+    }
     expect(refused, "no new connections while draining").to.equal(true);
 
     sock.write(body.slice(half));

@@ -4,16 +4,25 @@
 //                           the service serves it as /client.js, and its map as /client.js.map
 // and prints the browser bundle's size, minified and gzipped, to keep an eye on it.
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(root, "src/index.ts");
-const common = { entryPoints: [entry], bundle: true, sourcemap: true, target: "es2022", logLevel: "warning" };
+const common = {
+  entryPoints: [entry],
+  bundle: true,
+  sourcemap: true,
+  target: "es2022",
+  logLevel: "warning",
+  write: false,
+};
 
-await Promise.all([
+// Each file is written beside its place and renamed over it, so that a server reading the bundle
+// while it is rebuilt (npm start during the test suite) reads the old file or the new, never half.
+const results = await Promise.all([
   build({
     ...common,
     format: "esm",
@@ -31,6 +40,11 @@ await Promise.all([
     outfile: join(root, "dist/browser/client.js"),
   }),
 ]);
+for (const { path, contents } of results.flatMap((r) => r.outputFiles)) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, contents);
+  renameSync(`${path}.tmp`, path);
+}
 
 const bundle = readFileSync(join(root, "dist/browser/client.js"));
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

@@ -7,23 +7,38 @@ import { http } from "../support/http.js";
 import { startSigil, type ServerProcess } from "../support/processes.js";
 import { createRequest, sleep, solveRequest, steadyLoad, type Req } from "./client.js";
 
-/** A solve request whose body is sent in two parts: it is in flight until finish() is called. */
+/**
+ * A solve request whose body waits: it is in flight until finish() is called. It asks
+ * `Expect: 100-continue`, so the node's "100 Continue" says it has read the request (accepted).
+ */
 function slowSolve(port: number, key: string, answer: string) {
   const sock = connect(port, "127.0.0.1");
   let data = "";
-  sock.on("data", (d) => (data += d.toString("latin1")));
+  let onData = () => {};
+  sock.on("data", (d) => {
+    data += d.toString("latin1");
+    onData();
+  });
   const closed = new Promise<string>((resolve) => {
-    sock.on("close", () => resolve(data));
+    sock.on("close", () => resolve(data.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, "")));
     sock.on("error", (e: NodeJS.ErrnoException) => (data += `[${e.code}]`));
+  });
+  const accepted = new Promise<void>((resolve, reject) => {
+    onData = () => {
+      if (data.startsWith("HTTP/1.1 100 ")) resolve();
+      else reject(new Error(`no 100 Continue: ${data.slice(0, 200)}`));
+    };
+    void closed.then(() => reject(new Error(`closed before 100 Continue: ${data.slice(0, 200)}`)));
   });
   sock.write(
     `POST /challenge/solve HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nkey: ${key}\r\na: ${answer}\r\n` +
-      `Content-Length: 2\r\nConnection: close\r\n\r\n{`,
+      `Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
   );
   return {
+    accepted,
     finish() {
       // write, not end: a half-closed request is aborted by node:http (httpAllowHalfOpen false).
-      sock.write("}");
+      sock.write("{}");
     },
     response: closed,
   };
@@ -71,12 +86,15 @@ describe("Faults: SIGTERM under load", function () {
     await sleep(1000);
     // Requests the node has accepted and is still reading when SIGTERM arrives.
     const slow = keys.slice(0, 4).map((k, i) => slowSolve(sigil.port, k, `a${i}`));
-    await sleep(200);
+    await Promise.all(slow.map((s) => s.accepted));
     const termAt = load.now();
     sigil.proc.kill("SIGTERM");
     await sleep(500);
     for (const s of slow) s.finish();
-    const code = await Promise.race([sigil.exited, sleep(10_000).then(() => "still running after 10 s")]);
+    let late: NodeJS.Timeout | undefined;
+    const tooLate = new Promise<string>((r) => (late = setTimeout(() => r("still running after 10 s"), 10_000)));
+    const code = await Promise.race([sigil.exited, tooLate]);
+    clearTimeout(late); // else the timer holds the test process for up to 10 s after the suite
     const exitMs = load.now() - termAt;
     await load.stop();
     const all = load.outcomes;

@@ -19,16 +19,23 @@ export interface ChannelClient {
   waitEvents(n: number, ms?: number): Promise<ChallengeResultEvent[]>;
   waitReady(ms?: number): Promise<ReadyEvent>;
   waitDisconnect(ms?: number): Promise<string>;
+  /**
+   * Waits for the first event of challenge `key` (a marker the test solves after everything it
+   * expects) and resolves with the events that came before it: what "nothing else arrived" means
+   * without a fixed sleep, since a socket's events come in order.
+   */
+  eventsBefore(key: string, ms?: number): Promise<ChallengeResultEvent[]>;
   /** The id of the last event seen. */
   lastId(): string | undefined;
   close(): void;
 }
 
 const open = new Set<ClientSocket>();
-afterEach(() => {
+/** Disconnects every client these helpers opened: after each test (test/support/hooks.ts). */
+export function closeChannelClients(): void {
   for (const s of open) s.disconnect();
   open.clear();
-});
+}
 
 function until<T>(check: () => T | undefined, ms: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -81,6 +88,15 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
       until(() => (c.events.length >= n ? c.events : undefined), ms, `${n} events (have ${c.events.length})`),
     waitReady: (ms = 3000) => until(() => c.readies[c.readies.length - 1], ms, "ready"),
     waitDisconnect: (ms = 3000) => until(() => c.disconnects[c.disconnects.length - 1], ms, "disconnect"),
+    eventsBefore: (key, ms = 3000) =>
+      until(
+        () => {
+          const i = c.events.findIndex((e) => e.key === key);
+          return i < 0 ? undefined : c.events.slice(0, i);
+        },
+        ms,
+        `the marker event of ${key}`,
+      ),
     lastId: () => c.events[c.events.length - 1]?.id,
     close: () => {
       socket.disconnect();

@@ -19,6 +19,12 @@ export function record(conn: RealtimeConnection) {
     },
     readyCount: (n: number) => r.until(() => r.readies.length >= n && r.readies[n - 1], `ready #${n}`),
     eventCount: (n: number) => r.until(() => r.events.length >= n && r.events, `${n} events (have ${r.events.length})`),
+    /** The events before the first one of challenge `key`, a marker solved after what the test expects. */
+    eventsBefore: (key: string) =>
+      r.until(() => {
+        const i = r.events.findIndex((e) => e.key === key);
+        return i >= 0 && r.events.slice(0, i);
+      }, `the marker event of ${key}`),
   };
   conn.on("challenge:result", (e) => r.events.push(e));
   conn.on("ready", (e) => r.readies.push(e));

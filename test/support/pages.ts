@@ -18,10 +18,10 @@ export class PageClient {
   private keep(r: TestResponse): TestResponse {
     const set = r.headers["set-cookie"];
     for (const c of Array.isArray(set) ? set : set ? [set] : []) {
-      const [pair] = c.split(";");
-      const i = pair!.indexOf("=");
-      const name = pair!.slice(0, i);
-      const value = pair!.slice(i + 1);
+      const [pair = ""] = c.split(";");
+      const i = pair.indexOf("=");
+      const name = pair.slice(0, i);
+      const value = pair.slice(i + 1);
       if (/expires=Thu, 01 Jan 1970/i.test(c) || value === "") this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -80,9 +80,14 @@ export class PageClient {
 }
 
 export function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error(`no CSRF token in page: ${html.slice(0, 300)}`);
-  return m[1]!;
+  return capture(/name="_csrf" value="([^"]+)"/, html, "a CSRF token");
+}
+
+/** The first group of `re` in a page, or an error that names what is missing and shows the page. */
+export function capture(re: RegExp, html: string, what: string): string {
+  const value = re.exec(html)?.[1];
+  if (value === undefined) throw new Error(`no ${what} in page: ${html.slice(0, 300)}`);
+  return value;
 }
 
 export interface TestApp {
@@ -99,9 +104,9 @@ export async function registerApp(
 ): Promise<TestApp> {
   const r = await dev.submit("/developers", "/developers", { name, redirect_uri: redirectUris.join("\n") });
   if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text.slice(0, 500)}`);
-  const clientId = /class="client-id">([^<]+)</.exec(r.text)![1]!;
-  const clientSecret = /class="secret client-secret">([^<]+)</.exec(r.text)![1]!;
-  return { clientId, clientSecret, redirectUri: redirectUris[0]! };
+  const clientId = capture(/class="client-id">([^<]+)</, r.text, "client id");
+  const clientSecret = capture(/class="secret client-secret">([^<]+)</, r.text, "client secret");
+  return { clientId, clientSecret, redirectUri: redirectUris[0]! }; // 201: so there was one
 }
 
 export function pkce(): { verifier: string; challenge: string } {
@@ -115,8 +120,8 @@ export async function authorize(user: PageClient, params: Record<string, string>
   let r = await user.get(path);
   if (r.status === 200) {
     const hidden: Record<string, string> = {};
-    for (const m of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
-      hidden[m[1]!] = decodeHtml(m[2]!);
+    for (const [, name = "", value = ""] of r.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+      hidden[name] = decodeHtml(value);
     r = await user.post("/authorize", { ...hidden, decision });
   }
   if (r.status !== 303) throw new Error(`authorize: expected 303, got ${r.status} ${r.text.slice(0, 300)}`);

@@ -40,16 +40,28 @@ export async function waitHttp(url: string, timeoutMs = 15_000): Promise<void> {
     });
     if (ok) return;
     if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 const live = new Set<ChildProcess>();
 process.on("exit", () => {
-  for (const c of live) c.kill("SIGKILL");
+  for (const c of live) killGroup(c, "SIGKILL");
 });
 
-export async function startProcess(opts: {
+/**
+ * Signals the child's whole process group (it is started detached, as its group's leader), so that
+ * what it started goes too: `npm start` runs the build and then node under npm.
+ */
+function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-proc.pid!, signal); // spawn succeeded, so it has a pid
+  } catch {
+    proc.kill(signal); // the group is gone already
+  }
+}
+
+export interface ProcessOptions {
   name?: string;
   /** Entry file relative to the project root, run as `node [nodeArgs] --import tsx <entry>`. */
   entry?: string;
@@ -63,8 +75,22 @@ export async function startProcess(opts: {
   /** Path polled until the server answers. */
   readyPath?: string;
   readyTimeoutMs?: number;
-}): Promise<ServerProcess> {
-  const port = opts.port ?? (await freePort());
+}
+
+export async function startProcess(opts: ProcessOptions): Promise<ServerProcess> {
+  if (opts.port !== undefined) return startOn(opts.port, opts);
+  // A port that was free a moment ago; when another process (a test file running beside this
+  // one) bound it first, the child exits with EADDRINUSE: then another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), opts);
+    } catch (err) {
+      if (attempt >= 5 || !/EADDRINUSE/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOn(port: number, opts: ProcessOptions): Promise<ServerProcess> {
   const [cmd, ...args] = opts.command ?? [
     process.execPath,
     ...(opts.nodeArgs ?? []),
@@ -76,6 +102,7 @@ export async function startProcess(opts: {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   live.add(proc);
   let out = "";
@@ -84,8 +111,10 @@ export async function startProcess(opts: {
   };
   proc.stdout!.on("data", keep);
   proc.stderr!.on("data", keep);
+  // "close", not "exit": it comes once the stdio pipes are closed too, so also after whatever the
+  // process started and handed them to (npm start's node) has exited; nothing is left running.
   const exited = new Promise<number | string>((res) =>
-    proc.once("exit", (code, signal) => {
+    proc.once("close", (code, signal) => {
       live.delete(proc);
       res(code ?? signal ?? "unknown");
     }),
@@ -98,7 +127,7 @@ export async function startProcess(opts: {
   try {
     await Promise.race([waitHttp(url + (opts.readyPath ?? "/healthz"), opts.readyTimeoutMs ?? 20_000), early]);
   } catch (err) {
-    proc.kill("SIGKILL");
+    killGroup(proc, "SIGKILL");
     throw err;
   }
   early.catch(() => {});
@@ -110,10 +139,10 @@ export async function startProcess(opts: {
     proc,
     output: () => out,
     exited,
-    kill: (signal = "SIGTERM") => void proc.kill(signal),
+    kill: (signal = "SIGTERM") => killGroup(proc, signal),
     async stop(signal = "SIGTERM", graceMs = 15_000) {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      const t = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+      if (proc.exitCode === null && proc.signalCode === null) killGroup(proc, signal);
+      const t = setTimeout(() => killGroup(proc, "SIGKILL"), graceMs);
       const code = await exited;
       clearTimeout(t);
       return code;

@@ -47,10 +47,21 @@ export class TestRedis {
     this.dir = mkdtempSync(join(tmpdir(), "sigil-redis-"));
   }
 
+  /**
+   * A server on a port that was free a moment ago: redis-server takes no port 0. Test files run
+   * side by side (mocha --parallel), so another process may bind that port first: then another.
+   */
   static async start(opts: RedisServerOptions = {}): Promise<TestRedis> {
-    const r = new TestRedis(await freePort(), opts);
-    await r.start();
-    return r;
+    for (let attempt = 1; ; attempt++) {
+      const r = new TestRedis(await freePort(), opts);
+      try {
+        await r.start();
+        return r;
+      } catch (err) {
+        await r.destroy();
+        if (attempt >= 5 || !/already in use/i.test(String(err))) throw err;
+      }
+    }
   }
 
   get url(): string {
