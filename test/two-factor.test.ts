@@ -164,6 +164,20 @@ describeBackends("Two-factor", (backend) => {
       expect(await password(c, "ursula")).to.equal("/account");
     });
 
+    it("then setting it up again while it is on is refused, and the key stays the same", async () => {
+      const c = new PageClient(base);
+      await c.signUp("ruth", PASSWORD);
+      const e = await enroll(c);
+      const again = await c.submit("/account", "/account/2fa/setup", {});
+      expect(again.status).to.equal(409);
+      expect(again.text).to.contain("Two-factor is already on.");
+      expect(again.text).to.not.contain("totp-secret");
+      await signOut(c);
+      const next = await password(c, "ruth");
+      const r = await c.post(next, { _csrf: csrfOf((await c.get(next)).text), code: codeAt(e.secret, 30) });
+      expect(r.status).to.equal(303);
+    });
+
     it("then another user's setup form cannot turn it on for this one", async () => {
       const a = new PageClient(base);
       await a.signUp("vera", PASSWORD);
