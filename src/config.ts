@@ -66,6 +66,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CODE_TTL: intIn(1, 600).default(60),
   ACCESS_TOKEN_TTL: intIn(60, 86400).default(3600),
+  PASSWORD_HASH_COST: intIn(10, 20).default(14),
   REFRESH_TOKEN_TTL: intIn(1, 31536000).default(2592000),
   SECRET_GRACE_PERIOD: intIn(0, 2592000).default(86400),
   KEY_ACTIVATION_DELAY: intIn(0, 604800).default(3600),
@@ -116,6 +117,8 @@ export interface Config {
   readonly logLevel: string;
   readonly codeTtl: number;
   readonly accessTokenTtl: number;
+  /** log2 of scrypt's N for new password hashes (PASSWORD_HASH_COST). */
+  readonly passwordHashCost: number;
   /** Seconds a grant's refresh tokens work, counted from the sign-in (rotation does not extend it). */
   readonly refreshTokenTtl: number;
   readonly secretGracePeriod: number;
@@ -233,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     logLevel: e.LOG_LEVEL,
     codeTtl: e.CODE_TTL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    passwordHashCost: e.PASSWORD_HASH_COST,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     secretGracePeriod: e.SECRET_GRACE_PERIOD,
     keyActivationDelay: e.KEY_ACTIVATION_DELAY,

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited } from "../errors.js";
 import type { AttemptLimiter, LimitResult, Store, UserRecord } from "../store/port.js";
 import { codePointLength } from "./text.js";
-import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.js";
+import { Passwords } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
 
 export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
@@ -46,7 +46,10 @@ export class Accounts {
   private readonly perUserAddress: AttemptLimiter;
   private readonly perAddress: AttemptLimiter;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly passwords = new Passwords(),
+  ) {
     this.perUserAddress = store.limiter({ name: "signin-user-addr", points: 10, windowSeconds: 900 });
     this.perAddress = store.limiter({ name: "signin-addr", points: 100, windowSeconds: 900 });
   }
@@ -59,7 +62,7 @@ export class Accounts {
       id: randomUUID(),
       username,
       displayName,
-      passwordHash: await hashPassword(password),
+      passwordHash: await this.passwords.hash(password),
       createdAt: Date.now(),
     };
     if (!(await this.store.accounts.create(user))) throw new FormError("That username is taken.", 409);
@@ -91,7 +94,10 @@ export class Accounts {
 
     await check();
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
-    const ok = await verifyPassword(password.slice(0, 256), user?.passwordHash ?? DUMMY_HASH);
+    const ok = await this.passwords.verify(
+      password.slice(0, 256),
+      user?.passwordHash ?? (await this.passwords.dummyHash()),
+    );
     if (!user || !ok) {
       limited(await Promise.all([this.perUserAddress.consume(key), this.perAddress.consume(address)]));
       throw new FormError("The username or password is wrong.", 401);

@@ -5,29 +5,69 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (e, k) => (e ? reject(e) : resolve(k))));
 
-const N = 16384;
+/** log2 of scrypt's N by default (N = 16384, r = 8: 16 MiB and some 50 ms per hash on one core). */
+export const DEFAULT_PASSWORD_COST = 14;
 const R = 8;
 const P = 1;
 const LEN = 32;
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scrypt(password.normalize("NFC"), salt, LEN, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
-  return `scrypt$${N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+/**
+ * Hashes and checks passwords at one cost (PASSWORD_HASH_COST: log2 of scrypt's N). A stored hash
+ * carries its own parameters, so changing the cost never breaks a sign-in: old hashes are checked
+ * at the cost they were made with.
+ */
+export class Passwords {
+  private readonly dummy: Promise<string>;
+
+  constructor(readonly cost = DEFAULT_PASSWORD_COST) {
+    if (!Number.isInteger(cost) || cost < 10 || cost > 20) throw new RangeError("password cost out of range");
+    // Made at once, so the first unknown username costs no more than any other.
+    this.dummy = this.hash(randomBytes(12).toString("hex"));
+  }
+
+  async hash(password: string): Promise<string> {
+    const N = 2 ** this.cost;
+    const salt = randomBytes(16);
+    const key = await scrypt(password.normalize("NFC"), salt, LEN, {
+      N,
+      r: R,
+      p: P,
+      maxmem: 256 * N * R + 1024 * 1024,
+    });
+    return `scrypt$${N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+  }
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    return verifyPassword(password, stored);
+  }
+
+  /** A hash at this cost to verify against when the user does not exist, so timing does not reveal it. */
+  dummyHash(): Promise<string> {
+    return this.dummy;
+  }
+}
+
+const defaultPasswords = new Passwords();
+
+/** Hashes at the default cost (tools and tests; the service uses its configured Passwords). */
+export function hashPassword(password: string): Promise<string> {
+  return defaultPasswords.hash(password);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split("$");
   if (kind !== "scrypt" || !salt || !hash) return false;
+  const N = Number(n);
+  const rr = Number(r);
+  const pp = Number(p);
+  // Parameters come from the store; refuse what this code never writes rather than allocate for it.
+  if (!Number.isInteger(N) || N < 2 ** 10 || N > 2 ** 20 || rr !== R || pp !== P) return false;
   const expected = Buffer.from(hash, "base64url");
   const key = await scrypt(password.normalize("NFC"), Buffer.from(salt, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 64 * 1024 * 1024,
+    N,
+    r: rr,
+    p: pp,
+    maxmem: 256 * N * rr + 1024 * 1024,
   });
   return timingSafeEqual(key, expected);
 }
-
-/** A hash to verify against when the user does not exist, so timing does not reveal it. */
-export const DUMMY_HASH = await hashPassword(randomBytes(12).toString("hex"));

@@ -2,6 +2,7 @@
 // routes, the realtime channel and the CLI's commands all call these (docs/architecture.md).
 import type { Config } from "../config.js";
 import type { Store } from "../store/port.js";
+import { Passwords } from "./passwords.js";
 import { Accounts } from "./accounts.js";
 import { appExistsIn, Apps } from "./apps.js";
 import { ChannelEvents } from "./channel-events.js";
@@ -28,7 +29,7 @@ export interface Services {
 export function createServices(config: Config, store: Store): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
   return {
-    accounts: new Accounts(store),
+    accounts: new Accounts(store, new Passwords(config.passwordHashCost)),
     // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
     apps: new Apps({
       store,

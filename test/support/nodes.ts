@@ -68,6 +68,10 @@ export async function startNode(
     LOG_LEVEL: "info",
     SHUTDOWN_TIMEOUT: "2",
     SIGNING_KEY_AT_START: opts.signingKeyAtStart ? "on" : "off",
+    // Cheaper password hashes (scrypt N = 1024): the suites sign in thousands of times. Child
+    // processes and the CLI keep the default (14); test/passwords.test.ts checks that hashes of
+    // either cost verify under the other.
+    PASSWORD_HASH_COST: "10",
     // HOT_ROUTES=off npx mocha … runs a suite with every request through express.
     ...(process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
