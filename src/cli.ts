@@ -6,14 +6,22 @@ import { appsCreate } from "./cli/apps.js";
 import { keysRotate } from "./cli/keys.js";
 import { joinOptionValues, UsageError, type CliCommand } from "./cli/common.js";
 import { tokensCommands } from "./cli/tokens.js";
-import { usersCreate, usersResetTwoFactor } from "./cli/users.js";
+import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./cli/users.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
 
 /** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [usersCreate, usersResetTwoFactor, appsCreate, ...tokensCommands(), keysRotate];
+const commands: CliCommand[] = [
+  usersCreate,
+  usersResetPassword,
+  usersResetTwoFactor,
+  usersDelete,
+  appsCreate,
+  ...tokensCommands(),
+  keysRotate,
+];
 
 function usage(): string {
   return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");

@@ -149,6 +149,18 @@ describeBackends(
           },
         ],
         [
+          "account, sessions listed, deletion refused (wrong password)",
+          async () => {
+            expect(await page.locator(".sessions li").count()).to.equal(1);
+            await page.fill("#password", "not the password");
+            await Promise.all([
+              page.waitForLoadState(),
+              page.click('form[action="/account/delete"] button[type=submit]'),
+            ]);
+            expect(await page.getAttribute("#password", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
           "logout, asked",
           async () => {
             const r = await page.goto(`${node.url}/logout?client_id=${clientId}`);

@@ -79,7 +79,11 @@ describeBackends("Pages in five languages", (backend) => {
       expect((await user.signUp(`user_${lang}`, PASSWORD, "Ada")).status).to.equal(303);
       keep("consent", (await user.get(authorizePath())).text);
       await authorize(user, { client_id: app.clientId, redirect_uri: app.redirectUri });
-      keep("account", (await user.get("/account")).text);
+      const account = await user.get("/account");
+      keep("account", account.text);
+      const notDeleted = await user.post("/account/delete", { _csrf: csrfOf(account.text), password: "not it at all" });
+      expect(notDeleted.status).to.equal(401);
+      keep("account, deletion refused", notDeleted.text);
       const confirm = await user.get(`/logout?${new URLSearchParams({ client_id: app.clientId })}`);
       expect(confirm.status).to.equal(200);
       keep("logout, asked", confirm.text);

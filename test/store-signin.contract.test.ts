@@ -47,6 +47,20 @@ describeBackends("Store contract: sign-in", (backend) => {
     expect(await store.accounts.picture("u2")).to.equal(null);
   });
 
+  it("When a user is deleted 50 times at once, then one call deletes it, and its name is free again", async () => {
+    await store.accounts.create(user("u1", "ann"));
+    await store.accounts.savePicture("u1", Buffer.from([1, 2, 3]));
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.accounts.delete(user("u1", "ann"))));
+    expect(results.filter(Boolean)).to.have.length(1);
+    expect(await store.accounts.byId("u1")).to.equal(null);
+    expect(await store.accounts.byUsername("ann")).to.equal(null);
+    expect(await store.accounts.picture("u1")).to.equal(null);
+    expect(await store.accounts.create(user("u2", "ann"))).to.equal(true);
+    // Deleting the old record again never frees the name its new owner holds.
+    expect(await store.accounts.delete(user("u1", "ann"))).to.equal(false);
+    expect((await store.accounts.byUsername("ann"))!.id).to.equal("u2");
+  });
+
   it("When a session is set, then it reads back until its TTL or destroy", async () => {
     await store.sessions.set("s1", '{"a":1}', 1);
     await store.sessions.set("s2", '{"b":2}', 60);

@@ -1,7 +1,7 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited } from "../errors.js";
-import type { AttemptLimiter, LimitResult, Store, UserRecord } from "../store/port.js";
+import type { AttemptLimiter, LimitResult, SessionSummary, Store, UserRecord } from "../store/port.js";
 import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
@@ -135,5 +135,42 @@ export class Accounts {
 
   picture(id: string) {
     return this.store.accounts.picture(id);
+  }
+
+  /**
+   * Sets a new password (the rules of sign-up), then signs the user out everywhere; the caller
+   * revokes their grants (Grants.revokeUserGrants). A FormError when the password breaks a rule.
+   */
+  async setPassword(user: UserRecord, password: string): Promise<void> {
+    user.passwordHash = await this.passwords.hash(checkPassword(password));
+    await this.store.accounts.update(user);
+    await this.endSessions(user.id);
+  }
+
+  /**
+   * The signed-in user's password again, before something that cannot be undone (deleting the
+   * account): limited like sign-in (the same counters); a FormError (401) when wrong, 429 when throttled.
+   */
+  async confirmPassword(user: UserRecord, password: string, address: string): Promise<void> {
+    try {
+      await this.signIn(user.username, password, address);
+    } catch (err) {
+      if (err instanceof FormError && err.status === 401) throw new FormError("The password is wrong.", 401);
+      throw err;
+    }
+  }
+
+  /** The user's signed-in page sessions (browser, address, last seen), most recently seen first. */
+  sessions(userId: string): Promise<SessionSummary[]> {
+    return this.store.sessions.listForUser(userId);
+  }
+
+  /**
+   * Signs the user out everywhere: ends every page session of the user at once (on every node),
+   * except exceptSid when given (the session asking, for "sign out everywhere else"). Returns how
+   * many sessions it ended. For a password reset, an account deletion, a new second factor.
+   */
+  endSessions(userId: string, exceptSid?: string): Promise<number> {
+    return this.store.sessions.destroyForUser(userId, exceptSid);
   }
 }

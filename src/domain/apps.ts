@@ -150,6 +150,9 @@ export class Apps {
   async delete(app: AppRecord): Promise<void> {
     await this.deps.onDelete?.(app.clientId);
     await this.deps.store.apps.delete(app.clientId);
+    // Its CUSTOM TOKENs were revoked (their sockets dropped); now nothing of the app is kept.
+    await this.deps.store.customTokens.deleteAll(app.clientId);
+    await this.deps.store.events.deleteHistory(app.clientId);
   }
 
   /** Client authentication: the app when the secret is its current (or still graced) one. */

@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import type { Store } from "../store/port.js";
 import { Passwords } from "./passwords.js";
 import { Accounts } from "./accounts.js";
+import { AccountLife } from "./account-life.js";
 import { appExistsIn, Apps } from "./apps.js";
 import { ChannelEvents } from "./channel-events.js";
 import { Challenges } from "./challenges.js";
@@ -14,6 +15,8 @@ import { TwoFactor } from "./two-factor.js";
 
 export interface Services {
   accounts: Accounts;
+  /** Export, deletion and password reset of an account (domain/account-life.ts). */
+  accountLife: AccountLife;
   apps: Apps;
   /** CUSTOM TOKENs: create, list, revoke (for /developers, the channel and the CLI). */
   customTokens: CustomTokens;
@@ -28,23 +31,35 @@ export interface Services {
 
 export function createServices(config: Config, store: Store): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
+  const accounts = new Accounts(store, new Passwords(config.passwordHashCost));
+  // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
+  const apps = new Apps({
+    store,
+    secret: config.secret,
+    gracePeriod: config.secretGracePeriod,
+    onDelete: (clientId) => customTokens.revokeAll(clientId),
+  });
+  const oauth = new OAuth({
+    store,
+    secret: config.secret,
+    codeTtl: config.codeTtl,
+    accessTokenTtl: config.accessTokenTtl,
+    refreshTokenTtl: config.refreshTokenTtl,
+  });
   return {
-    accounts: new Accounts(store, new Passwords(config.passwordHashCost)),
-    // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
-    apps: new Apps({
+    accounts,
+    accountLife: new AccountLife({
       store,
       secret: config.secret,
-      gracePeriod: config.secretGracePeriod,
-      onDelete: (clientId) => customTokens.revokeAll(clientId),
+      baseUrl: config.baseUrl,
+      accounts,
+      apps,
+      oauth,
+      customTokens,
     }),
+    apps,
     customTokens,
-    oauth: new OAuth({
-      store,
-      secret: config.secret,
-      codeTtl: config.codeTtl,
-      accessTokenTtl: config.accessTokenTtl,
-      refreshTokenTtl: config.refreshTokenTtl,
-    }),
+    oauth,
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store),

@@ -168,10 +168,13 @@ export class TwoFactor {
       const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
       throw rateLimited(Math.max(...waits) / 1000, "Too many code attempts; try again later.");
     };
-    const check = async () => limited(await Promise.all([this.perUser.check(userId), this.perAddress.check(address)]));
+    // The per-user counter is keyed by a keyed hash of the user id: like the sign-in throttle's, it
+    // names no user and ends within its window (it outlives an account's deletion by at most that).
+    const user = keyedHash(this.deps.secret, "sigil 2fa limit", userId).slice(0, 32);
+    const check = async () => limited(await Promise.all([this.perUser.check(user), this.perAddress.check(address)]));
     await check();
     if (!(await attempt())) {
-      limited(await Promise.all([this.perUser.consume(userId), this.perAddress.consume(address)]));
+      limited(await Promise.all([this.perUser.consume(user), this.perAddress.consume(address)]));
       throw new FormError(WRONG_CODE, 401);
     }
     await check();

@@ -28,7 +28,7 @@ export interface RouteDeps {
 
 export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] } {
   const { config, store, services, metrics, api } = deps;
-  const { accounts, apps, oauth, customTokens, challenges, openid } = services;
+  const { accounts, accountLife, apps, oauth, customTokens, challenges, openid } = services;
   return {
     json: [
       ...challengeJsonRoutes(challenges, customTokens),
@@ -37,7 +37,7 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
     routers: [
       challengeRoutes(challenges, api),
       oauthRoutes({ config, store, accounts, apps, oauth, openid }, api),
-      pageRoutes({ config, store, accounts, apps, oauth, customTokens, openid, twoFactor: services.twoFactor }),
+      pageRoutes({ config, store, accounts, accountLife, apps, oauth, customTokens, openid, twoFactor: services.twoFactor }),
       opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }),
       clientBundleRoutes(),
     ],

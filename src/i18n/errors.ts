@@ -13,6 +13,7 @@ const FIELDS: Partial<Record<MessageKey, string>> = {
   "err.displayName": "display_name",
   "err.displayNameControl": "display_name",
   "err.password": "password",
+  "err.wrongPassword": "password",
   "err.pictureType": "picture",
   "err.pictureUnreadable": "picture",
   "err.pictureTooLarge": "picture",

@@ -60,7 +60,9 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     const { pub, sub } = clients.adapter;
     io.adapter(
       config.redisAdapter === "sharded"
-        ? createShardedAdapter(pub, sub, { channelPrefix: `${config.keyPrefix}:sio` })
+        ? // "static": the app rooms are only ever written to locally (io.local below), so no node
+          // needs a Redis channel per room; joining one then never waits on (or fails with) Redis.
+          createShardedAdapter(pub, sub, { channelPrefix: `${config.keyPrefix}:sio`, subscriptionMode: "static" })
         : createAdapter(pub, sub, { key: `${config.keyPrefix}:sio` }),
     );
   }
@@ -117,7 +119,11 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     // the request object go rather than keep it for the socket's life (Socket.IO's own advice).
     (socket.conn as { request: unknown }).request = null;
     if (!registry.add(socket)) return;
-    void socket.join(appRoom(socket.data.app));
+    // Synchronous on both adapters as configured; a promise, should one ever come, must not
+    // become an unhandled rejection when Redis goes away mid-join.
+    const joined = socket.join(appRoom(socket.data.app));
+    if (joined instanceof Promise)
+      joined.catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, "room join failed"));
     socket.use(handlers.limit(socket));
     socket.on("challenge:new", handlers.onNew);
     socket.on("challenge:solve", handlers.onSolve);

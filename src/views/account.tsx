@@ -1,15 +1,19 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { UserRecord } from "../store/port.js";
 import { AccountTwoFactor } from "./two-factor.js";
+import { AccountData } from "./account-delete.js";
+import { AccountSessions, type SessionRow } from "./account-sessions.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture", "code"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "password", "code"];
 
 export function AccountPage(p: {
   ui: Ui;
   user: UserRecord;
   pictureUrl: string;
   consents: Array<{ clientId: string; name: string }>;
+  /** The browsers signed in to the account (account-sessions.tsx). */
+  sessions?: SessionRow[];
   csrf: string;
   error?: FormProblem | undefined;
   notice?: string | undefined;
@@ -99,6 +103,8 @@ export function AccountPage(p: {
           </>
         )}
       </Card>
+      {p.sessions ? <AccountSessions ui={p.ui} sessions={p.sessions} csrf={p.csrf} /> : null}
+      <AccountData ui={p.ui} csrf={p.csrf} error={p.error} />
     </Page>
   );
 }

@@ -7,7 +7,9 @@ import { sendPage } from "./send-page.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
 import { closeAfterAnswer, isMultipart, readAccountForm } from "./picture-upload.js";
 import { pictureUrl } from "./pictures.js";
-import { csrfCheck, csrfToken } from "./session.js";
+import { csrfCheck, csrfToken, endSession } from "./session.js";
+import { publicSessionId } from "../../domain/account-life.js";
+import { browserSummary } from "./user-agent.js";
 import { pageUi, problem } from "./ui.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
@@ -34,6 +36,15 @@ async function render(
   const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
   const ui = pageUi(req, deps.config);
   const twoFactor = await deps.twoFactor.status(user.id);
+  const current = publicSessionId(deps.config.secret, req.sessionID);
+  const sessions = (await deps.accountLife.sessions(user.id)).map((x) => ({
+    id: x.id,
+    browser: browserSummary(x.userAgent),
+    address: x.address,
+    signedInAt: x.createdAt,
+    lastSeenAt: x.lastSeenAt,
+    current: x.id === current,
+  }));
   sendPage(
     res,
     status,
@@ -43,6 +54,7 @@ async function render(
       user,
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
       consents,
+      sessions,
       csrf: await csrfToken(req),
       error: extra.error === undefined ? undefined : problem(ui, extra.error),
     }),
@@ -101,5 +113,74 @@ export function withdrawConsent(deps: PagesDeps) {
     const clientId = field(req, "client_id");
     if (clientId) await deps.oauth.withdrawConsent(user.id, clientId);
     res.redirect(303, "/account");
+  });
+}
+
+/**
+ * POST /account/sessions/signout (session: a public session id from the list): signs that
+ * browser out at once; this browser's own id signs this one out (then to /signin).
+ */
+export function signOutSession(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    const id = field(req, "session");
+    if (id === publicSessionId(deps.config.secret, req.sessionID)) {
+      await endSession(req);
+      res.clearCookie("sigil.sid", { path: "/" });
+      return res.redirect(303, "/signin");
+    }
+    const target = (await deps.accountLife.sessions(user.id)).find((x) => x.id === id);
+    if (target) await deps.store.sessions.destroy(target.sid, user.id);
+    res.redirect(303, "/account");
+  });
+}
+
+/** POST /account/sessions/signout-others: every other browser signed in to the account; this one stays. */
+export function signOutOthers(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    await deps.accounts.endSessions(user.id, req.sessionID);
+    res.redirect(303, "/account");
+  });
+}
+
+/** GET /account/export: everything Sigil holds about the signed-in user, as a JSON download. */
+export function exportAccount(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, signInUrl(req));
+    const data = await deps.accountLife.exportData(user);
+    res.set({
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="sigil-${user.username}.json"`,
+      "Cache-Control": "no-store",
+    });
+    res.status(200).send(`${JSON.stringify(data, null, 2)}\n`);
+  });
+}
+
+/**
+ * POST /account/delete (password): after the password again (limited like sign-in), deletes the
+ * account and everything it owns (AccountLife.deleteAccount), then to /signin. A wrong password
+ * changes nothing.
+ */
+export function deleteAccount(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    try {
+      await deps.accounts.confirmPassword(user, field(req, "password"), req.ip ?? "unknown");
+    } catch (err) {
+      // Deleted meanwhile (another request of this browser): nothing left to confirm.
+      if (!(await deps.accounts.byId(user.id))) return res.redirect(303, "/signin");
+      if (!(err instanceof FormError)) throw err;
+      return render(req, res, deps, user, err.status, { error: err.description });
+    }
+    await deps.accountLife.deleteAccount(user);
+    await endSession(req);
+    res.clearCookie("sigil.sid", { path: "/" });
+    res.redirect(303, "/signin");
   });
 }

@@ -2,6 +2,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
+import type { AccountLife } from "../../domain/account-life.js";
 import type { Apps } from "../../domain/apps.js";
 import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
@@ -13,6 +14,8 @@ export interface PagesDeps {
   config: Config;
   store: Store;
   accounts: Accounts;
+  /** Export and deletion of an account, the sessions list (domain/account-life.ts). */
+  accountLife: AccountLife;
   apps: Apps;
   oauth: OAuth;
   /** The CUSTOM TOKENs of apps, managed on /developers. */

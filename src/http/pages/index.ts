@@ -7,7 +7,16 @@ import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
-import { accountPage, accountWithError, updateAccount, withdrawConsent } from "./account.js";
+import {
+  accountPage,
+  accountWithError,
+  deleteAccount,
+  exportAccount,
+  signOutOthers,
+  signOutSession,
+  updateAccount,
+  withdrawConsent,
+} from "./account.js";
 import type { Config } from "../../config.js";
 import { getAsset } from "./assets.js";
 import type { PagesDeps } from "./context.js";
@@ -60,6 +69,10 @@ export function pageRoutes(deps: PagesDeps): Router {
   route(router, "/account/2fa/confirm", { post: [csrfCheck, confirmTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/2fa/disable", { post: [csrfCheck, disableTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
+  route(router, "/account/sessions/signout", { post: [csrfCheck, signOutSession(deps)] });
+  route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });
+  route(router, "/account/export", { get: exportAccount(deps) });
+  route(router, "/account/delete", { post: [csrfCheck, deleteAccount(deps)] });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });

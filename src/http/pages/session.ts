@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type { Config } from "../../config.js";
 import { keyedHash } from "../../domain/secrets.js";
-import type { SessionStore } from "../../store/port.js";
+import type { SessionOwner, SessionStore } from "../../store/port.js";
 
 declare module "express-session" {
   interface SessionData {
@@ -20,6 +20,12 @@ declare module "express-session" {
     amr?: string[];
     /** Half signed in: the password was right, the two-factor code is still due (pages/two-factor.ts). */
     pendingTwoFactor?: { userId: string; until: number };
+    /** When the session was last used (ms), its browser and address: written at most once a minute. */
+    seenAt?: number;
+    userAgent?: string;
+    address?: string;
+    /** Set by signInSession for the first save only (never stored): the session is new. */
+    fresh?: boolean;
   }
 }
 
@@ -59,7 +65,19 @@ class PortSessionStore extends session.Store {
     );
   }
   override set(sid: string, s: session.SessionData, cb?: (err?: unknown) => void): void {
-    this.sessions.set(sid, JSON.stringify(s), PortSessionStore.ttl(s)).then(
+    const { fresh, ...data } = s;
+    // A signed-in session is indexed under its user (the sessions list on /account).
+    const owner: SessionOwner | undefined = data.userId
+      ? {
+          userId: data.userId,
+          createdAt: (data.authTime ?? 0) * 1000,
+          lastSeenAt: data.seenAt ?? (data.authTime ?? 0) * 1000,
+          ...(data.userAgent !== undefined ? { userAgent: data.userAgent } : {}),
+          ...(data.address !== undefined ? { address: data.address } : {}),
+          create: fresh === true,
+        }
+      : undefined;
+    this.sessions.set(sid, JSON.stringify(data), PortSessionStore.ttl(s), owner).then(
       () => process.nextTick(() => cb?.()),
       (e: unknown) => process.nextTick(() => cb?.(e)),
     );
@@ -70,10 +88,19 @@ class PortSessionStore extends session.Store {
       (e: unknown) => process.nextTick(() => cb?.(e)),
     );
   }
-  override touch(sid: string, s: session.SessionData, cb?: () => void): void {
-    this.set(sid, s, () => cb?.());
+  /** Ends a session and drops it from its user's index at once. */
+  destroyOwned(sid: string, userId: string): Promise<void> {
+    return this.sessions.destroy(sid, userId);
+  }
+  // The cookie's expiry is fixed at sign-in (rolling: false), so a touch has nothing to change:
+  // an unmodified session is not rewritten on every request (last seen is written by seen()).
+  override touch(_sid: string, _s: session.SessionData, cb?: () => void): void {
+    process.nextTick(() => cb?.());
   }
 }
+
+/** How often a session's "last seen" (time, browser, address) is written: at most once a minute. */
+export const SEEN_EVERY_MS = 60_000;
 
 /**
  * What every page needs before its handler: cookies, the session (read when the browser has one;
@@ -98,6 +125,18 @@ export function sessions(config: Config, store: SessionStore): RequestHandler[] 
     req.pageCsrf = csrf;
     next();
   };
+  // Last seen: a signed-in request notes its time, browser and address when the last note is a
+  // minute old or more; express-session then saves the session (only if it still exists).
+  const seen: RequestHandler = (req, _res, next) => {
+    const s = req.session;
+    const now = Date.now();
+    if (s?.userId && (s.seenAt === undefined || now - s.seenAt >= SEEN_EVERY_MS)) {
+      s.seenAt = now;
+      s.userAgent = (req.get("user-agent") ?? "").slice(0, 512);
+      s.address = addressOfRequest(req);
+    }
+    next();
+  };
   return [
     cookieParser(),
     session({
@@ -110,6 +149,7 @@ export function sessions(config: Config, store: SessionStore): RequestHandler[] 
       cookie: { httpOnly: true, sameSite: "lax", secure, maxAge: DEFAULT_TTL * 1000, path: "/" },
     }),
     attach,
+    seen,
   ];
 }
 
@@ -172,12 +212,25 @@ export function signInSession(req: Request, userId: string, amr: string[] = ["pw
       req.session.userId = userId;
       req.session.authTime = Math.floor(Date.now() / 1000);
       req.session.amr = amr;
+      req.session.seenAt = Date.now();
+      req.session.userAgent = (req.get("user-agent") ?? "").slice(0, 512);
+      req.session.address = addressOfRequest(req);
+      req.session.fresh = true;
       req.session.cookie.maxAge = DEFAULT_TTL * 1000;
       req.session.save((e) => (e ? reject(e) : resolve()));
     });
   });
 }
 
-export function endSession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
+/** Ends this browser's session (and drops it from its user's sessions list). */
+export async function endSession(req: Request): Promise<void> {
+  const userId = req.session.userId;
+  const store = req.sessionStore;
+  if (userId && store instanceof PortSessionStore) await store.destroyOwned(req.sessionID, userId);
+  await new Promise<void>((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
+}
+
+/** The client address of a page request (express's req.ip, under TRUST_PROXY). */
+function addressOfRequest(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }

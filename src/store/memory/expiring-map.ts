@@ -40,6 +40,18 @@ export class ExpiringMap<V> {
     if (e && e.expiresAt > Date.now() && untilMs > e.expiresAt) e.expiresAt = untilMs;
   }
 
+  /** Whether a live entry's value matches. */
+  some(match: (value: V) => boolean): boolean {
+    const now = Date.now();
+    for (const e of this.entries.values()) if (e.expiresAt > now && match(e.value)) return true;
+    return false;
+  }
+
+  /** Deletes every entry whose value matches. */
+  deleteWhere(match: (value: V) => boolean): void {
+    for (const [k, e] of this.entries) if (match(e.value)) this.entries.delete(k);
+  }
+
   delete(key: string): boolean {
     return this.entries.delete(key);
   }

@@ -48,7 +48,7 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {
     this.challenges.map.close();
     this.challenges.wrong.close();
-    this.sessions.map.close();
+    this.sessions.close();
     this.grants.close();
   }
 }

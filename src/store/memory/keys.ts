@@ -35,4 +35,7 @@ export class MemoryConsentScopes implements ConsentScopeStore {
   async set(userId: string, clientId: string, scopes: string[]) {
     this.map.set(`${userId} ${clientId}`, [...scopes]);
   }
+  async clear(userId: string) {
+    for (const k of [...this.map.keys()]) if (k.startsWith(`${userId} `)) this.map.delete(k);
+  }
 }

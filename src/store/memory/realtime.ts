@@ -47,6 +47,10 @@ export class MemoryCustomTokens implements CustomTokenStore {
     this.bus.publish({ type: "revoked", tokenId: id });
     return true;
   }
+
+  async deleteAll(app: string): Promise<void> {
+    this.byApp.delete(app);
+  }
 }
 
 interface AppHistory {
@@ -58,6 +62,10 @@ interface AppHistory {
 export class MemoryEventLog implements EventLog {
   private readonly apps = new Map<string, AppHistory>();
   constructor(private readonly bus: MemoryBus) {}
+
+  async deleteHistory(app: string): Promise<void> {
+    this.apps.delete(app);
+  }
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
     return this.appendNow(app, e, limits);

@@ -39,4 +39,6 @@ export interface ConsentScopeStore {
   /** The scopes the user granted the app, or null when none were recorded (a consent from before OpenID Connect). */
   get(userId: string, clientId: string): Promise<string[] | null>;
   set(userId: string, clientId: string, scopes: string[]): Promise<void>;
+  /** Forgets every app's scopes for the user (account deletion). */
+  clear(userId: string): Promise<void>;
 }

@@ -21,6 +21,11 @@ export interface CustomTokenStore {
   list(app: string): Promise<CustomTokenRecord[]>;
   /** Marks the token revoked and tells every node (feed). False when the app has no such token. */
   revoke(app: string, id: string): Promise<boolean>;
+  /**
+   * Forgets every token of a deleted app (after revoke(): an unknown token is refused like a
+   * revoked one), so that nothing of the app is left.
+   */
+  deleteAll(app: string): Promise<void>;
 }
 
 /** One solve attempt as stored in an app's history. */
@@ -54,6 +59,8 @@ export interface EventLog {
   append(app: string, event: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent>;
   /** Up to `count` events after `since`, oldest first (trimming by time first); `complete` as of this read. */
   readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead>;
+  /** Forgets a deleted app's history. */
+  deleteHistory(app: string): Promise<void>;
 }
 
 export type FeedMessage = { type: "event"; app: string; event: StoredEvent } | { type: "revoked"; tokenId: string };

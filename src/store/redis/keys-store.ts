@@ -52,4 +52,7 @@ export class RedisConsentScopes implements ConsentScopeStore {
   async set(userId: string, clientId: string, scopes: string[]) {
     await guarded(() => this.redis.hset(this.keys.consentScopes(userId), clientId, scopes.join(" ")));
   }
+  async clear(userId: string) {
+    await guarded(() => this.redis.del(this.keys.consentScopes(userId)));
+  }
 }

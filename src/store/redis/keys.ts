@@ -33,6 +33,11 @@ export function keyspace(prefix: string) {
     picture: (id: string) => `${prefix}:picture:{${id}}`,
     /** String (express-session JSON) with the session's TTL. */
     session: (sid: string) => `${prefix}:sess:{${sid}}`,
+    /**
+     * Hash: sid → JSON SessionSummary, the user's signed-in sessions (the sessions list on
+     * /account). Expires with the user's last session; entries of ended sessions are dropped on read.
+     */
+    userSessions: (userId: string) => `${prefix}:sessions-of:{${userId}}`,
     /** String (JSON AppRecord). */
     app: (clientId: string) => `${prefix}:app:{${clientId}}`,
     /**
@@ -71,6 +76,11 @@ export function keyspace(prefix: string) {
      * issued to, like the app's key: GET /auth/user reads both with one MGET.
      */
     token: (clientId: string, tokenHash: string) => `${prefix}:token:{${clientId}}:${tokenHash}`,
+    /**
+     * Sorted set: the keys of the access and refresh tokens issued to a user (token, refresh),
+     * scored by when they end (ms), for account deletion; expires with the last of them.
+     */
+    userTokens: (userId: string) => `${prefix}:tokens-of:{${userId}}`,
     /** Hash: kid → JSON SigningKeyRecord, the OpenID Connect signing keys of every node. */
     signingKeys: `${prefix}:{signing-keys}`,
     /** String with a TTL: a node is making the first signing key (the others wait for it); same tag. */

@@ -132,6 +132,10 @@ export class RedisCustomTokens implements CustomTokenStore {
   async revoke(app: string, id: string): Promise<boolean> {
     return (await guarded(() => this.redis.sigilCtRevoke(this.keys.customTokens(app), id, this.keys.feed))) === 1;
   }
+
+  async deleteAll(app: string): Promise<void> {
+    await guarded(() => this.redis.del(this.keys.customTokens(app)));
+  }
 }
 
 function toRecord(app: string, id: string, raw: string): CustomTokenRecord {
@@ -146,6 +150,11 @@ export class RedisEventLog implements EventLog {
     private readonly keys: Keyspace,
   ) {
     this.redis = withScripts(redis);
+  }
+
+  async deleteHistory(app: string): Promise<void> {
+    // Both keys share the app's hash tag.
+    await guarded(() => this.redis.del(this.keys.events(app), this.keys.eventsCut(app)));
   }
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {

@@ -11,13 +11,18 @@ import type {
   RefreshRecord,
   RefreshState,
   RotateResult,
+  SessionOwner,
   SessionStore,
+  SessionSummary,
   TokenRecord,
   UserRecord,
 } from "../port.js";
-import { corsOriginKey } from "../port.js";
+import { bySeen, corsOriginKey, summaryOf } from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
+
+/** Deletes KEYS[1] when it holds ARGV[1]. */
+const DEL_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 export class RedisAccounts implements AccountStore {
   constructor(
@@ -47,6 +52,13 @@ export class RedisAccounts implements AccountStore {
   async update(user: UserRecord) {
     await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user), "XX"));
   }
+  async delete(user: UserRecord) {
+    const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));
+    // The name is freed only while it still names this user (one key: GET and DEL in one script).
+    await guarded(() => this.redis.eval(DEL_IF, 1, this.keys.username(user.username), user.id));
+    await guarded(() => this.redis.del(this.keys.picture(user.id)));
+    return gone === 1;
+  }
   async savePicture(id: string, data: Buffer) {
     await guarded(() => this.redis.set(this.keys.picture(id), data));
   }
@@ -63,11 +75,67 @@ export class RedisSessions implements SessionStore {
   async get(sid: string) {
     return guarded(() => this.redis.get(this.keys.session(sid)));
   }
-  async set(sid: string, data: string, ttlSeconds: number) {
-    await guarded(() => this.redis.set(this.keys.session(sid), data, "EX", Math.max(1, ttlSeconds)));
+  async set(sid: string, data: string, ttlSeconds: number, owner?: SessionOwner) {
+    const ttl = Math.max(1, ttlSeconds);
+    const key = this.keys.session(sid);
+    if (!owner) {
+      await guarded(() => this.redis.set(key, data, "EX", ttl));
+      return;
+    }
+    // A write to an existing session (create: false) never brings back one that was signed out.
+    const ok = await guarded(() =>
+      owner.create ? this.redis.set(key, data, "EX", ttl) : this.redis.set(key, data, "EX", ttl, "XX"),
+    );
+    if (ok !== "OK") return;
+    const expiresAt = Date.now() + ttl * 1000;
+    const index = this.keys.userSessions(owner.userId);
+    // The index lives as long as the user's last session: NX gives a fresh index its expiry, GT
+    // moves it later (one key, one MULTI).
+    await guarded(() =>
+      this.redis
+        .multi()
+        .hset(index, sid, JSON.stringify(summaryOf(sid, owner, expiresAt)))
+        .pexpireat(index, expiresAt, "NX")
+        .pexpireat(index, expiresAt, "GT")
+        .exec(),
+    );
   }
-  async destroy(sid: string) {
+  async destroy(sid: string, userId?: string) {
     await guarded(() => this.redis.del(this.keys.session(sid)));
+    if (userId !== undefined) await guarded(() => this.redis.hdel(this.keys.userSessions(userId), sid));
+  }
+  /** The index's entries; those whose session ended are dropped (cleanup on read). */
+  private async entries(userId: string): Promise<SessionSummary[]> {
+    const index = this.keys.userSessions(userId);
+    const raw = await guarded(() => this.redis.hgetall(index));
+    const now = Date.now();
+    const all = Object.entries(raw).map(([sid, json]) => {
+      let s: SessionSummary | null;
+      try {
+        s = JSON.parse(json) as SessionSummary;
+      } catch {
+        s = null;
+      }
+      return { sid, s };
+    });
+    // Each session key has its own hash tag: one EXISTS each (Cluster-safe), at once.
+    const live = await guarded(() =>
+      Promise.all(all.map((e) => (e.s && e.s.expiresAt > now ? this.redis.exists(this.keys.session(e.sid)) : 0))),
+    );
+    const ended = all.filter((_, i) => live[i] !== 1).map((e) => e.sid);
+    if (ended.length > 0) await guarded(() => this.redis.hdel(index, ...ended));
+    return all.filter((_, i) => live[i] === 1).map((e) => e.s!);
+  }
+  async listForUser(userId: string) {
+    return (await this.entries(userId)).sort(bySeen);
+  }
+  async destroyForUser(userId: string, exceptSid?: string) {
+    const index = this.keys.userSessions(userId);
+    const sids = (await guarded(() => this.redis.hkeys(index))).filter((sid) => sid !== exceptSid);
+    if (sids.length === 0) return 0;
+    const gone = await guarded(() => Promise.all(sids.map((sid) => this.redis.del(this.keys.session(sid)))));
+    await guarded(() => this.redis.hdel(index, ...sids));
+    return gone.reduce((n, d) => n + d, 0);
   }
 }
 
@@ -281,6 +349,8 @@ export class RedisGrants implements GrantStore {
         until,
       ),
     );
+    if (ok === 1)
+      await this.indexToken(record.userId, this.keys.refresh(record.grantId, refreshHash), record.grantExpiresAt);
     return ok === 1;
   }
   /** A refresh token's grant id and the grant's end (ms), from its lookup key. */
@@ -314,7 +384,9 @@ export class RedisGrants implements GrantStore {
       await guarded(() => this.redis.del(nextLookup));
       return { kind: r[0] as "reused" | "revoked" | "unknown" };
     }
-    return { kind: "rotated", record: JSON.parse(r[1]!) as RefreshRecord };
+    const record = JSON.parse(r[1]!) as RefreshRecord;
+    await this.indexToken(record.userId, this.keys.refresh(grantId, nextHash), record.grantExpiresAt);
+    return { kind: "rotated", record };
   }
   async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
     const grantId = (await this.grantOf(refreshHash))?.grantId;
@@ -358,9 +430,30 @@ export class RedisGrants implements GrantStore {
     return { kind: r[0] === "revoked" ? ("revoked" as const) : ("unknown" as const) };
   }
   async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
+    const key = this.keys.token(token.clientId, tokenHash);
+    await guarded(() => this.redis.set(key, JSON.stringify(token), "EX", ttlSeconds));
+    await this.indexToken(token.userId, key, Date.now() + ttlSeconds * 1000);
+  }
+  /** Notes a token's key under its user (for forgetUserTokens); the index expires with its last token. */
+  private async indexToken(userId: string, key: string, until: number) {
+    const index = this.keys.userTokens(userId);
+    const now = Date.now();
     await guarded(() =>
-      this.redis.set(this.keys.token(token.clientId, tokenHash), JSON.stringify(token), "EX", ttlSeconds),
+      this.redis
+        .multi()
+        .zremrangebyscore(index, "-inf", String(now))
+        .zadd(index, until, key)
+        .pexpireat(index, until, "NX")
+        .pexpireat(index, until, "GT")
+        .exec(),
     );
+  }
+  async forgetUserTokens(userId: string) {
+    const index = this.keys.userTokens(userId);
+    const keys = await guarded(() => this.redis.zrange(index, "0", "-1"));
+    // Each token key has its own hash tag: one DEL each (Cluster-safe).
+    await guarded(() => Promise.all(keys.map((k) => this.redis.del(k))));
+    await guarded(() => this.redis.del(index));
   }
   async token(tokenHash: string, clientId: string) {
     const t = parse<TokenRecord>(await guarded(() => this.redis.get(this.keys.token(clientId, tokenHash))));

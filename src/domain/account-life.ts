@@ -1,0 +1,142 @@
+// An account's life after sign-up (docs/http-api.md#account): what Sigil holds about a user (the
+// export), deleting the account with everything it owns, and an operator's password reset. Every
+// per-user record is named here once: what export lists is what deletion removes.
+import type { AppRecord, SessionSummary, Store, UserRecord } from "../store/port.js";
+import type { Accounts } from "./accounts.js";
+import type { Apps } from "./apps.js";
+import type { CustomTokens } from "./custom-tokens.js";
+import type { OAuth } from "./oauth.js";
+import { pictureUrl } from "./pictures-url.js";
+import { keyedHash } from "./secrets.js";
+
+export interface AccountLifeDeps {
+  store: Store;
+  secret: string;
+  baseUrl: string;
+  accounts: Accounts;
+  apps: Apps;
+  oauth: OAuth;
+  customTokens: CustomTokens;
+}
+
+/**
+ * How pages and the export name a session: a keyed hash of its id, so that the id itself (what
+ * the session cookie carries) never appears in a page or a file.
+ */
+export function publicSessionId(secret: string, sid: string): string {
+  return keyedHash(secret, "sigil session", sid).slice(0, 32);
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+export class AccountLife {
+  constructor(private readonly deps: AccountLifeDeps) {}
+
+  /** The sessions of a user as pages show them (id: publicSessionId). */
+  async sessions(userId: string): Promise<Array<SessionSummary & { id: string }>> {
+    const list = await this.deps.accounts.sessions(userId);
+    return list.map((s) => ({ ...s, id: publicSessionId(this.deps.secret, s.sid) }));
+  }
+
+  /**
+   * Everything Sigil holds about the user, as JSON: the account (never the password hash: only
+   * that a password is set), the picture's URL, the signed-in sessions, the consents with their
+   * scopes, and the apps the user registered with their redirect URLs and CUSTOM TOKENs' metadata
+   * (never a secret, a hash or a token).
+   */
+  async exportData(user: UserRecord): Promise<Record<string, unknown>> {
+    const { store, baseUrl } = this.deps;
+    const sessions = await this.sessions(user.id);
+    const consents = await Promise.all(
+      (await this.deps.oauth.consents(user.id)).map(async (clientId) => {
+        const app = await store.apps.get(clientId);
+        return {
+          client_id: clientId,
+          app_name: app?.name ?? null,
+          scopes: (await store.consentScopes.get(user.id, clientId)) ?? ["profile"],
+        };
+      }),
+    );
+    const apps = await Promise.all((await store.apps.listByOwner(user.id)).map((a) => this.exportApp(a)));
+    // Two-factor: whether it is on, since when, and how many recovery codes are left (never the key
+    // nor a code's hash).
+    const twoFactor = await store.twoFactor.get(user.id);
+    return {
+      exported_at: new Date().toISOString(),
+      account: {
+        id: user.id,
+        username: user.username,
+        display_name: user.displayName,
+        created_at: iso(user.createdAt),
+        password_set: true,
+        picture: user.picture ? { url: pictureUrl(baseUrl, user), type: user.picture.type } : null,
+      },
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        user_agent: s.userAgent ?? null,
+        address: s.address ?? null,
+        signed_in_at: iso(s.createdAt),
+        last_seen_at: iso(s.lastSeenAt),
+        expires_at: iso(s.expiresAt),
+      })),
+      two_factor: twoFactor
+        ? {
+            enabled: true,
+            enabled_at: iso(twoFactor.enabledAt),
+            recovery_codes_left: await store.twoFactor.recoveryCodesLeft(user.id),
+          }
+        : { enabled: false },
+      consents,
+      apps,
+    };
+  }
+
+  private async exportApp(a: AppRecord) {
+    const tokens = await this.deps.customTokens.list(a.clientId);
+    return {
+      client_id: a.clientId,
+      name: a.name,
+      kind: a.public ? "public" : "confidential",
+      redirect_uris: a.redirectUris,
+      post_logout_redirect_uris: a.postLogoutRedirectUris ?? [],
+      homepage: a.homepage ?? null,
+      created_at: iso(a.createdAt),
+      custom_tokens: tokens.map((t) => ({
+        id: t.id,
+        name: t.name,
+        created_at: iso(t.createdAt),
+        expires_at: iso(t.expiresAt),
+        revoked: t.revoked,
+      })),
+    };
+  }
+
+  /**
+   * Deletes the account and everything it owns, at once: the user and picture (the username is
+   * free again), every session, every grant (codes, access and refresh tokens) and consent with
+   * its scopes, and the apps the user registered (their CUSTOM TOKENs revoked first, which drops
+   * their sockets on every node). Idempotent; of calls made at once, exactly one answers true.
+   */
+  async deleteAccount(user: UserRecord): Promise<boolean> {
+    const { store, oauth } = this.deps;
+    // The record goes first: from here on the user's sessions count as signed out everywhere.
+    const deleted = await store.accounts.delete(user);
+    await this.deps.accounts.endSessions(user.id);
+    await oauth.grants.revokeUserGrants(user.id);
+    for (const clientId of await oauth.consents(user.id)) await oauth.withdrawConsent(user.id, clientId);
+    await store.grants.forgetUserTokens(user.id);
+    await store.consentScopes.clear(user.id);
+    await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
+    for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
+    return deleted;
+  }
+
+  /**
+   * An operator's password reset (CLI): the sign-up rules, then every session ends and every
+   * access and refresh token of the user is revoked. A FormError when the password breaks a rule.
+   */
+  async resetPassword(user: UserRecord, password: string): Promise<void> {
+    await this.deps.accounts.setPassword(user, password);
+    await this.deps.oauth.grants.revokeUserGrants(user.id);
+  }
+}

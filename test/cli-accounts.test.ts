@@ -1,0 +1,144 @@
+// docs/cli.md: `sigil users reset-password` and `sigil users delete`, run as the real command
+// against a private Redis, with a node on that Redis showing what they did.
+import { spawnSync } from "node:child_process";
+import { expect } from "chai";
+import { TestRedis, requireRedis } from "./support/redis.js";
+import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { readyClient, refusal } from "./support/channel.js";
+import { PageClient, authorize, csrfOf, token } from "./support/pages.js";
+
+describe("CLI: users reset-password and delete", function () {
+  this.timeout(60000);
+  let redis: TestRedis;
+  let node: TestNode;
+  before(async function () {
+    requireRedis(this);
+    redis = await TestRedis.start();
+  });
+  beforeEach(async () => {
+    redis.cli("FLUSHALL");
+    node = await startNode({ redisUrl: redis.url });
+  });
+  afterEach(() => node.close());
+  after(async () => {
+    await redis?.destroy();
+  });
+
+  function sigil(...args: string[]) {
+    const r = spawnSync("node", ["bin/sigil.js", ...args], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url },
+    });
+    return { code: r.status, out: r.stdout, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
+  }
+
+  async function signIn(c: PageClient, username: string, password: string) {
+    const page = await c.get("/signin");
+    return (await c.post("/signin", { _csrf: csrfOf(page.text), username, password })).status;
+  }
+
+  /** A user (CLI) signed in in two browsers, with an app (CLI) they allowed and a refresh token. */
+  async function setUp(username: string) {
+    expect(sigil("users", "create", "--username", username, "--password", "old password 1").code).to.equal(0);
+    const app = sigil(
+      "apps",
+      "create",
+      "--owner",
+      username,
+      "--name",
+      "Own",
+      "--redirect-uri",
+      "https://own.example/cb",
+    );
+    expect(app.code, app.err).to.equal(0);
+    const [a, b] = [new PageClient(node.url), new PageClient(node.url)];
+    for (const c of [a, b]) expect(await signIn(c, username, "old password 1")).to.equal(303);
+    const url = await authorize(a, {
+      response_type: "code",
+      client_id: app.json.client_id,
+      redirect_uri: "https://own.example/cb",
+      scope: "openid offline_access",
+    });
+    const t = await token(node.url, {
+      grant_type: "authorization_code",
+      code: url.searchParams.get("code")!,
+      client_id: app.json.client_id,
+      client_secret: app.json.client_secret,
+      redirect_uri: "https://own.example/cb",
+    });
+    expect(t.status, t.text).to.equal(200);
+    const refresh = () =>
+      token(node.url, {
+        grant_type: "refresh_token",
+        refresh_token: t.json.refresh_token,
+        client_id: app.json.client_id,
+        client_secret: app.json.client_secret,
+      });
+    return { app: app.json, jars: [a, b], refresh };
+  }
+
+  it("When an operator resets a password, then it prints the username, every session ends and refresh tokens are refused", async () => {
+    const { jars, refresh } = await setUp("rita");
+    const r = sigil("users", "reset-password", "--username", "Rita", "--password", "new password 2");
+    expect(r.code, r.err).to.equal(0);
+    expect(r.json).to.deep.equal({ username: "rita" });
+    for (const c of jars) expect((await c.get("/account")).status).to.equal(303);
+    expect((await refresh()).status).to.equal(400);
+    expect(await signIn(new PageClient(node.url), "rita", "old password 1")).to.equal(401);
+    expect(await signIn(new PageClient(node.url), "rita", "new password 2")).to.equal(303);
+  });
+
+  it("When the new password breaks a rule or the user is unknown, then it says so and changes nothing", async () => {
+    const { jars } = await setUp("rudi");
+    const short = sigil("users", "reset-password", "--username", "rudi", "--password", "short");
+    expect(short.code).to.equal(1);
+    expect(short.err).to.contain("Passwords are 8 to 128 characters.");
+    const nobody = sigil("users", "reset-password", "--username", "nobody", "--password", "long enough 1");
+    expect(nobody.code).to.equal(1);
+    expect(nobody.err).to.contain('there is no user "nobody"');
+    expect(sigil("users", "delete").err).to.contain("--username is required");
+    for (const c of jars) expect((await c.get("/account")).status).to.equal(200);
+  });
+
+  it("When an operator deletes a user, then it prints the username and nothing of the user or their app is left", async () => {
+    const { app, jars, refresh } = await setUp("dana");
+    const made = sigil("tokens", "create", "--app", app.client_id, "--name", "ops");
+    expect(made.code, made.err).to.equal(0);
+    const socket = await readyClient(node.url, { token: made.json.token });
+    const userId = (await node.opened.store.accounts.byUsername("dana"))!.id;
+    const r = sigil("users", "delete", "--username", "dana");
+    expect(r.code, r.err).to.equal(0);
+    expect(r.json).to.deep.equal({ username: "dana" });
+    await socket.waitDisconnect(1000);
+    expect((await refusal(node.url, { token: made.json.token })).message).to.equal("invalid_token");
+    for (const c of jars) expect((await c.get("/account")).status).to.equal(303);
+    // The app is gone with its owner: its client authentication fails.
+    expect((await refresh()).status).to.equal(401);
+    // Every key and value left in the Redis: none names the user, their username or their app
+    // (but throttle counters, windows of at most 15 minutes kept on purpose: docs/http-api.md#account;
+    // the refresh attempt above made one).
+    const read: Record<string, string[]> = {
+      string: ["GET"],
+      hash: ["HGETALL"],
+      set: ["SMEMBERS"],
+      zset: ["ZRANGE", "0", "-1"],
+      stream: ["XRANGE", "-", "+"],
+    };
+    const dump = redis
+      .cli("--scan")
+      .split("\n")
+      .filter((k) => k && !k.startsWith("sigil:rl:"))
+      .map(
+        (k) =>
+          `${k} => ${redis.cli(...(read[redis.cli("TYPE", k)] ?? ["TYPE"]), k, ...(read[redis.cli("TYPE", k)] ?? []).slice(1))}`,
+      );
+    for (const needle of ["dana", userId, app.client_id]) {
+      expect(
+        dump.filter((l) => l.includes(needle)),
+        needle,
+      ).to.deep.equal([]);
+    }
+    expect(sigil("users", "delete", "--username", "dana").err).to.contain('there is no user "dana"');
+    expect(sigil("users", "create", "--username", "dana", "--password", "another one 1").code).to.equal(0);
+  });
+});
