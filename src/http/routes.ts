@@ -37,7 +37,17 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
     routers: [
       challengeRoutes(challenges, api),
       oauthRoutes({ config, store, accounts, apps, oauth, openid }, api),
-      pageRoutes({ config, store, accounts, accountLife, apps, oauth, customTokens, openid, twoFactor: services.twoFactor }),
+      pageRoutes({
+        config,
+        store,
+        accounts,
+        accountLife,
+        apps,
+        oauth,
+        customTokens,
+        openid,
+        twoFactor: services.twoFactor,
+      }),
       opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }),
       clientBundleRoutes(),
     ],
