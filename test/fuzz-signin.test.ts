@@ -736,7 +736,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     await expectUnchanged(w, before);
   });
 
-  it("When random fields reach the /signup and /signin forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
+  it("When random fields reach the /signup, /signin and /signin/code forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 300));
     const w = await world(backend);
     const before = await w.snapshot();
@@ -758,6 +758,8 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
         fc.constant("p".repeat(129)),
       ),
       display_name: fc.oneof(text, fc.string({ unit: "grapheme", maxLength: 70 })),
+      // The second step's code (/signin/code): a TOTP code, a recovery code, or anything.
+      code: fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/), text),
       return_to: fc.oneof(
         fc.constantFrom(
           "/account",
@@ -801,7 +803,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       },
     );
     const form = fc.record({
-      path: fc.constantFrom("/signup", "/signin", "/signout"),
+      path: fc.constantFrom("/signup", "/signin", "/signout", "/signin/code"),
       withCsrf: fc.boolean(),
       pairs: fc.array(pair, { maxLength: 6 }),
       returnTo: fc.option(values.return_to!, { nil: undefined }),
@@ -834,7 +836,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
         if (guessesAlice) aliceAttempts++;
         // A fresh anonymous session each time (a success would sign it in).
         const c = new PageClient(w.base);
-        const page = await c.get(f.path === "/signout" ? "/signin" : f.path);
+        const page = await c.get(f.path === "/signout" || f.path === "/signin/code" ? "/signin" : f.path);
         const pairs = f.withCsrf ? [["_csrf", csrfOf(page.text)] as [string, string], ...f.pairs] : f.pairs;
         const body =
           f.ct === "application/json"

@@ -12,6 +12,7 @@ import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
 import { Passkeys } from "./passkeys.js";
+import { TwoFactor } from "./two-factor.js";
 
 export interface Services {
   accounts: Accounts;
@@ -27,6 +28,8 @@ export interface Services {
   openid: OpenId;
   /** Passkeys (WebAuthn): registration, sign-in, the list on /account. */
   passkeys: Passkeys;
+  /** Two-factor with an authenticator app (TOTP) and recovery codes. */
+  twoFactor: TwoFactor;
 }
 
 export function createServices(config: Config, store: Store): Services {
@@ -64,5 +67,6 @@ export function createServices(config: Config, store: Store): Services {
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store),
     passkeys: new Passkeys({ store, authUrl: config.authUrl, serviceName: config.serviceName }),
+    twoFactor: new TwoFactor({ store, secret: config.secret, issuer: config.serviceName }),
   };
 }

@@ -6,6 +6,7 @@ import { MemoryChallenges } from "./challenges.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
 import { MemoryPasskeys } from "./passkeys.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
+import { MemoryTwoFactor } from "./two-factor.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
 
 export class MemoryStore implements Store {
@@ -22,6 +23,7 @@ export class MemoryStore implements Store {
   readonly signingKeys = new MemorySigningKeys();
   readonly consentScopes = new MemoryConsentScopes();
   readonly passkeys = new MemoryPasskeys();
+  readonly twoFactor = new MemoryTwoFactor();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(

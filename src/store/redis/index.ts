@@ -23,6 +23,7 @@ import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
+import { RedisTwoFactor } from "./two-factor.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
 
 export class RedisStore implements Store {
@@ -38,6 +39,7 @@ export class RedisStore implements Store {
   readonly signingKeys: RedisSigningKeys;
   readonly consentScopes: RedisConsentScopes;
   readonly passkeys: RedisPasskeys;
+  readonly twoFactor: RedisTwoFactor;
 
   constructor(
     readonly redis: RedisClient,
@@ -54,6 +56,7 @@ export class RedisStore implements Store {
     this.signingKeys = new RedisSigningKeys(redis, this.keys);
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
+    this.twoFactor = new RedisTwoFactor(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {
