@@ -6,7 +6,7 @@ import { appsCreate } from "./cli/apps.js";
 import { keysRotate } from "./cli/keys.js";
 import { joinOptionValues, UsageError, type CliCommand } from "./cli/common.js";
 import { tokensCommands } from "./cli/tokens.js";
-import { usersCreate, usersDelete, usersResetPassword } from "./cli/users.js";
+import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./cli/users.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
@@ -16,6 +16,7 @@ import { openStore, type OpenedStore } from "./store/index.js";
 const commands: CliCommand[] = [
   usersCreate,
   usersResetPassword,
+  usersResetTwoFactor,
   usersDelete,
   appsCreate,
   ...tokensCommands(),

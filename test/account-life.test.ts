@@ -2,6 +2,7 @@
 // export, and deleting the account — as a person would use them (cookies, CSRF, forms), on both
 // stores; deletion is checked against everything the store holds.
 import { expect } from "chai";
+import * as OTPAuth from "otpauth";
 import { describeBackends } from "./support/backends.js";
 import { readyClient, refusal } from "./support/channel.js";
 import type { TestNode } from "./support/nodes.js";
@@ -18,6 +19,7 @@ import {
 import type { TestRedis } from "./support/redis.js";
 import { signInAs } from "./account-sessions.test.js";
 import { MemoryGrants, MemorySessions } from "../src/store/memory/signin.js";
+import { MemoryTwoFactor } from "../src/store/memory/two-factor.js";
 
 const SAFARI =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
@@ -50,6 +52,17 @@ function redisDump(redis: TestRedis): string {
 }
 
 /** The session rows of /account: [public id, text]. */
+/** Turns two-factor on from /account (two-factor.test.ts covers it): the key and the recovery codes shown. */
+async function turnOnTwoFactor(c: PageClient): Promise<{ key: string; recovery: string[] }> {
+  const setup = await c.submit("/account", "/account/2fa/setup", {});
+  const key = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
+  const pending = /name="pending" value="([^"]+)"/.exec(setup.text)![1]!;
+  const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) }).generate();
+  const done = await c.post("/account/2fa/confirm", { _csrf: csrfOf(setup.text), pending, code });
+  expect(done.status).to.equal(200);
+  return { key, recovery: [...done.text.matchAll(/class="secret recovery-code">([^<]+)</g)].map((m) => m[1]!) };
+}
+
 function sessionRows(html: string): Array<{ id: string; text: string }> {
   const list = /<ul class="list sessions">(.*?)<\/ul>/s.exec(html)?.[1] ?? "";
   return [...list.matchAll(/<li>(.*?)<\/li>/gs)].map((m) => ({
@@ -184,6 +197,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
   describe("When a user downloads their data", () => {
     it("then it is a JSON attachment, not cached, with the account, sessions, consents and apps, and no secret", async () => {
       const u = await richUser("exporta");
+      const twoFactor = await turnOnTwoFactor(u.dora);
       const r = await u.dora.get("/account/export");
       expect(r.status).to.equal(200);
       expect(r.headers["content-type"]).to.match(/^application\/json/);
@@ -213,6 +227,9 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       expect(data.passkeys).to.have.length(1);
       expect(data.passkeys[0]).to.include({ id: u.passkeyId, name: "Laptop", synced: false, last_used_at: null });
       expect(r.text).to.not.contain("pQECAyYgASFYIA"); // the public key stays out
+      expect(data.two_factor).to.include({ enabled: true, recovery_codes_left: 10 });
+      expect(data.two_factor.enabled_at).to.match(/^\d{4}-\d\d-\d\dT/);
+      const sealed = (await node.opened.store.twoFactor.get(u.id))!.sealedSecret;
       const user = (await node.opened.store.accounts.byId(u.id))!;
       const app = (await node.opened.store.apps.get(u.mine.clientId))!;
       for (const secret of [
@@ -224,6 +241,9 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
         u.custom,
         u.tokens.access_token,
         u.tokens.refresh_token,
+        twoFactor.key,
+        sealed,
+        ...twoFactor.recovery,
       ]) {
         expect(r.text).to.not.contain(secret);
       }
@@ -266,6 +286,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       const u = await richUser("deleta");
       const b = new PageClient(node.url);
       await signInAs(b, "deleta", PASSWORD, SAFARI);
+      await turnOnTwoFactor(u.dora);
       const r = await u.dora.submit("/account", "/account/delete", { password: PASSWORD });
       expect(r.status).to.equal(303);
       expect(r.headers.location).to.equal("/signin");
@@ -294,6 +315,15 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       expect(await store.passkeys.byId(u.passkeyId)).to.equal(null);
       if (store.grants instanceof MemoryGrants) expect(store.grants.mentions(u.id)).to.equal(false);
       if (store.sessions instanceof MemorySessions) expect(store.sessions.indexedUsers()).to.not.include(u.id);
+      expect(await store.twoFactor.get(u.id)).to.equal(null);
+      if (store.twoFactor instanceof MemoryTwoFactor) {
+        const held = [
+          ...store.twoFactor.records.keys(),
+          ...store.twoFactor.recovery.keys(),
+          ...store.twoFactor.steps.keys(),
+        ];
+        expect(held.filter((k) => k.startsWith(u.id))).to.deep.equal([]);
+      }
       if (backend.redis) {
         const dump = redisDump(backend.redis);
         for (const needle of [u.id, "deleta", u.mine.clientId, u.passkeyId, "mail.example"]) {

@@ -3,6 +3,7 @@
 // stylesheet loads under the pages' CSP; sign-in and consent work with the keyboard alone, with a
 // visible focus. One browser and one node (the look does not depend on the store).
 import { expect } from "chai";
+import * as OTPAuth from "otpauth";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -261,6 +262,59 @@ describeBackends(
               devPage.click(`form[action="/developers/${clientId}/rotate"] button`),
             ]);
             expect(await devPage.locator("code.client-secret").count()).to.equal(1);
+          },
+        ],
+        [
+          "two-factor setup (QR code and key)",
+          async () => {
+            await devPage.goto(`${node.url}/account`);
+            await Promise.all([devPage.waitForNavigation(), devPage.click('form[action="/account/2fa/setup"] button')]);
+            const qr = await devPage.locator("svg.qr").boundingBox();
+            expect(qr!.width).to.be.above(150);
+          },
+        ],
+        [
+          "two-factor setup, a wrong first code",
+          async () => {
+            const key = (await devPage.textContent("code.totp-secret"))!.replace(/\s/g, "");
+            const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) });
+            await devPage.fill("#code", totp.generate({ timestamp: Date.now() + 3600_000 }));
+            await Promise.all([
+              devPage.waitForNavigation(),
+              devPage.click('form[action="/account/2fa/confirm"] button'),
+            ]);
+            expect(await devPage.getAttribute("#code", "aria-invalid")).to.equal("true");
+            await devPage.fill("#code", totp.generate());
+          },
+        ],
+        [
+          "two-factor on, recovery codes shown once",
+          async () => {
+            await Promise.all([
+              devPage.waitForNavigation(),
+              devPage.click('form[action="/account/2fa/confirm"] button'),
+            ]);
+            expect(await devPage.locator("code.recovery-code").count()).to.equal(10);
+          },
+        ],
+        ["account, two-factor on", () => devPage.goto(`${node.url}/account`)],
+        [
+          "sign-in, the code step",
+          async () => {
+            await Promise.all([devPage.waitForLoadState(), devPage.click('form[action="/signout"] button')]);
+            await devPage.goto(`${node.url}/signin`);
+            await devPage.fill("#username", "devon");
+            await devPage.fill("#password", PASSWORD);
+            await Promise.all([devPage.waitForURL("**/signin/code?**"), devPage.click("main button[type=submit]")]);
+          },
+        ],
+        [
+          "sign-in, a wrong code",
+          async () => {
+            await devPage.fill("#code", "abc");
+            await Promise.all([devPage.waitForNavigation(), devPage.click("main button[type=submit]")]);
+            await devPage.waitForLoadState();
+            expect(await devPage.getAttribute("#code", "aria-invalid")).to.equal("true");
           },
         ],
       ];

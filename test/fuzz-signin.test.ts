@@ -737,7 +737,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     await expectUnchanged(w, before);
   });
 
-  it("When random fields reach the /signup, /signin, /forgot and /reset forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
+  it("When random fields reach the /signup, /signin, /signin/code, /forgot and /reset forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 300));
     const w = await world(backend);
     const before = await w.snapshot();
@@ -774,6 +774,8 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       ),
       identifier: fc.oneof(username, fc.emailAddress(), text),
       token: fc.oneof(fc.base64String({ maxLength: 60 }), text, fc.constant("x".repeat(300))),
+      // The second step's code (/signin/code): a TOTP code, a recovery code, or anything.
+      code: fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/), text),
       return_to: fc.oneof(
         fc.constantFrom(
           "/account",
@@ -817,7 +819,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       },
     );
     const form = fc.record({
-      path: fc.constantFrom("/signup", "/signin", "/signout", "/forgot", "/reset"),
+      path: fc.constantFrom("/signup", "/signin", "/signout", "/signin/code", "/forgot", "/reset"),
       withCsrf: fc.boolean(),
       pairs: fc.array(pair, { maxLength: 6 }),
       returnTo: fc.option(values.return_to!, { nil: undefined }),

@@ -3,6 +3,7 @@
 // homepage on consent; the stylesheet served cacheable under a strict Content-Security-Policy.
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
+import * as OTPAuth from "otpauth";
 import { LOCALES, type Locale } from "../src/i18n/index.js";
 import { describeBackends } from "./support/backends.js";
 import { http } from "./support/http.js";
@@ -119,6 +120,43 @@ describeBackends("Pages in five languages", (backend) => {
       keep("developers refused", bad.text);
       keep("broken sign-in link", (await user.get("/authorize?client_id=nope")).text);
       keep("not found", (await user.post(`/developers/${id}/tokens/nope/revoke`, { _csrf: csrfOf(made.text) })).text);
+      // Two-factor: its setup, a wrong first code, the recovery codes, /account with it on, a wrong
+      // code to turn it off, and the second sign-in step with its refusal.
+      const setup = await user.post("/account/2fa/setup", { _csrf: csrfOf(made.text) });
+      keep("two-factor setup", setup.text);
+      const secret = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
+      const pending = /name="pending" value="([^"]+)"/.exec(setup.text)![1]!;
+      const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
+      const wrongCode = totp.generate({ timestamp: Date.now() + 3600_000 });
+      const setupRefused = await user.post("/account/2fa/confirm", {
+        _csrf: csrfOf(setup.text),
+        pending,
+        code: wrongCode,
+      });
+      expect(setupRefused.status).to.equal(401);
+      keep("two-factor setup refused", setupRefused.text);
+      const shown = await user.post("/account/2fa/confirm", {
+        _csrf: csrfOf(setup.text),
+        pending,
+        code: totp.generate(),
+      });
+      keep("recovery codes", shown.text);
+      const on = await user.get("/account");
+      keep("account, two-factor on", on.text);
+      keep(
+        "two-factor off refused",
+        (await user.post("/account/2fa/disable", { _csrf: csrfOf(on.text), code: "x" })).text,
+      );
+      await user.post("/signout", { _csrf: csrfOf(on.text) });
+      const second = await user.submit("/signin", "/signin", { username: `user_${lang}`, password: PASSWORD });
+      const codePage = await user.get(second.headers.location as string);
+      keep("two-factor code", codePage.text);
+      const codeRefused = await user.post(second.headers.location as string, {
+        _csrf: csrfOf(codePage.text),
+        code: "x",
+      });
+      expect(codeRefused.status).to.equal(401);
+      keep("two-factor code refused", codeRefused.text);
 
       for (const [what, html] of pages) {
         expect(htmlLang(html), `${lang} ${what}`).to.equal(lang);

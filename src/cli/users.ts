@@ -62,3 +62,16 @@ export const usersDelete: CliCommand = {
     return { username: user.username };
   },
 };
+
+// `sigil users reset-2fa --username U` → {"username"}: turns the user's two-factor off (a lost
+// phone and lost recovery codes); the next password sign-in asks for no code.
+export const usersResetTwoFactor: CliCommand = {
+  name: "users reset-2fa",
+  usage: "--username U",
+  options: { username: { type: "string" } },
+  async run(ctx) {
+    const user = await userNamed(ctx);
+    await ctx.services.twoFactor.reset(user.id);
+    return { username: user.username };
+  },
+};

@@ -60,6 +60,9 @@ export class AccountLife {
       }),
     );
     const apps = await Promise.all((await store.apps.listByOwner(user.id)).map((a) => this.exportApp(a)));
+    // Two-factor: whether it is on, since when, and how many recovery codes are left (never the key
+    // nor a code's hash).
+    const twoFactor = await store.twoFactor.get(user.id);
     return {
       exported_at: new Date().toISOString(),
       account: {
@@ -82,6 +85,13 @@ export class AccountLife {
         last_seen_at: iso(s.lastSeenAt),
         expires_at: iso(s.expiresAt),
       })),
+      two_factor: twoFactor
+        ? {
+            enabled: true,
+            enabled_at: iso(twoFactor.enabledAt),
+            recovery_codes_left: await store.twoFactor.recoveryCodesLeft(user.id),
+          }
+        : { enabled: false },
       consents,
       apps,
       // Passkeys: name, dates, kind (never the public key or the counter).
@@ -126,6 +136,7 @@ export class AccountLife {
     await store.consentScopes.clear(user.id);
     await forgetUserEmail(store, user);
     await store.passkeys.removeForUser(user.id);
+    await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     return deleted;
   }

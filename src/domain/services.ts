@@ -16,6 +16,7 @@ import { smtpMailer } from "./mailer.js";
 import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
+import { TwoFactor } from "./two-factor.js";
 
 export interface Services {
   accounts: Accounts;
@@ -33,6 +34,8 @@ export interface Services {
   email: EmailService;
   /** Passkeys (WebAuthn): registration, sign-in, the list on /account. */
   passkeys: Passkeys;
+  /** Two-factor with an authenticator app (TOTP) and recovery codes. */
+  twoFactor: TwoFactor;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -88,5 +91,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
     }),
     passkeys: new Passkeys({ store, authUrl: config.authUrl, serviceName: config.serviceName }),
+    twoFactor: new TwoFactor({ store, secret: config.secret, issuer: config.serviceName }),
   };
 }

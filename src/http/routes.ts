@@ -51,6 +51,7 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
           openid,
           passkeys: services.passkeys,
           email: services.email,
+          twoFactor: services.twoFactor,
         },
         api,
       ),

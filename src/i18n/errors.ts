@@ -33,6 +33,7 @@ const FIELDS: Partial<Record<MessageKey, string>> = {
   "err.tooManyPostLogout": "post_logout_redirect_uri",
   "err.postLogoutProblem": "post_logout_redirect_uri",
   "err.emailInvalid": "email",
+  "err.wrongCode": "code",
 };
 
 interface Template {

@@ -11,6 +11,7 @@ import type { CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
 import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
+import type { TwoFactorStore } from "./ports/two-factor.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -19,6 +20,7 @@ export * from "./ports/realtime.js";
 export * from "./ports/keys.js";
 export * from "./ports/email.js";
 export * from "./ports/passkeys.js";
+export * from "./ports/two-factor.js";
 
 export interface Store {
   readonly kind: "memory" | "redis";
@@ -37,6 +39,8 @@ export interface Store {
   readonly email: EmailStore;
   /** Passkeys (WebAuthn) and their ceremonies' challenges. */
   readonly passkeys: PasskeyStore;
+  /** Two-factor with an authenticator app, per user. */
+  readonly twoFactor: TwoFactorStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -1,12 +1,13 @@
 // The account page: display name, profile picture, app consents (docs/http-api.md#account).
 import type { ComponentChildren } from "preact";
 import type { UserRecord } from "../store/port.js";
+import { AccountTwoFactor } from "./two-factor.js";
 import { AccountData } from "./account-delete.js";
 import { AccountSessions, type SessionRow } from "./account-sessions.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 import { AccountEmail } from "./account-email.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture", "email", "password"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "email", "password", "code"];
 
 export function AccountPage(p: {
   ui: Ui;
@@ -23,6 +24,8 @@ export function AccountPage(p: {
   /** The passkeys section (account-passkeys.tsx), and the script it needs, when passkeys are offered. */
   passkeys?: ComponentChildren;
   script?: string | undefined;
+  /** Two-factor (views/two-factor.tsx). */
+  twoFactor: { on: boolean; recoveryCodesLeft: number };
 }) {
   const { t, rich, number } = p.ui;
   const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
@@ -83,6 +86,7 @@ export function AccountPage(p: {
         </form>
       </Card>
       <AccountEmail ui={p.ui} user={p.user} csrf={p.csrf} mail={p.mail ?? false} error={p.error} />
+      <AccountTwoFactor ui={p.ui} csrf={p.csrf} status={p.twoFactor} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>
         {p.consents.length === 0 ? (

@@ -43,6 +43,7 @@ export async function render(
   const script = passkeyScriptFor(deps.passkeys);
   const passkeys = await deps.passkeys.list(user.id);
   withPasskeyCsp(res, deps.passkeys);
+  const twoFactor = await deps.twoFactor.status(user.id);
   const current = publicSessionId(deps.config.secret, req.sessionID);
   const sessions = (await deps.accountLife.sessions(user.id)).map((x) => ({
     id: x.id,
@@ -58,6 +59,7 @@ export async function render(
     AccountPage({
       passkeys: script || passkeys.length ? PasskeysSection({ ui, csrf, passkeys, canAdd: !!script }) : undefined,
       script,
+      twoFactor,
       ui,
       user,
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
@@ -70,6 +72,11 @@ export async function render(
     }),
   );
 }
+
+/** The account page with an error (the two-factor forms answer with it). */
+export const accountWithError =
+  (deps: PagesDeps) => (req: Request, res: Response, user: UserRecord, status: number, error?: string) =>
+    render(req, res, deps, user, status, error === undefined ? {} : { error });
 
 export function accountPage(deps: PagesDeps) {
   return page(async (req, res) => {

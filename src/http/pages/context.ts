@@ -9,6 +9,7 @@ import type { OAuth } from "../../domain/oauth.js";
 import type { OpenId } from "../../domain/oidc-setup.js";
 import type { EmailService } from "../../domain/email.js";
 import type { Passkeys } from "../../domain/passkeys.js";
+import type { TwoFactor } from "../../domain/two-factor.js";
 import type { Store, UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
@@ -27,6 +28,8 @@ export interface PagesDeps {
   email: EmailService;
   /** Passkeys (WebAuthn): /account's list and the ceremonies of /account and /signin. */
   passkeys: Passkeys;
+  /** Two-factor: the second sign-in step and its setup on /account. */
+  twoFactor: TwoFactor;
 }
 
 /** The signed-in user, or undefined (a session whose user is gone counts as signed out). */

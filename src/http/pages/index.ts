@@ -9,6 +9,7 @@ import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
 import {
   accountPage,
+  accountWithError,
   deleteAccount,
   renderAccountError,
   exportAccount,
@@ -32,6 +33,7 @@ import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage,
 import type { ApiRegistry } from "../openapi.js";
 import { removePasskey, renamePasskey } from "./passkeys.js";
 import { addPasskey, passkeySpecs, registrationOptions, signInOptions, signInWithPasskey } from "../passkeys-api.js";
+import { confirmTwoFactor, disableTwoFactor, secondStep, secondStepPage, setupTwoFactor } from "./two-factor.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -78,8 +80,12 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   );
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
+  route(router, "/signin/code", { get: secondStepPage(deps), post: [csrfCheck, secondStep(deps)] });
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
+  route(router, "/account/2fa/setup", { post: [csrfCheck, setupTwoFactor(deps, accountWithError(deps))] });
+  route(router, "/account/2fa/confirm", { post: [csrfCheck, confirmTwoFactor(deps, accountWithError(deps))] });
+  route(router, "/account/2fa/disable", { post: [csrfCheck, disableTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
   route(router, "/account/sessions/signout", { post: [csrfCheck, signOutSession(deps)] });
   route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });

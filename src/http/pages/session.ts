@@ -18,6 +18,8 @@ declare module "express-session" {
     authTime?: number;
     /** How (RFC 8176 values): ["pwd"] for a password. */
     amr?: string[];
+    /** Half signed in: the password was right, the two-factor code is still due (pages/two-factor.ts). */
+    pendingTwoFactor?: { userId: string; until: number };
     /** When the session was last used (ms), its browser and address: written at most once a minute. */
     seenAt?: number;
     userAgent?: string;

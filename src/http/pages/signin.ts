@@ -7,6 +7,7 @@ import { safeReturnTo } from "./return-to.js";
 import { csrfToken, endSession, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
+import { secondStepUrl, startSecondStep } from "./two-factor.js";
 
 export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
@@ -32,6 +33,11 @@ export function signIn(deps: PagesDeps) {
     const username = field(req, "username");
     try {
       const user = await deps.accounts.signIn(username, field(req, "password"), req.ip ?? "");
+      // With two-factor on, the password alone signs nobody in: a code is due first.
+      if (await deps.twoFactor.isOn(user.id)) {
+        await startSecondStep(req, user.id);
+        return res.redirect(303, secondStepUrl(returnTo));
+      }
       await signInSession(req, user.id);
       res.redirect(303, returnTo);
     } catch (err) {

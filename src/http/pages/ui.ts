@@ -47,7 +47,8 @@ export function pageLocale(req: Request): Locale {
 function here(req: Request, authUrl: string): string {
   if (req.method === "GET" || req.method === "HEAD") return safeReturnTo(req.originalUrl, authUrl);
   const path = req.path;
-  if (path === "/signin" || path === "/signup") return safeReturnTo(req.originalUrl, authUrl);
+  if (path === "/signin" || path === "/signup" || path === "/signin/code")
+    return safeReturnTo(req.originalUrl, authUrl);
   if (path.startsWith("/developers")) return "/developers";
   return "/account";
 }

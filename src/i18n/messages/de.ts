@@ -292,4 +292,42 @@ export const de: Messages = {
   "err.passkeyName": "Der Name eines Passkeys hat 1 bis 64 Zeichen.",
   "err.passkeyUnknown": "Ihr Konto hat keinen solchen Passkey.",
   "err.passkeyId": "Das ist keine Kennung eines Passkeys.",
+
+  // Two-factor with an authenticator app (totp).
+  "twofa.stepTitle": "Zwei-Faktor-Prüfung",
+  "twofa.stepLead":
+    "Gib den 6-stelligen Code aus deiner Authenticator-App oder einen deiner Wiederherstellungscodes ein.",
+  "twofa.code": "Bestätigungscode",
+  "twofa.stepHint": "Jeder Wiederherstellungscode funktioniert nur einmal.",
+  "twofa.verify": "Weiter",
+  "twofa.startOver": "Erneut anmelden",
+  "twofa.setupTitle": "Zwei-Faktor-Authentifizierung einrichten",
+  "twofa.scan": "1. Füge dein Konto einer Authenticator-App hinzu",
+  "twofa.scanLead":
+    "Scanne diesen QR-Code mit einer Authenticator-App (etwa Aegis, Google Authenticator, Microsoft Authenticator oder FreeOTP).",
+  "twofa.qrLabel": "QR-Code für deine Authenticator-App",
+  "twofa.typeInstead": "Scannen geht nicht? Gib stattdessen diesen Schlüssel in der App ein (zeitbasiert, 6 Ziffern):",
+  "twofa.confirm": "2. Mit einem Code bestätigen",
+  "twofa.confirmHint": "Der 6-stellige Code, den deine App gerade anzeigt.",
+  "twofa.turnOn": "Zwei-Faktor einschalten",
+  "twofa.cancel": "Abbrechen",
+  "twofa.onTitle": "Zwei-Faktor ist eingeschaltet",
+  "twofa.onNotice":
+    "Zwei-Faktor ist eingeschaltet: Eine Anmeldung mit Passwort fragt jetzt auch nach einem Code aus deiner App.",
+  "twofa.recoveryTitle": "Deine Wiederherstellungscodes",
+  "twofa.recoveryLead":
+    "Bewahre sie sicher auf: Wenn du deine App verlierst, ersetzt jeder einmal einen Code. Sie werden nur jetzt angezeigt.",
+  "twofa.done": "Ich habe sie gespeichert: zurück zu meinem Konto",
+  "twofa.section": "Zwei-Faktor-Authentifizierung",
+  "twofa.isOn":
+    "Eingeschaltet: Eine Anmeldung mit Passwort fragt auch nach einem Code aus deiner Authenticator-App. Verbleibende Wiederherstellungscodes: {count}.",
+  "twofa.isOff":
+    "Ausgeschaltet. Schalte sie ein, damit nach deinem Passwort ein Code aus einer Authenticator-App abgefragt wird.",
+  "twofa.offHint": "Zum Ausschalten gib einen aktuellen Code aus deiner App oder einen Wiederherstellungscode ein.",
+  "twofa.turnOff": "Zwei-Faktor ausschalten",
+  "twofa.setUp": "Zwei-Faktor einrichten",
+  "err.wrongCode": "Der Code ist falsch.",
+  "err.codeThrottled": "Zu viele Code-Versuche; versuche es später erneut.",
+  "err.setupExpired": "Die Einrichtung ist abgelaufen; beginne von vorn.",
+  "err.twofaAlreadyOn": "Zwei-Faktor ist bereits eingeschaltet.",
 };

@@ -290,6 +290,41 @@ export const en = {
   "err.passkeyName": "A passkey's name is 1 to 64 characters.",
   "err.passkeyUnknown": "There is no such passkey on your account.",
   "err.passkeyId": "That is not a passkey's id.",
+
+  // Two-factor with an authenticator app (totp).
+  "twofa.stepTitle": "Two-factor check",
+  "twofa.stepLead": "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
+  "twofa.code": "Verification code",
+  "twofa.stepHint": "Each recovery code works once.",
+  "twofa.verify": "Continue",
+  "twofa.startOver": "Sign in again",
+  "twofa.setupTitle": "Set up two-factor",
+  "twofa.scan": "1. Add your account to an authenticator app",
+  "twofa.scanLead":
+    "Scan this QR code with an authenticator app (such as Aegis, Google Authenticator, Microsoft Authenticator or FreeOTP).",
+  "twofa.qrLabel": "QR code for your authenticator app",
+  "twofa.typeInstead": "Cannot scan it? Type this key into the app instead (time-based, 6 digits):",
+  "twofa.confirm": "2. Confirm with a code",
+  "twofa.confirmHint": "The 6-digit code your app shows now.",
+  "twofa.turnOn": "Turn on two-factor",
+  "twofa.cancel": "Cancel",
+  "twofa.onTitle": "Two-factor is on",
+  "twofa.onNotice": "Two-factor is on: signing in with your password now also asks for a code from your app.",
+  "twofa.recoveryTitle": "Your recovery codes",
+  "twofa.recoveryLead":
+    "Keep these somewhere safe: if you lose your app, each one works once instead of a code. They are shown only now.",
+  "twofa.done": "I have saved them: back to my account",
+  "twofa.section": "Two-factor authentication",
+  "twofa.isOn":
+    "On: signing in with your password also asks for a code from your authenticator app. Recovery codes left: {count}.",
+  "twofa.isOff": "Off. Turn it on to be asked for a code from an authenticator app after your password.",
+  "twofa.offHint": "To turn it off, enter a current code from your app or a recovery code.",
+  "twofa.turnOff": "Turn off two-factor",
+  "twofa.setUp": "Set up two-factor",
+  "err.wrongCode": "The code is wrong.",
+  "err.codeThrottled": "Too many code attempts; try again later.",
+  "err.setupExpired": "The setup has expired; start again.",
+  "err.twofaAlreadyOn": "Two-factor is already on.",
 };
 
 /** Every key of the catalogs. */

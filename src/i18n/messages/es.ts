@@ -286,4 +286,42 @@ export const es: Messages = {
   "err.passkeyName": "El nombre de una llave de acceso tiene de 1 a 64 caracteres.",
   "err.passkeyUnknown": "Tu cuenta no tiene esa llave de acceso.",
   "err.passkeyId": "Eso no es el identificador de una llave de acceso.",
+
+  // Two-factor with an authenticator app (totp).
+  "twofa.stepTitle": "Verificación en dos pasos",
+  "twofa.stepLead":
+    "Introduce el código de 6 dígitos de tu aplicación de autenticación o uno de tus códigos de recuperación.",
+  "twofa.code": "Código de verificación",
+  "twofa.stepHint": "Cada código de recuperación sirve una sola vez.",
+  "twofa.verify": "Continuar",
+  "twofa.startOver": "Volver a iniciar sesión",
+  "twofa.setupTitle": "Configurar la verificación en dos pasos",
+  "twofa.scan": "1. Añade tu cuenta a una aplicación de autenticación",
+  "twofa.scanLead":
+    "Escanea este código QR con una aplicación de autenticación (por ejemplo Aegis, Google Authenticator, Microsoft Authenticator o FreeOTP).",
+  "twofa.qrLabel": "Código QR para tu aplicación de autenticación",
+  "twofa.typeInstead": "¿No puedes escanearlo? Escribe esta clave en la aplicación (basada en el tiempo, 6 dígitos):",
+  "twofa.confirm": "2. Confirma con un código",
+  "twofa.confirmHint": "El código de 6 dígitos que muestra ahora tu aplicación.",
+  "twofa.turnOn": "Activar la verificación en dos pasos",
+  "twofa.cancel": "Cancelar",
+  "twofa.onTitle": "La verificación en dos pasos está activada",
+  "twofa.onNotice":
+    "La verificación en dos pasos está activada: al iniciar sesión con tu contraseña también se te pedirá un código de tu aplicación.",
+  "twofa.recoveryTitle": "Tus códigos de recuperación",
+  "twofa.recoveryLead":
+    "Guárdalos en un lugar seguro: si pierdes tu aplicación, cada uno sustituye una vez a un código. Solo se muestran ahora.",
+  "twofa.done": "Ya los he guardado: volver a mi cuenta",
+  "twofa.section": "Verificación en dos pasos",
+  "twofa.isOn":
+    "Activada: al iniciar sesión con tu contraseña también se pide un código de tu aplicación de autenticación. Códigos de recuperación restantes: {count}.",
+  "twofa.isOff":
+    "Desactivada. Actívala para que se pida un código de una aplicación de autenticación después de tu contraseña.",
+  "twofa.offHint": "Para desactivarla, introduce un código actual de tu aplicación o un código de recuperación.",
+  "twofa.turnOff": "Desactivar la verificación en dos pasos",
+  "twofa.setUp": "Configurar la verificación en dos pasos",
+  "err.wrongCode": "El código no es correcto.",
+  "err.codeThrottled": "Demasiados intentos de código; inténtalo de nuevo más tarde.",
+  "err.setupExpired": "La configuración ha caducado; empieza de nuevo.",
+  "err.twofaAlreadyOn": "La verificación en dos pasos ya está activada.",
 };

@@ -292,4 +292,43 @@ export const fr: Messages = {
   "err.passkeyName": "Le nom d’une clé d’accès fait de 1 à 64 caractères.",
   "err.passkeyUnknown": "Votre compte n’a pas cette clé d’accès.",
   "err.passkeyId": "Ce n’est pas l’identifiant d’une clé d’accès.",
+
+  // Two-factor with an authenticator app (totp).
+  "twofa.stepTitle": "Vérification en deux étapes",
+  "twofa.stepLead":
+    "Saisissez le code à 6 chiffres de votre application d’authentification, ou l’un de vos codes de secours.",
+  "twofa.code": "Code de vérification",
+  "twofa.stepHint": "Chaque code de secours ne sert qu’une fois.",
+  "twofa.verify": "Continuer",
+  "twofa.startOver": "Se reconnecter",
+  "twofa.setupTitle": "Activer la vérification en deux étapes",
+  "twofa.scan": "1. Ajoutez votre compte à une application d’authentification",
+  "twofa.scanLead":
+    "Scannez ce code QR avec une application d’authentification (par exemple Aegis, Google Authenticator, Microsoft Authenticator ou FreeOTP).",
+  "twofa.qrLabel": "Code QR pour votre application d’authentification",
+  "twofa.typeInstead":
+    "Impossible de le scanner ? Saisissez plutôt cette clé dans l’application (basée sur le temps, 6 chiffres) :",
+  "twofa.confirm": "2. Confirmez avec un code",
+  "twofa.confirmHint": "Le code à 6 chiffres affiché maintenant par votre application.",
+  "twofa.turnOn": "Activer la vérification en deux étapes",
+  "twofa.cancel": "Annuler",
+  "twofa.onTitle": "La vérification en deux étapes est activée",
+  "twofa.onNotice":
+    "La vérification en deux étapes est activée : une connexion par mot de passe demande désormais aussi un code de votre application.",
+  "twofa.recoveryTitle": "Vos codes de secours",
+  "twofa.recoveryLead":
+    "Conservez-les en lieu sûr : si vous perdez votre application, chacun remplace une fois un code. Ils ne sont affichés que maintenant.",
+  "twofa.done": "Je les ai enregistrés : retour à mon compte",
+  "twofa.section": "Vérification en deux étapes",
+  "twofa.isOn":
+    "Activée : une connexion par mot de passe demande aussi un code de votre application d’authentification. Codes de secours restants : {count}.",
+  "twofa.isOff":
+    "Désactivée. Activez-la pour qu’un code d’une application d’authentification soit demandé après votre mot de passe.",
+  "twofa.offHint": "Pour la désactiver, saisissez un code actuel de votre application ou un code de secours.",
+  "twofa.turnOff": "Désactiver la vérification en deux étapes",
+  "twofa.setUp": "Activer la vérification en deux étapes",
+  "err.wrongCode": "Le code est incorrect.",
+  "err.codeThrottled": "Trop de tentatives de code ; réessayez plus tard.",
+  "err.setupExpired": "La configuration a expiré ; recommencez.",
+  "err.twofaAlreadyOn": "La vérification en deux étapes est déjà activée.",
 };

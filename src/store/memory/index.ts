@@ -7,6 +7,7 @@ import { MemoryEmail } from "./email.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
 import { MemoryPasskeys } from "./passkeys.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
+import { MemoryTwoFactor } from "./two-factor.js";
 import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
 
 export class MemoryStore implements Store {
@@ -24,6 +25,7 @@ export class MemoryStore implements Store {
   readonly consentScopes = new MemoryConsentScopes();
   readonly email = new MemoryEmail();
   readonly passkeys = new MemoryPasskeys();
+  readonly twoFactor = new MemoryTwoFactor();
 
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(

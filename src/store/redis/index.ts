@@ -23,6 +23,7 @@ import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
+import { RedisTwoFactor } from "./two-factor.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
 import { RedisEmail } from "./email.js";
 
@@ -40,6 +41,7 @@ export class RedisStore implements Store {
   readonly consentScopes: RedisConsentScopes;
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
+  readonly twoFactor: RedisTwoFactor;
 
   constructor(
     readonly redis: RedisClient,
@@ -57,6 +59,7 @@ export class RedisStore implements Store {
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
+    this.twoFactor = new RedisTwoFactor(redis, this.keys);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

@@ -97,6 +97,12 @@ export function keyspace(prefix: string) {
     passkeyOwner: (credentialId: string) => `${prefix}:passkey-owner:{${credentialId}}`,
     /** String (JSON ceremony state) with a ~5 min TTL, by WebAuthn challenge; taken with GETDEL. */
     webauthnChallenge: (challenge: string) => `${prefix}:webauthn:{${challenge}}`,
+    /** String (JSON TwoFactorRecord, the TOTP secret sealed): the user's two-factor; tagged with the user. */
+    twoFactor: (userId: string) => `${prefix}:2fa:{${userId}}`,
+    /** Set: the keyed hashes of the user's unused recovery codes (SREM uses one once). */
+    twoFactorRecovery: (userId: string) => `${prefix}:2fa:{${userId}}:recovery`,
+    /** Sorted set: the TOTP time steps used (member), scored by when the mark ends (ms); no replay. */
+    twoFactorSteps: (userId: string) => `${prefix}:2fa:{${userId}}:steps`,
   };
 }
 

@@ -1,0 +1,182 @@
+// Two-factor with an authenticator app (docs/http-api.md#two-factor): TOTP (RFC 6238: 6 digits,
+// 30 s, SHA-1, what every authenticator app reads from an otpauth:// QR code) through otpauth, and
+// ten single-use recovery codes. The secret is stored sealed under SECRET (seal.ts); recovery codes
+// only as keyed hashes. Each TOTP time step signs in once; codes are limited like passwords.
+import { randomInt } from "node:crypto";
+import * as OTPAuth from "otpauth";
+import { rateLimited } from "../errors.js";
+import type { AttemptLimiter, LimitResult, Store } from "../store/port.js";
+import { FormError } from "./accounts.js";
+import { seal, sealingKey, unseal } from "./seal.js";
+import { keyedHash } from "./secrets.js";
+
+const PERIOD = 30;
+const DIGITS = 6;
+/** Codes of the previous and next step are accepted too (clock drift). */
+const WINDOW = 1;
+/** A used step is remembered past the last moment it could be accepted. */
+const STEP_MARK_SECONDS = PERIOD * (2 * WINDOW + 2);
+/** How long the setup form (QR code and first code) stays valid. */
+const SETUP_SECONDS = 15 * 60;
+export const RECOVERY_CODES = 10;
+/** Recovery code letters: no 0/o, 1/l/i to misread. */
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+
+export const WRONG_CODE = "The code is wrong.";
+export const SETUP_EXPIRED = "The setup has expired; start again.";
+
+export interface TwoFactorSetup {
+  /** Base32, to type into an app (grouped by 4 for reading on the page). */
+  secret: string;
+  /** otpauth:// URI for the QR code. */
+  uri: string;
+  /** The pending setup, sealed for this user: the form carries it back with the first code. */
+  pending: string;
+}
+
+const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
+
+function totpFor(secretBase32: string, label = "", issuer = "") {
+  return new OTPAuth.TOTP({
+    issuer,
+    label,
+    algorithm: "SHA1",
+    digits: DIGITS,
+    period: PERIOD,
+    secret: OTPAuth.Secret.fromBase32(secretBase32),
+  });
+}
+
+function newRecoveryCode(): string {
+  let s = "";
+  for (let i = 0; i < 10; i++) s += RECOVERY_ALPHABET.charAt(randomInt(RECOVERY_ALPHABET.length));
+  return `${s.slice(0, 5)}-${s.slice(5)}`;
+}
+
+export class TwoFactor {
+  private readonly key: Buffer;
+  private readonly perUser: AttemptLimiter;
+  private readonly perAddress: AttemptLimiter;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: { store: Store; secret: string; issuer: string; now?: () => number }) {
+    this.key = sealingKey(deps.secret, "sigil totp secret seal v1");
+    this.perUser = deps.store.limiter({ name: "2fa-user", points: 10, windowSeconds: 900 });
+    this.perAddress = deps.store.limiter({ name: "2fa-addr", points: 100, windowSeconds: 900 });
+    this.now = deps.now ?? Date.now;
+  }
+
+  private recoveryHash(userId: string, code: string): string {
+    return keyedHash(this.deps.secret, "sigil recovery code", userId, code);
+  }
+
+  async isOn(userId: string): Promise<boolean> {
+    return (await this.deps.store.twoFactor.get(userId)) !== null;
+  }
+
+  /** What /account shows: on or off, and how many recovery codes are left. */
+  async status(userId: string): Promise<{ on: boolean; recoveryCodesLeft: number }> {
+    const on = await this.isOn(userId);
+    return { on, recoveryCodesLeft: on ? await this.deps.store.twoFactor.recoveryCodesLeft(userId) : 0 };
+  }
+
+  /** A new secret to set up, not stored: the pending value carries it (sealed) to confirm(). */
+  newSetup(userId: string, username: string): TwoFactorSetup {
+    const secret = new OTPAuth.Secret({ size: 20 }).base32;
+    const uri = totpFor(secret, username, this.deps.issuer).toString();
+    const until = this.now() + SETUP_SECONDS * 1000;
+    return { secret, uri, pending: seal(this.key, JSON.stringify({ s: secret, until }), `setup ${userId}`) };
+  }
+
+  /** The setup in a pending value (for showing the page again after a wrong code); FormError when expired. */
+  reopenSetup(userId: string, username: string, pending: string): TwoFactorSetup {
+    const opened = unseal(this.key, pending, `setup ${userId}`);
+    const p = opened ? (JSON.parse(opened) as { s: string; until: number }) : null;
+    if (!p || p.until < this.now()) throw new FormError(SETUP_EXPIRED);
+    return { secret: p.s, uri: totpFor(p.s, username, this.deps.issuer).toString(), pending };
+  }
+
+  /**
+   * Turns two-factor on when the code matches the pending setup's secret: the recovery codes, in
+   * clear, for showing once. FormError when the code is wrong or the setup expired.
+   */
+  async confirm(userId: string, username: string, pending: string, code: string, address: string): Promise<string[]> {
+    const setup = this.reopenSetup(userId, username, pending);
+    await this.guarded(userId, address, async () => {
+      const step = this.matchingStep(setup.secret, code);
+      return step !== null && (await this.deps.store.twoFactor.useStep(userId, step, STEP_MARK_SECONDS));
+    });
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    await this.deps.store.twoFactor.enable(
+      userId,
+      { sealedSecret: seal(this.key, setup.secret, `totp ${userId}`), enabledAt: this.now() },
+      codes.map((c) => this.recoveryHash(userId, c.replace("-", ""))),
+    );
+    return codes;
+  }
+
+  /**
+   * The second step of a sign-in (and turning two-factor off): a TOTP code not used before, or an
+   * unused recovery code. "otp" or "recovery"; FormError (401) when wrong; 429 when limited.
+   * Limited like passwords (Accounts.signIn): checked first, only failures count, per user and per
+   * address; a wrong code past the limit is answered 429.
+   */
+  async verify(userId: string, code: string, address: string): Promise<"otp" | "recovery"> {
+    let used: "otp" | "recovery" = "otp";
+    await this.guarded(userId, address, async () => {
+      const rec = await this.deps.store.twoFactor.get(userId);
+      if (!rec) return false;
+      const c = digitsOnly(code.slice(0, 64)).toLowerCase();
+      if (/^\d{6}$/.test(c)) {
+        const secret = unseal(this.key, rec.sealedSecret, `totp ${userId}`);
+        if (secret === null) throw new Error("a two-factor secret cannot be opened with this SECRET");
+        const step = this.matchingStep(secret, c);
+        return step !== null && (await this.deps.store.twoFactor.useStep(userId, step, STEP_MARK_SECONDS));
+      }
+      used = "recovery";
+      return (
+        /^[a-z0-9]{10}$/.test(c) &&
+        (await this.deps.store.twoFactor.useRecoveryCode(userId, this.recoveryHash(userId, c)))
+      );
+    });
+    return used;
+  }
+
+  /** Turns two-factor off after a current code (or a recovery code). */
+  async disable(userId: string, code: string, address: string): Promise<void> {
+    await this.verify(userId, code, address);
+    await this.deps.store.twoFactor.disable(userId);
+  }
+
+  /** Turns two-factor off without a code (the operator's `users reset-2fa`); true when it was on. */
+  reset(userId: string): Promise<boolean> {
+    return this.deps.store.twoFactor.disable(userId);
+  }
+
+  /** The time step a code matches (within WINDOW of now), or null. */
+  private matchingStep(secret: string, code: string): number | null {
+    const c = digitsOnly(code.slice(0, 64));
+    if (!/^\d{6}$/.test(c)) return null;
+    const now = this.now();
+    const delta = totpFor(secret).validate({ token: c, window: WINDOW, timestamp: now });
+    return delta === null ? null : Math.floor(now / 1000 / PERIOD) + delta;
+  }
+
+  private async guarded(userId: string, address: string, attempt: () => Promise<boolean>): Promise<void> {
+    const limited = (results: LimitResult[]) => {
+      if (results.every((r) => r.allowed)) return;
+      const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
+      throw rateLimited(Math.max(...waits) / 1000, "Too many code attempts; try again later.");
+    };
+    // The per-user counter is keyed by a keyed hash of the user id: like the sign-in throttle's, it
+    // names no user and ends within its window (it outlives an account's deletion by at most that).
+    const user = keyedHash(this.deps.secret, "sigil 2fa limit", userId).slice(0, 32);
+    const check = async () => limited(await Promise.all([this.perUser.check(user), this.perAddress.check(address)]));
+    await check();
+    if (!(await attempt())) {
+      limited(await Promise.all([this.perUser.consume(user), this.perAddress.consume(address)]));
+      throw new FormError(WRONG_CODE, 401);
+    }
+    await check();
+  }
+}

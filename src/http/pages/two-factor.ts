@@ -1,0 +1,165 @@
+// Two-factor on the pages (docs/http-api.md#two-factor): the second step of a password sign-in
+// (/signin/code), and on /account its setup (QR code, secret, first code), the recovery codes shown
+// once, and turning it off with a code.
+import type { Request, Response } from "express";
+import QRCode from "qrcode";
+import { FormError } from "../../domain/accounts.js";
+import type { UserRecord } from "../../store/port.js";
+import { RecoveryCodesPage, TwoFactorCodePage, TwoFactorSetupPage, type QrCode } from "../../views/two-factor.js";
+import { currentUser, field, page, queryParam, type PagesDeps } from "./context.js";
+import { safeReturnTo } from "./return-to.js";
+import { sendPage } from "./send-page.js";
+import { csrfToken, signInSession } from "./session.js";
+import { pageUi, problem } from "./ui.js";
+
+/** How long the half-signed-in state (password right, code not yet given) lasts. */
+const PENDING_SECONDS = 5 * 60;
+
+/** The methods of a sign-in with a password and a second factor (RFC 8176). */
+const PWD_OTP = ["pwd", "otp", "mfa"];
+
+/**
+ * After a right password with two-factor on: a fresh session that is only half signed in (no
+ * userId, so nothing treats it as signed in) for PENDING_SECONDS, bound to this browser's cookie.
+ */
+export function startSecondStep(req: Request, userId: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    req.session.regenerate((err) => {
+      if (err) return reject(err);
+      req.session.pendingTwoFactor = { userId, until: Date.now() + PENDING_SECONDS * 1000 };
+      req.session.cookie.maxAge = PENDING_SECONDS * 1000;
+      req.session.save((e) => (e ? reject(e) : resolve()));
+    });
+  });
+}
+
+export const secondStepUrl = (returnTo: string) => `/signin/code?${new URLSearchParams({ return_to: returnTo })}`;
+
+function pendingUser(req: Request): string | undefined {
+  const p = req.session.pendingTwoFactor;
+  return p && typeof p.userId === "string" && p.until > Date.now() ? p.userId : undefined;
+}
+
+const backToSignIn = (res: Response, returnTo: string) =>
+  res.redirect(303, `/signin?${new URLSearchParams({ return_to: returnTo })}`);
+
+export function secondStepPage(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
+    if (!pendingUser(req)) return backToSignIn(res, returnTo);
+    sendPage(res, 200, TwoFactorCodePage({ ui: pageUi(req, deps.config), csrf: await csrfToken(req), returnTo }));
+  });
+}
+
+export function secondStep(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
+    const userId = pendingUser(req);
+    if (!userId) return backToSignIn(res, returnTo);
+    try {
+      await deps.twoFactor.verify(userId, field(req, "code"), req.ip ?? "");
+      await signInSession(req, userId, PWD_OTP);
+      res.redirect(303, returnTo);
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      const ui = pageUi(req, deps.config);
+      sendPage(
+        res,
+        err.status,
+        TwoFactorCodePage({ ui, csrf: await csrfToken(req), returnTo, error: problem(ui, err.description) }),
+      );
+    }
+  });
+}
+
+/** The QR code of an otpauth:// URI as SVG path data (drawn by the view under the strict CSP). */
+function qrCode(uri: string): QrCode {
+  const { modules } = QRCode.create(uri, { errorCorrectionLevel: "M" });
+  let path = "";
+  for (let y = 0; y < modules.size; y++)
+    for (let x = 0; x < modules.size; x++) if (modules.get(y, x)) path += `M${x} ${y}h1v1h-1z`;
+  return { size: modules.size, path };
+}
+
+const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
+
+async function renderSetup(
+  req: Request,
+  res: Response,
+  deps: PagesDeps,
+  user: UserRecord,
+  setup: { secret: string; uri: string; pending: string },
+  status: number,
+  error?: string,
+) {
+  const ui = pageUi(req, deps.config);
+  sendPage(
+    res,
+    status,
+    TwoFactorSetupPage({
+      ui,
+      user,
+      csrf: await csrfToken(req),
+      qr: qrCode(setup.uri),
+      secret: grouped(setup.secret),
+      pending: setup.pending,
+      error: error === undefined ? undefined : problem(ui, error),
+    }),
+  );
+}
+
+/** POST /account/2fa/setup: a new secret to scan (nothing stored until a first code confirms it). */
+export function setupTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    if (await deps.twoFactor.isOn(user.id)) return renderAccount(req, res, user, 409, "Two-factor is already on.");
+    await renderSetup(req, res, deps, user, deps.twoFactor.newSetup(user.id, user.username), 200);
+  });
+}
+
+export type AccountRenderer = (
+  req: Request,
+  res: Response,
+  user: UserRecord,
+  status: number,
+  error?: string,
+) => Promise<void>;
+
+/** POST /account/2fa/confirm: the first code turns it on; the recovery codes are shown once. */
+export function confirmTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    const pending = field(req, "pending");
+    let setup;
+    try {
+      setup = deps.twoFactor.reopenSetup(user.id, user.username, pending);
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      return renderAccount(req, res, user, err.status, err.description);
+    }
+    try {
+      const codes = await deps.twoFactor.confirm(user.id, user.username, pending, field(req, "code"), req.ip ?? "");
+      sendPage(res, 200, RecoveryCodesPage({ ui: pageUi(req, deps.config), user, csrf: await csrfToken(req), codes }));
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      await renderSetup(req, res, deps, user, setup, err.status, err.description);
+    }
+  });
+}
+
+/** POST /account/2fa/disable: a current code (or a recovery code) turns it off. */
+export function disableTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    try {
+      await deps.twoFactor.disable(user.id, field(req, "code"), req.ip ?? "");
+      res.redirect(303, "/account");
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      await renderAccount(req, res, user, err.status, err.description);
+    }
+  });
+}
