@@ -87,6 +87,26 @@ const schema = z.object({
     .transform((s) => s.trim())
     .refine((s) => s.length >= 1 && [...s].length <= 40 && !/[\x00-\x1f\x7f]/.test(s), "must be 1-40 characters")
     .default("Sigil"),
+  SMTP_URL: z
+    .string()
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === "smtp:" || u.protocol === "smtps:") && u.hostname !== "";
+      } catch {
+        return false;
+      }
+    }, "must be smtp://[user:password@]host[:port] or smtps://…")
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .refine(
+      (s) => s.length <= 320 && !/[\r\n]/.test(s) && /@[^\s@>]+\.[^\s@>]+>?$/.test(s.trim()),
+      "must be an address, or Name <address>",
+    )
+    .optional(),
+  EMAIL_CONFIRM_TTL: intIn(1, 604800).default(86400),
+  PASSWORD_RESET_TTL: intIn(1, 86400).default(1800),
   SERVICE_LOGO_URL: z
     .string()
     .refine((s) => {
@@ -153,6 +173,14 @@ export interface Config {
   readonly serviceName: string;
   /** An image shown beside the name in the pages' header (the pages' CSP allows its origin). */
   readonly serviceLogoUrl: string | undefined;
+  /** Outgoing mail (smtp:// or smtps://, credentials in the URL); undefined: the email features are off. */
+  readonly smtpUrl: string | undefined;
+  /** The From of every mail: MAIL_FROM, else "<SERVICE_NAME> <no-reply@host of BASE_URL>". */
+  readonly mailFrom: string;
+  /** Seconds an email confirmation link works. */
+  readonly emailConfirmTtl: number;
+  /** Seconds a password reset link works. */
+  readonly passwordResetTtl: number;
 }
 
 export interface LoadedConfig {
@@ -256,6 +284,11 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     signingKeyAtStart: e.SIGNING_KEY_AT_START === "on",
     serviceName: e.SERVICE_NAME,
     serviceLogoUrl: e.SERVICE_LOGO_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom:
+      e.MAIL_FROM?.trim() ?? `"${e.SERVICE_NAME.replace(/["\\]/g, "")}" <no-reply@${new URL(baseUrl).hostname}>`,
+    emailConfirmTtl: e.EMAIL_CONFIRM_TTL,
+    passwordResetTtl: e.PASSWORD_RESET_TTL,
   };
   return { config: deepFreeze(config), warnings };
 }

@@ -54,7 +54,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
 
   let built;
   try {
-    const services = createServices(config, opened.store);
+    const services = createServices(config, opened.store, logger);
     const http = createHttpApp({ config, store: opened.store, services, logger, metrics, draining: () => draining });
     server.on("request", http.handle);
     const realtime = attachRealtime(server, {

@@ -149,6 +149,10 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       { name: "picture", filename: "me.png", type: "image/png", data: PNG },
     );
     expect((await dora.postRaw("/account", m.body, m.type)).status).to.equal(303);
+    // An email address (this node sends no mail: it is saved unconfirmed, and indexed for /forgot).
+    expect((await dora.submit("/account", "/account/email", { email: `${username}@Mail.Example` })).status).to.equal(
+      200,
+    );
     // An app someone else owns, which dora allowed.
     const other = new PageClient(node.url);
     await other.signUp(`${username}-dev`, PASSWORD);
@@ -202,6 +206,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       const data = JSON.parse(r.text);
       expect(data.account).to.include({ id: u.id, username: "exporta", display_name: "Dora D." });
       expect(data.account.picture.url).to.match(new RegExp(`/pictures/${u.id}\\?v=1$`));
+      expect(data.account).to.include({ email: "exporta@mail.example", email_verified: false, language: "en" });
       expect(data.sessions).to.have.length(1);
       expect(data.sessions[0]).to.have.keys([
         "id",
@@ -321,7 +326,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       }
       if (backend.redis) {
         const dump = redisDump(backend.redis);
-        for (const needle of [u.id, "deleta", u.mine.clientId, u.passkeyId]) {
+        for (const needle of [u.id, "deleta", u.mine.clientId, u.passkeyId, "mail.example"]) {
           // Kept on purpose (docs/http-api.md#account): the sign-in throttle's counters of "<address>
           // <username>", which name no user and end within their 15-minute window.
           const hits = dump

@@ -11,6 +11,7 @@ import { describeBackends } from "./support/backends.js";
 import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf } from "./support/pages.js";
+import { TestSmtp, linkOf } from "./support/smtp.js";
 import {
   addPasskey,
   addVirtualAuthenticator,
@@ -168,6 +169,19 @@ describeBackends(
             expect(await page.getAttribute("#password", "aria-invalid")).to.equal("true");
           },
         ],
+        [
+          "account, email refused",
+          async () => {
+            await page.fill("#email", "ada@localhost");
+            await Promise.all([
+              page.waitForLoadState(),
+              page.click('form[action="/account/email"] button[type=submit]'),
+            ]);
+            expect(await page.getAttribute("#email", "aria-invalid")).to.equal("true");
+          },
+        ],
+        ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],
+        ["broken reset link", () => page.goto(`${node.url}/reset?token=nope`)],
         [
           "logout, asked",
           async () => {
@@ -329,6 +343,88 @@ describeBackends(
       await context.close();
       await devContext.close();
       expect(problems).to.deep.equal([]);
+    });
+
+    it("When mail is set up, then the email and recovery pages pass axe in light and dark and fit 360 px", async function () {
+      this.timeout(60_000);
+      const smtp = await TestSmtp.start();
+      try {
+        const mailNode = await backend.startNode({ SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" });
+        const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+        const page = await context.newPage();
+        const at = (path: string) => `${mailNode.url}${path}`;
+        const submit = (form: string) =>
+          Promise.all([page.waitForLoadState(), page.click(`form[action="${form}"] button[type=submit]`)]);
+        let resetUrl = "";
+        const states: Array<[string, () => Promise<unknown>]> = [
+          [
+            "account, confirmation link sent",
+            async () => {
+              await page.goto(at("/signup"));
+              await page.fill("#username", "mara");
+              await page.fill("#email", "mara@example.org");
+              await page.fill("#password", PASSWORD);
+              await Promise.all([page.waitForURL(at("/account")), page.click("main button[type=submit]")]);
+              await submit("/account/email/resend");
+              expect(await page.textContent(".notice")).to.contain("mara@example.org");
+              await smtp.next("mara@example.org", 1); // the link sent again, before the reset mail is asked for
+            },
+          ],
+          [
+            "email confirmed",
+            async () => {
+              const link = linkOf(await smtp.next("mara@example.org"));
+              await page.goto(at(link.pathname + link.search));
+              expect(await page.textContent("h1")).to.contain("confirmed");
+            },
+          ],
+          ["forgot", () => page.goto(at("/forgot"))],
+          [
+            "forgot, sent",
+            async () => {
+              await page.fill("#identifier", "mara");
+              await submit("/forgot");
+              const link = linkOf(await smtp.next("mara@example.org", 2));
+              resetUrl = at(link.pathname + link.search);
+            },
+          ],
+          ["reset form", () => page.goto(resetUrl)],
+          [
+            "reset, password refused",
+            async () => {
+              await page.fill("#password", "short");
+              await page.evaluate(() => document.querySelector("#password")?.removeAttribute("minlength"));
+              await submit("/reset");
+              expect(await page.getAttribute("#password", "aria-invalid")).to.equal("true");
+            },
+          ],
+          [
+            "reset done",
+            async () => {
+              await page.fill("#password", "a whole new password");
+              await submit("/reset");
+              expect(await page.textContent("h1")).to.contain("changed");
+            },
+          ],
+        ];
+        const problems: string[] = [];
+        for (const [what, reach] of states) {
+          await reach();
+          for (const scheme of ["light", "dark"] as const) {
+            await page.emulateMedia({ colorScheme: scheme });
+            for (const v of await violations(page)) problems.push(`${what} [${scheme}]: ${v}`);
+          }
+          await page.emulateMedia({ colorScheme: "light" });
+          await page.setViewportSize({ width: 360, height: 740 });
+          const wide = await overflow(page);
+          if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
+          await page.setViewportSize({ width: 1024, height: 800 });
+        }
+        await context.close();
+        expect(problems).to.deep.equal([]);
+      } finally {
+        await smtp.close();
+      }
     });
 
     it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused) pass axe in light and dark and fit 360 px", async function () {

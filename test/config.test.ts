@@ -100,6 +100,29 @@ describe("Configuration", () => {
     expect(bad({ SERVICE_LOGO_URL: "https://u:p@cdn.example/l.svg" })).to.equal("SERVICE_LOGO_URL");
   });
 
+  it("When mail is set, then SMTP_URL is smtp:// or smtps://, MAIL_FROM an address, the link lifetimes in range; a bad URL's error holds no password", () => {
+    const off = loadConfig({}).config;
+    expect(off).to.include({ smtpUrl: undefined, emailConfirmTtl: 86400, passwordResetTtl: 1800 });
+    expect(off.mailFrom).to.equal('"Sigil" <no-reply@localhost>');
+    const on = loadConfig({
+      SMTP_URL: "smtps://u:p%40ss@mail.example:465",
+      MAIL_FROM: "Acme <id@acme.example>",
+    }).config;
+    expect(on).to.include({ smtpUrl: "smtps://u:p%40ss@mail.example:465", mailFrom: "Acme <id@acme.example>" });
+    expect(bad({ SMTP_URL: "http://mail.example" })).to.equal("SMTP_URL");
+    expect(bad({ SMTP_URL: "mail.example:25" })).to.equal("SMTP_URL");
+    expect(bad({ MAIL_FROM: "nobody" })).to.equal("MAIL_FROM");
+    expect(bad({ MAIL_FROM: "a@b.example\r\nBcc: x@y.example" })).to.equal("MAIL_FROM");
+    expect(bad({ EMAIL_CONFIRM_TTL: "0" })).to.equal("EMAIL_CONFIRM_TTL");
+    expect(bad({ PASSWORD_RESET_TTL: "86401" })).to.equal("PASSWORD_RESET_TTL");
+    try {
+      loadConfig({ SMTP_URL: "ftp://user:hunter2secret@mail.example" });
+      expect.fail("accepted");
+    } catch (err) {
+      expect(String(err)).to.not.include("hunter2secret");
+    }
+  });
+
   it("When the process starts with a bad setting, then it exits non-zero with one line naming it", () => {
     const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
       env: { PATH: process.env.PATH, PORT: "not-a-port" },

@@ -1,5 +1,5 @@
 // Bad input on the sign-in half (docs/errors.md, docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): property-based fuzzing of POST /token,
-// GET /auth/user, GET/POST /authorize and the page forms (/signup, /signin) with random form and
+// GET /auth/user, GET/POST /authorize and the page forms (/signup, /signin, /forgot, /reset) with random form and
 // JSON bodies, junk Basic credentials, wrong content types, bodies whose Content-Encoding is
 // unknown or does not match the bytes, bad charsets, repeated parameters, random and huge
 // header values (invalid UTF-8 included), odd redirect_uri values, unicode and huge state, missing
@@ -136,7 +136,8 @@ interface World {
 }
 
 async function world(backend: Backend): Promise<World> {
-  const node = await backend.startNode({ LOG_LEVEL: "warn" });
+  // Mail "set up" (to a closed port): /forgot then looks accounts up, and a sign-up with an address tries to mail it.
+  const node = await backend.startNode({ LOG_LEVEL: "warn", SMTP_URL: "smtp://127.0.0.1:9" });
   const base = node.url;
   const dev = new PageClient(base);
   await dev.signUp("devon");
@@ -736,7 +737,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     await expectUnchanged(w, before);
   });
 
-  it("When random fields reach the /signup, /signin and /signin/code forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
+  it("When random fields reach the /signup, /signin, /signin/code, /forgot and /reset forms, with or without CSRF, then no 5xx, no redirect off the service, data unchanged", async function () {
     this.timeout(Math.max(30_000, RUNS * 300));
     const w = await world(backend);
     const before = await w.snapshot();
@@ -758,6 +759,21 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
         fc.constant("p".repeat(129)),
       ),
       display_name: fc.oneof(text, fc.string({ unit: "grapheme", maxLength: 70 })),
+      email: fc.oneof(
+        fc.emailAddress(),
+        fc.constantFrom(
+          "a@b",
+          "@x.example",
+          "a@@x.example",
+          "a@[127.0.0.1]",
+          "a@x..example",
+          "a@-x.example",
+          "É@Ü.example",
+        ),
+        text,
+      ),
+      identifier: fc.oneof(username, fc.emailAddress(), text),
+      token: fc.oneof(fc.base64String({ maxLength: 60 }), text, fc.constant("x".repeat(300))),
       // The second step's code (/signin/code): a TOTP code, a recovery code, or anything.
       code: fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/), text),
       return_to: fc.oneof(
@@ -803,7 +819,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
       },
     );
     const form = fc.record({
-      path: fc.constantFrom("/signup", "/signin", "/signout", "/signin/code"),
+      path: fc.constantFrom("/signup", "/signin", "/signout", "/signin/code", "/forgot", "/reset"),
       withCsrf: fc.boolean(),
       pairs: fc.array(pair, { maxLength: 6 }),
       returnTo: fc.option(values.return_to!, { nil: undefined }),
@@ -836,7 +852,7 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
         if (guessesAlice) aliceAttempts++;
         // A fresh anonymous session each time (a success would sign it in).
         const c = new PageClient(w.base);
-        const page = await c.get(f.path === "/signout" || f.path === "/signin/code" ? "/signin" : f.path);
+        const page = await c.get(f.path === "/signup" ? "/signup" : "/signin");
         const pairs = f.withCsrf ? [["_csrf", csrfOf(page.text)] as [string, string], ...f.pairs] : f.pairs;
         const body =
           f.ct === "application/json"

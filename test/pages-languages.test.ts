@@ -85,6 +85,16 @@ describeBackends("Pages in five languages", (backend) => {
       const notDeleted = await user.post("/account/delete", { _csrf: csrfOf(account.text), password: "not it at all" });
       expect(notDeleted.status).to.equal(401);
       keep("account, deletion refused", notDeleted.text);
+      const badEmail = await user.submit("/account", "/account/email", { email: "not an address" });
+      expect(badEmail.status).to.equal(400);
+      keep("account, email refused", badEmail.text);
+      keep(
+        "account, email saved",
+        (await user.submit("/account", "/account/email", { email: "ada@example.org" })).text,
+      );
+      keep("forgot, no mail set up", (await user.get("/forgot")).text);
+      keep("broken confirmation link", (await user.get("/email/confirm?token=nope")).text);
+      keep("broken reset link", (await user.get("/reset?token=nope")).text);
       const confirm = await user.get(`/logout?${new URLSearchParams({ client_id: app.clientId })}`);
       expect(confirm.status).to.equal(200);
       keep("logout, asked", confirm.text);

@@ -8,6 +8,7 @@ import type { CustomTokens } from "./custom-tokens.js";
 import type { OAuth } from "./oauth.js";
 import { pictureUrl } from "./pictures-url.js";
 import { keyedHash } from "./secrets.js";
+import { forgetUserEmail } from "./email.js";
 import { passkeysForExport } from "./passkeys.js";
 
 export interface AccountLifeDeps {
@@ -71,6 +72,10 @@ export class AccountLife {
         created_at: iso(user.createdAt),
         password_set: true,
         picture: user.picture ? { url: pictureUrl(baseUrl, user), type: user.picture.type } : null,
+        // Email (domain/email.ts): the address, whether it is confirmed, the language of the mails.
+        email: user.email ?? null,
+        email_verified: user.email ? user.emailVerified === true : null,
+        language: user.locale ?? null,
       },
       sessions: sessions.map((s) => ({
         id: s.id,
@@ -129,6 +134,7 @@ export class AccountLife {
     for (const clientId of await oauth.consents(user.id)) await oauth.withdrawConsent(user.id, clientId);
     await store.grants.forgetUserTokens(user.id);
     await store.consentScopes.clear(user.id);
+    await forgetUserEmail(store, user);
     await store.passkeys.removeForUser(user.id);
     await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);

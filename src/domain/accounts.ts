@@ -54,7 +54,13 @@ export class Accounts {
     this.perAddress = store.limiter({ name: "signin-addr", points: 100, windowSeconds: 900 });
   }
 
-  async create(input: { username: string; password: string; displayName?: string | undefined }): Promise<UserRecord> {
+  async create(input: {
+    username: string;
+    password: string;
+    displayName?: string | undefined;
+    /** The page's language at sign-up: the language of the user's mails. */
+    locale?: string | undefined;
+  }): Promise<UserRecord> {
     const username = checkUsername(input.username);
     const password = checkPassword(input.password);
     const displayName = checkDisplayName(input.displayName?.trim() ? input.displayName : username);
@@ -64,6 +70,7 @@ export class Accounts {
       displayName,
       passwordHash: await this.passwords.hash(password),
       createdAt: Date.now(),
+      ...(input.locale ? { locale: input.locale } : {}),
     };
     if (!(await this.store.accounts.create(user))) throw new FormError("That username is taken.", 409);
     return user;

@@ -11,6 +11,10 @@ import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
+import { EmailService } from "./email.js";
+import { smtpMailer } from "./mailer.js";
+import type { Logger } from "../log.js";
+import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
 import { TwoFactor } from "./two-factor.js";
 
@@ -26,15 +30,18 @@ export interface Services {
   challenges: Challenges;
   /** OpenID Connect: the signing keys and the ID token signer. */
   openid: OpenId;
+  /** Email addresses, confirmation links, password recovery by mail (SMTP_URL). */
+  email: EmailService;
   /** Passkeys (WebAuthn): registration, sign-in, the list on /account. */
   passkeys: Passkeys;
   /** Two-factor with an authenticator app (TOTP) and recovery codes. */
   twoFactor: TwoFactor;
 }
 
-export function createServices(config: Config, store: Store): Services {
+export function createServices(config: Config, store: Store, log?: Logger): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
-  const accounts = new Accounts(store, new Passwords(config.passwordHashCost));
+  const passwords = new Passwords(config.passwordHashCost);
+  const accounts = new Accounts(store, passwords);
   // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
   const apps = new Apps({
     store,
@@ -66,6 +73,23 @@ export function createServices(config: Config, store: Store): Services {
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store),
+    email: new EmailService({
+      store,
+      secret: config.secret,
+      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined,
+      baseUrl: config.baseUrl,
+      authUrl: config.authUrl,
+      serviceName: config.serviceName,
+      confirmTtl: config.emailConfirmTtl,
+      resetTtl: config.passwordResetTtl,
+      hashPassword: (password) => passwords.hash(password),
+      revokeUserGrants: (userId) => oauth.grants.revokeUserGrants(userId),
+      endSessions: async (userId) => {
+        await accounts.endSessions(userId);
+      },
+      // Never the mail, its link or its token: what failed, and why.
+      onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
+    }),
     passkeys: new Passkeys({ store, authUrl: config.authUrl, serviceName: config.serviceName }),
     twoFactor: new TwoFactor({ store, secret: config.secret, issuer: config.serviceName }),
   };

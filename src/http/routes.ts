@@ -50,6 +50,7 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
           customTokens,
           openid,
           passkeys: services.passkeys,
+          email: services.email,
           twoFactor: services.twoFactor,
         },
         api,

@@ -32,6 +32,7 @@ const FIELDS: Partial<Record<MessageKey, string>> = {
   "err.homepage": "homepage",
   "err.tooManyPostLogout": "post_logout_redirect_uri",
   "err.postLogoutProblem": "post_logout_redirect_uri",
+  "err.emailInvalid": "email",
   "err.wrongCode": "code",
 };
 

@@ -9,6 +9,7 @@ import type { AttemptLimiter, LimiterSpec } from "./ports/limits.js";
 import type { AccountStore, AppStore, GrantStore, SessionStore } from "./ports/signin.js";
 import type { CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
 import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
+import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
 import type { TwoFactorStore } from "./ports/two-factor.js";
 
@@ -17,6 +18,7 @@ export * from "./ports/limits.js";
 export * from "./ports/signin.js";
 export * from "./ports/realtime.js";
 export * from "./ports/keys.js";
+export * from "./ports/email.js";
 export * from "./ports/passkeys.js";
 export * from "./ports/two-factor.js";
 
@@ -33,6 +35,8 @@ export interface Store {
   /** OpenID Connect: the signing keys, and the scopes granted per app. */
   readonly signingKeys: SigningKeyStore;
   readonly consentScopes: ConsentScopeStore;
+  /** Email: single-use links sent by mail, users by address. */
+  readonly email: EmailStore;
   /** Passkeys (WebAuthn) and their ceremonies' challenges. */
   readonly passkeys: PasskeyStore;
   /** Two-factor with an authenticator app, per user. */

@@ -5,8 +5,9 @@ import { AccountTwoFactor } from "./two-factor.js";
 import { AccountData } from "./account-delete.js";
 import { AccountSessions, type SessionRow } from "./account-sessions.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { AccountEmail } from "./account-email.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture", "password", "code"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "email", "password", "code"];
 
 export function AccountPage(p: {
   ui: Ui;
@@ -18,6 +19,8 @@ export function AccountPage(p: {
   csrf: string;
   error?: FormProblem | undefined;
   notice?: string | undefined;
+  /** Whether mail can be sent (SMTP_URL): the email section says so when not. */
+  mail?: boolean;
   /** The passkeys section (account-passkeys.tsx), and the script it needs, when passkeys are offered. */
   passkeys?: ComponentChildren;
   script?: string | undefined;
@@ -82,6 +85,7 @@ export function AccountPage(p: {
           <button type="submit">{t("account.upload")}</button>
         </form>
       </Card>
+      <AccountEmail ui={p.ui} user={p.user} csrf={p.csrf} mail={p.mail ?? false} error={p.error} />
       <AccountTwoFactor ui={p.ui} csrf={p.csrf} status={p.twoFactor} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>

@@ -62,13 +62,16 @@ export function SignInPage(p: {
         ) : null}
       </Card>
       <p>
+        <a href="/forgot">{t("signin.forgot")}</a>
+      </p>
+      <p>
         {t("signin.noAccount")} <a href={withReturn("/signup", p.returnTo)}>{t("signin.toSignup")}</a>
       </p>
     </Page>
   );
 }
 
-const SIGNUP_FIELDS = ["username", "display_name", "password"];
+const SIGNUP_FIELDS = ["username", "display_name", "email", "password"];
 
 export function SignUpPage(p: {
   ui: Ui;
@@ -77,6 +80,7 @@ export function SignUpPage(p: {
   error?: FormProblem | undefined;
   username?: string | undefined;
   displayName?: string | undefined;
+  email?: string | undefined;
 }) {
   const { t } = p.ui;
   return (
@@ -121,6 +125,25 @@ export function SignUpPage(p: {
                 autocomplete="name"
                 maxLength={64}
                 value={p.displayName ?? ""}
+              />
+            )}
+          />
+          <Field
+            id="email"
+            name="email"
+            label={t("signup.email")}
+            hint={t("signup.emailHint")}
+            problem={p.error}
+            control={(a) => (
+              <input
+                {...a}
+                type="email"
+                name="email"
+                autocomplete="email"
+                autocapitalize="none"
+                spellcheck={false}
+                maxLength={254}
+                value={p.email ?? ""}
               />
             )}
           />

@@ -25,13 +25,14 @@ const tokenCheck = (req: Request, res: Response) => (token: string | undefined) 
     }
   });
 
-async function render(
+/** The account page; also what the email forms (email.ts) answer with, with a notice. */
+export async function render(
   req: Request,
   res: Response,
   deps: PagesDeps,
   user: UserRecord,
   status: number,
-  extra: { error?: string } = {},
+  extra: { error?: string; notice?: string } = {},
 ) {
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
@@ -66,6 +67,8 @@ async function render(
       sessions,
       csrf,
       error: extra.error === undefined ? undefined : problem(ui, extra.error),
+      notice: extra.notice,
+      mail: deps.email.enabled,
     }),
   );
 }

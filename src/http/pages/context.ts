@@ -7,6 +7,7 @@ import type { Apps } from "../../domain/apps.js";
 import type { CustomTokens } from "../../domain/custom-tokens.js";
 import type { OAuth } from "../../domain/oauth.js";
 import type { OpenId } from "../../domain/oidc-setup.js";
+import type { EmailService } from "../../domain/email.js";
 import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
 import type { Store, UserRecord } from "../../store/port.js";
@@ -23,6 +24,8 @@ export interface PagesDeps {
   customTokens: CustomTokens;
   /** OpenID Connect: signing keys and ID tokens (id_token_hint). */
   openid: OpenId;
+  /** Email addresses, confirmation and password recovery by mail. */
+  email: EmailService;
   /** Passkeys (WebAuthn): /account's list and the ceremonies of /account and /signin. */
   passkeys: Passkeys;
   /** Two-factor: the second sign-in step and its setup on /account. */

@@ -29,12 +29,25 @@ import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
+import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage, setEmail } from "./email.js";
 import type { ApiRegistry } from "../openapi.js";
 import { removePasskey, renamePasskey } from "./passkeys.js";
 import { addPasskey, passkeySpecs, registrationOptions, signInOptions, signInWithPasskey } from "../passkeys-api.js";
 import { confirmTwoFactor, disableTwoFactor, secondStep, secondStepPage, setupTwoFactor } from "./two-factor.js";
 
-const PAGE_PATHS = ["/signup", "/signin", "/signout", "/account", "/developers", "/authorize", "/logout", "/lang"];
+const PAGE_PATHS = [
+  "/signup",
+  "/signin",
+  "/signout",
+  "/account",
+  "/developers",
+  "/authorize",
+  "/logout",
+  "/lang",
+  "/forgot",
+  "/reset",
+  "/email",
+];
 
 const pageErrors = (config: Config) =>
   function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -78,6 +91,11 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });
   route(router, "/account/export", { get: exportAccount(deps) });
   route(router, "/account/delete", { post: [csrfCheck, deleteAccount(deps)] });
+  route(router, "/account/email", { post: [csrfCheck, setEmail(deps)] });
+  route(router, "/account/email/resend", { post: [csrfCheck, resendConfirmation(deps)] });
+  route(router, "/email/confirm", { get: confirmEmail(deps) });
+  route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
+  route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
   route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
   route(router, "/account/passkeys", { post: addPasskey(deps) });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });

@@ -1,5 +1,6 @@
 // GET/POST {auth_url}/signup — create an account, then continue to return_to (docs/http-api.md#signup-and-signin).
 import { FormError } from "../../domain/accounts.js";
+import { normalizeEmail } from "../../domain/email.js";
 import { rateLimited } from "../../errors.js";
 import { sendPage } from "./send-page.js";
 import { SignUpPage } from "../../views/auth.js";
@@ -30,12 +31,16 @@ export function signUp(deps: PagesDeps) {
       username: field(req, "username"),
       password: field(req, "password"),
       displayName: field(req, "display_name"),
+      email: field(req, "email"),
     };
     try {
       const limit = await perAddress.consume(req.ip ?? "");
       if (!limit.allowed)
         throw rateLimited(limit.retryAfterMs / 1000, "Too many sign-ups from this address; try again later.");
-      const user = await deps.accounts.create(form);
+      if (form.email.trim()) normalizeEmail(form.email); // refused before the account is made
+      const locale = pageUi(req, deps.config).locale;
+      const user = await deps.accounts.create({ ...form, locale });
+      if (form.email.trim()) await deps.email.setEmail(user.id, form.email, locale);
       await signInSession(req, user.id);
       res.redirect(303, returnTo);
     } catch (err) {
@@ -51,6 +56,7 @@ export function signUp(deps: PagesDeps) {
           error: problem(ui, err.description),
           username: form.username,
           displayName: form.displayName,
+          email: form.email,
         }),
       );
     }

@@ -207,6 +207,69 @@ export const de: Messages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri braucht einen gültigen id_token_hint oder eine client_id, die die App nennt.",
   "err.logoutUnregistered": "Die App hat diese post_logout_redirect_uri nicht registriert.",
+
+  // Email, confirmation links, password recovery (email).
+  "signup.email": "E-Mail-Adresse",
+  "signup.emailHint":
+    "Optional. Damit können Sie ein vergessenes Passwort zurücksetzen; wir senden einen Link zur Bestätigung.",
+  "signin.forgot": "Passwort vergessen?",
+  "account.email": "E-Mail-Adresse",
+  "account.emailNone":
+    "Noch keine E-Mail-Adresse: Fügen Sie eine hinzu, um ein vergessenes Passwort zurücksetzen zu können.",
+  "account.emailVerified": "Bestätigt",
+  "account.emailUnverified": "Noch nicht bestätigt",
+  "account.emailHint": "Leer lassen und speichern, um sie zu entfernen.",
+  "account.emailSave": "Adresse speichern",
+  "account.emailResend": "Bestätigungslink erneut senden",
+  "account.emailSent": "Wir haben einen Bestätigungslink an {email} gesendet. Er funktioniert einmal, {within} lang.",
+  "account.emailSaved": "Ihre E-Mail-Adresse ist gespeichert.",
+  "account.emailRemoved": "Ihre E-Mail-Adresse wurde entfernt.",
+  "email.notSetUp":
+    "{service} kann keine E-Mails senden: Das ist nicht eingerichtet. Ihre Adresse bleibt gespeichert, kann aber vorerst nicht bestätigt werden.",
+  "email.confirmedTitle": "E-Mail-Adresse bestätigt",
+  "email.confirmedText":
+    "Ihre E-Mail-Adresse ist bestätigt. Sie können damit jetzt ein vergessenes Passwort zurücksetzen.",
+  "email.toAccount": "Zu Ihrem Konto",
+  "link.invalidTitle": "Dieser Link funktioniert nicht",
+  "link.invalidText":
+    "Er wurde schon benutzt, ist abgelaufen oder wurde nicht vollständig kopiert. Fordern Sie einen neuen an.",
+  "forgot.title": "Passwort vergessen",
+  "forgot.lead":
+    "Geben Sie Ihren Benutzernamen oder Ihre E-Mail-Adresse an. Hat das Konto eine bestätigte E-Mail-Adresse, senden wir dorthin einen Link, um ein neues Passwort zu wählen.",
+  "forgot.identifier": "Benutzername oder E-Mail-Adresse",
+  "forgot.submit": "Link senden",
+  "forgot.sentTitle": "Sehen Sie in Ihre E-Mails",
+  "forgot.sentText":
+    "Wenn ein Konto passt und eine bestätigte E-Mail-Adresse hat, ist ein Link zum Wählen eines neuen Passworts unterwegs. Er funktioniert einmal, {within} lang.",
+  "forgot.off":
+    "{service} kann keine E-Mails senden: Das ist nicht eingerichtet. Bitten Sie den Betreiber von {service}, Ihr Passwort zurückzusetzen ({command}).",
+  "forgot.back": "Zurück zur Anmeldung",
+  "reset.title": "Neues Passwort wählen",
+  "reset.lead": "Damit werden Sie überall abgemeldet, und Apps verlieren den Zugriff, bis Sie sich wieder anmelden.",
+  "reset.password": "Neues Passwort",
+  "reset.passwordHint": "8 bis 128 Zeichen.",
+  "reset.submit": "Passwort festlegen",
+  "reset.doneTitle": "Ihr Passwort ist geändert",
+  "reset.doneText": "Sie wurden überall abgemeldet. Melden Sie sich mit Ihrem neuen Passwort an.",
+  "reset.toSignin": "Anmelden",
+  "mail.greeting": "Hallo {name},",
+  "mail.orCopy": "Oder kopieren Sie diese Adresse in Ihren Browser:",
+  "mail.confirm.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {service}",
+  "mail.confirm.body":
+    "Diese Adresse wurde für das {service}-Konto {username} angegeben. Öffnen Sie diesen Link, um sie zu bestätigen:",
+  "mail.confirm.action": "Meine Adresse bestätigen",
+  "mail.confirm.expires": "Der Link funktioniert einmal, {within} lang.",
+  "mail.confirm.ignore": "Wenn Sie das nicht waren, ignorieren Sie diese E-Mail: Die Adresse bleibt unbestätigt.",
+  "mail.reset.subject": "Setzen Sie Ihr {service}-Passwort zurück",
+  "mail.reset.body":
+    "Jemand hat das Zurücksetzen des Passworts für das {service}-Konto {username} angefordert. Öffnen Sie diesen Link, um ein neues zu wählen:",
+  "mail.reset.action": "Neues Passwort wählen",
+  "mail.reset.expires": "Der Link funktioniert einmal, {within} lang.",
+  "mail.reset.ignore":
+    "Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
+  "err.emailInvalid": "Diese E-Mail-Adresse sieht nicht richtig aus.",
+  "err.forgotThrottled": "Zu viele Anfragen zum Zurücksetzen von dieser Adresse; versuchen Sie es später erneut.",
+  "err.confirmThrottled": "Zu viele Bestätigungs-E-Mails; versuchen Sie es später erneut.",
   "signin.passkey": "Mit einem Passkey anmelden",
   "signin.or": "Oder ohne Passwort:",
   "passkeys.failed":

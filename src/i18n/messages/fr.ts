@@ -206,6 +206,69 @@ export const fr: Messages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri exige un id_token_hint valide ou un client_id désignant l’application.",
   "err.logoutUnregistered": "L’application n’a pas enregistré cette post_logout_redirect_uri.",
+
+  // Email, confirmation links, password recovery (email).
+  "signup.email": "Adresse e-mail",
+  "signup.emailHint":
+    "Facultatif. Permet de réinitialiser un mot de passe oublié ; nous y envoyons un lien de confirmation.",
+  "signin.forgot": "Mot de passe oublié ?",
+  "account.email": "Adresse e-mail",
+  "account.emailNone":
+    "Pas encore d’adresse e-mail : ajoutez-en une pour pouvoir réinitialiser un mot de passe oublié.",
+  "account.emailVerified": "Confirmée",
+  "account.emailUnverified": "Pas encore confirmée",
+  "account.emailHint": "Laissez le champ vide et enregistrez pour la supprimer.",
+  "account.emailSave": "Enregistrer l’adresse",
+  "account.emailResend": "Renvoyer le lien de confirmation",
+  "account.emailSent":
+    "Nous avons envoyé un lien de confirmation à {email}. Il fonctionne une seule fois, pendant {within}.",
+  "account.emailSaved": "Votre adresse e-mail est enregistrée.",
+  "account.emailRemoved": "Votre adresse e-mail a été supprimée.",
+  "email.notSetUp":
+    "{service} ne peut pas envoyer d’e-mails : ce n’est pas configuré. Votre adresse est conservée, mais elle ne peut pas être confirmée pour l’instant.",
+  "email.confirmedTitle": "Adresse e-mail confirmée",
+  "email.confirmedText":
+    "Votre adresse e-mail est confirmée. Vous pouvez maintenant l’utiliser pour réinitialiser un mot de passe oublié.",
+  "email.toAccount": "Aller à votre compte",
+  "link.invalidTitle": "Ce lien ne fonctionne pas",
+  "link.invalidText": "Il a déjà servi, il a expiré ou il n’a pas été copié en entier. Demandez-en un nouveau.",
+  "forgot.title": "Mot de passe oublié",
+  "forgot.lead":
+    "Indiquez votre nom d’utilisateur ou votre adresse e-mail. Si le compte a une adresse e-mail confirmée, nous y envoyons un lien pour choisir un nouveau mot de passe.",
+  "forgot.identifier": "Nom d’utilisateur ou adresse e-mail",
+  "forgot.submit": "Envoyer le lien",
+  "forgot.sentTitle": "Consultez vos e-mails",
+  "forgot.sentText":
+    "Si un compte correspond et a une adresse e-mail confirmée, un lien pour choisir un nouveau mot de passe est en route. Il fonctionne une seule fois, pendant {within}.",
+  "forgot.off":
+    "{service} ne peut pas envoyer d’e-mails : ce n’est pas configuré. Demandez à l’administrateur de {service} de réinitialiser votre mot de passe ({command}).",
+  "forgot.back": "Retour à la connexion",
+  "reset.title": "Choisir un nouveau mot de passe",
+  "reset.lead":
+    "Le définir vous déconnecte partout, et les applications perdent l’accès jusqu’à votre prochaine connexion.",
+  "reset.password": "Nouveau mot de passe",
+  "reset.passwordHint": "De 8 à 128 caractères.",
+  "reset.submit": "Définir le mot de passe",
+  "reset.doneTitle": "Votre mot de passe est changé",
+  "reset.doneText": "Vous avez été déconnecté partout. Connectez-vous avec votre nouveau mot de passe.",
+  "reset.toSignin": "Se connecter",
+  "mail.greeting": "Bonjour {name},",
+  "mail.orCopy": "Ou copiez cette adresse dans votre navigateur :",
+  "mail.confirm.subject": "Confirmez votre adresse e-mail pour {service}",
+  "mail.confirm.body":
+    "Cette adresse a été indiquée pour le compte {service} {username}. Ouvrez ce lien pour la confirmer :",
+  "mail.confirm.action": "Confirmer mon adresse",
+  "mail.confirm.expires": "Le lien fonctionne une seule fois, pendant {within}.",
+  "mail.confirm.ignore": "Si ce n’était pas vous, ignorez cet e-mail : l’adresse reste non confirmée.",
+  "mail.reset.subject": "Réinitialisez votre mot de passe {service}",
+  "mail.reset.body":
+    "Quelqu’un a demandé à réinitialiser le mot de passe du compte {service} {username}. Ouvrez ce lien pour en choisir un nouveau :",
+  "mail.reset.action": "Choisir un nouveau mot de passe",
+  "mail.reset.expires": "Le lien fonctionne une seule fois, pendant {within}.",
+  "mail.reset.ignore": "Si vous n’avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.",
+  "err.emailInvalid": "Cette adresse e-mail ne semble pas correcte.",
+  "err.forgotThrottled": "Trop de demandes de réinitialisation depuis cette adresse ; réessayez plus tard.",
+  "err.confirmThrottled": "Trop d’e-mails de confirmation ; réessayez plus tard.",
   "signin.passkey": "Se connecter avec une clé d’accès",
   "signin.or": "Ou, sans mot de passe :",
   "passkeys.failed": "La clé d’accès n’a pas pu être utilisée. Réessayez, ou connectez-vous avec votre mot de passe.",

@@ -3,6 +3,7 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import { adaptLimiter } from "../limiter.js";
 import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
 import { MemoryChallenges } from "./challenges.js";
+import { MemoryEmail } from "./email.js";
 import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./realtime.js";
 import { MemoryPasskeys } from "./passkeys.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
@@ -22,6 +23,7 @@ export class MemoryStore implements Store {
   readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
   readonly signingKeys = new MemorySigningKeys();
   readonly consentScopes = new MemoryConsentScopes();
+  readonly email = new MemoryEmail();
   readonly passkeys = new MemoryPasskeys();
   readonly twoFactor = new MemoryTwoFactor();
 
@@ -54,6 +56,7 @@ export class MemoryStore implements Store {
     this.sessions.close();
     this.passkeys.challenges.close();
     this.grants.close();
+    this.email.links.close();
   }
 }
 

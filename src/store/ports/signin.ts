@@ -11,6 +11,12 @@ export interface UserRecord {
   /** Set once a picture was uploaded; bumped on each upload (cache busting). */
   picture?: { type: string; version: number };
   createdAt: number;
+  /** Optional email address, its domain lower-cased (domain/email.ts); unique only once confirmed. */
+  email?: string;
+  /** Whether the address was confirmed by its emailed link (scope email: email_verified). */
+  emailVerified?: boolean;
+  /** The page language of the user's last email request: the language of the mails Sigil sends them. */
+  locale?: string;
 }
 
 export interface AccountStore {

@@ -25,6 +25,7 @@ import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
 import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
+import { RedisEmail } from "./email.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -38,6 +39,7 @@ export class RedisStore implements Store {
   readonly grants: RedisGrants;
   readonly signingKeys: RedisSigningKeys;
   readonly consentScopes: RedisConsentScopes;
+  readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
   readonly twoFactor: RedisTwoFactor;
 
@@ -55,6 +57,7 @@ export class RedisStore implements Store {
     this.grants = new RedisGrants(redis, this.keys);
     this.signingKeys = new RedisSigningKeys(redis, this.keys);
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
+    this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
   }

@@ -87,6 +87,10 @@ export function keyspace(prefix: string) {
     signingKeysClaim: `${prefix}:{signing-keys}:claim`,
     /** Hash: client id → the space-separated scopes the user granted it; tagged with the user's consents. */
     consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
+    /** String (JSON MailLinkRecord) with the link's TTL, by the hash of its token; GETDEL takes it. */
+    mailLink: (tokenHash: string) => `${prefix}:mail-link:{${tokenHash}}`,
+    /** Set of the ids of the users who gave this (normalised) email address. */
+    emailUsers: (email: string) => `${prefix}:email:{${email}}`,
     /** Hash: credential id → JSON PasskeyRecord, a user's passkeys (tagged with the user). */
     passkeys: (userId: string) => `${prefix}:passkeys:{${userId}}`,
     /** String: the user id owning a passkey, by credential id (SET NX keeps credential ids unique). */

@@ -1,0 +1,304 @@
+// Email addresses, their confirmation, and password recovery by mail (docs/http-api.md#email-and-password-recovery).
+// Links sent by mail carry a random token (256 bits); the store keeps only its keyed hash, and
+// takes it atomically for its one use.
+import { FormError, checkPassword, USERNAME } from "./accounts.js";
+import { rateLimited } from "../errors.js";
+import { keyedHash, randomToken } from "./secrets.js";
+import type { Mail, Mailer } from "./mailer.js";
+import { isLocale, translator, DEFAULT_LOCALE, type Locale } from "../i18n/index.js";
+import type { AttemptLimiter, MailLinkRecord, Store, UserRecord } from "../store/port.js";
+
+const EMAIL_MAX = 254;
+
+/**
+ * A sensible check of an address, not RFC 5322 in full: one "@", a local part of 1 to 64
+ * printable characters without spaces, and a domain that is a host name with a dot (IDN domains are
+ * kept as punycode). The domain is lower-cased (domains are case-insensitive); the local part is
+ * kept as typed (RFC 5321 leaves its case to the receiving server).
+ */
+export function normalizeEmail(raw: string): string {
+  const s = raw.trim();
+  const bad = () => new FormError("That email address does not look right.");
+  if (s.length > EMAIL_MAX || /[\s\x00-\x1f\x7f<>(),;:"\\[\]]/.test(s)) throw bad();
+  const at = s.lastIndexOf("@");
+  if (at < 1 || s.indexOf("@") !== at) throw bad();
+  const local = s.slice(0, at);
+  const rawDomain = s.slice(at + 1);
+  // Only a host name: nothing the URL parser would drop or decode (a port, a path, %-escapes).
+  if (!/^[^/?#%:@\\]+$/.test(rawDomain)) throw bad();
+  if (local.length > 64 || local.startsWith(".") || local.endsWith(".") || local.includes("..")) throw bad();
+  let domain: string;
+  try {
+    domain = new URL(`http://${rawDomain}/`).hostname;
+  } catch {
+    throw bad();
+  }
+  if (
+    !domain ||
+    !domain.includes(".") ||
+    domain.endsWith(".") ||
+    /^[\d.]+$/.test(domain) ||
+    domain.startsWith("[") ||
+    !/^[a-z0-9.-]+$/.test(domain) ||
+    domain.split(".").some((l) => l === "" || l.length > 63 || l.startsWith("-") || l.endsWith("-"))
+  )
+    throw bad();
+  const out = `${local}@${domain}`;
+  if (out.length > EMAIL_MAX) throw bad();
+  return out;
+}
+
+/** The index key of an address: the whole address lower-cased (lookups by /forgot ignore case). */
+const indexKey = (email: string) => email.toLowerCase();
+
+/**
+ * What account deletion removes for email beside the user record: the user's entry in the index of
+ * addresses. (Links sent by mail are keyed by their token's hash alone; once the user is gone they
+ * lead nowhere, and expire on their own.)
+ */
+export async function forgetUserEmail(store: Store, user: UserRecord): Promise<void> {
+  if (user.email) await store.email.unindexEmail(indexKey(user.email), user.id);
+}
+
+export interface EmailDeps {
+  store: Store;
+  secret: string;
+  mailer: Mailer | undefined;
+  baseUrl: string;
+  authUrl: string;
+  serviceName: string;
+  confirmTtl: number;
+  resetTtl: number;
+  /** Hashes a new password at the configured cost (Passwords.hash). */
+  hashPassword(password: string): Promise<string>;
+  /** Revokes every grant of a user (Grants.revokeUserGrants). */
+  revokeUserGrants(userId: string): Promise<void>;
+  /** Ends every session of a user (Accounts.endSessions once the session index is there). */
+  endSessions(userId: string): Promise<void>;
+  /** Where a failure off the response path goes (never with a token or a link). */
+  onError(what: string, err: unknown): void;
+}
+
+export type ConfirmResult = "confirmed" | "invalid";
+
+export class EmailService {
+  private readonly perAccount: AttemptLimiter;
+  private readonly confirmPerAccount: AttemptLimiter;
+  private readonly perRecipient: AttemptLimiter;
+
+  constructor(private readonly deps: EmailDeps) {
+    // No mail bombing: at most 3 reset mails per account per hour, whoever asks; 5 confirmation
+    // mails per account per hour (a refusal the user sees); and 10 mails of any kind per
+    // recipient address per hour, however many accounts give it (the others are dropped).
+    this.perAccount = deps.store.limiter({ name: "forgot-user", points: 3, windowSeconds: 3600 });
+    this.confirmPerAccount = deps.store.limiter({ name: "confirm-user", points: 5, windowSeconds: 3600 });
+    this.perRecipient = deps.store.limiter({ name: "mail-to", points: 10, windowSeconds: 3600 });
+  }
+
+  /** Counts a confirmation mail for the user; 429 past the limit (nothing changed then). */
+  private async confirmAllowed(userId: string): Promise<void> {
+    const limit = await this.confirmPerAccount.consume(userId);
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "Too many confirmation mails; try again later.");
+  }
+
+  /** Whether mail can be sent (SMTP_URL is set). */
+  get enabled(): boolean {
+    return this.deps.mailer !== undefined;
+  }
+
+  /** Ties a reset link to the password it replaces: once that changes, every earlier link is void. */
+  private stamp(user: UserRecord): string {
+    return keyedHash(this.deps.secret, "sigil reset stamp", user.passwordHash).slice(0, 32);
+  }
+
+  private hash(token: string): string {
+    return keyedHash(this.deps.secret, "sigil mail link", token);
+  }
+
+  private async newLink(record: MailLinkRecord, ttl: number): Promise<string> {
+    const token = randomToken(32);
+    await this.deps.store.email.saveLink(this.hash(token), record, ttl);
+    return token;
+  }
+
+  /**
+   * Sets (or, with "", removes) the user's address; a new address is unconfirmed and a
+   * confirmation link is mailed (in the background: the caller does not wait for SMTP). locale: the
+   * page's language, kept as the language of the user's mails.
+   */
+  async setEmail(userId: string, raw: string, locale: Locale): Promise<"unchanged" | "removed" | "sent" | "saved"> {
+    const email = raw.trim() === "" ? undefined : normalizeEmail(raw);
+    const user = await this.deps.store.accounts.byId(userId);
+    if (!user) return "unchanged";
+    if (email === user.email && (user.emailVerified || !email)) return "unchanged";
+    if (email && this.deps.mailer) await this.confirmAllowed(userId);
+    const old = user.email;
+    if (email) {
+      user.email = email;
+      user.emailVerified = false;
+    } else {
+      delete user.email;
+      delete user.emailVerified;
+    }
+    user.locale = locale;
+    await this.deps.store.accounts.update(user);
+    if (old && indexKey(old) !== (email && indexKey(email)))
+      await this.deps.store.email.unindexEmail(indexKey(old), userId);
+    if (!email) return "removed";
+    await this.deps.store.email.indexEmail(indexKey(email), userId);
+    if (!this.deps.mailer) return "saved";
+    this.background("confirmation mail", () => this.sendConfirmation(user));
+    return "sent";
+  }
+
+  /** Mails a new confirmation link for the user's unconfirmed address. */
+  async resendConfirmation(userId: string): Promise<boolean> {
+    const user = await this.deps.store.accounts.byId(userId);
+    if (!user?.email || user.emailVerified || !this.deps.mailer) return false;
+    await this.confirmAllowed(userId);
+    this.background("confirmation mail", () => this.sendConfirmation(user));
+    return true;
+  }
+
+  private async sendConfirmation(user: UserRecord): Promise<void> {
+    const token = await this.newLink(
+      { kind: "confirm-email", userId: user.id, email: user.email! },
+      this.deps.confirmTtl,
+    );
+    const link = `${this.deps.authUrl}/email/confirm?${new URLSearchParams({ token })}`;
+    await this.send(user, "confirm", link, this.deps.confirmTtl);
+  }
+
+  /** Uses a confirmation link: once, while the address it was sent to is still the user's. */
+  async confirm(token: string): Promise<ConfirmResult> {
+    if (!token || token.length > 200) return "invalid";
+    const rec = await this.deps.store.email.takeLink(this.hash(token));
+    if (rec?.kind !== "confirm-email") return "invalid";
+    const user = await this.deps.store.accounts.byId(rec.userId);
+    if (!user || user.email !== rec.email) return "invalid";
+    user.emailVerified = true;
+    await this.deps.store.accounts.update(user);
+    return "confirmed";
+  }
+
+  /**
+   * /forgot: the same for every identifier, known or not. Runs off the response path (the caller
+   * does not await it), so an answer takes as long whether or not a mail goes out. A username, or
+   * an address: every account whose confirmed address it is gets its own link.
+   */
+  forgot(identifier: string): void {
+    this.background("password reset mail", async () => {
+      const users = await this.usersFor(identifier);
+      for (const user of users) {
+        if (!user.email || !user.emailVerified || !this.deps.mailer) continue;
+        const limit = await this.perAccount.consume(user.id);
+        if (!limit.allowed) continue;
+        const token = await this.newLink(
+          { kind: "reset-password", userId: user.id, stamp: this.stamp(user) },
+          this.deps.resetTtl,
+        );
+        const link = `${this.deps.authUrl}/reset?${new URLSearchParams({ token })}`;
+        await this.send(user, "reset", link, this.deps.resetTtl);
+      }
+    });
+  }
+
+  private async usersFor(identifier: string): Promise<UserRecord[]> {
+    const id = identifier.trim().slice(0, 300);
+    if (id.includes("@")) {
+      let email: string;
+      try {
+        email = normalizeEmail(id);
+      } catch {
+        return [];
+      }
+      const ids = await this.deps.store.email.usersByEmail(indexKey(email));
+      const users = await Promise.all(ids.map((u) => this.deps.store.accounts.byId(u)));
+      return users.filter(
+        (u): u is UserRecord => !!u && !!u.email && u.emailVerified === true && indexKey(u.email) === indexKey(email),
+      );
+    }
+    const username = id.toLowerCase();
+    const user = USERNAME.test(username) ? await this.deps.store.accounts.byUsername(username) : null;
+    return user ? [user] : [];
+  }
+
+  /** Whether a reset link is still good (the form is shown only then); it stays usable. */
+  async resetLinkValid(token: string): Promise<boolean> {
+    if (!token || token.length > 200) return false;
+    const rec = await this.deps.store.email.peekLink(this.hash(token));
+    if (rec?.kind !== "reset-password") return false;
+    const user = await this.deps.store.accounts.byId(rec.userId);
+    return !!user && rec.stamp === this.stamp(user);
+  }
+
+  /**
+   * Uses a reset link: the password is checked first (a refused one keeps the link), then the link
+   * is taken (once, atomically), the password set, every session ended and every grant revoked.
+   * The user, or null when the link is not (or no longer) good.
+   */
+  async reset(token: string, password: string): Promise<UserRecord | null> {
+    const checked = checkPassword(password);
+    if (!token || token.length > 200) return null;
+    const rec = await this.deps.store.email.takeLink(this.hash(token));
+    if (rec?.kind !== "reset-password") return null;
+    const user = await this.deps.store.accounts.byId(rec.userId);
+    if (!user || rec.stamp !== this.stamp(user)) return null;
+    user.passwordHash = await this.deps.hashPassword(checked);
+    await this.deps.store.accounts.update(user);
+    await this.deps.endSessions(user.id);
+    await this.deps.revokeUserGrants(user.id);
+    return user;
+  }
+
+  private async send(user: UserRecord, kind: "confirm" | "reset", link: string, ttl: number): Promise<void> {
+    const mailer = this.deps.mailer;
+    if (!mailer || !user.email) return;
+    if (!(await this.perRecipient.consume(indexKey(user.email))).allowed) return;
+    await mailer.send(composeMail(kind, user, link, ttl, this.deps.serviceName));
+  }
+
+  private background(what: string, fn: () => Promise<void>): void {
+    fn().catch((err: unknown) => this.deps.onError(what, err));
+  }
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** A mail in the user's language (their locale, else English): text and a simple HTML body. */
+export function composeMail(
+  kind: "confirm" | "reset",
+  user: UserRecord,
+  link: string,
+  ttlSeconds: number,
+  service: string,
+): Mail {
+  const locale: Locale = user.locale && isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
+  const { t, number } = translator(locale);
+  const minutes = Math.max(1, Math.round(ttlSeconds / 60));
+  const within =
+    minutes >= 120 && minutes % 60 === 0
+      ? number(minutes / 60, { style: "unit", unit: "hour", unitDisplay: "long" })
+      : number(minutes, { style: "unit", unit: "minute", unitDisplay: "long" });
+  const p = { service, name: user.displayName, username: user.username, within };
+  const subject = t(`mail.${kind}.subject`, p);
+  const lines = [
+    t("mail.greeting", p),
+    t(`mail.${kind}.body`, p),
+    t(`mail.${kind}.expires`, p),
+    t(`mail.${kind}.ignore`, p),
+  ];
+  const text = [lines[0], "", lines[1], "", link, "", lines[2], lines[3], "", `— ${service}`].join("\n");
+  const html = `<!doctype html>
+<html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a">
+<p>${escapeHtml(lines[0]!)}</p>
+<p>${escapeHtml(lines[1]!)}</p>
+<p><a href="${escapeHtml(link)}" style="display: inline-block; padding: 0.5em 1em; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 4px">${escapeHtml(t(`mail.${kind}.action`, p))}</a></p>
+<p style="font-size: 0.9em">${escapeHtml(t("mail.orCopy", p))}<br>${escapeHtml(link)}</p>
+<p style="font-size: 0.9em; color: #555555">${escapeHtml(lines[2]!)} ${escapeHtml(lines[3]!)}</p>
+<p>— ${escapeHtml(service)}</p>
+</body></html>`;
+  return { to: user.email!, subject, text, html };
+}

@@ -1,0 +1,145 @@
+// Email on the pages (docs/http-api.md#email-and-password-recovery): the address on /account, the
+// confirmation link, /forgot and the reset form.
+import { FormError } from "../../domain/accounts.js";
+import { rateLimited } from "../../errors.js";
+import { ForgotPage, LinkOutcomePage, ResetPage } from "../../views/email.js";
+import { render } from "./account.js";
+import { sendPage } from "./send-page.js";
+import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
+import { csrfToken } from "./session.js";
+import { pageUi, problem } from "./ui.js";
+import type { Ui } from "../../views/layout.js";
+
+/** "30 minutes", "24 hours" in the page's language. */
+export function duration(ui: Ui, seconds: number): string {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes >= 120 && minutes % 60 === 0
+    ? ui.number(minutes / 60, { style: "unit", unit: "hour", unitDisplay: "long" })
+    : ui.number(minutes, { style: "unit", unit: "minute", unitDisplay: "long" });
+}
+
+/** POST /account/email: set, change or (empty) remove the address; a new one gets a confirmation link. */
+export function setEmail(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, signInUrl(req));
+    const ui = pageUi(req, deps.config);
+    try {
+      const outcome = await deps.email.setEmail(user.id, field(req, "email"), ui.locale);
+      const fresh = (await deps.accounts.byId(user.id)) ?? user;
+      const notice =
+        outcome === "sent"
+          ? ui.t("account.emailSent", { email: fresh.email ?? "", within: duration(ui, deps.config.emailConfirmTtl) })
+          : outcome === "removed"
+            ? ui.t("account.emailRemoved")
+            : outcome === "saved"
+              ? ui.t("account.emailSaved")
+              : undefined;
+      if (!notice) return res.redirect(303, "/account");
+      await render(req, res, deps, fresh, 200, { notice });
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      await render(req, res, deps, user, err.status, { error: err.description });
+    }
+  });
+}
+
+/** POST /account/email/resend: a new confirmation link for the unconfirmed address. */
+export function resendConfirmation(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, signInUrl(req));
+    if (!(await deps.email.resendConfirmation(user.id))) return res.redirect(303, "/account");
+    const ui = pageUi(req, deps.config);
+    const notice = ui.t("account.emailSent", {
+      email: user.email ?? "",
+      within: duration(ui, deps.config.emailConfirmTtl),
+    });
+    await render(req, res, deps, user, 200, { notice });
+  });
+}
+
+/** GET /email/confirm?token=…: confirms the address, once. */
+export function confirmEmail(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const outcome = await deps.email.confirm(queryParam(req, "token") ?? "");
+    const ui = pageUi(req, deps.config);
+    sendPage(res, outcome === "confirmed" ? 200 : 400, LinkOutcomePage({ ui, outcome }));
+  });
+}
+
+export function forgotPage(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const ui = pageUi(req, deps.config);
+    const within = duration(ui, deps.config.passwordResetTtl);
+    const state = deps.email.enabled ? "form" : "off";
+    sendPage(res, 200, ForgotPage({ ui, csrf: await csrfToken(req), state, within }));
+  });
+}
+
+/**
+ * POST /forgot: the same answer, at once, whoever is named; the lookup and the mail run after it
+ * (EmailService.forgot). Limited per client address here, and per account in the service.
+ */
+export function forgot(deps: PagesDeps) {
+  const perAddress = deps.store.limiter({ name: "forgot-addr", points: 10, windowSeconds: 900 });
+  return page(async (req, res) => {
+    const ui = pageUi(req, deps.config);
+    const within = duration(ui, deps.config.passwordResetTtl);
+    if (!deps.email.enabled) {
+      sendPage(res, 200, ForgotPage({ ui, csrf: await csrfToken(req), state: "off", within }));
+      return;
+    }
+    const identifier = field(req, "identifier").trim();
+    if (!identifier) {
+      sendPage(res, 200, ForgotPage({ ui, csrf: await csrfToken(req), state: "form", within }));
+      return;
+    }
+    const limit = await perAddress.consume(req.ip ?? "");
+    if (!limit.allowed)
+      throw rateLimited(
+        limit.retryAfterMs / 1000,
+        "Too many password reset requests from this address; try again later.",
+      );
+    deps.email.forgot(identifier);
+    sendPage(res, 200, ForgotPage({ ui, csrf: await csrfToken(req), state: "sent", within }));
+  });
+}
+
+/** GET /reset?token=…: the form while the link is good (it is used only by the form's answer). */
+export function resetPage(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const token = queryParam(req, "token") ?? "";
+    const ui = pageUi(req, deps.config);
+    if (!(await deps.email.resetLinkValid(token))) {
+      sendPage(res, 400, LinkOutcomePage({ ui, outcome: "invalid" }));
+      return;
+    }
+    sendPage(res, 200, ResetPage({ ui, csrf: await csrfToken(req), token }));
+  });
+}
+
+/** POST /reset: sets the password (once per link), ends every session, revokes every grant. */
+export function reset(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const token = field(req, "token");
+    const ui = pageUi(req, deps.config);
+    try {
+      const user = await deps.email.reset(token, field(req, "password"));
+      if (!user) {
+        sendPage(res, 400, LinkOutcomePage({ ui, outcome: "invalid" }));
+        return;
+      }
+      // This browser's session ends too (the user signs in with the new password).
+      if (req.session.userId) await new Promise<void>((ok) => req.session.destroy(() => ok()));
+      sendPage(res, 200, LinkOutcomePage({ ui, outcome: "reset" }));
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      sendPage(
+        res,
+        err.status,
+        ResetPage({ ui, csrf: await csrfToken(req), token, error: problem(ui, err.description) }),
+      );
+    }
+  });
+}
