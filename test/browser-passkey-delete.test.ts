@@ -202,6 +202,16 @@ describeBackends("Deleting an account with a passkey", (backend) => {
       error_description: "This account has no passkey; confirm with your password.",
     });
 
+    // Bad bodies: a clear 400 in the JSON format, and roo is still there.
+    for (const body of [{}, { response: 5 }, { response: { id: "x", response: { clientDataJSON: "garbage" } } }]) {
+      const bad = await postAs(base, context, csrf, "/account/delete/passkey", body);
+      expect(bad.status, bad.text).to.equal(400);
+      expect((bad.json as { error: string }).error).to.equal("invalid_request");
+    }
+    const notJson = await replay(base, context, "/account/delete/passkey", { body: "{", csrf });
+    expect([notJson.status, (notJson.json as { error: string }).error]).to.deep.equal([400, "invalid_request"]);
+    expect(await signsIn(base, "roo")).to.equal(true);
+
     // No JavaScript: the password form alone deletes the account.
     const plain = new PageClient(base);
     await plain.signUp("kanga");
