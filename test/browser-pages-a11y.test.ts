@@ -427,7 +427,7 @@ describeBackends(
       }
     });
 
-    it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused) pass axe in light and dark and fit 360 px", async function () {
+    it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused, deletion with a passkey refused) pass axe in light and dark and fit 360 px", async function () {
       this.timeout(60_000);
       const pk = await backend.startNode(PASSKEY_ENV);
       const base = pk.config.authUrl;
@@ -461,6 +461,10 @@ describeBackends(
       expect(await page.textContent(".error")).to.contain("1 to 64");
       await check("account, passkey rename refused");
       await pk.opened.store.passkeys.removeForUser((await pk.opened.store.accounts.byUsername("kit"))!.id);
+      // "Delete with a passkey" (shown with a passkey) and its error (the passkey is gone meanwhile).
+      await page.click("#passkey-delete-button");
+      await page.waitForSelector("#passkey-delete-error:not([hidden])");
+      await check("account, deletion with a passkey refused");
       await signOut(page, base);
       await page.waitForSelector("#passkey-signin:not([hidden])");
       await page.click("#passkey-button");

@@ -192,6 +192,7 @@ describeBackends("Pages in five languages", (backend) => {
       });
       const account = await user.get("/account");
       expect(account.text).to.contain("Laptop").and.contain("Phone");
+      expect(account.text).to.contain('id="passkey-delete-button"'); // deleting with a passkey, offered
       keep("account, passkeys", account.text);
       const refused = await user.post(`/account/passkeys/k1${lang}/rename`, { _csrf: csrfOf(account.text), name: " " });
       expect(refused.status).to.equal(400);

@@ -40,7 +40,7 @@ describeBackends("Passkeys over HTTP", (backend) => {
     expect(account.status).to.equal(200);
     expect(account.text).to.not.contain("passkey");
     const csrf = csrfOf(account.text);
-    for (const path of ["/signin/passkey/options", "/account/passkeys/options"]) {
+    for (const path of ["/signin/passkey/options", "/account/passkeys/options", "/account/delete/passkey/options"]) {
       const r = await postJson(c, path, "{}", csrf);
       expectError(r, 404, "not_found");
       expect(r.json.error_description).to.contain("IP address");
@@ -134,16 +134,19 @@ describeBackends("Passkeys over HTTP", (backend) => {
     expect((await c.get("/account")).status).to.equal(303); // still signed out
     // Adding one needs a session.
     expectError(await postJson(c, "/account/passkeys/options", "{}", csrf), 403, "access_denied");
+    expectError(await postJson(c, "/account/delete/passkey/options", "{}", csrf), 403, "access_denied");
     // Other methods.
     const get = await c.get("/signin/passkey");
     expect(get.status).to.equal(405);
-    // The four endpoints are in the OpenAPI document.
+    // The six endpoints are in the OpenAPI document.
     const paths = Object.keys((await c.get("/openapi.json")).json.paths as object);
     expect(paths).to.include.members([
       "/account/passkeys/options",
       "/account/passkeys",
       "/signin/passkey/options",
       "/signin/passkey",
+      "/account/delete/passkey/options",
+      "/account/delete/passkey",
     ]);
     expect(node.logs.filter((l) => /"level":50/.test(l))).to.deep.equal([]);
   });

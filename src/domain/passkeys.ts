@@ -24,7 +24,11 @@ const TIMEOUT_MS = CHALLENGE_TTL * 1000;
 const MAX_NAME = 64;
 const MAX_PASSKEYS = 20;
 
-type Ceremony = { kind: "register"; userId: string } | { kind: "signin" };
+/**
+ * What a challenge was made for: adding a passkey, signing in, or confirming the deletion of one
+ * user's account. An answer is good only for the ceremony (and the user) its challenge names.
+ */
+type Ceremony = { kind: "register"; userId: string } | { kind: "signin" } | { kind: "delete"; userId: string };
 
 export interface RelyingParty {
   id: string;
@@ -217,6 +221,57 @@ export class Passkeys {
     if (ceremony.kind !== "signin" || typeof response.id !== "string") throw cannotVerify();
     const passkey = await this.deps.store.passkeys.byId(response.id);
     if (!passkey) throw unknownPasskey();
+    const updated = await this.verifyAssertion(rp, challenge, passkey, response);
+    const user = await this.deps.store.accounts.byId(passkey.userId);
+    if (!user) throw unknownPasskey();
+    return { user, amr: amrOf(updated) };
+  }
+
+  /**
+   * Begins confirming the deletion of the signed-in user's account with one of their passkeys: the
+   * request options name only that user's passkeys, and the challenge is bound to the user and to
+   * "delete" (5 minutes, once). A 400 when the user has no passkey.
+   */
+  async deletionOptions(user: UserRecord): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const rp = this.requireRp();
+    const limit = await this.ceremonies.consume(`delete:${user.id}`);
+    if (!limit.allowed)
+      throw rateLimited(limit.retryAfterMs / 1000, "Too many passkey confirmations begun; try again later.");
+    const mine = await this.deps.store.passkeys.listForUser(user.id);
+    if (mine.length === 0) throw invalidRequest("This account has no passkey; confirm with your password.");
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      userVerification: "required",
+      timeout: TIMEOUT_MS,
+      allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
+    });
+    const state: Ceremony = { kind: "delete", userId: user.id };
+    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
+    return options;
+  }
+
+  /**
+   * Verifies that the signed-in user confirmed deleting their account with one of their own
+   * passkeys, answering a challenge made for exactly that (deletionOptions). Throws otherwise: a
+   * sign-in's challenge, another user's challenge or passkey, a used or expired challenge.
+   */
+  async confirmDeletion(user: UserRecord, response: AuthenticationResponseJSON): Promise<void> {
+    const rp = this.requireRp();
+    const { challenge, ceremony } = await this.take(response);
+    if (ceremony.kind !== "delete" || ceremony.userId !== user.id || typeof response.id !== "string")
+      throw cannotVerify();
+    const passkey = await this.deps.store.passkeys.byId(response.id);
+    if (!passkey || passkey.userId !== user.id) throw cannotVerify();
+    await this.verifyAssertion(rp, challenge, passkey, response);
+  }
+
+  /** Checks an assertion against a stored passkey and saves its new counter; the updated record. */
+  private async verifyAssertion(
+    rp: RelyingParty,
+    challenge: string,
+    passkey: PasskeyRecord,
+    response: AuthenticationResponseJSON,
+  ): Promise<PasskeyRecord> {
     // The authenticator's user handle must name the passkey's owner.
     const handle = response.response?.userHandle;
     if (typeof handle === "string" && Buffer.from(handle, "base64url").toString("utf8") !== passkey.userId)
@@ -243,8 +298,6 @@ export class Passkeys {
       if (err instanceof SigilError) throw err;
       throw cannotVerify();
     }
-    const user = await this.deps.store.accounts.byId(passkey.userId);
-    if (!user) throw unknownPasskey();
     const updated: PasskeyRecord = {
       ...passkey,
       counter: info.newCounter,
@@ -253,7 +306,7 @@ export class Passkeys {
       lastUsedAt: Date.now(),
     };
     if (!(await this.deps.store.passkeys.update(updated))) throw unknownPasskey();
-    return { user, amr: amrOf(updated) };
+    return updated;
   }
 
   async list(userId: string): Promise<PasskeyView[]> {

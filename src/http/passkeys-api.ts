@@ -3,7 +3,7 @@
 // one, signed in), /signin/passkey/options and /signin/passkey (sign in, then continue to
 // return_to). They take the page's CSRF token in X-CSRF-Token and answer errors in the JSON API's
 // format (docs/errors.md), never as a page; the pages' script (src/pages-js/passkeys.ts) calls them.
-import express, { type Request, type RequestHandler } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import type { Passkeys } from "../domain/passkeys.js";
 import { SigilError, invalidRequest } from "../errors.js";
@@ -13,7 +13,7 @@ import { errorResponse, type ApiOperation } from "./openapi.js";
 import { sendJson } from "./route.js";
 import { currentUser, type PagesDeps } from "./pages/context.js";
 import { safeReturnTo } from "./pages/return-to.js";
-import { signInSession } from "./pages/session.js";
+import { endSession, signInSession } from "./pages/session.js";
 
 // ---- JSON endpoints -----------------------------------------------------------------------------
 
@@ -23,7 +23,7 @@ const parseJson = express.json({ limit: "64kb", strict: true });
  * A JSON endpoint under the pages: its body parsed, the page's CSRF token checked (X-CSRF-Token),
  * and every error answered as the JSON API answers them (docs/errors.md), never as a page.
  */
-function jsonEndpoint(fn: (req: Request) => Promise<{ status: number; body: unknown }>): RequestHandler {
+function jsonEndpoint(fn: (req: Request, res: Response) => Promise<{ status: number; body: unknown }>): RequestHandler {
   return (req, res) => {
     void (async () => {
       try {
@@ -39,7 +39,7 @@ function jsonEndpoint(fn: (req: Request) => Promise<{ status: number; body: unkn
             "access_denied",
             "The page's security token (X-CSRF-Token) is missing or expired; reload the page.",
           );
-        const r = await fn(req);
+        const r = await fn(req, res);
         res.set("Cache-Control", "no-store");
         sendJson(res, r.status, r.body);
       } catch (err) {
@@ -107,6 +107,35 @@ export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     // No second step: a passkey with user verification is two factors already (CONTRACT §10).
     await signInSession(req, user.id, amr);
     return { status: 200, body: { redirect: returnTo } };
+  });
+}
+
+const signedOutDelete = () =>
+  new SigilError(403, "access_denied", "Sign in first: deleting an account needs a signed-in session.");
+
+/** POST /account/delete/passkey/options: begins confirming the deletion with one of the user's passkeys. */
+export function deletionOptions(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => {
+    const user = await currentUser(req, deps);
+    if (!user) throw signedOutDelete();
+    return { status: 200, body: await deps.passkeys.deletionOptions(user) };
+  });
+}
+
+/**
+ * POST /account/delete/passkey: the passkey's answer to a deletion challenge of this user; then the
+ * same deletion as the password way (AccountLife.deleteAccount), this session ends, and the page
+ * goes where the password way goes (/signin). A refused answer deletes nothing.
+ */
+export function deleteWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) throw signedOutDelete();
+    await deps.passkeys.confirmDeletion(user, credentialOf(req) as never);
+    await deps.accountLife.deleteAccount(user);
+    await endSession(req);
+    res.clearCookie("sigil.sid", { path: "/" });
+    return { status: 200, body: { redirect: "/signin" } };
   });
 }
 
@@ -189,5 +218,31 @@ export const passkeySpecs: ApiOperation[] = [
       required: true,
     },
     responses: { 200: { description: "signed in", schema: z.object({ redirect: z.string() }) }, ...common },
+  },
+  {
+    method: "post",
+    path: "/account/delete/passkey/options",
+    summary:
+      "Begin confirming the deletion of the signed-in account with one of its passkeys: WebAuthn request options (that user's passkeys only); the challenge is bound to the user and to deletion, good for 5 minutes, once.",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    responses: {
+      200: { description: "request options", schema: Options },
+      ...common,
+      429: errorResponse("too many confirmations begun for this account"),
+    },
+  },
+  {
+    method: "post",
+    path: "/account/delete/passkey",
+    summary:
+      "Finish: verifies the passkey's answer (this user's passkey, a deletion challenge of this user), deletes the account and everything it owns, ends the session.",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    body: { schema: z.object({ response: Credential }), contentTypes: ["application/json"], required: true },
+    responses: {
+      200: { description: "deleted and signed out; where to go", schema: z.object({ redirect: z.string() }) },
+      ...common,
+    },
   },
 ];

@@ -1,5 +1,5 @@
 // The pages' one script (docs/pages.md#passkeys): passkeys on /signin (the button and autofill)
-// and on /account (adding one), with @simplewebauthn/browser. Bundled by scripts/build-pages-js.mjs
+// and on /account (adding one, deleting the account with one), with @simplewebauthn/browser. Bundled by scripts/build-pages-js.mjs
 // into dist/browser/passkeys.js, served as /assets/passkeys.<hash>.js. Everything it needs comes
 // from the page's data attributes (CSRF token, return_to, translated messages) and JSON fetches;
 // nothing inline. Without WebAuthn it leaves the page as the server sent it.
@@ -87,12 +87,38 @@ function setUpAdd(form: HTMLFormElement) {
   });
 }
 
+/** "Delete with a passkey" on /account: a deletion ceremony, then where the server says (/signin). */
+function setUpDelete(box: HTMLElement) {
+  box.hidden = false;
+  const button = document.getElementById("passkey-delete-button");
+  const error = document.getElementById("passkey-delete-error");
+  button?.addEventListener("click", () => {
+    const csrf = box.dataset.csrf ?? "";
+    if (error) error.hidden = true;
+    void (async () => {
+      try {
+        const optionsJSON = (await post("/account/delete/passkey/options", csrf, {})) as never;
+        const response = await startAuthentication({ optionsJSON });
+        const done = await post("/account/delete/passkey", csrf, { response });
+        window.location.assign(typeof done.redirect === "string" ? done.redirect : "/signin");
+      } catch (err) {
+        if (error) {
+          error.textContent = `${box.dataset.failed ?? ""}${err instanceof Error && err.name !== "NotAllowedError" ? ` (${err.message})` : ""}`;
+          error.hidden = false;
+        }
+      }
+    })();
+  });
+}
+
 function start() {
   if (!browserSupportsWebAuthn()) return;
   const box = document.getElementById("passkey-signin");
   if (box) setUpSignIn(box);
   const form = document.getElementById("passkey-add");
   if (form instanceof HTMLFormElement) setUpAdd(form);
+  const del = document.getElementById("passkey-delete");
+  if (del) setUpDelete(del);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -1,8 +1,15 @@
 // The account page's data section: download everything Sigil holds about you (JSON), and delete
-// the account after the password again (docs/http-api.md#account).
+// the account after the password again, or (with JavaScript, when the user has a passkey) after one
+// of the user's passkeys: the page's script shows that button (docs/http-api.md#account).
 import { Card, Csrf, Field, type FormProblem, type Ui } from "./layout.js";
 
-export function AccountData(p: { ui: Ui; csrf: string; error?: FormProblem | undefined }) {
+export function AccountData(p: {
+  ui: Ui;
+  csrf: string;
+  error?: FormProblem | undefined;
+  /** Offer "Delete with a passkey" (passkeys offered here and the user has one; shown by the script). */
+  passkeyDelete?: boolean | undefined;
+}) {
   const { t } = p.ui;
   return (
     <Card labelledBy="your-data">
@@ -28,6 +35,15 @@ export function AccountData(p: { ui: Ui; csrf: string; error?: FormProblem | und
           {t("accountData.delete")}
         </button>
       </form>
+      {p.passkeyDelete ? (
+        <div id="passkey-delete" hidden data-csrf={p.csrf} data-failed={t("accountData.passkeyFailed")}>
+          <p class="muted">{t("accountData.passkeyLead")}</p>
+          <button type="button" id="passkey-delete-button" class="danger">
+            {t("accountData.passkeyDelete")}
+          </button>
+          <p class="field-error" id="passkey-delete-error" role="alert" hidden></p>
+        </div>
+      ) : null}
     </Card>
   );
 }

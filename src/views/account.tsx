@@ -24,6 +24,8 @@ export function AccountPage(p: {
   /** The passkeys section (account-passkeys.tsx), and the script it needs, when passkeys are offered. */
   passkeys?: ComponentChildren;
   script?: string | undefined;
+  /** "Delete with a passkey" on the deletion card (account-delete.tsx). */
+  passkeyDelete?: boolean | undefined;
   /** Two-factor (views/two-factor.tsx). */
   twoFactor: { on: boolean; recoveryCodesLeft: number };
 }) {
@@ -113,7 +115,7 @@ export function AccountPage(p: {
       </Card>
       {p.passkeys}
       {p.sessions ? <AccountSessions ui={p.ui} sessions={p.sessions} csrf={p.csrf} /> : null}
-      <AccountData ui={p.ui} csrf={p.csrf} error={p.error} />
+      <AccountData ui={p.ui} csrf={p.csrf} error={p.error} passkeyDelete={p.passkeyDelete} />
     </Page>
   );
 }

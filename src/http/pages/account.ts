@@ -59,6 +59,8 @@ export async function render(
     AccountPage({
       passkeys: script || passkeys.length ? PasskeysSection({ ui, csrf, passkeys, canAdd: !!script }) : undefined,
       script,
+      // Deleting with a passkey: offered (by the script) when passkeys work here and the user has one.
+      passkeyDelete: !!script && passkeys.length > 0,
       twoFactor,
       ui,
       user,

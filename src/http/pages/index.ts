@@ -32,7 +32,15 @@ import { signUp, signUpPage } from "./signup.js";
 import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage, setEmail } from "./email.js";
 import type { ApiRegistry } from "../openapi.js";
 import { removePasskey, renamePasskey } from "./passkeys.js";
-import { addPasskey, passkeySpecs, registrationOptions, signInOptions, signInWithPasskey } from "../passkeys-api.js";
+import {
+  addPasskey,
+  deleteWithPasskey,
+  deletionOptions,
+  passkeySpecs,
+  registrationOptions,
+  signInOptions,
+  signInWithPasskey,
+} from "../passkeys-api.js";
 import { confirmTwoFactor, disableTwoFactor, secondStep, secondStepPage, setupTwoFactor } from "./two-factor.js";
 
 const PAGE_PATHS = [
@@ -100,6 +108,8 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/account/passkeys", { post: addPasskey(deps) });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
   route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, removePasskey(deps)] });
+  route(router, "/account/delete/passkey/options", { post: deletionOptions(deps) });
+  route(router, "/account/delete/passkey", { post: deleteWithPasskey(deps) });
   route(router, "/signin/passkey/options", { post: signInOptions(deps) });
   route(router, "/signin/passkey", { post: signInWithPasskey(deps) });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });

@@ -63,6 +63,10 @@ export const de: Messages = {
     "Ihr Konto, Ihr Bild, Ihre Sitzungen, die Zugriffe, die Sie Apps gewährt haben, und die Apps, die Sie registriert haben, samt ihren Tokens, werden sofort gelöscht. Das lässt sich nicht rückgängig machen, und Ihr Benutzername wird für alle wieder frei.",
   "accountData.password": "Ihr Passwort, zur Bestätigung",
   "accountData.delete": "Mein Konto löschen",
+  "accountData.passkeyLead": "Oder bestätigen Sie mit einem Ihrer Passkeys statt mit dem Passwort.",
+  "accountData.passkeyDelete": "Mit einem Passkey löschen",
+  "accountData.passkeyFailed":
+    "Der Passkey konnte nicht verwendet werden, es wurde nichts gelöscht. Versuchen Sie es erneut oder bestätigen Sie mit Ihrem Passwort.",
 
   "consent.title": "Zugriff erlauben?",
   "consent.wants": "{app} möchte Sie mit Ihrem {service}-Konto anmelden.",

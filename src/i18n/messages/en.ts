@@ -65,6 +65,10 @@ export const en = {
     "Your account, picture, sessions, the access you gave apps, and the apps you registered with their tokens are deleted at once. This cannot be undone, and your username becomes free for anyone.",
   "accountData.password": "Your password, to confirm",
   "accountData.delete": "Delete my account",
+  "accountData.passkeyLead": "Or confirm with one of your passkeys instead of the password.",
+  "accountData.passkeyDelete": "Delete with a passkey",
+  "accountData.passkeyFailed":
+    "The passkey could not be used, and nothing was deleted. Try again, or confirm with your password.",
 
   // Consent (/authorize).
   "consent.title": "Allow access?",

@@ -63,6 +63,10 @@ export const es: Messages = {
     "Tu cuenta, tu imagen, tus sesiones, los accesos que diste a aplicaciones y las aplicaciones que registraste, con sus tokens, se eliminan al instante. No se puede deshacer, y tu nombre de usuario queda libre para cualquiera.",
   "accountData.password": "Tu contraseña, para confirmar",
   "accountData.delete": "Eliminar mi cuenta",
+  "accountData.passkeyLead": "O confirma con una de tus llaves de acceso en lugar de la contraseña.",
+  "accountData.passkeyDelete": "Eliminar con una llave de acceso",
+  "accountData.passkeyFailed":
+    "No se pudo usar la llave de acceso y no se eliminó nada. Inténtalo de nuevo o confirma con tu contraseña.",
 
   "consent.title": "¿Permitir el acceso?",
   "consent.wants": "{app} quiere que inicies sesión con tu cuenta de {service}.",

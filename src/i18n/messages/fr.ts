@@ -63,6 +63,10 @@ export const fr: Messages = {
     "Votre compte, votre photo, vos sessions, les accès accordés aux applications et les applications que vous avez enregistrées, avec leurs jetons, sont supprimés immédiatement. C’est irréversible, et votre nom d’utilisateur redevient libre pour tous.",
   "accountData.password": "Votre mot de passe, pour confirmer",
   "accountData.delete": "Supprimer mon compte",
+  "accountData.passkeyLead": "Ou confirmez avec l’une de vos clés d’accès au lieu du mot de passe.",
+  "accountData.passkeyDelete": "Supprimer avec une clé d’accès",
+  "accountData.passkeyFailed":
+    "La clé d’accès n’a pas pu être utilisée et rien n’a été supprimé. Réessayez, ou confirmez avec votre mot de passe.",
 
   "consent.title": "Autoriser l’accès ?",
   "consent.wants": "{app} souhaite vous connecter avec votre compte {service}.",

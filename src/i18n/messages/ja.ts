@@ -61,6 +61,10 @@ export const ja: Messages = {
     "アカウント、画像、セッション、アプリに与えたアクセス、登録したアプリとそのトークンがすぐに削除されます。元に戻すことはできません。ユーザー名は誰でも使えるようになります。",
   "accountData.password": "確認のためパスワードを入力",
   "accountData.delete": "アカウントを削除",
+  "accountData.passkeyLead": "パスワードの代わりに、パスキーで確認することもできます。",
+  "accountData.passkeyDelete": "パスキーで削除",
+  "accountData.passkeyFailed":
+    "パスキーを使用できなかったため、何も削除されていません。もう一度試すか、パスワードで確認してください。",
 
   "consent.title": "アクセスを許可しますか？",
   "consent.wants": "{app} が {service} アカウントでのログインを求めています。",
