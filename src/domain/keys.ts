@@ -10,17 +10,11 @@
 // new key at once, on every node); a node keeps the keys it signs with for at most KEY_CACHE_TTL,
 // and knows each key's activation time, so once it has read a pending key it switches to it on
 // time without another read.
-import {
-  createCipheriv,
-  createDecipheriv,
-  createPrivateKey,
-  generateKeyPair,
-  hkdfSync,
-  randomBytes,
-} from "node:crypto";
+import { createPrivateKey, generateKeyPair } from "node:crypto";
 import type { KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import { calculateJwkThumbprint } from "jose";
+import { seal, sealingKey, unsealBytes } from "./seal.js";
 import type { SigningKeyRecord, Store } from "../store/port.js";
 
 const generate = promisify(generateKeyPair);
@@ -59,10 +53,6 @@ const CLAIM_SECONDS = 10;
 /** Clock skew allowed on top of a token's lifetime before its key is dropped. */
 const SKEW_MS = 60_000;
 
-function sealKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", secret, "sigil", "sigil signing key seal v1", 32));
-}
-
 export class SigningKeys {
   private readonly now: () => number;
   private readonly seal: Buffer;
@@ -71,7 +61,7 @@ export class SigningKeys {
 
   constructor(private readonly deps: SigningKeysDeps) {
     this.now = deps.now ?? Date.now;
-    this.seal = sealKey(deps.secret);
+    this.seal = sealingKey(deps.secret, "sigil signing key seal v1");
   }
 
   /** A new key record, its private part sealed; activatesAt in ms. */
@@ -80,15 +70,11 @@ export class SigningKeys {
     const pub = publicKey.export({ format: "jwk" }) as { kty: string; n: string; e: string };
     const kid = await calculateJwkThumbprint({ kty: pub.kty, n: pub.n, e: pub.e });
     const der = privateKey.export({ format: "der", type: "pkcs8" });
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.seal, iv);
-    cipher.setAAD(Buffer.from(kid));
-    const sealed = Buffer.concat([iv, cipher.update(der), cipher.final(), cipher.getAuthTag()]);
     return {
       kid,
       alg: "RS256",
       publicJwk: { kty: pub.kty, n: pub.n, e: pub.e },
-      sealedPrivateKey: sealed.toString("base64url"),
+      sealedPrivateKey: seal(this.seal, der, kid),
       createdAt: this.now(),
       activatesAt,
     };
@@ -97,16 +83,9 @@ export class SigningKeys {
   private open(rec: SigningKeyRecord): KeyObject {
     const known = this.opened.get(rec.kid);
     if (known) return known;
-    const raw = Buffer.from(rec.sealedPrivateKey, "base64url");
-    const decipher = createDecipheriv("aes-256-gcm", this.seal, raw.subarray(0, 12));
-    decipher.setAAD(Buffer.from(rec.kid));
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    let der: Buffer;
-    try {
-      der = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
-    } catch {
+    const der = unsealBytes(this.seal, rec.sealedPrivateKey, rec.kid);
+    if (!der)
       throw new Error(`signing key ${rec.kid} cannot be opened with this SECRET (every node must share one SECRET)`);
-    }
     const key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     this.opened.set(rec.kid, key);
     return key;
