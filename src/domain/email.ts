@@ -82,6 +82,7 @@ export interface EmailDeps {
 export type ConfirmResult = "confirmed" | "invalid";
 
 export class EmailService {
+  private readonly perClientAddress: AttemptLimiter;
   private readonly perAccount: AttemptLimiter;
   private readonly confirmPerAccount: AttemptLimiter;
   private readonly perRecipient: AttemptLimiter;
@@ -90,6 +91,8 @@ export class EmailService {
     // No mail bombing: at most 3 reset mails per account per hour, whoever asks; 5 confirmation
     // mails per account per hour (a refusal the user sees); and 10 mails of any kind per
     // recipient address per hour, however many accounts give it (the others are dropped).
+    // And 10 /forgot requests per client address per 15 minutes (a refusal the asker sees).
+    this.perClientAddress = deps.store.limiter({ name: "forgot-addr", points: 10, windowSeconds: 900 });
     this.perAccount = deps.store.limiter({ name: "forgot-user", points: 3, windowSeconds: 3600 });
     this.confirmPerAccount = deps.store.limiter({ name: "confirm-user", points: 5, windowSeconds: 3600 });
     this.perRecipient = deps.store.limiter({ name: "mail-to", points: 10, windowSeconds: 3600 });
@@ -182,11 +185,25 @@ export class EmailService {
   }
 
   /**
+   * POST /forgot from a client address: 429 past the address's limit; otherwise forgot() below,
+   * not awaited, so the answer is the same and as quick whoever is named.
+   */
+  async requestReset(identifier: string, clientAddress: string): Promise<void> {
+    const limit = await this.perClientAddress.consume(clientAddress);
+    if (!limit.allowed)
+      throw rateLimited(
+        limit.retryAfterMs / 1000,
+        "Too many password reset requests from this address; try again later.",
+      );
+    this.forgot(identifier);
+  }
+
+  /**
    * /forgot: the same for every identifier, known or not. Runs off the response path (the caller
    * does not await it), so an answer takes as long whether or not a mail goes out. A username, or
    * an address: every account whose confirmed address it is gets its own link.
    */
-  forgot(identifier: string): void {
+  private forgot(identifier: string): void {
     this.background("password reset mail", async () => {
       const users = await this.usersFor(identifier);
       for (const user of users) {

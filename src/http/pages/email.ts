@@ -1,7 +1,6 @@
 // Email on the pages (docs/http-api.md#email-and-password-recovery): the address on /account, the
 // confirmation link, /forgot and the reset form.
 import { FormError } from "../../domain/accounts.js";
-import { rateLimited } from "../../errors.js";
 import { ForgotPage, LinkOutcomePage, ResetPage } from "../../views/email.js";
 import { render } from "./account.js";
 import { sendPage } from "./send-page.js";
@@ -79,10 +78,9 @@ export function forgotPage(deps: PagesDeps) {
 
 /**
  * POST /forgot: the same answer, at once, whoever is named; the lookup and the mail run after it
- * (EmailService.forgot). Limited per client address here, and per account in the service.
+ * (EmailService.requestReset: limited per client address, and per account).
  */
 export function forgot(deps: PagesDeps) {
-  const perAddress = deps.store.limiter({ name: "forgot-addr", points: 10, windowSeconds: 900 });
   return page(async (req, res) => {
     const ui = pageUi(req, deps.config);
     const within = duration(ui, deps.config.passwordResetTtl);
@@ -95,13 +93,7 @@ export function forgot(deps: PagesDeps) {
       sendPage(res, 200, ForgotPage({ ui, csrf: await csrfToken(req), state: "form", within }));
       return;
     }
-    const limit = await perAddress.consume(req.ip ?? "");
-    if (!limit.allowed)
-      throw rateLimited(
-        limit.retryAfterMs / 1000,
-        "Too many password reset requests from this address; try again later.",
-      );
-    deps.email.forgot(identifier);
+    await deps.email.requestReset(identifier, req.ip ?? "");
     sendPage(res, 200, ForgotPage({ ui, csrf: await csrfToken(req), state: "sent", within }));
   });
 }
