@@ -1,5 +1,5 @@
 // Sign-in and sign-up pages (docs/http-api.md#signup-and-signin).
-import { Card, Csrf, ErrorNote, Field, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, Csrf, ErrorNote, Field, NewPasswordField, Page, type FormProblem, type Ui } from "./layout.js";
 
 const withReturn = (path: string, returnTo: string) => `${path}?${new URLSearchParams({ return_to: returnTo })}`;
 
@@ -147,24 +147,7 @@ export function SignUpPage(p: {
               />
             )}
           />
-          <Field
-            id="password"
-            name="password"
-            label={t("signup.password")}
-            hint={t("signup.passwordHint")}
-            problem={p.error}
-            control={(a) => (
-              <input
-                {...a}
-                type="password"
-                name="password"
-                autocomplete="new-password"
-                required
-                minLength={8}
-                maxLength={128}
-              />
-            )}
-          />
+          <NewPasswordField label={t("signup.password")} hint={t("signup.passwordHint")} problem={p.error} />
           <button type="submit" class="wide">
             {t("signup.submit")}
           </button>

@@ -1,6 +1,6 @@
 // The pages of email confirmation and password recovery (docs/http-api.md#email-and-password-recovery):
 // /forgot, the reset form, and what a used link shows.
-import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, Csrf, ErrorNote, Field, NewPasswordField, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
 /** GET /forgot (and its answer): the form; sent: the answer, the same for every identifier; off: no mail. */
 export function ForgotPage(p: {
@@ -83,24 +83,7 @@ export function ResetPage(p: { ui: Ui; csrf: string; token: string; error?: Form
         <form method="post" action="/reset">
           <Csrf token={p.csrf} />
           <input type="hidden" name="token" value={p.token} />
-          <Field
-            id="password"
-            name="password"
-            label={t("reset.password")}
-            hint={t("reset.passwordHint")}
-            problem={p.error}
-            control={(a) => (
-              <input
-                {...a}
-                type="password"
-                name="password"
-                autocomplete="new-password"
-                required
-                minLength={8}
-                maxLength={128}
-              />
-            )}
-          />
+          <NewPasswordField label={t("reset.password")} hint={t("reset.passwordHint")} problem={p.error} />
           <button type="submit" class="wide">
             {t("reset.submit")}
           </button>

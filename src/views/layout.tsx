@@ -180,6 +180,30 @@ export function Field(p: {
   );
 }
 
+/** The field that sets a password (sign-up, reset): the rules the accounts service applies (8–128). */
+export function NewPasswordField(p: { label: string; hint: string; problem?: FormProblem | undefined }) {
+  return (
+    <Field
+      id="password"
+      name="password"
+      label={p.label}
+      hint={p.hint}
+      problem={p.problem}
+      control={(a) => (
+        <input
+          {...a}
+          type="password"
+          name="password"
+          autocomplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+        />
+      )}
+    />
+  );
+}
+
 /**
  * The problem with the last submission, at the top of the form: its text, and a link to the field
  * it is about (where the same text stands next to the field).
