@@ -46,6 +46,45 @@ export interface LatencyTarget {
   pids: number[];
 }
 
+type BenchNode = { url: string; pid: number };
+
+/**
+ * The two sides of a solve→event latency row: Sigil (right answers to owned challenges sent to node
+ * B, the socket on node A) and a Socket.IO server pair publishing the same keys (`/publish` on B).
+ */
+export function latencyTargets(o: {
+  sigil: [a: BenchNode, b: BenchNode];
+  other: [a: BenchNode, b: BenchNode];
+  token: string;
+  keys: string[];
+  answers: Map<string, string>;
+}): { sigil: LatencyTarget; other: LatencyTarget } {
+  const [a, b] = o.sigil;
+  const [oa, ob] = o.other;
+  return {
+    sigil: {
+      httpUrl: b.url,
+      path: "/challenge/solve",
+      // Right answers: counted attempts (one event each) that no limit ever throttles.
+      headers: (key) => ({ "content-type": "application/json", key, a: o.answers.get(key) ?? "" }),
+      socketUrl: a.url,
+      token: o.token,
+      readyEvent: "ready",
+      keys: o.keys,
+      pids: [a.pid, b.pid],
+    },
+    other: {
+      httpUrl: ob.url,
+      path: "/publish",
+      headers: (key) => ({ key }),
+      socketUrl: oa.url,
+      readyEvent: "connect",
+      keys: o.keys,
+      pids: [oa.pid, ob.pid],
+    },
+  };
+}
+
 /**
  * Solves at a steady `rate` for warm-up + `seconds`; each key is used once per keys.length/rate
  * seconds, so an event is matched to its request by key. Events of warm-up solves are not counted.
@@ -235,26 +274,13 @@ export const realtimeBench: BenchModule = {
       const rows: Row[] = [];
       const lname = `solve→event latency, 2 nodes, ${rate}/s`;
       if (selected(settings, lname)) {
-        const sigilT: LatencyTarget = {
-          httpUrl: b!.url,
-          path: "/challenge/solve",
-          // Right answers: counted attempts (one event each) that no limit ever throttles.
-          headers: (key) => ({ "content-type": "application/json", key, a: answers.get(key)! }),
-          socketUrl: a!.url,
+        const { sigil: sigilT, other: floorT } = latencyTargets({
+          sigil: [a!, b!],
+          other: [fa!, fb!],
           token,
-          readyEvent: "ready",
           keys,
-          pids: [a!.pid, b!.pid],
-        };
-        const floorT: LatencyTarget = {
-          httpUrl: fb!.url,
-          path: "/publish",
-          headers: (key) => ({ key }),
-          socketUrl: fa!.url,
-          readyEvent: "connect",
-          keys,
-          pids: [fa!.pid, fb!.pid],
-        };
+          answers,
+        });
         let s: Measurement | undefined;
         let f: Measurement | undefined;
         for (let round = 1; round <= Math.max(1, settings.rounds); round++) {

@@ -28,7 +28,7 @@ import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 import { appWithToken, num, ownedChallenges, sleep, startBenchSigil } from "./lib/sockets.js";
-import { burst, empty, latencyRun, type BurstResult, type LatencyTarget } from "./realtime.js";
+import { burst, empty, latencyRun, latencyTargets, type BurstResult } from "./realtime.js";
 
 const PEER = "Socket.IO recovery";
 
@@ -274,25 +274,13 @@ export const recoveryBench: BenchModule = {
 
       const lname = `solve→event latency, 2 nodes, ${rate}/s, beside ${PEER}`;
       if (selected(settings, lname)) {
-        const sigilT: LatencyTarget = {
-          httpUrl: b!.url,
-          path: "/challenge/solve",
-          headers: (key) => ({ "content-type": "application/json", key, a: answers.get(key)! }),
-          socketUrl: a!.url,
+        const { sigil: sigilT, other: peerT } = latencyTargets({
+          sigil: [a!, b!],
+          other: [pa!, pb!],
           token,
-          readyEvent: "ready",
           keys,
-          pids: [a!.pid, b!.pid],
-        };
-        const peerT: LatencyTarget = {
-          httpUrl: pb!.url,
-          path: "/publish",
-          headers: (key) => ({ key }),
-          socketUrl: pa!.url,
-          readyEvent: "connect",
-          keys,
-          pids: [pa!.pid, pb!.pid],
-        };
+          answers,
+        });
         let s: Measurement | undefined;
         let p: Measurement | undefined;
         for (let round = 1; round <= Math.max(1, settings.rounds); round++) {
