@@ -47,13 +47,6 @@ export class Passwords {
   }
 }
 
-const defaultPasswords = new Passwords();
-
-/** Hashes at the default cost (tools and tests; the service uses its configured Passwords). */
-export function hashPassword(password: string): Promise<string> {
-  return defaultPasswords.hash(password);
-}
-
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split("$");
   if (kind !== "scrypt" || !salt || !hash) return false;
