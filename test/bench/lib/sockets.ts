@@ -68,14 +68,16 @@ export function appWithToken(cliEnv: Record<string, string>, owner = "bench-owne
 export function message<T>(p: ChildProcess, type: string, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`socket client: no "${type}" within ${ms} ms`)), ms);
+    const exit = (code: number | null) => reject(new Error(`socket client exited (${code})`));
     const on = (m: { type: string }) => {
       if (m.type !== type) return;
       clearTimeout(timer);
       p.off("message", on);
+      p.off("exit", exit); // a listener per message otherwise: fanout.ts asks every second
       resolve(m as T);
     };
     p.on("message", on);
-    p.once("exit", (code) => reject(new Error(`socket client exited (${code})`)));
+    p.once("exit", exit);
   });
 }
 
