@@ -47,6 +47,8 @@ interface IdleSide {
 
 interface IdleResult {
   connected: number;
+  /** Sockets whose handshake failed (connect_error or 20 s without an answer). */
+  failed: number;
   connectSeconds: number;
   /** RSS per node before and after the sockets (bytes). */
   before: number[];
@@ -68,12 +70,13 @@ async function idleRun(ctx: BenchContext, side: IdleSide, sockets: number, perCl
     const before = side.nodes.map((n) => rss(n.pid));
     const t0 = performance.now();
     let connected = 0;
+    let failed = 0;
     const perNode: number[] = [];
     for (const [i, n] of side.nodes.entries()) {
       const count = Math.floor(sockets / 3) + (i < sockets % 3 ? 1 : 0);
       const r = await swarm.connect(n.url, side.token, count, 250, true);
-      if (r.failed > 0)
-        throw new Error(`${side.label}: ${r.failed} of ${count} sockets failed to connect to ${n.name}`);
+      // Reported, not fatal: on a saturated machine a few handshakes time out (20 s), and the rest is still worth measuring.
+      failed += r.failed;
       connected += r.connected;
       perNode.push(r.connected);
     }
@@ -96,6 +99,7 @@ async function idleRun(ctx: BenchContext, side: IdleSide, sockets: number, perCl
     const perSocket = side.nodes.reduce((a, _, i) => a + (after[i]! - before[i]!) / perNode[i]!, 0) / side.nodes.length;
     const r: IdleResult = {
       connected,
+      failed,
       connectSeconds,
       before,
       after,
@@ -109,6 +113,7 @@ async function idleRun(ctx: BenchContext, side: IdleSide, sockets: number, perCl
     const mib = (b: number) => (b / MiB).toFixed(0);
     ctx.log(
       `  ${side.label}: ${connected} sockets on 3 nodes from ${swarm.procs.length} client processes in ${connectSeconds.toFixed(1)} s ` +
+        `(${failed} failed to connect) ` +
         `(${(connected / connectSeconds).toFixed(0)}/s); node RSS ${before.map(mib).join("/")} → ${after.map(mib).join("/")} MiB, ` +
         `${(perSocket / 1024).toFixed(1)} KiB per socket; client RSS ${clientRss.map(mib).join("/")} MiB; ` +
         `one event (HTTP ${status}): ${r.arrived} of ${connected} sockets got it, the last after ${r.all.toFixed(0)} ms ` +
@@ -202,7 +207,8 @@ export const idleBench: BenchModule = {
           note:
             `(node RSS after − before) / its sockets, mean of the 3 nodes; node RSS after: Sigil ${s.after.map((b) => (b / MiB).toFixed(0)).join("/")} MiB, ` +
             `floor ${f.after.map((b) => (b / MiB).toFixed(0)).join("/")} MiB. One event: p50 = median arrival, p99 column = the last socket's (ms); ` +
-            `errors = sockets that never got it. Connected in ${s.connectSeconds.toFixed(0)} s / ${f.connectSeconds.toFixed(0)} s`,
+            `errors = connected sockets that never got it. Connected in ${s.connectSeconds.toFixed(0)} s / ${f.connectSeconds.toFixed(0)} s; ` +
+            `handshakes failed: ${s.failed} / ${f.failed}`,
         },
       ];
       return rows;
