@@ -21,6 +21,7 @@ import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
+import { ReplicaWait, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
@@ -46,11 +47,18 @@ export class RedisStore implements Store {
   constructor(
     readonly redis: RedisClient,
     prefix: string,
+    /**
+     * REDIS_WAIT_REPLICAS: the writes that wait for replicas before they are acknowledged — a new
+     * challenge, a solve attempt (its counters and its event), an appended event, a CUSTOM TOKEN
+     * issued or revoked. Sign-in data (accounts, sessions, codes, grants) does not wait.
+     */
+    replicaWait?: ReplicaWaitPolicy,
   ) {
     this.keys = keyspace(prefix);
-    this.challenges = new RedisChallenges(redis, this.keys);
-    this.customTokens = new RedisCustomTokens(redis, this.keys);
-    this.events = new RedisEventLog(redis, this.keys);
+    const acked = new ReplicaWait(redis, replicaWait);
+    this.challenges = new RedisChallenges(redis, this.keys, acked);
+    this.customTokens = new RedisCustomTokens(redis, this.keys, acked);
+    this.events = new RedisEventLog(redis, this.keys, acked);
     this.accounts = new RedisAccounts(redis, this.keys);
     this.sessions = new RedisSessions(redis, this.keys);
     this.apps = new RedisApps(redis, this.keys);
@@ -108,10 +116,10 @@ export async function openRedis(
   opts: RedisOpenOptions = {},
 ): Promise<OpenedBackend & { store: RedisStore; redis: RedisClient }> {
   const url = config.redisUrl;
-  const redis = createRedisClient(url, {
-    onError: throttledErrorLog(logger, "redis"),
-    ...(opts.commandTimeoutMs !== undefined ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
-  });
+  // A WAIT takes up to REDIS_WAIT_TIMEOUT_MS: the command timeout leaves it that long, and more.
+  const waitMs = config.redisWait ? config.redisWait.timeoutMs + 500 : 0;
+  const commandTimeoutMs = Math.max(opts.commandTimeoutMs ?? 1000, waitMs);
+  const redis = createRedisClient(url, { onError: throttledErrorLog(logger, "redis"), commandTimeoutMs });
   try {
     await waitReady(redis, opts.waitMs ?? 5000);
   } catch {
@@ -119,7 +127,7 @@ export async function openRedis(
     // keeps reconnecting in the background.
     logger.error("Redis is not reachable yet; serving 503 until it is");
   }
-  const store = new RedisStore(redis, config.keyPrefix);
+  const store = new RedisStore(redis, config.keyPrefix, config.redisWait);
   return {
     store,
     redis,

@@ -1,0 +1,74 @@
+// Acknowledged writes that wait for replicas (REDIS_WAIT_REPLICAS, REDIS_WAIT_TIMEOUT_MS).
+//
+// Redis replicates asynchronously: a master that dies right after answering a write can take the
+// write with it, and the replica promoted in its place never had it. With a wait, the write and a
+// `WAIT <replicas> <timeout>` go out together as one pipeline, so WAIT runs on the connection that
+// wrote (on Redis Cluster ioredis sends a pipeline to the master of its keys' slot; WAIT has no key
+// of its own). The caller answers only when enough replicas have the write; otherwise the store
+// throws ReplicaWaitError, a StoreUnavailableError, and the user sees 503 `unavailable` with
+// Retry-After. Such a write may still have happened on the master (the client was told it did not:
+// a new challenge's key was never given out, a solve may be sent again).
+import { StoreUnavailableError } from "../../errors.js";
+import { guarded } from "./guarded.js";
+import type { RedisClient } from "./redis-client.js";
+
+export interface ReplicaWaitPolicy {
+  replicas: number;
+  timeoutMs: number;
+}
+
+/** Fewer replicas than asked confirmed a write within the timeout. */
+export class ReplicaWaitError extends StoreUnavailableError {
+  constructor(acked: number, policy: ReplicaWaitPolicy) {
+    super(
+      new Error(`WAIT: ${acked} of ${policy.replicas} replica(s) confirmed the write within ${policy.timeoutMs} ms`),
+    );
+  }
+}
+
+/**
+ * Writes through `issue` on `redis`: at once when there is no policy; else in a pipeline with WAIT.
+ * `issue` calls one command on what it is given (the client, or a pipeline with the same commands,
+ * the scripts defined with defineCommand included) and returns its result.
+ */
+export class ReplicaWait {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly policy: ReplicaWaitPolicy | undefined,
+  ) {}
+
+  async write<C, T>(client: C, issue: (c: C) => Promise<T>): Promise<T> {
+    const policy = this.policy;
+    if (!policy) return guarded(() => issue(client));
+    const p = this.redis.pipeline();
+    // The pipeline has every command of the client (ioredis copies defineCommand scripts onto it);
+    // it queues rather than sends, and its own exec() gives the replies.
+    void issue(p as unknown as C);
+    p.wait(policy.replicas, policy.timeoutMs);
+    // WAIT may take timeoutMs; the client's command timeout is set above it (openRedis). The
+    // deadline is a last guard, so that a request never hangs on a pipeline waiting for a cluster.
+    const replies = await guarded(() => withDeadline(p.exec(), policy.timeoutMs + 2000));
+    if (!replies || replies.length < 2) throw new StoreUnavailableError(new Error("pipeline without replies"));
+    const [[writeErr, value], [waitErr, acked]] = replies as [[Error | null, T], [Error | null, number]];
+    if (writeErr) throw new StoreUnavailableError(writeErr);
+    if (waitErr) throw new StoreUnavailableError(waitErr);
+    if (Number(acked) < policy.replicas) throw new ReplicaWaitError(Number(acked), policy);
+    return value;
+  }
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no reply within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
