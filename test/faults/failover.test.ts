@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { createRequest, send, sleep, solveRequest } from "./client.js";
 import { TestCluster } from "../support/cluster.js";
 import { startNode, type TestNode } from "../support/nodes.js";
-import { requireRedis, type TestRedis } from "../support/redis.js";
+import { requireRedis, TestRedis } from "../support/redis.js";
 
 const APP = "test-app";
 const HISTORY = { maxEvents: 1000, ttlSeconds: 86_400 };
@@ -149,5 +149,49 @@ describe("Redis Cluster failover: a master killed while its replica lags", funct
     const r = await scenario({});
     expect(r.during.statuses.every((s) => s === 201 || s === 200)).to.equal(true);
     expect(r.lost.events).to.be.greaterThan(0);
+  });
+});
+
+describe("REDIS_WAIT_REPLICAS on a single Redis with a replica", function () {
+  this.timeout(20_000);
+  let master: TestRedis, replica: TestRedis, node: TestNode;
+  before(async function () {
+    requireRedis(this);
+    master = await TestRedis.start();
+    replica = await TestRedis.start({
+      extraArgs: ["--replicaof", "127.0.0.1", String(master.port), "--repl-diskless-sync-delay", "0"],
+    });
+    await settled(async () => (/master_link_status:up/.test(replica.cli("INFO", "replication")) ? true : "retry"));
+    node = await startNode({ redisUrl: master.url, env: { REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "200" } });
+  });
+  after(async () => {
+    replica?.signal("SIGCONT");
+    await node?.close();
+    await replica?.destroy();
+    await master?.destroy();
+  });
+
+  it("When the replica confirms, then a challenge is made; when it cannot, then 503 with Retry-After within the wait, reads still answer, and writes come back with the replica", async () => {
+    const made = await send(node.url, createRequest("q", "a"));
+    expect(made.status).to.equal(201);
+    const key = (made.json as { key: string }).key;
+    expect(replica.cli("EXISTS", `sigil:ch:{${key}}`), "the replica had it before the 201").to.equal("1");
+
+    cutReplica(master, replica);
+    const t0 = Date.now();
+    const refused = await Promise.all(Array.from({ length: 20 }, () => send(node.url, createRequest("q", "a"))));
+    expect(refused.map((r) => r.status)).to.deep.equal(Array(20).fill(503));
+    expect(refused[0]!.headers!["retry-after"]).to.equal("1");
+    expect((refused[0]!.json as { error: string }).error).to.equal("unavailable");
+    expect(Date.now() - t0, "20 waits at once, not one after another").to.be.below(1500);
+    const read = await send(node.url, { method: "GET", path: "/challenge/q", headers: { key } });
+    expect(read.status, "reads do not queue behind the waits").to.equal(200);
+
+    replica.signal("SIGCONT");
+    const again = await settled(async () => {
+      const r = await send(node.url, createRequest("q", "a"));
+      return r.status === 201 ? r : "retry";
+    });
+    expect(again.status).to.equal(201);
   });
 });

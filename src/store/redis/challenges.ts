@@ -104,12 +104,14 @@ export class RedisChallenges implements ChallengeStore {
     redis: RedisClient,
     private readonly keys: Keyspace,
     /** Creating and solving are acknowledged writes (REDIS_WAIT_REPLICAS). */
-    private readonly acked: ReplicaWait = new ReplicaWait(redis, undefined),
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
   ) {
     this.redis = redis as Scripted;
-    if (typeof this.redis.sigilSolve !== "function") {
-      redis.defineCommand("sigilSolve", { numberOfKeys: 3, lua: SOLVE });
-      redis.defineCommand("sigilSolveOwned", { numberOfKeys: 5, lua: SOLVE_OWNED });
+    for (const c of [redis, ...acked.writers]) {
+      if (typeof (c as Scripted).sigilSolve !== "function") {
+        c.defineCommand("sigilSolve", { numberOfKeys: 3, lua: SOLVE });
+        c.defineCommand("sigilSolveOwned", { numberOfKeys: 5, lua: SOLVE_OWNED });
+      }
     }
   }
 

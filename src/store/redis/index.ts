@@ -21,7 +21,7 @@ import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
-import { ReplicaWait, type ReplicaWaitPolicy } from "./replica-wait.js";
+import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
@@ -52,10 +52,10 @@ export class RedisStore implements Store {
      * challenge, a solve attempt (its counters and its event), an appended event, a CUSTOM TOKEN
      * issued or revoked. Sign-in data (accounts, sessions, codes, grants) does not wait.
      */
-    replicaWait?: ReplicaWaitPolicy,
+    replicaWait?: { policy: ReplicaWaitPolicy; writers: RedisClient[] },
   ) {
     this.keys = keyspace(prefix);
-    const acked = new ReplicaWait(redis, replicaWait);
+    const acked = new ReplicaWait(replicaWait?.policy, replicaWait?.writers);
     this.challenges = new RedisChallenges(redis, this.keys, acked);
     this.customTokens = new RedisCustomTokens(redis, this.keys, acked);
     this.events = new RedisEventLog(redis, this.keys, acked);
@@ -117,9 +117,13 @@ export async function openRedis(
 ): Promise<OpenedBackend & { store: RedisStore; redis: RedisClient }> {
   const url = config.redisUrl;
   // A WAIT takes up to REDIS_WAIT_TIMEOUT_MS: the command timeout leaves it that long, and more.
-  const waitMs = config.redisWait ? config.redisWait.timeoutMs + 500 : 0;
-  const commandTimeoutMs = Math.max(opts.commandTimeoutMs ?? 1000, waitMs);
-  const redis = createRedisClient(url, { onError: throttledErrorLog(logger, "redis"), commandTimeoutMs });
+  const commandTimeoutMs = commandTimeoutWithWait(config.redisWait, opts.commandTimeoutMs);
+  const onError = throttledErrorLog(logger, "redis");
+  const redis = createRedisClient(url, { onError, commandTimeoutMs });
+  const policy = config.redisWait;
+  const writers = policy
+    ? Array.from({ length: WAIT_WRITERS }, () => createRedisClient(url, { onError, commandTimeoutMs }))
+    : [];
   try {
     await waitReady(redis, opts.waitMs ?? 5000);
   } catch {
@@ -127,7 +131,7 @@ export async function openRedis(
     // keeps reconnecting in the background.
     logger.error("Redis is not reachable yet; serving 503 until it is");
   }
-  const store = new RedisStore(redis, config.keyPrefix, config.redisWait);
+  const store = new RedisStore(redis, config.keyPrefix, policy ? { policy, writers } : undefined);
   return {
     store,
     redis,
@@ -135,6 +139,7 @@ export async function openRedis(
     async close() {
       await store.close();
       redis.disconnect();
+      for (const w of writers) w.disconnect();
     },
   };
 }

@@ -112,9 +112,10 @@ export class RedisCustomTokens implements CustomTokenStore {
     redis: RedisClient,
     private readonly keys: Keyspace,
     /** Issuing and revoking are acknowledged writes (REDIS_WAIT_REPLICAS): a lost revocation would revive a token. */
-    private readonly acked: ReplicaWait = new ReplicaWait(redis, undefined),
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
   ) {
     this.redis = withScripts(redis);
+    for (const w of acked.writers) withScripts(w);
   }
 
   async create(r: CustomTokenRecord): Promise<void> {
@@ -155,9 +156,10 @@ export class RedisEventLog implements EventLog {
     redis: RedisClient,
     private readonly keys: Keyspace,
     /** An appended event is an acknowledged write (REDIS_WAIT_REPLICAS). */
-    private readonly acked: ReplicaWait = new ReplicaWait(redis, undefined),
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
   ) {
     this.redis = withScripts(redis);
+    for (const w of acked.writers) withScripts(w);
   }
 
   async deleteHistory(app: string): Promise<void> {

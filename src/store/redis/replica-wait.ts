@@ -17,6 +17,14 @@ export interface ReplicaWaitPolicy {
   timeoutMs: number;
 }
 
+/**
+ * How long a request-path command may take when writes wait: the wait, and half a second more
+ * (never below the usual 1 s). The client's command timeout and the pipeline's deadline.
+ */
+export function commandTimeoutWithWait(policy: ReplicaWaitPolicy | undefined, usual = 1000): number {
+  return policy ? Math.max(usual, policy.timeoutMs + 500) : usual;
+}
+
 /** Fewer replicas than asked confirmed a write within the timeout. */
 export class ReplicaWaitError extends StoreUnavailableError {
   constructor(acked: number, policy: ReplicaWaitPolicy) {
@@ -26,28 +34,41 @@ export class ReplicaWaitError extends StoreUnavailableError {
   }
 }
 
+/** How many connections carry the acknowledged writes (each WAIT holds its connection meanwhile). */
+export const WAIT_WRITERS = 4;
+
 /**
- * Writes through `issue` on `redis`: at once when there is no policy; else in a pipeline with WAIT.
- * `issue` calls one command on what it is given (the client, or a pipeline with the same commands,
- * the scripts defined with defineCommand included) and returns its result.
+ * Writes through `issue`: at once on the client given when there is no policy; else in a pipeline
+ * with WAIT on one of `writers`, connections of their own. Redis holds a connection for as long as
+ * its WAIT lasts (every command behind it waits too), so the writes that wait are kept off the
+ * connection the reads use, and spread over a few connections. `issue` calls one command on what it
+ * is given (the client, or a pipeline with the same commands, the scripts defined with
+ * defineCommand included) and returns its result.
  */
 export class ReplicaWait {
+  private next = 0;
+
   constructor(
-    private readonly redis: RedisClient,
     private readonly policy: ReplicaWaitPolicy | undefined,
-  ) {}
+    /** The connections for waited writes; every script a store class uses must be defined on them. */
+    readonly writers: readonly RedisClient[] = [],
+  ) {
+    if (policy && writers.length === 0) throw new Error("a replica wait needs its writer connections");
+  }
 
   async write<C, T>(client: C, issue: (c: C) => Promise<T>): Promise<T> {
     const policy = this.policy;
     if (!policy) return guarded(() => issue(client));
-    const p = this.redis.pipeline();
-    // The pipeline has every command of the client (ioredis copies defineCommand scripts onto it);
-    // it queues rather than sends, and its own exec() gives the replies.
+    const writer = this.writers[this.next++ % this.writers.length]!; // writers is not empty
+    const p = writer.pipeline();
+    // The pipeline has every command of its client (ioredis copies defineCommand scripts onto
+    // it); it queues rather than sends, and its own exec() gives the replies.
     void issue(p as unknown as C);
     p.wait(policy.replicas, policy.timeoutMs);
     // WAIT may take timeoutMs; the client's command timeout is set above it (openRedis). The
-    // deadline is a last guard, so that a request never hangs on a pipeline waiting for a cluster.
-    const replies = await guarded(() => withDeadline(p.exec(), policy.timeoutMs + 2000));
+    // deadline guards what that timeout does not cover: a Cluster pipeline waiting for the slot
+    // map, or sent again by ioredis after a node went away, must not hold a request either.
+    const replies = await guarded(() => withDeadline(p.exec(), commandTimeoutWithWait(policy)));
     if (!replies || replies.length < 2) throw new StoreUnavailableError(new Error("pipeline without replies"));
     const [[writeErr, value], [waitErr, acked]] = replies as [[Error | null, T], [Error | null, number]];
     if (writeErr) throw new StoreUnavailableError(writeErr);
