@@ -4,7 +4,8 @@
 // nodes in this process; FAILOVER_WORKERS (8) loops each make a challenge on one node and solve it
 // on the other (owned by an app, so every solve is an event), and one socket per node receives the
 // app's events. For each side (no wait; REDIS_WAIT_REPLICAS=1):
-// 1. FAILOVER_LATENCY_SECONDS (5) of that load: p50/p99 of new and solve.
+// 1. FAILOVER_LATENCY_SECONDS (5) of that load, after FAILOVER_WARMUP_SECONDS (3): p50/p99 of new
+//    and solve.
 // 2. The same load; after 2 s the master of the app's history shard is SIGKILLed, and restarted
 //    FAILOVER_RESTART_SECONDS (5) later (it comes back as a replica of the new master, as an
 //    orchestrator would bring it back); FAILOVER_AFTER_SECONDS (12) of load after the kill. Reports
@@ -23,6 +24,7 @@ const HISTORY = { maxEvents: 1_000_000, ttlSeconds: 86_400 };
 const num = (name: string, d: number) => (process.env[name] ? Number(process.env[name]) : d);
 const WORKERS = num("FAILOVER_WORKERS", 8);
 const LATENCY_S = num("FAILOVER_LATENCY_SECONDS", 5);
+const WARMUP_S = num("FAILOVER_WARMUP_SECONDS", 3);
 const RESTART_S = num("FAILOVER_RESTART_SECONDS", 5);
 const AFTER_S = num("FAILOVER_AFTER_SECONDS", 12);
 
@@ -95,7 +97,11 @@ async function side(wait: boolean) {
     const { token } = await nodes[0]!.server.customTokens.create({ app: APP });
     for (const n of nodes) sockets.push(await readyClient(n.url, { token, reconnection: true }));
 
-    // 1. Latency.
+    // 1. Latency, after FAILOVER_WARMUP_SECONDS (3) of the same load (the first side would
+    // otherwise pay for the process's cold start).
+    const warm = load(nodes, token, Date.now(), "warm");
+    await sleep(WARMUP_S * 1000);
+    await warm.stop();
     const lat = load(nodes, token, Date.now(), "lat");
     await sleep(LATENCY_S * 1000);
     await lat.stop();
@@ -150,7 +156,7 @@ async function side(wait: boolean) {
 
     // 3. Every id checked.
     await cluster.waitOk(20_000);
-    const all = [...lat.out, ...fo.out];
+    const all = [...warm.out, ...lat.out, ...fo.out];
     const acked = all.filter((o) => o.kind === "new" && o.status === 201);
     let lostChallenges = 0;
     for (const o of acked) {

@@ -9,6 +9,7 @@
 // Retry-After. Such a write may still have happened on the master (the client was told it did not:
 // a new challenge's key was never given out, a solve may be sent again).
 import { StoreUnavailableError } from "../../errors.js";
+import { Cluster } from "ioredis";
 import { guarded } from "./guarded.js";
 import type { RedisClient } from "./redis-client.js";
 
@@ -68,13 +69,27 @@ export class ReplicaWait {
     // WAIT may take timeoutMs; the client's command timeout is set above it (openRedis). The
     // deadline guards what that timeout does not cover: a Cluster pipeline waiting for the slot
     // map, or sent again by ioredis after a node went away, must not hold a request either.
-    const replies = await guarded(() => withDeadline(p.exec(), commandTimeoutWithWait(policy)));
+    let replies;
+    try {
+      replies = await withDeadline(p.exec(), commandTimeoutWithWait(policy));
+    } catch (err) {
+      throw this.failed(writer, err);
+    }
     if (!replies || replies.length < 2) throw new StoreUnavailableError(new Error("pipeline without replies"));
     const [[writeErr, value], [waitErr, acked]] = replies as [[Error | null, T], [Error | null, number]];
-    if (writeErr) throw new StoreUnavailableError(writeErr);
-    if (waitErr) throw new StoreUnavailableError(waitErr);
+    if (writeErr ?? waitErr) throw this.failed(writer, writeErr ?? waitErr);
     if (Number(acked) < policy.replicas) throw new ReplicaWaitError(Number(acked), policy);
     return value;
+  }
+
+  /**
+   * After a failover a writer's slot map is out of date (a MOVED, or the old master gone). ioredis
+   * learns from a MOVED by itself, but not in a pipeline that also holds WAIT (it sends again only
+   * pipelines of reads), and these connections carry nothing else: ask it to read the map again.
+   */
+  private failed(writer: RedisClient, err: unknown): StoreUnavailableError {
+    if (writer instanceof Cluster) writer.refreshSlotsCache();
+    return new StoreUnavailableError(err);
   }
 }
 
