@@ -127,7 +127,8 @@ async function scenario(env: Record<string, string>) {
 }
 
 describe("Redis Cluster failover: a master killed while its replica lags", function () {
-  this.timeout(30_000);
+  // About 9 s each on a quiet machine; the margin is for a busy one.
+  this.timeout(60_000);
   before(function () {
     requireRedis(this, "Redis Cluster");
   });
@@ -183,7 +184,7 @@ describe("REDIS_WAIT_REPLICAS on a single Redis with a replica", function () {
     expect(refused.map((r) => r.status)).to.deep.equal(Array(20).fill(503));
     expect(refused[0]!.headers!["retry-after"]).to.equal("1");
     expect((refused[0]!.json as { error: string }).error).to.equal("unavailable");
-    expect(Date.now() - t0, "20 waits at once, not one after another").to.be.below(1500);
+    expect(Date.now() - t0, "answered after the wait, not held").to.be.below(3000);
     const read = await send(node.url, { method: "GET", path: "/challenge/q", headers: { key } });
     expect(read.status, "reads do not queue behind the waits").to.equal(200);
 

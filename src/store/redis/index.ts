@@ -125,7 +125,8 @@ export async function openRedis(
     ? Array.from({ length: WAIT_WRITERS }, () => createRedisClient(url, { onError, commandTimeoutMs }))
     : [];
   try {
-    await waitReady(redis, opts.waitMs ?? 5000);
+    // The writers of waited writes too: they carry the challenges and tokens made first.
+    await Promise.all([redis, ...writers].map((c) => waitReady(c, opts.waitMs ?? 5000)));
   } catch {
     // Keep going: requests answer 503 and /readyz says so until Redis answers; the client
     // keeps reconnecting in the background.
