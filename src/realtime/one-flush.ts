@@ -45,7 +45,11 @@ export function nextInOneFlush(socket: ChannelSocket, next: () => void): void {
 /** What the transport itself does when a write completes (writable again, buffer flushed), corked. */
 function release(transport: Transport, tcp: TcpSocket | null | undefined): void {
   tcp?.cork();
-  transport.writable = true;
-  transport.emit("ready");
-  tcp?.uncork();
+  try {
+    transport.writable = true;
+    transport.emit("ready");
+  } finally {
+    // Never left corked: whatever happened, later writes must not wait for an uncork.
+    tcp?.uncork();
+  }
 }
