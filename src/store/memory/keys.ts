@@ -21,6 +21,12 @@ export class MemorySigningKeys implements SigningKeyStore {
   async add(key: SigningKeyRecord) {
     this.keys.set(key.kid, structuredClone(key));
   }
+  async addUnchanged(key: SigningKeyRecord, kids: string[]) {
+    const read = new Set(kids);
+    const same = read.size === this.keys.size && [...read].every((k) => this.keys.has(k));
+    if (same) this.keys.set(key.kid, structuredClone(key));
+    return same;
+  }
   async remove(kids: string[]) {
     for (const k of kids) this.keys.delete(k);
   }

@@ -13,9 +13,10 @@ import type {
   SessionStore,
   SessionSummary,
   TokenRecord,
+  UserChange,
   UserRecord,
 } from "../port.js";
-import { bySeen, corsOriginKey, summaryOf } from "../port.js";
+import { bySeen, changedUser, corsOriginKey, summaryOf } from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -38,8 +39,13 @@ export class MemoryAccounts implements AccountStore {
     const id = this.names.get(username);
     return id === undefined ? null : this.byId(id);
   }
-  async update(user: UserRecord) {
-    this.users.set(user.id, clone(user));
+  /** Read, change and write with no await between: atomic in this process. */
+  async update(id: string, change: UserChange) {
+    const current = this.users.get(id);
+    if (!current) return null;
+    const next = changedUser(current, change);
+    if (next) this.users.set(id, clone(next));
+    return clone(next ?? current);
   }
   async delete(user: UserRecord) {
     const had = this.users.delete(user.id);

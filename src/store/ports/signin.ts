@@ -19,13 +19,29 @@ export interface UserRecord {
   locale?: string;
 }
 
+/** A change of a user's record (AccountStore.update): the new record, or undefined for none. */
+export type UserChange = (user: UserRecord) => UserRecord | undefined;
+
+/** The record change() makes of current, keeping its id and username (both stores). */
+export function changedUser(current: UserRecord, change: UserChange): UserRecord | undefined {
+  const next = change(structuredClone(current));
+  return next && { ...next, id: current.id, username: current.username };
+}
+
 export interface AccountStore {
   /** Creates the user; false when the username is taken. */
   create(user: UserRecord): Promise<boolean>;
   byId(id: string): Promise<UserRecord | null>;
   byUsername(username: string): Promise<UserRecord | null>;
-  /** Replaces the record of an existing user (the username never changes). */
-  update(user: UserRecord): Promise<void>;
+  /**
+   * Changes an existing user's record in one atomic step, so that changes sent at once are never
+   * lost: change gets the record as stored and returns the new one, or undefined to leave it as it
+   * is. It may be called more than once (the Redis store runs it again when another write came
+   * between its read and its write), so it must be synchronous and do nothing else. The id and
+   * username never change. The record as stored after, or null (nothing written) when there is no
+   * such user, or no longer.
+   */
+  update(id: string, change: UserChange): Promise<UserRecord | null>;
   /**
    * Deletes the user, its picture, and its username's claim (the name is free again); true for
    * the one call that deleted it (of any number at once), false when it was gone already.

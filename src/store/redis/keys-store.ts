@@ -13,6 +13,16 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('DEL', KEYS[2])
 return 1`;
 
+// Adds a key only while the hash holds exactly the kids ARGV[3..] (in any order): KEYS[1] the keys
+// hash; ARGV kid, record, the kids read.
+const ADD_UNCHANGED = `
+if redis.call('HLEN', KEYS[1]) ~= #ARGV - 2 then return 0 end
+for i = 3, #ARGV do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
 export class RedisSigningKeys implements SigningKeyStore {
   constructor(
     private readonly redis: RedisClient,
@@ -33,6 +43,12 @@ export class RedisSigningKeys implements SigningKeyStore {
   }
   async add(key: SigningKeyRecord) {
     await guarded(() => this.redis.hset(this.keys.signingKeys, key.kid, JSON.stringify(key)));
+  }
+  async addUnchanged(key: SigningKeyRecord, kids: string[]) {
+    const r = await guarded(() =>
+      this.redis.eval(ADD_UNCHANGED, 1, this.keys.signingKeys, key.kid, JSON.stringify(key), ...new Set(kids)),
+    );
+    return r === 1;
   }
   async remove(kids: string[]) {
     if (kids.length === 0) return;

@@ -15,14 +15,24 @@ import type {
   SessionStore,
   SessionSummary,
   TokenRecord,
+  UserChange,
   UserRecord,
 } from "../port.js";
-import { bySeen, corsOriginKey, summaryOf } from "../port.js";
+import { bySeen, changedUser, corsOriginKey, summaryOf } from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
 /** Deletes KEYS[1] when it holds ARGV[1]. */
 const DEL_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** Sets KEYS[1] to ARGV[2] when it holds ARGV[1] (1), else nothing (0): a compare-and-set. */
+const SET_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`;
+
+/**
+ * How often an update reads again before giving up: each failed attempt means another write of the
+ * record succeeded, so n updates at once all finish within n attempts.
+ */
+const MAX_ATTEMPTS = 1000;
 
 export class RedisAccounts implements AccountStore {
   constructor(
@@ -49,8 +59,22 @@ export class RedisAccounts implements AccountStore {
     const id = await guarded(() => this.redis.get(this.keys.username(username)));
     return id === null ? null : this.byId(id);
   }
-  async update(user: UserRecord) {
-    await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user), "XX"));
+  /**
+   * Optimistic: read the record, change it, and write it with one script only while the key still
+   * holds what was read (compare-and-set); when another write came between, read again.
+   */
+  async update(id: string, change: UserChange) {
+    const key = this.keys.user(id);
+    for (let attempt = 0; ; attempt++) {
+      const raw = await guarded(() => this.redis.get(key));
+      if (raw === null) return null;
+      const current = JSON.parse(raw) as UserRecord;
+      const next = changedUser(current, change);
+      if (!next) return current;
+      const written = await guarded(() => this.redis.eval(SET_IF, 1, key, raw, JSON.stringify(next)));
+      if (written === 1) return next;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`user ${id}: too many writes at once`);
+    }
   }
   async delete(user: UserRecord) {
     const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));

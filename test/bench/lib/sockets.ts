@@ -67,17 +67,25 @@ export function appWithToken(cliEnv: Record<string, string>, owner = "bench-owne
 
 export function message<T>(p: ChildProcess, type: string, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`socket client: no "${type}" within ${ms} ms`)), ms);
-    const exit = (code: number | null) => reject(new Error(`socket client exited (${code})`));
+    const timer = setTimeout(() => {
+      p.off("message", on);
+      p.off("exit", onExit);
+      reject(new Error(`socket client: no "${type}" within ${ms} ms`));
+    }, ms);
     const on = (m: { type: string }) => {
       if (m.type !== type) return;
       clearTimeout(timer);
       p.off("message", on);
-      p.off("exit", exit); // a listener per message otherwise: fanout.ts asks every second
+      p.off("exit", onExit);
       resolve(m as T);
     };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      p.off("message", on);
+      reject(new Error(`socket client exited (${code})`));
+    };
     p.on("message", on);
-    p.once("exit", exit);
+    p.once("exit", onExit);
   });
 }
 
@@ -93,6 +101,8 @@ export interface Swarm {
   ): Promise<{ connected: number; failed: number; times: number[] }>;
   /** Arrival times (epoch ms) of each event key, from every client process since the last call. */
   arrivals(): Promise<Map<string, number[]>>;
+  /** Disconnects every socket; the client processes stay up (and warm) for the next connect. */
+  drop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -141,6 +151,15 @@ export async function startSwarm(n: number): Promise<Swarm> {
           else all.set(k, [...ts]);
         }
       return all;
+    },
+    async drop() {
+      await Promise.all(
+        procs.map((p) => {
+          const m = message(p, "dropped", 60_000);
+          p.send({ type: "drop" });
+          return m;
+        }),
+      );
     },
     async close() {
       await Promise.all(
