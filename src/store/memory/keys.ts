@@ -27,13 +27,24 @@ export class MemorySigningKeys implements SigningKeyStore {
 }
 
 export class MemoryConsentScopes implements ConsentScopeStore {
+  /** apps: whether the app exists (no scopes are kept for one that does not). */
+  constructor(private readonly apps: { has(clientId: string): boolean }) {}
   private readonly map = new Map<string, string[]>();
   async get(userId: string, clientId: string) {
     const s = this.map.get(`${userId} ${clientId}`);
     return s ? [...s] : null;
   }
   async set(userId: string, clientId: string, scopes: string[]) {
+    if (!this.apps.has(clientId)) return false;
     this.map.set(`${userId} ${clientId}`, [...scopes]);
+    return true;
+  }
+  /** Forgets one app's scopes for the user (the app's deletion: MemoryGrants.forgetApp). */
+  forget(userId: string, clientId: string): void {
+    this.map.delete(`${userId} ${clientId}`);
+  }
+  mentionsApp(clientId: string): boolean {
+    return [...this.map.keys()].some((k) => k.endsWith(` ${clientId}`));
   }
   async clear(userId: string) {
     for (const k of [...this.map.keys()]) if (k.startsWith(`${userId} `)) this.map.delete(k);

@@ -1,6 +1,7 @@
 // The Redis store's signing keys (one hash, kid → JSON record) and consented scopes (one hash per
 // user, client id → space-separated scopes, tagged with the user like the consents set).
 import type { ConsentScopeStore, SigningKeyRecord, SigningKeyStore } from "../port.js";
+import { registerWithApp } from "./app-grants.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -51,6 +52,12 @@ export class RedisConsentScopes implements ConsentScopeStore {
   }
   async set(userId: string, clientId: string, scopes: string[]) {
     await guarded(() => this.redis.hset(this.keys.consentScopes(userId), clientId, scopes.join(" ")));
+    // Registered with the app like the consent itself (app-grants.ts); undone when the app is gone.
+    if (!(await registerWithApp(this.redis, this.keys, clientId, `c ${userId}`, "+inf"))) {
+      await guarded(() => this.redis.hdel(this.keys.consentScopes(userId), clientId));
+      return false;
+    }
+    return true;
   }
   async clear(userId: string) {
     await guarded(() => this.redis.del(this.keys.consentScopes(userId)));
