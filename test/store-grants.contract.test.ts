@@ -165,6 +165,52 @@ describeBackends("Store contract: grants", (backend) => {
     }
   });
 
+  it("When 50 writes for an app (tokens, chains, rotations, codes, consents) run while it is deleted, then nothing of it is left", async () => {
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Five rounds, the deletion starting at another moment of the writes each time.
+    for (let round = 0; round < 5; round++) {
+      const app1 = `gone-${round}`;
+      const x = (name: string) => `${name}-r${round}`;
+      await store.apps.create(app(app1, ["https://a.example/cb"], false));
+      const n = 10;
+      for (let i = 0; i < n; i++) await taken(x(`grant-${i}`), `user-${i}`, app1); // chains to start
+      for (let i = 0; i < n; i++) {
+        await taken(x(`live-${i}`), `user-${i}`, app1);
+        const rec = { ...chain(x(`live-${i}`), app1), userId: `user-${i}` };
+        expect(await store.grants.startRefresh(x(`ref-${i}`), rec, Date.now())).to.equal(true);
+      }
+      const writes: Array<() => Promise<unknown>> = [];
+      for (let i = 0; i < n; i++) {
+        const u = `user-${i}`;
+        writes.push(
+          () => store.grants.saveToken(x(`tok-${i}`), { userId: u, clientId: app1, codeHash: x(`live-${i}`) }, 60),
+          () => store.grants.startRefresh(x(`first-${i}`), { ...chain(x(`grant-${i}`), app1), userId: u }, Date.now()),
+          () => store.grants.rotateRefresh(x(`ref-${i}`), app1, x(`next-${i}`), Date.now()),
+          () => store.grants.saveCode(x(`code-${i}`), code(u, app1), 60, 600),
+          () =>
+            i % 2
+              ? store.grants.grantConsent(x(`late-${i}`), app1)
+              : store.consentScopes.set(x(`late-${i}`), app1, ["profile"]),
+        );
+      }
+      await Promise.all([
+        later(round * 2).then(async () => {
+          await store.apps.delete(app1);
+          await store.grants.forgetApp(app1);
+        }),
+        ...writes.map((w, i) => later(i % 10).then(w)),
+      ]);
+      if (store.grants instanceof MemoryGrants) expect(store.grants.mentionsApp(app1), app1).to.equal(false);
+      for (let i = 0; i < n; i++) expect(await store.grants.consents(`user-${i}`)).to.not.include(app1);
+      if (backend.redis) {
+        const left = redisDump(backend.redis)
+          .split("\n")
+          .filter((l) => l.includes(app1) || l.includes(`-r${round}`));
+        expect(left, app1).to.deep.equal([]);
+      }
+    }
+  });
+
   it("When public and confidential apps are created and deleted, then publicOriginKnown follows the public ones", async () => {
     await store.apps.create(app("p1", ["https://spa.example/cb", "http://127.0.0.1:8080/cb"], true));
     await store.apps.create(app("p2", ["https://spa.example/other"], true));

@@ -328,12 +328,12 @@ export class MemoryGrants implements GrantStore {
     this.refresh.deleteWhere((e) => e.record.userId === userId);
   }
   async forgetApp(clientId: string) {
+    this.others.consentScopes.forgetApp(clientId);
     const issued = this.byApp.get(clientId);
     if (!issued) return;
     for (const userId of issued.users) {
       this.consentSets.get(userId)?.delete(clientId);
       this.grantCodes.delete(`${userId} ${clientId}`);
-      this.others.consentScopes.forget(userId, clientId);
     }
     for (const g of issued.grants) {
       this.codes.delete(g);
