@@ -326,6 +326,8 @@ export class MemoryGrants implements GrantStore {
   async forgetUserTokens(userId: string) {
     this.tokens.deleteWhere((t) => t.userId === userId);
     this.refresh.deleteWhere((e) => e.record.userId === userId);
+    // The user in the per-app index (the hashes there name no user, and lead to nothing now).
+    for (const issued of this.byApp.values()) issued.users.delete(userId);
   }
   async forgetApp(clientId: string) {
     this.others.consentScopes.forgetApp(clientId);
@@ -363,7 +365,8 @@ export class MemoryGrants implements GrantStore {
       this.refresh.some((e) => e.record.userId === userId) ||
       this.codes.some((c) => c.userId === userId) ||
       [...this.grantCodes].some(([k, codes]) => k.startsWith(`${userId} `) && codes.size > 0) ||
-      (this.consentSets.get(userId)?.size ?? 0) > 0
+      (this.consentSets.get(userId)?.size ?? 0) > 0 ||
+      [...this.byApp.values()].some((i) => i.users.has(userId))
     );
   }
   close() {

@@ -9,14 +9,23 @@ import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 
-// KEYS[1] the app, KEYS[2] its index (same tag); ARGV[1] member, ARGV[2] until (ms, or "+inf"),
-// ARGV[3] now (ms). Ended entries are dropped on the way; the index expires with its last entry.
-export const REGISTER_ENTRY = `
+// Lua: adds member with score until to the sorted set key, drops entries ended by now, and makes the
+// set expire with its last entry (never while one is +inf).
+export const ADD_ENTRY_LUA = `
+local function add(key, score, member, now)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  redis.call('ZADD', key, 'GT', score, member)
+  local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
+  if top == 'inf' then redis.call('PERSIST', key) else redis.call('PEXPIREAT', key, top) end
+end
+`;
+
+// KEYS[1] the app, KEYS[2] its users, KEYS[3] the user's entries (one tag); ARGV[1] member,
+// ARGV[2] until (ms, or "+inf"), ARGV[3] now (ms), ARGV[4] the user id.
+export const REGISTER_ENTRY = `${ADD_ENTRY_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
-redis.call('ZADD', KEYS[2], 'GT', ARGV[2], ARGV[1])
-local top = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')[2]
-if top == 'inf' then redis.call('PERSIST', KEYS[2]) else redis.call('PEXPIREAT', KEYS[2], top) end
+add(KEYS[3], ARGV[2], ARGV[1], ARGV[3])
+add(KEYS[2], ARGV[2], ARGV[4], ARGV[3])
 return 1`;
 
 /** Registers one record of the app (see keys.appGrants for the members); false when the app is gone. */
@@ -24,18 +33,21 @@ export async function registerWithApp(
   redis: RedisClient,
   keys: Keyspace,
   clientId: string,
+  userId: string,
   member: string,
   until: number | "+inf",
 ): Promise<boolean> {
   const ok = await guarded(() =>
     redis.eval(
       REGISTER_ENTRY,
-      2,
+      3,
       keys.app(clientId),
       keys.appGrants(clientId),
+      keys.appUserGrants(clientId, userId),
       member,
       String(until),
       String(Date.now()),
+      userId,
     ),
   );
   return ok === 1;

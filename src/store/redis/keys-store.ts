@@ -51,10 +51,22 @@ export class RedisConsentScopes implements ConsentScopeStore {
     return v === null ? null : v.split(" ").filter(Boolean);
   }
   async set(userId: string, clientId: string, scopes: string[]) {
-    await guarded(() => this.redis.hset(this.keys.consentScopes(userId), clientId, scopes.join(" ")));
+    await guarded(() =>
+      this.redis
+        .multi()
+        .hset(this.keys.consentScopes(userId), clientId, scopes.join(" "))
+        .sadd(this.keys.appsUsed(userId), clientId)
+        .exec(),
+    );
     // Registered with the app like the consent itself (app-grants.ts); undone when the app is gone.
-    if (!(await registerWithApp(this.redis, this.keys, clientId, `c ${userId}`, "+inf"))) {
-      await guarded(() => this.redis.hdel(this.keys.consentScopes(userId), clientId));
+    if (!(await registerWithApp(this.redis, this.keys, clientId, userId, "c", "+inf"))) {
+      await guarded(() =>
+        this.redis
+          .multi()
+          .hdel(this.keys.consentScopes(userId), clientId)
+          .srem(this.keys.appsUsed(userId), clientId)
+          .exec(),
+      );
       return false;
     }
     return true;

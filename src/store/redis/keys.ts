@@ -87,14 +87,21 @@ export function keyspace(prefix: string) {
      */
     userTokens: (userId: string) => `${prefix}:tokens-of:{${userId}}`,
     /**
-     * Sorted set: every record issued for an app to its users, so that deleting the app deletes
-     * them at once: "c <user>" (a consent, its scopes and its codes' index), "k <user> <code hash>"
-     * (a code and the grant it began: its mark, its refresh chain), "t <user> <token hash>" (an
-     * access token); scored by when the record ends (ms; +inf for a consent). Tagged with the
-     * client id, like the app: an entry is added only while the app exists (one script), so that
-     * nothing is registered after the app's deletion has read the set. Expires with its last entry.
+     * Sorted set: the users an app issued records to (appUserGrants), each scored by when the last
+     * of them ends (ms; +inf while there is a consent). Tagged with the client id, like the app: an
+     * entry is added only while the app exists (one script), so that nothing is registered after
+     * the app's deletion has read the set. Expires with its last entry.
      */
     appGrants: (clientId: string) => `${prefix}:grants-of:{${clientId}}`,
+    /**
+     * Sorted set: what the app was issued for one user, so that deleting the app deletes it at once:
+     * "c" (the consent, its scopes and its codes' index), "k <code hash>" (a code and the grant it
+     * began: its mark, its refresh chain), "t <token hash>" (an access token); scored by when the
+     * record ends (ms; +inf for the consent). Same tag as appGrants; dropped with the user too.
+     */
+    appUserGrants: (clientId: string, userId: string) => `${prefix}:grants-of:{${clientId}}:${userId}`,
+    /** Set: the client ids whose appGrants name the user (the user's deletion drops those entries). */
+    appsUsed: (userId: string) => `${prefix}:apps-used:{${userId}}`,
     /** Hash: kid → JSON SigningKeyRecord, the OpenID Connect signing keys of every node. */
     signingKeys: `${prefix}:{signing-keys}`,
     /** String with a TTL: a node is making the first signing key (the others wait for it); same tag. */

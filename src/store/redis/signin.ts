@@ -1,5 +1,5 @@
 // The Redis store's part for sign-in. Records are JSON strings; key names come from keys.ts.
-import { registerWithApp } from "./app-grants.js";
+import { ADD_ENTRY_LUA, registerWithApp } from "./app-grants.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -203,10 +203,12 @@ end
 return {'unknown'}`;
 
 // Registers a code with the consent it was issued under, while that consent holds: KEYS[1] the
-// user's consents, KEYS[2] the consent's codes (same tag); ARGV client id, code hash, now (ms),
-// until (ms). Entries past their time are dropped on the way, so the set holds only live ones.
+// user's consents, KEYS[2] the consent's codes, KEYS[3] the apps the user used (same tag); ARGV
+// client id, code hash, now (ms), until (ms). Entries past their time are dropped on the way, so
+// the set holds only live ones.
 const REGISTER_CODE = `
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
 local ttl = tonumber(ARGV[4]) - tonumber(ARGV[3])
@@ -289,22 +291,22 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return chain`;
 
 // An app's deletion, for one user (one tag: the user): KEYS[1] consents, KEYS[2] consent scopes,
-// KEYS[3] the consent's codes; ARGV[1] the client id.
+// KEYS[3] the consent's codes, KEYS[4] the apps the user used; ARGV[1] the client id.
 const FORGET_CONSENT = `
 redis.call('SREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[3])
+redis.call('SREM', KEYS[4], ARGV[1])
 return 1`;
 
 // An access token, saved only while its app exists: KEYS[1] the app, KEYS[2] the token, KEYS[3]
-// the app's index (one tag: the client id); ARGV token JSON, TTL (s), index member, until (ms), now.
-const SAVE_TOKEN = `
+// the app's users, KEYS[4] the user's entries (one tag: the client id); ARGV token JSON, TTL (s),
+// entry, until (ms), now (ms), user id.
+const SAVE_TOKEN = `${ADD_ENTRY_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
-redis.call('ZADD', KEYS[3], 'GT', ARGV[4], ARGV[3])
-local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
-if top == 'inf' then redis.call('PERSIST', KEYS[3]) else redis.call('PEXPIREAT', KEYS[3], top) end
+add(KEYS[4], ARGV[4], ARGV[3], ARGV[5])
+add(KEYS[3], ARGV[4], ARGV[6], ARGV[5])
 return 1`;
 
 // Revokes a grant by its mark alone (KEYS[1]); ARGV[1] TTL for a mark not there yet.
@@ -328,10 +330,14 @@ export class RedisGrants implements GrantStore {
   ) {}
 
   async grantConsent(userId: string, clientId: string) {
-    await guarded(() => this.redis.sadd(this.keys.consents(userId), clientId));
-    if (!(await registerWithApp(this.redis, this.keys, clientId, `c ${userId}`, "+inf"))) {
+    await guarded(() =>
+      this.redis.multi().sadd(this.keys.consents(userId), clientId).sadd(this.keys.appsUsed(userId), clientId).exec(),
+    );
+    if (!(await registerWithApp(this.redis, this.keys, clientId, userId, "c", "+inf"))) {
       // The app is gone (or its deletion began): no consent to it is kept.
-      await guarded(() => this.redis.srem(this.keys.consents(userId), clientId));
+      await guarded(() =>
+        this.redis.multi().srem(this.keys.consents(userId), clientId).srem(this.keys.appsUsed(userId), clientId).exec(),
+      );
       return false;
     }
     return true;
@@ -383,7 +389,7 @@ export class RedisGrants implements GrantStore {
     // Its lookup key and its user's index entry first: an app's deletion that comes after the
     // script finds the token in the chain and deletes those too.
     await guarded(() => this.redis.set(lookup, `${record.grantId} ${until}`, "PXAT", until));
-    await this.indexToken(record.userId, key, record.grantExpiresAt);
+    await this.indexToken(record.userId, record.clientId, key, record.grantExpiresAt);
     const ok = await guarded(() =>
       this.redis.eval(
         START_REFRESH,
@@ -402,6 +408,7 @@ export class RedisGrants implements GrantStore {
       await guarded(() =>
         Promise.all([this.redis.del(lookup), this.redis.zrem(this.keys.userTokens(record.userId), key)]),
       );
+      await this.dropAppUsedIfGone(record.userId, record.clientId);
     }
     return ok === 1;
   }
@@ -440,13 +447,14 @@ export class RedisGrants implements GrantStore {
     }
     const record = JSON.parse(r[1]!) as RefreshRecord;
     const nextKey = this.keys.refresh(grantId, nextHash);
-    await this.indexToken(record.userId, nextKey, record.grantExpiresAt);
+    await this.indexToken(record.userId, record.clientId, nextKey, record.grantExpiresAt);
     // The app's deletion may have deleted the grant since the script (before this index entry was
     // written): then the entry and the lookup key go too, and the token is not handed out.
     if ((await guarded(() => this.redis.exists(nextKey))) === 0) {
       await guarded(() =>
         Promise.all([this.redis.del(nextLookup), this.redis.zrem(this.keys.userTokens(record.userId), nextKey)]),
       );
+      await this.dropAppUsedIfGone(record.userId, record.clientId);
       return { kind: "unknown" };
     }
     return { kind: "rotated", record };
@@ -470,9 +478,10 @@ export class RedisGrants implements GrantStore {
     const registered = await guarded(() =>
       this.redis.eval(
         REGISTER_CODE,
-        2,
+        3,
         this.keys.consents(code.userId),
         this.keys.grantCodes(code.userId, code.clientId),
+        this.keys.appsUsed(code.userId),
         code.clientId,
         codeHash,
         String(now),
@@ -481,13 +490,14 @@ export class RedisGrants implements GrantStore {
     );
     if (registered !== 1) return false;
     await guarded(() => this.redis.set(this.keys.code(codeHash), JSON.stringify(code), "EX", ttlSeconds));
-    const member = `k ${code.userId} ${codeHash}`;
-    if (!(await registerWithApp(this.redis, this.keys, code.clientId, member, now + grantTtlSeconds * 1000))) {
+    const until = now + grantTtlSeconds * 1000;
+    if (!(await registerWithApp(this.redis, this.keys, code.clientId, code.userId, `k ${codeHash}`, until))) {
       // The app is gone: the code and its entry with the consent go too.
       await guarded(() =>
         Promise.all([
           this.redis.del(this.keys.code(codeHash)),
           this.redis.zrem(this.keys.grantCodes(code.userId, code.clientId), codeHash),
+          this.redis.srem(this.keys.appsUsed(code.userId), code.clientId),
         ]),
       );
       return false;
@@ -508,26 +518,39 @@ export class RedisGrants implements GrantStore {
     const now = Date.now();
     const until = now + ttlSeconds * 1000;
     // The user's index entry first (an app's deletion after the script deletes it with the token).
-    await this.indexToken(token.userId, key, until);
+    await this.indexToken(token.userId, token.clientId, key, until);
     const saved = await guarded(() =>
       this.redis.eval(
         SAVE_TOKEN,
-        3,
+        4,
         this.keys.app(token.clientId),
         key,
         this.keys.appGrants(token.clientId),
+        this.keys.appUserGrants(token.clientId, token.userId),
         JSON.stringify(token),
         String(ttlSeconds),
-        `t ${token.userId} ${tokenHash}`,
+        `t ${tokenHash}`,
         String(until),
         String(now),
+        token.userId,
       ),
     );
-    if (saved !== 1) await guarded(() => this.redis.zrem(this.keys.userTokens(token.userId), key));
+    if (saved !== 1) {
+      await guarded(() =>
+        this.redis
+          .multi()
+          .zrem(this.keys.userTokens(token.userId), key)
+          .srem(this.keys.appsUsed(token.userId), token.clientId)
+          .exec(),
+      );
+    }
     return saved === 1;
   }
-  /** Notes a token's key under its user (for forgetUserTokens); the index expires with its last token. */
-  private async indexToken(userId: string, key: string, until: number) {
+  /**
+   * Notes a token's key under its user (for forgetUserTokens), and the app among those the user
+   * used; the index expires with its last token.
+   */
+  private async indexToken(userId: string, clientId: string, key: string, until: number) {
     const index = this.keys.userTokens(userId);
     const now = Date.now();
     await guarded(() =>
@@ -537,8 +560,14 @@ export class RedisGrants implements GrantStore {
         .zadd(index, until, key)
         .pexpireat(index, until, "NX")
         .pexpireat(index, until, "GT")
+        .sadd(this.keys.appsUsed(userId), clientId)
         .exec(),
     );
+  }
+  /** A write undone: the app leaves the user's apps-used set when it is gone (a deletion). */
+  private async dropAppUsedIfGone(userId: string, clientId: string) {
+    if ((await guarded(() => this.redis.exists(this.keys.app(clientId)))) === 0)
+      await guarded(() => this.redis.srem(this.keys.appsUsed(userId), clientId));
   }
   async forgetUserTokens(userId: string) {
     const index = this.keys.userTokens(userId);
@@ -546,39 +575,53 @@ export class RedisGrants implements GrantStore {
     // Each token key has its own hash tag: one DEL each (Cluster-safe).
     await guarded(() => Promise.all(keys.map((k) => this.redis.del(k))));
     await guarded(() => this.redis.del(index));
+    // The user's entries in the indexes of the apps they used (each app's own tag).
+    const used = this.keys.appsUsed(userId);
+    const apps = await guarded(() => this.redis.smembers(used));
+    await guarded(() =>
+      Promise.all(
+        apps.map((c) =>
+          this.redis.multi().zrem(this.keys.appGrants(c), userId).del(this.keys.appUserGrants(c, userId)).exec(),
+        ),
+      ),
+    );
+    await guarded(() => this.redis.del(used));
   }
   async forgetApp(clientId: string) {
     const index = this.keys.appGrants(clientId);
-    const members = await guarded(() => this.redis.zrange(index, "0", "-1"));
-    const consents: string[] = [];
-    const grants: Array<[string, string]> = [];
-    const tokens: Array<[string, string]> = [];
-    for (const m of members) {
-      const [kind, userId, hash] = m.split(" ");
-      if (kind === "c" && userId) consents.push(userId);
-      else if (kind === "k" && userId && hash) grants.push([userId, hash]);
-      else if (kind === "t" && userId && hash) tokens.push([userId, hash]);
-    }
-    // Access tokens share the app's tag (one DEL); their users' index entries are each their own.
-    const tokenKeys = tokens.map(([, h]) => this.keys.token(clientId, h));
-    if (tokenKeys.length > 0) await guarded(() => this.redis.del(...tokenKeys));
-    await guarded(() =>
-      Promise.all([
-        ...tokens.map(([u], i) => this.redis.zrem(this.keys.userTokens(u), tokenKeys[i]!)),
-        ...grants.map(([u, h]) => this.forgetGrant(u, h)),
-        ...consents.map((u) =>
-          this.redis.eval(
-            FORGET_CONSENT,
-            3,
-            this.keys.consents(u),
-            this.keys.consentScopes(u),
-            this.keys.grantCodes(u, clientId),
-            clientId,
-          ),
-        ),
-      ]),
-    );
+    const users = await guarded(() => this.redis.zrange(index, "0", "-1"));
+    await guarded(() => Promise.all(users.map((u) => this.forgetAppUser(clientId, u))));
     await guarded(() => this.redis.del(index));
+  }
+  /** What a deleted app was issued for one user: its access tokens, grants, and the consent. */
+  private async forgetAppUser(clientId: string, userId: string) {
+    const entries = this.keys.appUserGrants(clientId, userId);
+    const members = await this.redis.zrange(entries, "0", "-1");
+    const grants: string[] = [];
+    const tokenKeys: string[] = [];
+    for (const m of members) {
+      const [kind, hash] = m.split(" ");
+      if (kind === "k" && hash) grants.push(hash);
+      else if (kind === "t" && hash) tokenKeys.push(this.keys.token(clientId, hash));
+    }
+    // Access tokens share the app's tag (one DEL); the user's index is on the user's.
+    if (tokenKeys.length > 0) {
+      await this.redis.del(...tokenKeys);
+      await this.redis.zrem(this.keys.userTokens(userId), ...tokenKeys);
+    }
+    await Promise.all([
+      ...grants.map((h) => this.forgetGrant(userId, h)),
+      this.redis.eval(
+        FORGET_CONSENT,
+        4,
+        this.keys.consents(userId),
+        this.keys.consentScopes(userId),
+        this.keys.grantCodes(userId, clientId),
+        this.keys.appsUsed(userId),
+        clientId,
+      ),
+    ]);
+    await this.redis.del(entries);
   }
   /** One grant of a deleted app: its code, mark and chain (one script), then the chain's other keys. */
   private async forgetGrant(userId: string, grantId: string) {
