@@ -98,7 +98,8 @@ describeBackends("Deleting an app deletes every record about it", (backend) => {
     return left;
   }
 
-  it("When the owner deletes their account, then other users' consents, codes and tokens for the app are gone, and other apps' are not", async () => {
+  it("When the owner deletes their account, then other users' consents, codes and tokens for the app are gone, and other apps' are not", async function () {
+    this.timeout(90_000); // a scan of every Redis key and value, two redis-cli runs a key
     const { owner, x, y, b, c } = await world("solo");
     const pairs: Pair[] = [await offlinePair(node.url, b, x), await offlinePair(node.url, c, x)];
     // A rotation: B's chain holds a used token and a live one.
@@ -133,7 +134,8 @@ describeBackends("Deleting an app deletes every record about it", (backend) => {
     expect(left).to.deep.equal([]);
   });
 
-  it("When the owner deletes the app on /developers, then the same records are gone", async () => {
+  it("When the owner deletes the app on /developers, then the same records are gone", async function () {
+    this.timeout(90_000); // a scan of every Redis key and value, two redis-cli runs a key
     const { owner, x, b } = await world("dev");
     const pair = await offlinePair(node.url, b, x);
     const pending = await codeFor(b, x);
@@ -147,7 +149,8 @@ describeBackends("Deleting an app deletes every record about it", (backend) => {
     ).to.deep.equal([]);
   });
 
-  it("When 50 code trades and refreshes for the app run while its owner deletes their account, then nothing about it is left", async () => {
+  it("When 50 code trades and refreshes for the app run while its owner deletes their account, then nothing about it is left", async function () {
+    this.timeout(90_000); // a scan of every Redis key and value, two redis-cli runs a key
     const { owner, x, b, c } = await world("race");
     // 25 codes not traded yet, and 5 grants each refreshed 5 times at once (reuse detection too).
     const codes: Array<{ code: string; verifier: string }> = [];
