@@ -105,6 +105,8 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When consents are granted and withdrawn, then they are listed per user", async () => {
+    await store.apps.create(app("c1", "o1"));
+    await store.apps.create(app("c2", "o1"));
     await store.grants.grantConsent("u1", "c1");
     await store.grants.grantConsent("u1", "c2");
     expect(await store.grants.hasConsent("u1", "c1")).to.equal(true);
@@ -114,6 +116,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When a code is taken twice, then the second take is a replay that revokes its tokens", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.grantConsent("u", "c");
     expect(
       await store.grants.saveCode(
@@ -133,6 +136,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When there is no consent, then a code is not saved", async () => {
+    await store.apps.create(app("c8", "o"));
     const rec = { clientId: "c8", redirectUri: "r", redirectUriGiven: true, userId: "u8" };
     expect(await store.grants.saveCode("h8", rec, 60, 120)).to.equal(false);
     expect((await store.grants.takeCode("h8", 120)).kind).to.equal("unknown");
@@ -178,6 +182,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When a token is read with another client id, then it is not found", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.saveToken("t4", { userId: "u", clientId: "c", codeHash: "h4" }, 60);
     expect(await store.grants.token("t4", "c")).to.deep.equal({ userId: "u", clientId: "c", codeHash: "h4" });
     expect(await store.grants.token("t4", "d")).to.equal(null);
@@ -212,6 +217,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When concurrent takes race for one code, then exactly one wins", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.grantConsent("u", "c");
     expect(
       await store.grants.saveCode(
@@ -226,6 +232,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When a code or token outlives its TTL, then it is gone", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.grantConsent("u", "c");
     expect(
       await store.grants.saveCode(

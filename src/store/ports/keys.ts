@@ -44,7 +44,8 @@ export interface SigningKeyStore {
 export interface ConsentScopeStore {
   /** The scopes the user granted the app, or null when none were recorded (a consent from before OpenID Connect). */
   get(userId: string, clientId: string): Promise<string[] | null>;
-  set(userId: string, clientId: string, scopes: string[]): Promise<void>;
+  /** Records the scopes; false (nothing kept) when the app does not exist (GrantStore.forgetApp). */
+  set(userId: string, clientId: string, scopes: string[]): Promise<boolean>;
   /** Forgets every app's scopes for the user (account deletion). */
   clear(userId: string): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // The Redis store's signing keys (one hash, kid → JSON record) and consented scopes (one hash per
 // user, client id → space-separated scopes, tagged with the user like the consents set).
 import type { ConsentScopeStore, SigningKeyRecord, SigningKeyStore } from "../port.js";
+import { registerWithApp } from "./app-grants.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -66,7 +67,25 @@ export class RedisConsentScopes implements ConsentScopeStore {
     return v === null ? null : v.split(" ").filter(Boolean);
   }
   async set(userId: string, clientId: string, scopes: string[]) {
-    await guarded(() => this.redis.hset(this.keys.consentScopes(userId), clientId, scopes.join(" ")));
+    await guarded(() =>
+      this.redis
+        .multi()
+        .hset(this.keys.consentScopes(userId), clientId, scopes.join(" "))
+        .sadd(this.keys.appsUsed(userId), clientId)
+        .exec(),
+    );
+    // Registered with the app like the consent itself (app-grants.ts); undone when the app is gone.
+    if (!(await registerWithApp(this.redis, this.keys, clientId, userId, "c", "+inf"))) {
+      await guarded(() =>
+        this.redis
+          .multi()
+          .hdel(this.keys.consentScopes(userId), clientId)
+          .srem(this.keys.appsUsed(userId), clientId)
+          .exec(),
+      );
+      return false;
+    }
+    return true;
   }
   async clear(userId: string) {
     await guarded(() => this.redis.del(this.keys.consentScopes(userId)));
