@@ -2,8 +2,8 @@
 // export, and deleting the account — as a person would use them (cookies, CSRF, forms), on both
 // stores; deletion is checked against everything the store holds.
 import { expect } from "chai";
-import * as OTPAuth from "otpauth";
 import { describeBackends } from "./support/backends.js";
+import { enroll } from "./support/two-factor.js";
 import { readyClient, refusal } from "./support/channel.js";
 import type { TestNode } from "./support/nodes.js";
 import {
@@ -31,17 +31,6 @@ const PNG = Buffer.from(
 );
 
 /** The session rows of /account: [public id, text]. */
-/** Turns two-factor on from /account (two-factor.test.ts covers it): the key and the recovery codes shown. */
-async function turnOnTwoFactor(c: PageClient): Promise<{ key: string; recovery: string[] }> {
-  const setup = await c.submit("/account", "/account/2fa/setup", {});
-  const key = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
-  const pending = /name="pending" value="([^"]+)"/.exec(setup.text)![1]!;
-  const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) }).generate();
-  const done = await c.post("/account/2fa/confirm", { _csrf: csrfOf(setup.text), pending, code });
-  expect(done.status).to.equal(200);
-  return { key, recovery: [...done.text.matchAll(/class="secret recovery-code">([^<]+)</g)].map((m) => m[1]!) };
-}
-
 function sessionRows(html: string): Array<{ id: string; text: string }> {
   const list = /<ul class="list sessions">(.*?)<\/ul>/s.exec(html)?.[1] ?? "";
   return [...list.matchAll(/<li>(.*?)<\/li>/gs)].map((m) => ({
@@ -176,7 +165,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
   describe("When a user downloads their data", () => {
     it("then it is a JSON attachment, not cached, with the account, sessions, consents and apps, and no secret", async () => {
       const u = await richUser("exporta");
-      const twoFactor = await turnOnTwoFactor(u.dora);
+      const twoFactor = await enroll(u.dora);
       const r = await u.dora.get("/account/export");
       expect(r.status).to.equal(200);
       expect(r.headers["content-type"]).to.match(/^application\/json/);
@@ -220,7 +209,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
         u.custom,
         u.tokens.access_token,
         u.tokens.refresh_token,
-        twoFactor.key,
+        twoFactor.secret,
         sealed,
         ...twoFactor.recovery,
       ]) {
@@ -265,7 +254,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       const u = await richUser("deleta");
       const b = new PageClient(node.url);
       await signInAs(b, "deleta", PASSWORD, SAFARI);
-      await turnOnTwoFactor(u.dora);
+      await enroll(u.dora);
       const r = await u.dora.submit("/account", "/account/delete", { password: PASSWORD });
       expect(r.status).to.equal(303);
       expect(r.headers.location).to.equal("/signin");

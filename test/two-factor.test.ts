@@ -6,27 +6,16 @@ import { expect } from "chai";
 import fc from "fast-check";
 import jsqr from "jsqr";
 import sharp from "sharp";
-import * as OTPAuth from "otpauth";
 import { describeBackends } from "./support/backends.js";
 import { verifyIdToken, trade } from "./support/oidc.js";
 import { PageClient, csrfOf, decodeHtml, registerApp } from "./support/pages.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { fcOpts, fuzzRuns } from "./support/fuzz.js";
+import { codeAt, enroll, type Enrolled } from "./support/two-factor.js";
 
 const PASSWORD = "correct horse battery";
 /** jsqr is CommonJS: node hands over module.exports, whose `default` is the decoder. */
 const jsQR = jsqr.default;
-
-/** The code the user's app shows `offsetSeconds` from now. */
-function codeAt(secret: string, offsetSeconds = 0): string {
-  const totp = new OTPAuth.TOTP({
-    secret: OTPAuth.Secret.fromBase32(secret),
-    digits: 6,
-    period: 30,
-    algorithm: "SHA1",
-  });
-  return totp.generate({ timestamp: Date.now() + offsetSeconds * 1000 });
-}
 
 /** A six-digit code that no step of the accepted window (now ± 30 s, and a bit more) shows. */
 function wrongCode(secret: string): string {
@@ -34,28 +23,6 @@ function wrongCode(secret: string): string {
   let n = 123456;
   while (near.has(String(n).padStart(6, "0"))) n = (n + 1) % 1_000_000;
   return String(n).padStart(6, "0");
-}
-
-interface Enrolled {
-  secret: string;
-  recovery: string[];
-}
-
-/** Sets two-factor up on /account (the person is signed in): the secret shown, and the recovery codes. */
-async function enroll(c: PageClient): Promise<Enrolled> {
-  const setup = await c.submit("/account", "/account/2fa/setup", {});
-  expect(setup.status, setup.text.slice(0, 300)).to.equal(200);
-  const shown = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!;
-  const secret = shown.replace(/\s/g, "");
-  expect(shown).to.match(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
-  expect(setup.text).to.match(/<svg[^>]*role="img"[^>]*>/);
-  const pending = decodeHtml(/name="pending" value="([^"]+)"/.exec(setup.text)![1]!);
-  const done = await c.post("/account/2fa/confirm", { _csrf: csrfOf(setup.text), pending, code: codeAt(secret) });
-  expect(done.status, done.text.slice(0, 300)).to.equal(200);
-  const recovery = [...done.text.matchAll(/class="secret recovery-code">([^<]+)</g)].map((m) => m[1]!);
-  expect(recovery).to.have.length(10);
-  expect(new Set(recovery).size).to.equal(10);
-  return { secret, recovery };
 }
 
 async function signOut(c: PageClient) {
