@@ -705,7 +705,10 @@ function slope(xs: number[], ys: number[]): number {
   return sxx === 0 ? NaN : sxy / sxx;
 }
 
-const mmss = (s: number) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, "0")}`;
+const mmss = (s: number) => {
+  const r = Math.round(s);
+  return `${Math.floor(r / 60)}:${String(r % 60).padStart(2, "0")}`;
+};
 const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "-");
 
 function row(s: Sample): string[] {
