@@ -56,6 +56,8 @@ const schema = z.object({
   AUTH_URL: httpUrl.optional(),
   REDIS_URL: redisUrl.optional(),
   REDIS_ADAPTER: z.enum(["classic", "sharded"]).optional(),
+  REDIS_WAIT_REPLICAS: intIn(0, 16).default(0),
+  REDIS_WAIT_TIMEOUT_MS: intIn(10, 10000).default(500),
   KEY_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,32}$/, "must be 1-32 of A-Z a-z 0-9 _ . : -")
@@ -128,6 +130,12 @@ export interface Config {
   readonly authUrl: string;
   readonly redisUrl: string | undefined;
   readonly redisAdapter: "classic" | "sharded";
+  /**
+   * REDIS_WAIT_REPLICAS / REDIS_WAIT_TIMEOUT_MS: an acknowledged write (store/redis/replica-wait.ts)
+   * answers only once this many replicas have it (Redis WAIT); undefined: it answers as soon as the
+   * master has it.
+   */
+  readonly redisWait: { readonly replicas: number; readonly timeoutMs: number } | undefined;
   readonly keyPrefix: string;
   readonly secret: string;
   /** Which proxies to believe for the client address (http/client-address.ts): false, true, a hop count, or a list of addresses/subnets. */
@@ -245,6 +253,9 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       "REDIS_URL is not set: using the embedded in-process store (one node only, all data is lost on exit)",
     );
   }
+  if (e.REDIS_WAIT_REPLICAS > 0 && e.REDIS_URL === undefined) {
+    throw new ConfigError("REDIS_WAIT_REPLICAS", "needs REDIS_URL: the embedded store has no replicas to wait for");
+  }
   const port = e.PORT;
   const baseUrl = e.BASE_URL ?? `http://localhost:${port}`;
   const redisAdapter = e.REDIS_ADAPTER ?? (e.REDIS_URL?.startsWith("redis+cluster://") ? "sharded" : "classic");
@@ -257,6 +268,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     authUrl: e.AUTH_URL ?? baseUrl,
     redisUrl: e.REDIS_URL,
     redisAdapter,
+    redisWait:
+      e.REDIS_WAIT_REPLICAS > 0 ? { replicas: e.REDIS_WAIT_REPLICAS, timeoutMs: e.REDIS_WAIT_TIMEOUT_MS } : undefined,
     keyPrefix: e.KEY_PREFIX,
     secret,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -196,6 +196,10 @@ describeBackends("Passkeys in a browser", (backend) => {
     const signIn = await catchCeremony(page, "/signin/passkey", () => page.click("#passkey-button"));
     const outs = await Promise.all(Array.from({ length: 50 }, () => replay(base, context!, "/signin/passkey", signIn)));
     expect(outs.filter((r) => r.status === 200).map((r) => r.json)).to.deep.equal([{ redirect: "/account" }]);
-    expect(outs.filter((r) => r.status === 400)).to.have.length(49);
+    // The 49 replays are failed sign-ins of piglet from this address: at most 10 are answered as
+    // such, the rest are past the limit (docs/http-api.md#passkeys).
+    const failed = outs.filter((r) => r.status === 400).length;
+    expect(failed).to.be.within(1, 10);
+    expect(outs.filter((r) => r.status === 429)).to.have.length(49 - failed);
   });
 });

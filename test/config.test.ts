@@ -50,6 +50,24 @@ describe("Configuration", () => {
     expect(bad({ SIGNING_KEY_AT_START: "later" })).to.equal("SIGNING_KEY_AT_START");
   });
 
+  it("When REDIS_WAIT_REPLICAS is set, then it needs REDIS_URL and a whole number; unset, writes do not wait", () => {
+    expect(loadConfig({}).config.redisWait).to.equal(undefined);
+    expect(loadConfig({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "0" }).config.redisWait).to.equal(undefined);
+    expect(loadConfig({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "1" }).config.redisWait).to.deep.equal({
+      replicas: 1,
+      timeoutMs: 500,
+    });
+    expect(
+      loadConfig({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "2", REDIS_WAIT_TIMEOUT_MS: "50" }).config
+        .redisWait,
+    ).to.deep.equal({ replicas: 2, timeoutMs: 50 });
+    expect(bad({ REDIS_WAIT_REPLICAS: "1" }), "the embedded store has no replicas").to.equal("REDIS_WAIT_REPLICAS");
+    expect(bad({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "one" })).to.equal("REDIS_WAIT_REPLICAS");
+    expect(bad({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "0" })).to.equal(
+      "REDIS_WAIT_TIMEOUT_MS",
+    );
+  });
+
   it("When HOT_ROUTES or SIGNING_KEY_AT_START is unset or set, then it is on unless it says off", () => {
     expect(loadConfig({}).config.hotRoutes).to.equal(true);
     expect(loadConfig({ HOT_ROUTES: "on" }).config.hotRoutes).to.equal(true);

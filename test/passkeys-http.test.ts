@@ -151,6 +151,23 @@ describeBackends("Passkeys over HTTP", (backend) => {
     expect(node.logs.filter((l) => /"level":50/.test(l))).to.deep.equal([]);
   });
 
+  it("A form body the pages' parser cannot read (a Content-Encoding that does not match, over 64 KB, a bad charset) sent to a passkey endpoint is refused in the JSON error format, not as a page", async () => {
+    const node = await backend.startNode(PASSKEY_ENV);
+    const c = new PageClient(node.url);
+    await c.signUp("tigger");
+    const csrf = csrfOf((await c.get("/account")).text);
+    const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const form = "application/x-www-form-urlencoded";
+    for (const path of ["/signin/passkey/options", "/signin/passkey", "/account/passkeys", "/account/delete/passkey"]) {
+      const send = (headers: Record<string, string>, body: string) =>
+        http(node.url, path, { method: "POST", headers: { cookie, "x-csrf-token": csrf, ...headers }, body });
+      expectError(await send({ "content-type": form, "content-encoding": "gzip" }, "a=1"), 400, "invalid_request");
+      expectError(await send({ "content-type": `${form}; charset=klingon` }, "a=1"), 400, "invalid_request");
+      expectError(await send({ "content-type": form }, `a=${"x".repeat(70_000)}`), 413, "request_too_large");
+    }
+    expect(node.logs.filter((l) => /"level":50/.test(l))).to.deep.equal([]);
+  });
+
   it("Renaming to an empty name is refused on the page; removing or renaming a passkey the user does not have is a 404", async () => {
     const node = await backend.startNode(PASSKEY_ENV);
     const c = new PageClient(node.url);

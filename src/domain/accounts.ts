@@ -1,10 +1,11 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
-import { SigilError, rateLimited } from "../errors.js";
-import type { AttemptLimiter, LimitResult, SessionSummary, Store, UserRecord } from "../store/port.js";
+import { SigilError } from "../errors.js";
+import type { SessionSummary, Store, UserRecord } from "../store/port.js";
 import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
+import { SignInLimits } from "./signin-limits.js";
 
 export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
 
@@ -35,23 +36,15 @@ export function checkPassword(raw: string): string {
   return raw;
 }
 
-/**
- * The per-username limit is counted per address too (docs/http-api.md#pages): counting a username's failures
- * from every address together would let anyone lock its owner out with ten wrong passwords. The
- * address comes first; it holds no space, so no two (username, address) pairs share a key.
- */
-const userAtAddress = (username: string, address: string) => `${address} ${username}`;
-
 export class Accounts {
-  private readonly perUserAddress: AttemptLimiter;
-  private readonly perAddress: AttemptLimiter;
+  /** The failed sign-in limits, shared with passkey sign-in (services.ts hands them to Passkeys). */
+  readonly limits: SignInLimits;
 
   constructor(
     private readonly store: Store,
     private readonly passwords = new Passwords(),
   ) {
-    this.perUserAddress = store.limiter({ name: "signin-user-addr", points: 10, windowSeconds: 900 });
-    this.perAddress = store.limiter({ name: "signin-addr", points: 100, windowSeconds: 900 });
+    this.limits = new SignInLimits(store);
   }
 
   async create(input: {
@@ -78,7 +71,8 @@ export class Accounts {
 
   /**
    * The user for these credentials; a FormError when wrong; 429 when throttled.
-   * As with challenge answers, only failures count, and the decision follows the password check:
+   * As with challenge answers, only failures count, and the decision follows the password check
+   * (signin-limits.ts, the counters passkey sign-ins share):
    * - while a limit is reached every attempt is refused before the password is checked, the
    *   right one too, so the limit never tells which password is right;
    * - a wrong password is counted on both limits at once (atomic in the store); the one that
@@ -90,26 +84,17 @@ export class Accounts {
    */
   async signIn(rawUsername: string, password: string, address: string): Promise<UserRecord> {
     const username = rawUsername.trim().toLowerCase().slice(0, 64);
-    const key = userAtAddress(username, address);
-    const limited = (results: LimitResult[]) => {
-      if (results.every((r) => r.allowed)) return;
-      const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
-      throw rateLimited(Math.max(...waits) / 1000, "Too many sign-in attempts; try again later.");
-    };
-    const check = async () =>
-      limited(await Promise.all([this.perUserAddress.check(key), this.perAddress.check(address)]));
-
-    await check();
+    await this.limits.check(username, address);
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
     const ok = await this.passwords.verify(
       password.slice(0, 256),
       user?.passwordHash ?? (await this.passwords.dummyHash()),
     );
     if (!user || !ok) {
-      limited(await Promise.all([this.perUserAddress.consume(key), this.perAddress.consume(address)]));
+      await this.limits.fail(username, address);
       throw new FormError("The username or password is wrong.", 401);
     }
-    await check();
+    await this.limits.check(username, address);
     return user;
   }
 

@@ -17,6 +17,7 @@ import {
 } from "@simplewebauthn/server";
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
 import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
+import type { SignInLimits } from "./signin-limits.js";
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
 export const CHALLENGE_TTL = 300;
@@ -113,7 +114,15 @@ export class Passkeys {
   /** Sign-in ceremonies begun per address: each keeps a challenge in the store for 5 minutes. */
   private readonly ceremonies: AttemptLimiter;
 
-  constructor(private readonly deps: { store: Store; authUrl: string; serviceName: string }) {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      authUrl: string;
+      serviceName: string;
+      /** The failed sign-in limits of password sign-in (Accounts.limits): one set of counters. */
+      limits: SignInLimits;
+    },
+  ) {
     this.rp = relyingParty(deps.authUrl);
     this.ceremonies = deps.store.limiter({ name: "passkey-ceremonies", points: 300, windowSeconds: 300 });
   }
@@ -214,17 +223,39 @@ export class Passkeys {
     return options;
   }
 
-  /** Verifies a sign-in; the user and the sign-in's amr. */
-  async authenticate(response: AuthenticationResponseJSON): Promise<{ user: UserRecord; amr: string[] }> {
+  /**
+   * Verifies a sign-in from `address`; the user and the sign-in's amr. Limited like a password
+   * sign-in, on the same counters (signin-limits.ts): a refused answer — an unknown passkey, a bad
+   * signature, user verification missing, a counter that did not grow, a user handle that is not
+   * the owner's, a challenge that is unknown, expired, used or made for another ceremony — counts
+   * as a failed sign-in from this address, and for the passkey's owner from this address when the
+   * passkey is known (as a wrong password for that username would); the one that goes past a limit
+   * is answered 429. While a limit is used up every answer is refused with 429 before it is looked
+   * at, a right one too. A right answer counts nothing and, having passed the check, signs in:
+   * unlike a password, a passkey's answer cannot be guessed, so there is nothing for answers sent
+   * at once to learn that a second check after it (as passwords have) would hide.
+   */
+  async authenticate(
+    response: AuthenticationResponseJSON,
+    address: string,
+  ): Promise<{ user: UserRecord; amr: string[] }> {
     const rp = this.requireRp();
-    const { challenge, ceremony } = await this.take(response);
-    if (ceremony.kind !== "signin" || typeof response.id !== "string") throw cannotVerify();
-    const passkey = await this.deps.store.passkeys.byId(response.id);
-    if (!passkey) throw unknownPasskey();
-    const updated = await this.verifyAssertion(rp, challenge, passkey, response);
-    const user = await this.deps.store.accounts.byId(passkey.userId);
-    if (!user) throw unknownPasskey();
-    return { user, amr: amrOf(updated) };
+    // Whose limit this is: the owner of the passkey the answer names, when there is one.
+    const passkey = typeof response.id === "string" ? await this.deps.store.passkeys.byId(response.id) : null;
+    const owner = passkey ? await this.deps.store.accounts.byId(passkey.userId) : null;
+    const username = owner?.username ?? null;
+    await this.deps.limits.check(username, address);
+    try {
+      const { challenge, ceremony } = await this.take(response);
+      if (ceremony.kind !== "signin") throw cannotVerify();
+      if (!passkey || !owner) throw unknownPasskey();
+      const updated = await this.verifyAssertion(rp, challenge, passkey, response);
+      return { user: owner, amr: amrOf(updated) };
+    } catch (err) {
+      // A refused answer (400) counts, or is 429 when it goes past a limit; a store outage does not.
+      if (err instanceof SigilError && err.status === 400) await this.deps.limits.fail(username, address);
+      throw err;
+    }
   }
 
   /**

@@ -90,7 +90,12 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       // Never the mail, its link or its token: what failed, and why.
       onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
     }),
-    passkeys: new Passkeys({ store, authUrl: config.authUrl, serviceName: config.serviceName }),
+    passkeys: new Passkeys({
+      store,
+      authUrl: config.authUrl,
+      serviceName: config.serviceName,
+      limits: accounts.limits,
+    }),
     twoFactor: new TwoFactor({ store, secret: config.secret, issuer: config.serviceName }),
   };
 }

@@ -103,7 +103,7 @@ export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
   return jsonEndpoint(async (req) => {
     const raw = bodyObject(req).return_to;
     const returnTo = safeReturnTo(typeof raw === "string" ? raw : undefined, deps.config.authUrl);
-    const { user, amr } = await deps.passkeys.authenticate(credentialOf(req) as never);
+    const { user, amr } = await deps.passkeys.authenticate(credentialOf(req) as never, req.ip ?? "");
     // No second step: a passkey with user verification is two factors already (CONTRACT §10).
     await signInSession(req, user.id, amr);
     return { status: 200, body: { redirect: returnTo } };
@@ -217,7 +217,13 @@ export const passkeySpecs: ApiOperation[] = [
       contentTypes: ["application/json"],
       required: true,
     },
-    responses: { 200: { description: "signed in", schema: z.object({ redirect: z.string() }) }, ...common },
+    responses: {
+      200: { description: "signed in", schema: z.object({ redirect: z.string() }) },
+      ...common,
+      429: errorResponse(
+        "the failed sign-in limits (shared with passwords) are used up for this address, or for the passkey's user from it",
+      ),
+    },
   },
   {
     method: "post",

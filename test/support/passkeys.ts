@@ -1,8 +1,11 @@
 // Passkeys in the browser suites: Chromium's virtual authenticator (the DevTools Protocol's
 // WebAuthn domain) on a page — a platform authenticator with resident keys and user verification,
-// as a phone or laptop has — and the JSON ceremony calls a page's script makes, for replaying them.
+// as a phone or laptop has — and the JSON ceremony calls a page's script makes, for replaying them;
+// and, without a browser, the same ceremonies over HTTP with a SoftAuthenticator.
 import type { BrowserContext, Page } from "playwright-core";
 import { http, type TestResponse } from "./http.js";
+import { csrfOf, PageClient } from "./pages.js";
+import type { AssertOptions, SoftAuthenticator } from "./soft-authenticator.js";
 
 export interface VirtualAuthenticator {
   id: string;
@@ -104,4 +107,74 @@ export async function addPasskey(page: Page, name: string): Promise<void> {
 
 export async function signOut(page: Page, base: string): Promise<void> {
   await Promise.all([page.waitForURL(`${base}/signin`), page.click('form[action="/signout"] button')]);
+}
+
+// ---- Without a browser: the ceremonies over HTTP with a SoftAuthenticator ----------------------
+
+/** A JSON POST as the pages' script sends it: cookies, the page's CSRF token, and the address (X-Forwarded-For, on a TRUST_PROXY node). */
+export function postCeremony(
+  base: string,
+  path: string,
+  body: unknown,
+  opts: { csrf?: string; cookie?: string; address?: string } = {},
+): Promise<TestResponse> {
+  return http(base, path, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(opts.cookie ? { cookie: opts.cookie } : {}),
+      ...(opts.csrf ? { "x-csrf-token": opts.csrf } : {}),
+      ...(opts.address ? { "x-forwarded-for": opts.address } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const cookieOf = (c: PageClient) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+
+/** The signed-in user of `c` adds a passkey made by `authenticator` (the /account ceremony); its id. */
+export async function addSoftPasskey(
+  c: PageClient,
+  authenticator: SoftAuthenticator,
+  name = "Laptop",
+): Promise<string> {
+  const csrf = csrfOf((await c.get("/account")).text);
+  const options = await postCeremony(c.base, "/account/passkeys/options", {}, { csrf, cookie: cookieOf(c) });
+  if (options.status !== 200) throw new Error(`passkey options: ${options.status} ${options.text}`);
+  const response = authenticator.register(options.json);
+  const added = await postCeremony(c.base, "/account/passkeys", { name, response }, { csrf, cookie: cookieOf(c) });
+  if (added.status !== 201) throw new Error(`add passkey: ${added.status} ${added.text}`);
+  return added.json.passkey.id as string;
+}
+
+/** A browser at `address` that has loaded /signin: its cookies and CSRF token, for the sign-in ceremony. */
+export async function signInPage(
+  base: string,
+  address: string,
+): Promise<{ csrf: string; cookie: string; address: string }> {
+  const c = new PageClient(base);
+  const page = await c.get("/signin", { "x-forwarded-for": address });
+  return { csrf: csrfOf(page.text), cookie: cookieOf(c), address };
+}
+
+/** Begins a sign-in ceremony (POST /signin/passkey/options) as `from`; the request options. */
+export async function signInOptions(base: string, from: { csrf: string; cookie: string; address: string }) {
+  const r = await postCeremony(base, "/signin/passkey/options", {}, from);
+  if (r.status !== 200) throw new Error(`sign-in options: ${r.status} ${r.text}`);
+  return r.json as { challenge: string };
+}
+
+/**
+ * One whole passkey sign-in from `address`, as the page's script does it: load /signin, ask for
+ * options, answer them (spoilt as asked), post the answer. The last response.
+ */
+export async function passkeySignIn(
+  base: string,
+  authenticator: SoftAuthenticator,
+  address: string,
+  spoil: AssertOptions = {},
+): Promise<TestResponse> {
+  const from = await signInPage(base, address);
+  const options = await signInOptions(base, from);
+  return postCeremony(base, "/signin/passkey", { response: authenticator.assert(options, spoil) }, from);
 }

@@ -131,9 +131,14 @@ export class TestRedis {
     live.delete(proc);
   }
 
+  /** Sends a signal and does not wait (SIGSTOP / SIGCONT: a server that hangs, then comes back). */
+  signal(signal: NodeJS.Signals): void {
+    this.proc?.kill(signal);
+  }
+
   /** Runs redis-cli against this server (for setup and inspection in tests). */
   cli(...args: string[]): string {
-    const r = spawnSync("redis-cli", ["-p", String(this.port), ...args], { encoding: "utf8" });
+    const r = spawnSync("redis-cli", ["-p", String(this.port), ...args], { encoding: "utf8", timeout: 5000 });
     if (r.status !== 0) throw new Error(`redis-cli ${args.join(" ")}: ${r.stderr}`);
     return r.stdout.trim();
   }

@@ -3,7 +3,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { ErrorPage } from "../../views/consent.js";
 import { sendPage } from "./send-page.js";
-import { errorReply } from "../middleware/errors.js";
+import { errorReply, sendError } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
@@ -57,9 +57,15 @@ const PAGE_PATHS = [
   "/email",
 ];
 
+/** The passkey JSON endpoints among the pages: their errors are JSON, whoever raised them. */
+const JSON_PATHS = new Set(passkeySpecs.map((s) => s.path));
+
 const pageErrors = (config: Config) =>
   function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
     if (res.headersSent) return next(err);
+    // What failed before a JSON endpoint's own handler (the pages' form parser on a body it
+    // cannot read, the session store) is answered as that endpoint answers: JSON (docs/errors.md).
+    if (JSON_PATHS.has(req.baseUrl + req.path)) return sendError(req, res, err);
     const ui = pageUi(req, config);
     if ((err as { code?: unknown }).code === "EBADCSRFTOKEN") {
       const message = ui.t("error.formExpiredText", { service: config.serviceName });

@@ -15,6 +15,7 @@ import type { ChallengeRecord, ChallengeStore, SolveAttempt, SolveResult, SolveR
 import type { RedisClient } from "./redis-client.js";
 import { guarded } from "./guarded.js";
 import { APPEND_EVENT } from "./realtime.js";
+import { ReplicaWait } from "./replica-wait.js";
 
 // decide(): nil and the wait in ms when wrong answers have already reached a limit; else whether
 // the answer is right, after counting it when it is wrong. ARGV from a: perAddress,
@@ -102,19 +103,23 @@ export class RedisChallenges implements ChallengeStore {
   constructor(
     redis: RedisClient,
     private readonly keys: Keyspace,
+    /** Creating and solving are acknowledged writes (REDIS_WAIT_REPLICAS). */
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
   ) {
     this.redis = redis as Scripted;
-    if (typeof this.redis.sigilSolve !== "function") {
-      redis.defineCommand("sigilSolve", { numberOfKeys: 3, lua: SOLVE });
-      redis.defineCommand("sigilSolveOwned", { numberOfKeys: 5, lua: SOLVE_OWNED });
+    for (const c of [redis, ...acked.writers]) {
+      if (typeof (c as Scripted).sigilSolve !== "function") {
+        c.defineCommand("sigilSolve", { numberOfKeys: 3, lua: SOLVE });
+        c.defineCommand("sigilSolveOwned", { numberOfKeys: 5, lua: SOLVE_OWNED });
+      }
     }
   }
 
   async create(key: string, r: ChallengeRecord, ttlSeconds: number): Promise<boolean> {
     const doc: StoredChallenge = { q: r.question, h: r.answerHash, c: r.createdAt };
     if (r.owner !== undefined) doc.o = r.owner;
-    const res = await guarded(() =>
-      this.redis.set(this.keys.challenge(key), JSON.stringify(doc), "EX", ttlSeconds, "NX"),
+    const res = await this.acked.write(this.redis, (r) =>
+      r.set(this.keys.challenge(key), JSON.stringify(doc), "EX", ttlSeconds, "NX"),
     );
     return res === "OK";
   }
@@ -138,8 +143,8 @@ export class RedisChallenges implements ChallengeStore {
       this.owners.delete(a.key);
     }
     const k = this.keys;
-    const reply = await guarded(() =>
-      this.redis.sigilSolve(
+    const reply = await this.acked.write(this.redis, (r) =>
+      r.sigilSolve(
         k.challenge(a.key),
         k.wrongPerKey(a.key, a.key),
         k.wrongPerAddress(a.key, a.key, a.address),
@@ -163,8 +168,8 @@ export class RedisChallenges implements ChallengeStore {
   ) {
     const k = this.keys;
     const ttlMs = Math.round(rules.history.ttlSeconds * 1000);
-    const reply = await guarded(() =>
-      this.redis.sigilSolveOwned(
+    const reply = await this.acked.write(this.redis, (r) =>
+      r.sigilSolveOwned(
         k.ownedAnswer(app, a.key),
         k.wrongPerKey(app, a.key),
         k.wrongPerAddress(app, a.key, a.address),

@@ -21,6 +21,7 @@ import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
+import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
@@ -46,11 +47,18 @@ export class RedisStore implements Store {
   constructor(
     readonly redis: RedisClient,
     prefix: string,
+    /**
+     * REDIS_WAIT_REPLICAS: the writes that wait for replicas before they are acknowledged — a new
+     * challenge, a solve attempt (its counters and its event), an appended event, a CUSTOM TOKEN
+     * issued or revoked. Sign-in data (accounts, sessions, codes, grants) does not wait.
+     */
+    replicaWait?: { policy: ReplicaWaitPolicy; writers: RedisClient[] },
   ) {
     this.keys = keyspace(prefix);
-    this.challenges = new RedisChallenges(redis, this.keys);
-    this.customTokens = new RedisCustomTokens(redis, this.keys);
-    this.events = new RedisEventLog(redis, this.keys);
+    const acked = new ReplicaWait(replicaWait?.policy, replicaWait?.writers);
+    this.challenges = new RedisChallenges(redis, this.keys, acked);
+    this.customTokens = new RedisCustomTokens(redis, this.keys, acked);
+    this.events = new RedisEventLog(redis, this.keys, acked);
     this.accounts = new RedisAccounts(redis, this.keys);
     this.sessions = new RedisSessions(redis, this.keys);
     this.apps = new RedisApps(redis, this.keys);
@@ -108,18 +116,23 @@ export async function openRedis(
   opts: RedisOpenOptions = {},
 ): Promise<OpenedBackend & { store: RedisStore; redis: RedisClient }> {
   const url = config.redisUrl;
-  const redis = createRedisClient(url, {
-    onError: throttledErrorLog(logger, "redis"),
-    ...(opts.commandTimeoutMs !== undefined ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
-  });
+  // A WAIT takes up to REDIS_WAIT_TIMEOUT_MS: the command timeout leaves it that long, and more.
+  const commandTimeoutMs = commandTimeoutWithWait(config.redisWait, opts.commandTimeoutMs);
+  const onError = throttledErrorLog(logger, "redis");
+  const redis = createRedisClient(url, { onError, commandTimeoutMs });
+  const policy = config.redisWait;
+  const writers = policy
+    ? Array.from({ length: WAIT_WRITERS }, () => createRedisClient(url, { onError, commandTimeoutMs }))
+    : [];
   try {
-    await waitReady(redis, opts.waitMs ?? 5000);
+    // The writers of waited writes too: they carry the challenges and tokens made first.
+    await Promise.all([redis, ...writers].map((c) => waitReady(c, opts.waitMs ?? 5000)));
   } catch {
     // Keep going: requests answer 503 and /readyz says so until Redis answers; the client
     // keeps reconnecting in the background.
     logger.error("Redis is not reachable yet; serving 503 until it is");
   }
-  const store = new RedisStore(redis, config.keyPrefix);
+  const store = new RedisStore(redis, config.keyPrefix, policy ? { policy, writers } : undefined);
   return {
     store,
     redis,
@@ -127,6 +140,7 @@ export async function openRedis(
     async close() {
       await store.close();
       redis.disconnect();
+      for (const w of writers) w.disconnect();
     },
   };
 }

@@ -5,6 +5,7 @@ import { StoreUnavailableError } from "../../errors.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { guarded } from "./guarded.js";
+import { ReplicaWait } from "./replica-wait.js";
 import {
   compareEventIds,
   type CustomTokenRecord,
@@ -110,13 +111,16 @@ export class RedisCustomTokens implements CustomTokenStore {
   constructor(
     redis: RedisClient,
     private readonly keys: Keyspace,
+    /** Issuing and revoking are acknowledged writes (REDIS_WAIT_REPLICAS): a lost revocation would revive a token. */
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
   ) {
     this.redis = withScripts(redis);
+    for (const w of acked.writers) withScripts(w);
   }
 
   async create(r: CustomTokenRecord): Promise<void> {
     const doc: StoredToken = { n: r.name, c: r.createdAt, ...(r.expiresAt !== undefined ? { e: r.expiresAt } : {}) };
-    await guarded(() => this.redis.hset(this.keys.customTokens(r.app), r.id, JSON.stringify(doc)));
+    await this.acked.write(this.redis, (c) => c.hset(this.keys.customTokens(r.app), r.id, JSON.stringify(doc)));
   }
 
   async get(app: string, id: string): Promise<CustomTokenRecord | null> {
@@ -130,7 +134,10 @@ export class RedisCustomTokens implements CustomTokenStore {
   }
 
   async revoke(app: string, id: string): Promise<boolean> {
-    return (await guarded(() => this.redis.sigilCtRevoke(this.keys.customTokens(app), id, this.keys.feed))) === 1;
+    const n = await this.acked.write(this.redis, (c) =>
+      c.sigilCtRevoke(this.keys.customTokens(app), id, this.keys.feed),
+    );
+    return n === 1;
   }
 
   async deleteAll(app: string): Promise<void> {
@@ -148,8 +155,11 @@ export class RedisEventLog implements EventLog {
   constructor(
     redis: RedisClient,
     private readonly keys: Keyspace,
+    /** An appended event is an acknowledged write (REDIS_WAIT_REPLICAS). */
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
   ) {
     this.redis = withScripts(redis);
+    for (const w of acked.writers) withScripts(w);
   }
 
   async deleteHistory(app: string): Promise<void> {
@@ -160,7 +170,9 @@ export class RedisEventLog implements EventLog {
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
     const ttlMs = Math.round(limits.ttlSeconds * 1000);
     const args = [limits.maxEvents, ttlMs, e.key, e.correct ? "1" : "0", e.at, this.keys.feed, app];
-    const id = await guarded(() => this.redis.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), ...args));
+    const id = await this.acked.write(this.redis, (c) =>
+      c.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), ...args),
+    );
     return { id, ...e };
   }
 
