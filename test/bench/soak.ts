@@ -342,7 +342,8 @@ class Resumer {
     this.timer = setTimeout(() => this.reconnect(), between(15_000, 45_000));
   }
   private reconnect(): void {
-    if (this.stopped || !this.socket) return;
+    // None once the load stops: the last check wants every resumer connected.
+    if (this.stopped || stopping || !this.socket) return;
     // Not while a connection is being opened: an engine closed then is not noticed by
     // socket.io-client's manager until its 20 s connect timeout (a stall of the harness's making).
     if (!this.socket.connected) return this.schedule();
