@@ -16,7 +16,7 @@ import {
   userInfo,
   type TestApp,
 } from "./support/pages.js";
-import type { TestRedis } from "./support/redis.js";
+import { redisDump } from "./support/redis.js";
 import { signInAs } from "./account-sessions.test.js";
 import { MemoryGrants, MemorySessions } from "../src/store/memory/signin.js";
 import { MemoryTwoFactor } from "../src/store/memory/two-factor.js";
@@ -29,27 +29,6 @@ const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000b49444154789c6360000200000500017a5eab3f0000000049454e44ae426082",
   "hex",
 );
-
-/** Every key of a Redis with its value, as text. */
-function redisDump(redis: TestRedis): string {
-  const read: Record<string, string[]> = {
-    string: ["GET"],
-    hash: ["HGETALL"],
-    list: ["LRANGE", "0", "-1"],
-    set: ["SMEMBERS"],
-    zset: ["ZRANGE", "0", "-1"],
-    stream: ["XRANGE", "-", "+"],
-  };
-  return redis
-    .cli("--scan")
-    .split("\n")
-    .filter(Boolean)
-    .map((k) => {
-      const how = read[redis.cli("TYPE", k)];
-      return `${k} => ${how ? redis.cli(how[0]!, k, ...how.slice(1)) : ""}`;
-    })
-    .join("\n");
-}
 
 /** The session rows of /account: [public id, text]. */
 /** Turns two-factor on from /account (two-factor.test.ts covers it): the key and the recovery codes shown. */

@@ -64,6 +64,49 @@ describeBackends("Realtime channel", (backend) => {
       expect(other.headers["access-control-allow-origin"]).to.equal(undefined);
     });
 
+    it("then, 50 clients at once, each one's CONNECT and ready leave the node in one write", async () => {
+      // What the engine hands its transport in one go, per connection (engine.io's "flush" event).
+      const flushes = new Map<string, string[][]>();
+      // Engine.io packets as the wire has them: type 4 (message) + the Socket.IO packet.
+      const onFlush = (conn: { id: string }, packets: Array<{ type: string; data?: unknown }>) => {
+        const list = flushes.get(conn.id) ?? [];
+        list.push(packets.map((p) => (p.type === "message" ? "4" : p.type) + String(p.data ?? "")));
+        flushes.set(conn.id, list);
+      };
+      node.server.io.engine.on("flush", onFlush);
+      try {
+        const clients = await Promise.all(Array.from({ length: 50 }, () => readyClient(node.url, { token })));
+        for (const c of clients) {
+          const sent = flushes.get(c.socket.io.engine.id)!;
+          const withConnect = sent.find((packets) => packets.some((p) => p.startsWith("40")))!;
+          expect(withConnect).to.have.length(2);
+          expect(withConnect[0]).to.match(/^40\{"sid":/);
+          expect(JSON.parse(withConnect[1]!.slice(2))).to.deep.equal(["ready", { app: APP, recovered: false }]);
+        }
+      } finally {
+        node.server.io.engine.off("flush", onFlush);
+      }
+    });
+
+    it("then on HTTP long-polling ready comes in the same poll response as CONNECT (no second round trip)", async () => {
+      const base = "/socket.io/?EIO=4&transport=polling";
+      const open = await http(node.url, base);
+      const sid = (JSON.parse(open.text.slice(1)) as { sid: string }).sid;
+      // A poll waiting at the node when the CONNECT packet arrives, as a polling client keeps one.
+      const poll = http(node.url, `${base}&sid=${sid}`);
+      await sleep(100);
+      const post = await http(node.url, `${base}&sid=${sid}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain;charset=UTF-8" },
+        body: `40${JSON.stringify({ token })}`,
+      });
+      expect(post.status).to.equal(200);
+      const packets = (await poll).text.split("\x1e");
+      expect(packets).to.have.length(2);
+      expect(packets[0]).to.match(/^40\{"sid":/);
+      expect(JSON.parse(packets[1]!.slice(2))).to.deep.equal(["ready", { app: APP, recovered: false }]);
+    });
+
     it("then the token may come as Authorization: Bearer", async () => {
       const c = await readyClient(node.url, { token, viaHeader: true });
       expect(c.readies[0]).to.deep.equal({ app: APP, recovered: false });

@@ -262,6 +262,30 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       expect(signIn.status).to.equal(303);
     });
 
+    it("then an expired reset link is refused (PASSWORD_RESET_TTL) and the password stays", async () => {
+      await node.close();
+      await start({ PASSWORD_RESET_TTL: "1" });
+      const { username, email } = await confirmedUser();
+      await new PageClient(base).submit("/forgot", "/forgot", { identifier: username });
+      const link = linkOf(await smtp.next(email));
+      const stranger = new PageClient(base);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await stranger.get(pathOf(link))).status).to.equal(400);
+      const late = await stranger.post("/reset", {
+        _csrf: csrfOf((await stranger.get("/forgot")).text),
+        token: link.searchParams.get("token")!,
+        password: "a brand new password",
+      });
+      expect(late.status).to.equal(400);
+      const c = new PageClient(base);
+      const signIn = await c.post("/signin", {
+        _csrf: csrfOf((await c.get("/signin")).text),
+        username,
+        password: "correct horse battery",
+      });
+      expect(signIn.status, "the old password still signs in").to.equal(303);
+    });
+
     it("then a password changed by one reset link voids the other links sent before it", async () => {
       const { username, email } = await confirmedUser();
       await new PageClient(base).submit("/forgot", "/forgot", { identifier: username });

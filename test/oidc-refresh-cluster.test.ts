@@ -3,9 +3,10 @@
 import { expect } from "chai";
 import { TestCluster } from "./support/cluster.js";
 import { creds, offlinePair, people, postForm, refresh, registerPublicApp } from "./support/grants.js";
-import { startNode, type TestNode } from "./support/nodes.js";
+import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { csrfOf, userInfo } from "./support/pages.js";
-import { requireRedis } from "./support/redis.js";
+import { redisDump, requireRedis } from "./support/redis.js";
+import { keyedHash } from "../src/domain/secrets.js";
 
 describe("Refresh tokens on Redis Cluster", function () {
   this.timeout(30_000);
@@ -49,5 +50,31 @@ describe("Refresh tokens on Redis Cluster", function () {
     expect(pre.headers.get("access-control-allow-origin")).to.equal("https://spa.example");
     const pair = await offlinePair(base, alice, spa);
     expect((await refresh(base, spa, pair.refresh)).status).to.equal(200);
+  });
+
+  it("When an app with consents, codes and refresh chains is deleted, then no record about it is left on any master", async () => {
+    cluster.flushAll();
+    node = await startNode({ redisUrl: cluster.url });
+    const base = node.url;
+    const { app, other, alice, dev } = await people(base);
+    const pairs = [await offlinePair(base, alice, app), await offlinePair(base, alice, app)];
+    const next = await refresh(base, app, pairs[0]!.refresh);
+    expect(next.status, next.text).to.equal(200);
+    const kept = await offlinePair(base, alice, other);
+    const r = await dev.submit("/developers", `/developers/${app.clientId}/delete`, {});
+    expect(r.status).to.equal(303);
+    expect((await refresh(base, other, kept.refresh)).status).to.equal(200);
+    const hashes = [
+      ...pairs.flatMap((p) => [
+        keyedHash(TEST_SECRET, "token", p.access),
+        keyedHash(TEST_SECRET, "refresh", p.refresh),
+      ]),
+      keyedHash(TEST_SECRET, "refresh", next.json.refresh_token),
+      keyedHash(TEST_SECRET, "token", next.json.access_token),
+    ];
+    const left = cluster.nodes
+      .flatMap((n) => redisDump(n).split("\n"))
+      .filter((l) => l.includes(app.clientId) || hashes.some((h) => l.includes(h)));
+    expect(left).to.deep.equal([]);
   });
 });

@@ -91,9 +91,8 @@ describeBackends("oidc-client-ts in a browser app (public client)", (backend) =>
     problems = [];
     page.on("pageerror", (e) => problems.push(e.message));
     page.on("console", (m) => {
-      // Sigil's pages name no icon, so Chromium asks for /favicon.ico and logs its 404.
-      if (m.type() === "error" && m.location().url !== `${base}/favicon.ico`)
-        problems.push(`${m.text()} ${m.location().url}`);
+      // Any error, a 404 of an icon too.
+      if (m.type() === "error") problems.push(`${m.text()} ${m.location().url}`);
     });
     await page.goto(`${spa.url}/`);
     const settings = {

@@ -4,6 +4,8 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { AppRecord, CodeRecord, RefreshRecord, Store } from "../src/store/port.js";
+import { MemoryGrants } from "../src/store/memory/signin.js";
+import { redisDump } from "./support/redis.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const code = (userId: string, clientId: string): CodeRecord => ({
@@ -21,10 +23,22 @@ const chain = (grantId: string, clientId = "app1", untilMs = Date.now() + 60_000
   grantExpiresAt: untilMs,
 });
 
+const app = (clientId: string, uris: string[], pub: boolean): AppRecord => ({
+  clientId,
+  ownerId: "o",
+  name: clientId,
+  redirectUris: uris,
+  secretHash: pub ? "" : "ab",
+  ...(pub ? { public: true } : {}),
+  createdAt: 1,
+});
+
 describeBackends("Store contract: grants", (backend) => {
   let store: Store;
   beforeEach(async () => {
     store = (await backend.startNode()).opened.store;
+    // Grants are kept only for apps that exist (GrantStore).
+    for (const clientId of ["app1", "app2"]) await store.apps.create(app(clientId, ["https://a.example/cb"], false));
   });
 
   /** A code saved under a consent and taken: the start of a grant. */
@@ -110,16 +124,94 @@ describeBackends("Store contract: grants", (backend) => {
     expect((await store.grants.rotateRefresh("r9", "app1", "z", Date.now())).kind).to.equal("rotated");
   });
 
+  it("When an app is deleted, then forgetApp removes every user's consent, scopes, codes and tokens of it, other apps' stay, and later writes for it keep nothing", async () => {
+    await taken("g1", "u1", "app1");
+    expect(await store.grants.startRefresh("r1", chain("g1"), Date.now())).to.equal(true);
+    expect((await store.grants.rotateRefresh("r1", "app1", "r2", Date.now())).kind).to.equal("rotated");
+    expect(await store.grants.saveToken("t1", { userId: "u1", clientId: "app1", codeHash: "g1" }, 60)).to.equal(true);
+    expect(await store.consentScopes.set("u1", "app1", ["openid", "offline_access"])).to.equal(true);
+    expect(await store.grants.grantConsent("u2", "app1")).to.equal(true);
+    expect(await store.grants.saveCode("c2", code("u2", "app1"), 60, 600)).to.equal(true);
+    await taken("g5", "u1", "app2");
+    await store.grants.startRefresh("r5", chain("g5", "app2"), Date.now());
+    await store.grants.saveToken("t5", { userId: "u1", clientId: "app2", codeHash: "g5" }, 60);
+
+    await store.apps.delete("app1");
+    await store.grants.forgetApp("app1");
+    expect(await store.grants.consents("u1")).to.deep.equal(["app2"]);
+    expect(await store.grants.consents("u2")).to.deep.equal([]);
+    expect(await store.consentScopes.get("u1", "app1")).to.equal(null);
+    for (const r of ["r1", "r2"]) expect(await store.grants.refreshToken(r, "app1"), r).to.equal(null);
+    expect(await store.grants.token("t1", "app1")).to.equal(null);
+    expect((await store.grants.takeCode("c2", 60)).kind).to.equal("unknown");
+    expect((await store.grants.rotateRefresh("r2", "app1", "r3", Date.now())).kind).to.equal("unknown");
+    // Nothing is kept for the deleted app from here on.
+    expect(await store.grants.grantConsent("u3", "app1")).to.equal(false);
+    expect(await store.grants.consents("u3")).to.deep.equal([]);
+    expect(await store.consentScopes.set("u3", "app1", ["profile"])).to.equal(false);
+    expect(await store.consentScopes.get("u3", "app1")).to.equal(null);
+    expect(await store.grants.saveToken("t2", { userId: "u1", clientId: "app1", codeHash: "g1" }, 60)).to.equal(false);
+    expect(await store.grants.token("t2", "app1")).to.equal(null);
+    // The other app's grant is untouched; forgetting twice is harmless.
+    expect((await store.grants.refreshToken("r5", "app2"))!.active).to.equal(true);
+    expect(await store.grants.token("t5", "app2")).to.not.equal(null);
+    await store.grants.forgetApp("app1");
+    if (store.grants instanceof MemoryGrants) expect(store.grants.mentionsApp("app1")).to.equal(false);
+    if (backend.redis) {
+      const left = redisDump(backend.redis)
+        .split("\n")
+        .filter((l) => ["app1", "{g1}", "{r1}", "{r2}", "{r3}", ":t1", ":t2", "{c2}"].some((n) => l.includes(n)));
+      expect(left).to.deep.equal([]);
+    }
+  });
+
+  it("When 50 writes for an app (tokens, chains, rotations, codes, consents) run while it is deleted, then nothing of it is left", async () => {
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Five rounds, the deletion starting at another moment of the writes each time.
+    for (let round = 0; round < 5; round++) {
+      const app1 = `gone-${round}`;
+      const x = (name: string) => `${name}-r${round}`;
+      await store.apps.create(app(app1, ["https://a.example/cb"], false));
+      const n = 10;
+      for (let i = 0; i < n; i++) await taken(x(`grant-${i}`), `user-${i}`, app1); // chains to start
+      for (let i = 0; i < n; i++) {
+        await taken(x(`live-${i}`), `user-${i}`, app1);
+        const rec = { ...chain(x(`live-${i}`), app1), userId: `user-${i}` };
+        expect(await store.grants.startRefresh(x(`ref-${i}`), rec, Date.now())).to.equal(true);
+      }
+      const writes: Array<() => Promise<unknown>> = [];
+      for (let i = 0; i < n; i++) {
+        const u = `user-${i}`;
+        writes.push(
+          () => store.grants.saveToken(x(`tok-${i}`), { userId: u, clientId: app1, codeHash: x(`live-${i}`) }, 60),
+          () => store.grants.startRefresh(x(`first-${i}`), { ...chain(x(`grant-${i}`), app1), userId: u }, Date.now()),
+          () => store.grants.rotateRefresh(x(`ref-${i}`), app1, x(`next-${i}`), Date.now()),
+          () => store.grants.saveCode(x(`code-${i}`), code(u, app1), 60, 600),
+          () =>
+            i % 2
+              ? store.grants.grantConsent(x(`late-${i}`), app1)
+              : store.consentScopes.set(x(`late-${i}`), app1, ["profile"]),
+        );
+      }
+      await Promise.all([
+        later(round * 2).then(async () => {
+          await store.apps.delete(app1);
+          await store.grants.forgetApp(app1);
+        }),
+        ...writes.map((w, i) => later(i % 10).then(w)),
+      ]);
+      if (store.grants instanceof MemoryGrants) expect(store.grants.mentionsApp(app1), app1).to.equal(false);
+      for (let i = 0; i < n; i++) expect(await store.grants.consents(`user-${i}`)).to.not.include(app1);
+      if (backend.redis) {
+        const left = redisDump(backend.redis)
+          .split("\n")
+          .filter((l) => l.includes(app1) || l.includes(`-r${round}`));
+        expect(left, app1).to.deep.equal([]);
+      }
+    }
+  });
+
   it("When public and confidential apps are created and deleted, then publicOriginKnown follows the public ones", async () => {
-    const app = (clientId: string, uris: string[], pub: boolean): AppRecord => ({
-      clientId,
-      ownerId: "o",
-      name: clientId,
-      redirectUris: uris,
-      secretHash: pub ? "" : "ab",
-      ...(pub ? { public: true } : {}),
-      createdAt: 1,
-    });
     await store.apps.create(app("p1", ["https://spa.example/cb", "http://127.0.0.1:8080/cb"], true));
     await store.apps.create(app("p2", ["https://spa.example/other"], true));
     await store.apps.create(app("c1", ["https://server.example/cb"], false));

@@ -35,16 +35,37 @@ describeBackends("Store contract: sign-in", (backend) => {
 
   it("When a user is updated and a picture saved, then both read back (bytes exact)", async () => {
     await store.accounts.create(user("u1", "ann"));
-    await store.accounts.update({
-      ...user("u1", "ann"),
+    const saved = await store.accounts.update("u1", (u) => ({
+      ...u,
       displayName: "Ann B",
       picture: { type: "image/png", version: 1 },
-    });
+    }));
+    expect(saved!.displayName).to.equal("Ann B");
     expect((await store.accounts.byId("u1"))!.displayName).to.equal("Ann B");
     const bytes = Buffer.from([0, 255, 1, 128, 10, 13]);
     await store.accounts.savePicture("u1", bytes);
     expect(Buffer.compare((await store.accounts.picture("u1"))!, bytes)).to.equal(0);
     expect(await store.accounts.picture("u2")).to.equal(null);
+  });
+
+  it("When one user is changed 50 times at once (each adds to what it reads), then every change lands", async () => {
+    await store.accounts.create(user("u1", "ann"));
+    const bump = (u: UserRecord) => ({ ...u, picture: { type: "image/png", version: (u.picture?.version ?? 0) + 1 } });
+    const saved = await Promise.all(Array.from({ length: 50 }, () => store.accounts.update("u1", bump)));
+    expect((await store.accounts.byId("u1"))!.picture!.version).to.equal(50);
+    expect(new Set(saved.map((u) => u!.picture!.version)).size, "each call saw its own result").to.equal(50);
+  });
+
+  it("When a change leaves the record, renames it, or names no user, then nothing is written", async () => {
+    await store.accounts.create(user("u1", "ann"));
+    expect((await store.accounts.update("u1", () => undefined))!.displayName).to.equal("ann");
+    await store.accounts.update("u1", (u) => ({ ...u, id: "u9", username: "bob", displayName: "Ann B" }));
+    const after = (await store.accounts.byId("u1"))!;
+    expect([after.id, after.username, after.displayName]).to.deep.equal(["u1", "ann", "Ann B"]);
+    expect(await store.accounts.byId("u9")).to.equal(null);
+    expect(await store.accounts.byUsername("bob")).to.equal(null);
+    expect(await store.accounts.update("nobody", (u) => ({ ...u, displayName: "x" }))).to.equal(null);
+    expect(await store.accounts.byId("nobody")).to.equal(null);
   });
 
   it("When a user is deleted 50 times at once, then one call deletes it, and its name is free again", async () => {
@@ -84,6 +105,8 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When consents are granted and withdrawn, then they are listed per user", async () => {
+    await store.apps.create(app("c1", "o1"));
+    await store.apps.create(app("c2", "o1"));
     await store.grants.grantConsent("u1", "c1");
     await store.grants.grantConsent("u1", "c2");
     expect(await store.grants.hasConsent("u1", "c1")).to.equal(true);
@@ -93,6 +116,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When a code is taken twice, then the second take is a replay that revokes its tokens", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.grantConsent("u", "c");
     expect(
       await store.grants.saveCode(
@@ -112,6 +136,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When there is no consent, then a code is not saved", async () => {
+    await store.apps.create(app("c8", "o"));
     const rec = { clientId: "c8", redirectUri: "r", redirectUriGiven: true, userId: "u8" };
     expect(await store.grants.saveCode("h8", rec, 60, 120)).to.equal(false);
     expect((await store.grants.takeCode("h8", 120)).kind).to.equal("unknown");
@@ -157,6 +182,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When a token is read with another client id, then it is not found", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.saveToken("t4", { userId: "u", clientId: "c", codeHash: "h4" }, 60);
     expect(await store.grants.token("t4", "c")).to.deep.equal({ userId: "u", clientId: "c", codeHash: "h4" });
     expect(await store.grants.token("t4", "d")).to.equal(null);
@@ -191,6 +217,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When concurrent takes race for one code, then exactly one wins", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.grantConsent("u", "c");
     expect(
       await store.grants.saveCode(
@@ -205,6 +232,7 @@ describeBackends("Store contract: sign-in", (backend) => {
   });
 
   it("When a code or token outlives its TTL, then it is gone", async () => {
+    await store.apps.create(app("c", "o"));
     await store.grants.grantConsent("u", "c");
     expect(
       await store.grants.saveCode(

@@ -190,6 +190,21 @@ describe("Redis store", function () {
     };
   });
 
+  it("When a limiter is only checked, then it writes no counter (a success at /token leaves no key naming the client)", async () => {
+    redis.cli("FLUSHALL");
+    const c = createRedisClient(redis.url);
+    try {
+      await waitReady(c, 3000);
+      const l = new RedisStore(c, "sigil").limiter({ name: "t", points: 2, windowSeconds: 60 });
+      for (let i = 0; i < 3; i++) expect((await l.check("client-1|127.0.0.1")).allowed).to.equal(true);
+      expect(redis.cli("KEYS", "*").trim()).to.equal("");
+      await l.consume("client-1|127.0.0.1");
+      expect(redis.cli("KEYS", "*").trim()).to.equal("sigil:rl:t:client-1|127.0.0.1");
+    } finally {
+      c.disconnect();
+    }
+  });
+
   it("When an owned challenge is solved from two nodes, then its solve state sits under the app's hash tag and either node decides it", async () => {
     redis.cli("FLUSHALL");
     const clients = [createRedisClient(redis.url), createRedisClient(redis.url)];

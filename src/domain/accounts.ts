@@ -108,10 +108,8 @@ export class Accounts {
   }
 
   async setDisplayName(id: string, raw: string): Promise<void> {
-    const user = await this.store.accounts.byId(id);
-    if (!user) return;
-    user.displayName = checkDisplayName(raw);
-    await this.store.accounts.update(user);
+    const displayName = checkDisplayName(raw);
+    await this.store.accounts.update(id, (user) => ({ ...user, displayName }));
   }
 
   /** Stores the picture re-encoded (see pictures.ts); a FormError, and nothing stored, when refused. */
@@ -121,8 +119,11 @@ export class Accounts {
     const picture = await preparePicture(bytes);
     if (!picture.ok) throw new FormError(picture.problem);
     await this.store.accounts.savePicture(id, picture.data);
-    user.picture = { type: picture.type, version: (user.picture?.version ?? 0) + 1 };
-    await this.store.accounts.update(user);
+    // Each upload bumps the version once, however many land at once (the pages' cache busting).
+    await this.store.accounts.update(id, (u) => ({
+      ...u,
+      picture: { type: picture.type, version: (u.picture?.version ?? 0) + 1 },
+    }));
   }
 
   picture(id: string) {
@@ -134,8 +135,8 @@ export class Accounts {
    * revokes their grants (Grants.revokeUserGrants). A FormError when the password breaks a rule.
    */
   async setPassword(user: UserRecord, password: string): Promise<void> {
-    user.passwordHash = await this.passwords.hash(checkPassword(password));
-    await this.store.accounts.update(user);
+    const passwordHash = await this.passwords.hash(checkPassword(password));
+    await this.store.accounts.update(user.id, (u) => ({ ...u, passwordHash }));
     await this.endSessions(user.id);
   }
 

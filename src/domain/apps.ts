@@ -150,6 +150,9 @@ export class Apps {
   async delete(app: AppRecord): Promise<void> {
     await this.deps.onDelete?.(app.clientId);
     await this.deps.store.apps.delete(app.clientId);
+    // Every user's consent to it, its codes and access and refresh tokens go now, not as they
+    // expire (the app's own deletion first: the store refuses them from there on).
+    await this.deps.store.grants.forgetApp(app.clientId);
     // Its CUSTOM TOKENs were revoked (their sockets dropped); now nothing of the app is kept.
     await this.deps.store.customTokens.deleteAll(app.clientId);
     await this.deps.store.events.deleteHistory(app.clientId);

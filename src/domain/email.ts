@@ -135,22 +135,30 @@ export class EmailService {
     if (!user) return "unchanged";
     if (email === user.email && (user.emailVerified || !email)) return "unchanged";
     if (email && this.deps.mailer) await this.confirmAllowed(userId);
-    const old = user.email;
-    if (email) {
-      user.email = email;
-      user.emailVerified = false;
-    } else {
-      delete user.email;
-      delete user.emailVerified;
-    }
-    user.locale = locale;
-    await this.deps.store.accounts.update(user);
+    let old: string | undefined;
+    let changed = false;
+    // One atomic change of the record (a change made meanwhile, of this or another field, stays).
+    const saved = await this.deps.store.accounts.update(userId, (u) => {
+      changed = !(email === u.email && (u.emailVerified || !email));
+      if (!changed) return undefined;
+      old = u.email;
+      const next: UserRecord = { ...u, locale };
+      if (email) {
+        next.email = email;
+        next.emailVerified = false;
+      } else {
+        delete next.email;
+        delete next.emailVerified;
+      }
+      return next;
+    });
+    if (!saved || !changed) return "unchanged";
     if (old && indexKey(old) !== (email && indexKey(email)))
       await this.deps.store.email.unindexEmail(indexKey(old), userId);
     if (!email) return "removed";
     await this.deps.store.email.indexEmail(indexKey(email), userId);
     if (!this.deps.mailer) return "saved";
-    this.background("confirmation mail", () => this.sendConfirmation(user));
+    this.background("confirmation mail", () => this.sendConfirmation(saved));
     return "sent";
   }
 
@@ -177,11 +185,12 @@ export class EmailService {
     if (!token || token.length > 200) return "invalid";
     const rec = await this.deps.store.email.takeLink(this.hash(token));
     if (rec?.kind !== "confirm-email") return "invalid";
-    const user = await this.deps.store.accounts.byId(rec.userId);
-    if (!user || user.email !== rec.email) return "invalid";
-    user.emailVerified = true;
-    await this.deps.store.accounts.update(user);
-    return "confirmed";
+    let confirmed = false;
+    await this.deps.store.accounts.update(rec.userId, (u) => {
+      confirmed = u.email === rec.email;
+      return confirmed ? { ...u, emailVerified: true } : undefined;
+    });
+    return confirmed ? "confirmed" : "invalid";
   }
 
   /**
@@ -261,11 +270,17 @@ export class EmailService {
     if (rec?.kind !== "reset-password") return null;
     const user = await this.deps.store.accounts.byId(rec.userId);
     if (!user || rec.stamp !== this.stamp(user)) return null;
-    user.passwordHash = await this.deps.hashPassword(checked);
-    await this.deps.store.accounts.update(user);
+    const passwordHash = await this.deps.hashPassword(checked);
+    // The link holds while the password it was sent for is still the one (a change meanwhile voids it).
+    let valid = false;
+    const saved = await this.deps.store.accounts.update(user.id, (u) => {
+      valid = rec.stamp === this.stamp(u);
+      return valid ? { ...u, passwordHash } : undefined;
+    });
+    if (!saved || !valid) return null;
     await this.deps.endSessions(user.id);
     await this.deps.revokeUserGrants(user.id);
-    return user;
+    return saved;
   }
 
   private async send(user: UserRecord, kind: "confirm" | "reset", link: string, ttl: number): Promise<void> {

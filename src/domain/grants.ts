@@ -80,7 +80,9 @@ export class Grants {
     const token = record.scope?.includes("openid") ? `${record.clientId}.${random}` : random;
     const issuedAt = Math.floor(now / 1000);
     const saved: TokenRecord = { ...record, issuedAt, expiresAt: issuedAt + this.deps.accessTokenTtl };
-    await this.deps.store.grants.saveToken(this.hash("token", token), saved, this.deps.accessTokenTtl);
+    if (!(await this.deps.store.grants.saveToken(this.hash("token", token), saved, this.deps.accessTokenTtl))) {
+      throw invalidGrant("The app was deleted.");
+    }
     return token;
   }
 

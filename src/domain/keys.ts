@@ -6,6 +6,12 @@
 // JWKS have fetched it by then); a superseded key stays published until every token it signed
 // has expired.
 //
+// When SECRET changed, the stored private keys can no longer be opened: a node that finds the key
+// it should sign with unopenable logs it once (the kid, never key material) and makes a new key,
+// active at once, in place of it (as a rotation would, but without the delay: nothing can be
+// signed meanwhile). Nodes racing to do so add one key between them (addUnchanged); the old
+// public keys stay in the JWKS until the tokens they signed have expired, as after a rotation.
+//
 // How a rotation reaches every node: GET /jwks reads the store on every request (the JWKS shows a
 // new key at once, on every node); a node keeps the keys it signs with for at most KEY_CACHE_TTL,
 // and knows each key's activation time, so once it has read a pending key it switches to it on
@@ -29,6 +35,8 @@ export interface SigningKeysDeps {
   /** The longest lifetime of a token signed with a key (the ID token lifetime), seconds. */
   tokenTtl: number;
   now?: () => number;
+  /** Told once per key that this SECRET cannot open (before it is replaced); logs it. */
+  onUnopenable?: (kid: string) => void;
 }
 
 /** A public key as the JWKS lists it. */
@@ -58,14 +66,18 @@ export class SigningKeys {
   private readonly seal: Buffer;
   private cache: { at: number; keys: SigningKeyRecord[] } | undefined;
   private readonly opened = new Map<string, KeyObject>();
+  /** Keys this SECRET cannot open, told to onUnopenable already. */
+  private readonly unopenable = new Set<string>();
+  /** The replacement of an unopenable key under way on this node (one at a time). */
+  private replacing: Promise<void> | undefined;
 
   constructor(private readonly deps: SigningKeysDeps) {
     this.now = deps.now ?? Date.now;
     this.seal = sealingKey(deps.secret, "sigil signing key seal v1");
   }
 
-  /** A new key record, its private part sealed; activatesAt in ms. */
-  private async make(activatesAt: number): Promise<SigningKeyRecord> {
+  /** A new key record, its private part sealed; activatesAt and createdAt in ms. */
+  private async make(activatesAt: number, createdAt = this.now()): Promise<SigningKeyRecord> {
     const { privateKey, publicKey } = await generate("rsa", { modulusLength: 2048 });
     const pub = publicKey.export({ format: "jwk" }) as { kty: string; n: string; e: string };
     const kid = await calculateJwkThumbprint({ kty: pub.kty, n: pub.n, e: pub.e });
@@ -75,20 +87,57 @@ export class SigningKeys {
       alg: "RS256",
       publicJwk: { kty: pub.kty, n: pub.n, e: pub.e },
       sealedPrivateKey: seal(this.seal, der, kid),
-      createdAt: this.now(),
+      createdAt,
       activatesAt,
     };
   }
 
-  private open(rec: SigningKeyRecord): KeyObject {
+  /** The private key, or null when this SECRET cannot open it (it was sealed under another). */
+  private open(rec: SigningKeyRecord): KeyObject | null {
     const known = this.opened.get(rec.kid);
     if (known) return known;
     const der = unsealBytes(this.seal, rec.sealedPrivateKey, rec.kid);
-    if (!der)
-      throw new Error(`signing key ${rec.kid} cannot be opened with this SECRET (every node must share one SECRET)`);
+    if (!der) return null;
     const key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     this.opened.set(rec.kid, key);
     return key;
+  }
+
+  /** Replaces the key this node should sign with but cannot open; one replacement at a time per node. */
+  private replaceUnopenable(bad: SigningKeyRecord): Promise<void> {
+    if (!this.unopenable.has(bad.kid)) {
+      this.unopenable.add(bad.kid);
+      this.deps.onUnopenable?.(bad.kid);
+    }
+    this.replacing ??= this.replace().finally(() => (this.replacing = undefined));
+    return this.replacing;
+  }
+
+  /**
+   * Adds a new key, active now, unless the keys changed since they were read (another node
+   * replaced it first: when its key opens, done; else read again). Retired keys go on the way.
+   */
+  private async replace(): Promise<void> {
+    const store = this.deps.store.signingKeys;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const keys = await store.list();
+      const active = this.active(keys);
+      if (active && this.open(active)) return;
+      // Active now, and after the key it replaces should both activate within one millisecond.
+      const now = this.now();
+      const rec = await this.make(now, Math.max(now, (active?.createdAt ?? 0) + 1));
+      if (
+        await store.addUnchanged(
+          rec,
+          keys.map((k) => k.kid),
+        )
+      ) {
+        const all = [...keys, rec];
+        const keep = new Set(this.published(all).map((k) => k.kid));
+        await store.remove(all.filter((k) => !keep.has(k.kid)).map((k) => k.kid));
+        return;
+      }
+    }
   }
 
   /**
@@ -187,8 +236,16 @@ export class SigningKeys {
       }
       this.cache = { at: now, keys };
     }
-    const rec = this.active(this.cache.keys);
+    let rec = this.active(this.cache.keys);
     if (!rec) throw new Error("no signing key in the store");
-    return { kid: rec.kid, key: this.open(rec) };
+    let key = this.open(rec);
+    if (!key) {
+      await this.replaceUnopenable(rec);
+      this.cache = { at: this.now(), keys: await this.deps.store.signingKeys.list() };
+      rec = this.active(this.cache.keys);
+      key = rec ? this.open(rec) : null;
+      if (!rec || !key) throw new Error("no signing key this SECRET can open (every node must share one SECRET)");
+    }
+    return { kid: rec.kid, key };
   }
 }

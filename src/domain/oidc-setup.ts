@@ -1,6 +1,7 @@
 // The OpenID Connect parts one node holds (docs/http-api.md#openid-connect): its signing keys and
 // its ID token signer, built once from the settings.
 import type { Config } from "../config.js";
+import type { Logger } from "../log.js";
 import type { Store } from "../store/port.js";
 import { SigningKeys } from "./keys.js";
 import { IdTokens } from "./oidc.js";
@@ -11,13 +12,19 @@ export interface OpenId {
 }
 
 /** ID tokens live as long as access tokens. */
-export function openIdFor(config: Config, store: Store): OpenId {
+export function openIdFor(config: Config, store: Store, log?: Logger): OpenId {
   const keys = new SigningKeys({
     store,
     secret: config.secret,
     activationDelay: config.keyActivationDelay,
     cacheTtl: config.keyCacheTtl,
     tokenTtl: config.accessTokenTtl,
+    // The key's id only (it is public, in the JWKS); never key material.
+    onUnopenable: (kid) =>
+      log?.error(
+        { kid },
+        "signing key cannot be opened with this SECRET (SECRET changed, or nodes do not share one): a new signing key replaces it; the old one stays in the JWKS until its ID tokens expire",
+      ),
   });
   return { keys, idTokens: new IdTokens({ store, keys, issuer: config.baseUrl, ttl: config.accessTokenTtl }) };
 }

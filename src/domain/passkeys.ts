@@ -329,14 +329,16 @@ export class Passkeys {
       if (err instanceof SigilError) throw err;
       throw cannotVerify();
     }
-    const updated: PasskeyRecord = {
-      ...passkey,
-      counter: info.newCounter,
+    // One atomic change: a rename, or another sign-in, meanwhile stays (the counter never goes back).
+    const lastUsedAt = Date.now();
+    const updated = await this.deps.store.passkeys.update(passkey.userId, passkey.id, (p) => ({
+      ...p,
+      counter: Math.max(p.counter, info.newCounter),
       deviceType: info.credentialDeviceType,
       backedUp: info.credentialBackedUp,
-      lastUsedAt: Date.now(),
-    };
-    if (!(await this.deps.store.passkeys.update(updated))) throw unknownPasskey();
+      lastUsedAt,
+    }));
+    if (!updated) throw unknownPasskey();
     return updated;
   }
 
@@ -346,8 +348,7 @@ export class Passkeys {
 
   async rename(userId: string, id: string, rawName: string): Promise<void> {
     const name = checkPasskeyName(rawName);
-    const p = await this.deps.store.passkeys.byId(id);
-    if (!p || p.userId !== userId || !(await this.deps.store.passkeys.update({ ...p, name })))
+    if (!(await this.deps.store.passkeys.update(userId, id, (p) => ({ ...p, name }))))
       throw notFound("There is no such passkey on your account.");
   }
 

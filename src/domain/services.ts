@@ -72,7 +72,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     oauth,
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
-    openid: openIdFor(config, store),
+    openid: openIdFor(config, store, log),
     email: new EmailService({
       store,
       secret: config.secret,
@@ -96,6 +96,21 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       serviceName: config.serviceName,
       limits: accounts.limits,
     }),
-    twoFactor: new TwoFactor({ store, secret: config.secret, issuer: config.serviceName }),
+    twoFactor: new TwoFactor({
+      store,
+      secret: config.secret,
+      issuer: config.serviceName,
+      // The user (never the sealed key): who needs `sigil users reset-2fa`.
+      onUnreadable: (userId) =>
+        void store.accounts
+          .byId(userId)
+          .catch(() => null)
+          .then((user) =>
+            log?.error(
+              { user_id: userId, username: user?.username },
+              "two-factor key cannot be opened with this SECRET (SECRET changed since it was set up): the user cannot sign in with a password until `sigil users reset-2fa` turns it off",
+            ),
+          ),
+    }),
   };
 }

@@ -5,7 +5,7 @@
 import { randomInt } from "node:crypto";
 import * as OTPAuth from "otpauth";
 import { rateLimited } from "../errors.js";
-import type { AttemptLimiter, LimitResult, Store } from "../store/port.js";
+import type { AttemptLimiter, LimitResult, Store, TwoFactorRecord } from "../store/port.js";
 import { FormError } from "./accounts.js";
 import { seal, sealingKey, unseal } from "./seal.js";
 import { keyedHash } from "./secrets.js";
@@ -24,6 +24,8 @@ const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
 export const WRONG_CODE = "The code is wrong.";
 export const SETUP_EXPIRED = "The setup has expired; start again.";
+export const TWO_FACTOR_UNREADABLE =
+  "Two-factor cannot be checked for this account since the service's settings changed. Ask the service's operator to turn it off; then set it up again.";
 
 export interface TwoFactorSetup {
   /** Base32, to type into an app (grouped by 4 for reading on the page). */
@@ -59,7 +61,16 @@ export class TwoFactor {
   private readonly perAddress: AttemptLimiter;
   private readonly now: () => number;
 
-  constructor(private readonly deps: { store: Store; secret: string; issuer: string; now?: () => number }) {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      secret: string;
+      issuer: string;
+      now?: () => number;
+      /** Told when a user's key cannot be opened with this SECRET (a 409 to them); logs it for the operator. */
+      onUnreadable?: (userId: string) => void;
+    },
+  ) {
     this.key = sealingKey(deps.secret, "sigil totp secret seal v1");
     this.perUser = deps.store.limiter({ name: "2fa-user", points: 10, windowSeconds: 900 });
     this.perAddress = deps.store.limiter({ name: "2fa-addr", points: 100, windowSeconds: 900 });
@@ -72,6 +83,24 @@ export class TwoFactor {
 
   async isOn(userId: string): Promise<boolean> {
     return (await this.deps.store.twoFactor.get(userId)) !== null;
+  }
+
+  /**
+   * The user's key, opened; a FormError (409) when this SECRET cannot open it (SECRET changed since
+   * it was set up). Their recovery codes, keyed hashes under SECRET, no longer match either: only
+   * the operator's reset (`sigil users reset-2fa`) lets them sign in with a password again.
+   */
+  private openKey(userId: string, rec: TwoFactorRecord): string {
+    const secret = unseal(this.key, rec.sealedSecret, `totp ${userId}`);
+    if (secret !== null) return secret;
+    this.deps.onUnreadable?.(userId);
+    throw new FormError(TWO_FACTOR_UNREADABLE, 409);
+  }
+
+  /** Before asking for a code: a FormError (409) when the user's two-factor cannot be checked any more (openKey). */
+  async checkUsable(userId: string): Promise<void> {
+    const rec = await this.deps.store.twoFactor.get(userId);
+    if (rec) this.openKey(userId, rec);
   }
 
   /** What /account shows: on or off, and how many recovery codes are left. */
@@ -126,10 +155,9 @@ export class TwoFactor {
     await this.guarded(userId, address, async () => {
       const rec = await this.deps.store.twoFactor.get(userId);
       if (!rec) return false;
+      const secret = this.openKey(userId, rec);
       const c = digitsOnly(code.slice(0, 64)).toLowerCase();
       if (/^\d{6}$/.test(c)) {
-        const secret = unseal(this.key, rec.sealedSecret, `totp ${userId}`);
-        if (secret === null) throw new Error("a two-factor secret cannot be opened with this SECRET");
         const step = this.matchingStep(secret, c);
         return step !== null && (await this.deps.store.twoFactor.useStep(userId, step, STEP_MARK_SECONDS));
       }

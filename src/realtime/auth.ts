@@ -4,6 +4,7 @@ import { bearerToken } from "../domain/custom-tokens.js";
 import { toSigilError, unavailable } from "../errors.js";
 import type { Logger } from "../log.js";
 import { isEventId } from "../store/port.js";
+import { nextInOneFlush } from "./one-flush.js";
 import { Session, type SessionContext } from "./session.js";
 import type { ChannelSocket } from "./types.js";
 import type { VerifiedTokens } from "./verified-tokens.js";
@@ -22,7 +23,7 @@ export function handshakeAuth(tokens: VerifiedTokens, ctx: SessionContext, logge
       const since = isEventId(auth.since) ? auth.since : undefined;
       socket.handshake.auth = READ;
       socket.data = new Session(await tokens.verify(token), since, ctx);
-      next();
+      nextInOneFlush(socket, next);
     } catch (err) {
       const e = toSigilError(err);
       if (e.status >= 500 && e.code !== "unavailable") logger.error({ err }, "handshake failed");

@@ -16,15 +16,18 @@ export function adaptLimiter(rl: RateLimiterAbstract): AttemptLimiter {
       }
     },
     async check(id: string): Promise<LimitResult> {
+      // A read (GET and PTTL), never a write: a check of an id that never failed leaves no counter
+      // (a consume(0) would make one, naming the id for a whole window, on every success).
+      let res: RateLimiterRes | null;
       try {
-        const res = await rl.consume(id, 0);
-        // consume(0) is refused only past the limit; a check says no as soon as it is used up.
-        if (res.remainingPoints <= 0) return { allowed: false, retryAfterMs: Math.max(1, res.msBeforeNext) };
-        return { allowed: true, remaining: res.remainingPoints };
+        res = await rl.get(id);
       } catch (err) {
-        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: err.msBeforeNext };
         throw new StoreUnavailableError(err);
       }
+      if (res === null) return { allowed: true, remaining: rl.points };
+      // A check says no as soon as the points are used up.
+      if (res.remainingPoints <= 0) return { allowed: false, retryAfterMs: Math.max(1, res.msBeforeNext) };
+      return { allowed: true, remaining: res.remainingPoints };
     },
   };
 }

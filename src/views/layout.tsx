@@ -10,6 +10,8 @@ export interface Ui extends Translator {
   readonly service: { readonly name: string; readonly logoUrl?: string | undefined };
   /** The stylesheet's address (content-hashed, cached for long). */
   readonly stylesheet: string;
+  /** The icon's address (content-hashed, cached for long). */
+  readonly icon: string;
   /** Where the language menu comes back to: this page, as a same-site path. */
   readonly here: string;
 }
@@ -45,6 +47,7 @@ export function Page(props: {
         <meta name="color-scheme" content="light dark" />
         <title>{t("layout.title", { title: props.title, service })}</title>
         <link rel="stylesheet" href={ui.stylesheet} />
+        <link rel="icon" href={ui.icon} type="image/svg+xml" />
         {props.script ? <script src={props.script} defer /> : null}
       </head>
       <body>

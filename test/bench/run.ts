@@ -10,7 +10,9 @@
 // BENCH_SOLVE_RATE (200 solves/s), BENCH_SOCKETS (10000), BENCH_SOCKET_CLIENTS (2 client
 // processes), BENCH_SOCKET_CONCURRENCY (250 handshakes in flight per client process); recovery —
 // BENCH_SOLVE_RATE, BENCH_SOCKETS, BENCH_KILL_SECONDS (4 s of load around the SIGKILL), BENCH_KILL_CLIENTS (20); fanout —
-// BENCH_FANOUT_SOCKETS (1500, a third on each of three nodes), BENCH_FANOUT_RATE (5 events/s).
+// BENCH_FANOUT_SOCKETS (1500, a third on each of three nodes; a comma-separated list measures each
+// size), BENCH_FANOUT_RATE (5 events/s). Not in the default run: idle (`npm run bench:idle`) —
+// BENCH_IDLE_SOCKETS (45000 over three nodes), BENCH_IDLE_PER_CLIENT (15000 sockets per client process).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import { hasRedisServer, TestRedis } from "../support/redis.js";
 import { challengesBench } from "./challenges.js";
 import { realtimeBench } from "./realtime.js";
 import { fanoutBench } from "./fanout.js";
+import { idleBench } from "./idle.js";
 import { recoveryBench } from "./recovery.js";
 import { oidcBench, signinBench } from "./signin.js";
 import type { BenchSettings } from "./lib/load.js";
@@ -27,6 +30,8 @@ import type { BenchModule } from "./lib/module.js";
 import { failure, formatMarkdown, formatTable, type Row } from "./lib/report.js";
 
 const MODULES: BenchModule[] = [challengesBench, signinBench, oidcBench, realtimeBench, recoveryBench, fanoutBench];
+/** Modules that take minutes: run only when BENCH_ONLY names them (`npm run bench:idle`). */
+const ON_REQUEST: BenchModule[] = [idleBench];
 
 function num(name: string, dflt: number): number {
   const v = process.env[name];
@@ -53,7 +58,8 @@ async function main(): Promise<void> {
     profileDir: process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined,
   };
   if (!hasRedisServer()) throw new Error("redis-server is not installed (apt-get install -y redis-server)");
-  const modules = MODULES.filter((m) => settings.only.length === 0 || settings.only.includes(m.name));
+  const modules =
+    settings.only.length === 0 ? MODULES : [...MODULES, ...ON_REQUEST].filter((m) => settings.only.includes(m.name));
   const log = (l: string) => process.stderr.write(l + "\n");
   log(
     `sigil bench: ${settings.rounds} round(s) of ${settings.seconds}s per side after ${settings.warmupSeconds}s warm-up, ` +

@@ -75,6 +75,11 @@ process.on("message", (m: { type: string }) => {
     send({ type: "events", byKey: Object.fromEntries(arrivals) });
     arrivals = new Map();
   }
+  if (m.type === "drop") {
+    // Disconnects every socket but stays up (warm) for the next "go"; answers {type:"dropped"}.
+    for (const s of sockets.splice(0)) s.disconnect();
+    send({ type: "dropped" });
+  }
   if (m.type === "close") {
     for (const s of sockets) s.disconnect();
     setTimeout(() => process.exit(0), 200);

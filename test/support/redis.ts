@@ -148,3 +148,24 @@ export class TestRedis {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** Every key of a Redis with its value, as text. */
+export function redisDump(redis: TestRedis): string {
+  const read: Record<string, string[]> = {
+    string: ["GET"],
+    hash: ["HGETALL"],
+    list: ["LRANGE", "0", "-1"],
+    set: ["SMEMBERS"],
+    zset: ["ZRANGE", "0", "-1"],
+    stream: ["XRANGE", "-", "+"],
+  };
+  return redis
+    .cli("--scan")
+    .split("\n")
+    .filter(Boolean)
+    .map((k) => {
+      const how = read[redis.cli("TYPE", k)];
+      return `${k} => ${how ? redis.cli(how[0]!, k, ...how.slice(1)) : ""}`;
+    })
+    .join("\n");
+}

@@ -1,10 +1,12 @@
-// GET {auth_url}/assets/sigil.<hash>.css — the pages' stylesheet (assets/sigil.css). Its address
+// GET {auth_url}/assets/sigil.<hash>.css — the pages' stylesheet (assets/sigil.css); the icon and
+// the passkeys script are answered under /assets too (icon.ts, passkeys.ts). Its address
 // carries a hash of its content, so browsers keep it for a year and a new version is a new address;
 // an ETag answers revalidations with 304. Any other name under /assets is a 404.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Request, Response } from "express";
 import { notFound } from "../../errors.js";
+import { serveIconSvg } from "./icon.js";
 import { servePasskeyScript } from "./passkeys.js";
 
 /** assets/, from src/http/pages (tsx) or dist/http/pages (built): both are three levels down. */
@@ -16,7 +18,7 @@ export const STYLESHEET_PATH = `/assets/sigil.${HASH}.css`;
 const ETAG = `"${HASH}"`;
 
 export function getAsset(req: Request, res: Response): void {
-  if (servePasskeyScript(req, res)) return;
+  if (servePasskeyScript(req, res) || serveIconSvg(req, res)) return;
   if (req.path !== STYLESHEET_PATH) throw notFound();
   res.set({
     "Content-Type": "text/css; charset=utf-8",

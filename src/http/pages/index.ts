@@ -20,6 +20,7 @@ import {
 } from "./account.js";
 import type { Config } from "../../config.js";
 import { getAsset } from "./assets.js";
+import { getFavicon } from "./icon.js";
 import type { PagesDeps } from "./context.js";
 import { setLanguage } from "./lang.js";
 import { pageUi } from "./ui.js";
@@ -85,6 +86,7 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   api?.add(...passkeySpecs);
   route(router, "/pictures/:id", { get: getPicture(deps) });
   route(router, "/assets/:file", { get: getAsset });
+  route(router, "/favicon.ico", { get: getFavicon });
 
   router.use(
     PAGE_PATHS,

@@ -35,6 +35,8 @@ export function signIn(deps: PagesDeps) {
       const user = await deps.accounts.signIn(username, field(req, "password"), req.ip ?? "");
       // With two-factor on, the password alone signs nobody in: a code is due first.
       if (await deps.twoFactor.isOn(user.id)) {
+        // A key this SECRET cannot open: say so now (409), rather than ask for a code that cannot match.
+        await deps.twoFactor.checkUsable(user.id);
         await startSecondStep(req, user.id);
         return res.redirect(303, secondStepUrl(returnTo));
       }

@@ -5,6 +5,7 @@ import type { Config } from "../../config.js";
 import { negotiate, translator, type Locale } from "../../i18n/index.js";
 import type { FormProblem, Ui } from "../../views/layout.js";
 import { STYLESHEET_PATH } from "./assets.js";
+import { ICON_PATH } from "./icon.js";
 import { safeReturnTo } from "./return-to.js";
 
 export const LANG_COOKIE = "lang";
@@ -58,6 +59,7 @@ export function pageUi(req: Request, config: Config): Ui {
     ...translator(pageLocale(req)),
     service: { name: config.serviceName, logoUrl: config.serviceLogoUrl },
     stylesheet: STYLESHEET_PATH,
+    icon: ICON_PATH,
     here: here(req, config.authUrl),
   };
 }

@@ -334,4 +334,6 @@ export const de: Messages = {
   "err.codeThrottled": "Zu viele Code-Versuche; versuche es später erneut.",
   "err.setupExpired": "Die Einrichtung ist abgelaufen; beginne von vorn.",
   "err.twofaAlreadyOn": "Zwei-Faktor ist bereits eingeschaltet.",
+  "err.twofaUnreadable":
+    "Die Zwei-Faktor-Anmeldung dieses Kontos kann nicht mehr geprüft werden, weil sich die Einstellungen des Dienstes geändert haben. Bitte den Betreiber des Dienstes, sie auszuschalten, und richte sie danach neu ein.",
 };

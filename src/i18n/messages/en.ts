@@ -329,6 +329,8 @@ export const en = {
   "err.codeThrottled": "Too many code attempts; try again later.",
   "err.setupExpired": "The setup has expired; start again.",
   "err.twofaAlreadyOn": "Two-factor is already on.",
+  "err.twofaUnreadable":
+    "Two-factor cannot be checked for this account since the service's settings changed. Ask the service's operator to turn it off; then set it up again.",
 };
 
 /** Every key of the catalogs. */

@@ -328,4 +328,6 @@ export const es: Messages = {
   "err.codeThrottled": "Demasiados intentos de código; inténtalo de nuevo más tarde.",
   "err.setupExpired": "La configuración ha caducado; empieza de nuevo.",
   "err.twofaAlreadyOn": "La verificación en dos pasos ya está activada.",
+  "err.twofaUnreadable":
+    "La verificación en dos pasos de esta cuenta ya no se puede comprobar porque cambió la configuración del servicio. Pide al responsable del servicio que la desactive y vuelve a configurarla después.",
 };

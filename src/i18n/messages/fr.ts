@@ -335,4 +335,6 @@ export const fr: Messages = {
   "err.codeThrottled": "Trop de tentatives de code ; réessayez plus tard.",
   "err.setupExpired": "La configuration a expiré ; recommencez.",
   "err.twofaAlreadyOn": "La vérification en deux étapes est déjà activée.",
+  "err.twofaUnreadable":
+    "La vérification en deux étapes de ce compte ne peut plus être contrôlée, car les réglages du service ont changé. Demandez à l’exploitant du service de la désactiver, puis configurez-la à nouveau.",
 };

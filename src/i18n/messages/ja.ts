@@ -321,4 +321,6 @@ export const ja: Messages = {
   "err.codeThrottled": "コードの試行回数が多すぎます。しばらくしてからもう一度お試しください。",
   "err.setupExpired": "設定の有効期限が切れました。最初からやり直してください。",
   "err.twofaAlreadyOn": "2 段階認証はすでに有効です。",
+  "err.twofaUnreadable":
+    "サービスの設定が変わったため、このアカウントの 2 段階認証を確認できません。サービスの運営者に無効にしてもらい、その後もう一度設定してください。",
 };

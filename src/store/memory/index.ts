@@ -20,9 +20,9 @@ export class MemoryStore implements Store {
   readonly accounts = new MemoryAccounts();
   readonly sessions = new MemorySessions();
   readonly apps = new MemoryApps();
-  readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps });
+  readonly consentScopes = new MemoryConsentScopes(this.apps);
+  readonly grants = new MemoryGrants({ accounts: this.accounts, apps: this.apps, consentScopes: this.consentScopes });
   readonly signingKeys = new MemorySigningKeys();
-  readonly consentScopes = new MemoryConsentScopes();
   readonly email = new MemoryEmail();
   readonly passkeys = new MemoryPasskeys();
   readonly twoFactor = new MemoryTwoFactor();

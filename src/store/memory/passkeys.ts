@@ -1,6 +1,7 @@
 // The embedded store's passkeys and WebAuthn challenges, in maps.
 import { ExpiringMap } from "./expiring-map.js";
-import type { PasskeyRecord, PasskeyStore } from "../port.js";
+import type { PasskeyChange, PasskeyRecord, PasskeyStore } from "../port.js";
+import { changedPasskey } from "../port.js";
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -24,10 +25,13 @@ export class MemoryPasskeys implements PasskeyStore {
     const p = this.byCredential.get(id);
     return p ? clone(p) : null;
   }
-  async update(p: PasskeyRecord) {
-    if (this.byCredential.get(p.id)?.userId !== p.userId) return false;
-    this.byCredential.set(p.id, clone(p));
-    return true;
+  /** Read, change and write with no await between: atomic in this process. */
+  async update(userId: string, id: string, change: PasskeyChange) {
+    const current = this.byCredential.get(id);
+    if (current?.userId !== userId) return null;
+    const next = changedPasskey(current, change);
+    if (next) this.byCredential.set(id, clone(next));
+    return clone(next ?? current);
   }
   async remove(userId: string, id: string) {
     if (this.byCredential.get(id)?.userId !== userId) return false;

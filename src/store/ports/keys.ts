@@ -31,6 +31,12 @@ export interface SigningKeyStore {
   claimFirst(ttlSeconds: number): Promise<boolean>;
   /** Adds a key (a rotation). */
   add(key: SigningKeyRecord): Promise<void>;
+  /**
+   * Adds the key only while the store holds exactly the keys named by kids (in any order), as the
+   * caller read them: atomic, so of any number of nodes replacing the same keys at once, one adds
+   * its key and the others get false (and read again).
+   */
+  addUnchanged(key: SigningKeyRecord, kids: string[]): Promise<boolean>;
   /** Removes keys (retired ones whose tokens have all expired). */
   remove(kids: string[]): Promise<void>;
 }
@@ -38,7 +44,8 @@ export interface SigningKeyStore {
 export interface ConsentScopeStore {
   /** The scopes the user granted the app, or null when none were recorded (a consent from before OpenID Connect). */
   get(userId: string, clientId: string): Promise<string[] | null>;
-  set(userId: string, clientId: string, scopes: string[]): Promise<void>;
+  /** Records the scopes; false (nothing kept) when the app does not exist (GrantStore.forgetApp). */
+  set(userId: string, clientId: string, scopes: string[]): Promise<boolean>;
   /** Forgets every app's scopes for the user (account deletion). */
   clear(userId: string): Promise<void>;
 }

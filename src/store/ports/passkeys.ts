@@ -24,14 +24,29 @@ export interface PasskeyRecord {
   lastUsedAt?: number;
 }
 
+/** A change of a passkey (PasskeyStore.update): the new record, or undefined for none. */
+export type PasskeyChange = (passkey: PasskeyRecord) => PasskeyRecord | undefined;
+
+/** The record change() makes of current, keeping its id and user (both stores). */
+export function changedPasskey(current: PasskeyRecord, change: PasskeyChange): PasskeyRecord | undefined {
+  const next = change(structuredClone(current));
+  return next && { ...next, id: current.id, userId: current.userId };
+}
+
 export interface PasskeyStore {
   /** Saves a new passkey; false (nothing saved) when that credential id is known already. */
   add(passkey: PasskeyRecord): Promise<boolean>;
   /** The user's passkeys, oldest first. */
   listForUser(userId: string): Promise<PasskeyRecord[]>;
   byId(credentialId: string): Promise<PasskeyRecord | null>;
-  /** Replaces a passkey of its user (name, counter, last use); false (nothing saved) when it is gone. */
-  update(passkey: PasskeyRecord): Promise<boolean>;
+  /**
+   * Changes one of the user's passkeys (name, counter, last use) in one atomic step, as
+   * AccountStore.update does a user: change gets the record as stored and returns the new one, or
+   * undefined to leave it; it may run more than once, so it is synchronous and does nothing else.
+   * The id and user never change. The record as stored after, or null (nothing written) when the
+   * user has no such passkey (never made, or removed meanwhile: a late sign-in does not revive it).
+   */
+  update(userId: string, credentialId: string, change: PasskeyChange): Promise<PasskeyRecord | null>;
   /** Removes one of the user's passkeys; false when the user has no such passkey. */
   remove(userId: string, credentialId: string): Promise<boolean>;
   /** Removes every passkey of the user (account deletion); how many there were. */

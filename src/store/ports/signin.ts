@@ -19,13 +19,29 @@ export interface UserRecord {
   locale?: string;
 }
 
+/** A change of a user's record (AccountStore.update): the new record, or undefined for none. */
+export type UserChange = (user: UserRecord) => UserRecord | undefined;
+
+/** The record change() makes of current, keeping its id and username (both stores). */
+export function changedUser(current: UserRecord, change: UserChange): UserRecord | undefined {
+  const next = change(structuredClone(current));
+  return next && { ...next, id: current.id, username: current.username };
+}
+
 export interface AccountStore {
   /** Creates the user; false when the username is taken. */
   create(user: UserRecord): Promise<boolean>;
   byId(id: string): Promise<UserRecord | null>;
   byUsername(username: string): Promise<UserRecord | null>;
-  /** Replaces the record of an existing user (the username never changes). */
-  update(user: UserRecord): Promise<void>;
+  /**
+   * Changes an existing user's record in one atomic step, so that changes sent at once are never
+   * lost: change gets the record as stored and returns the new one, or undefined to leave it as it
+   * is. It may be called more than once (the Redis store runs it again when another write came
+   * between its read and its write), so it must be synchronous and do nothing else. The id and
+   * username never change. The record as stored after, or null (nothing written) when there is no
+   * such user, or no longer.
+   */
+  update(id: string, change: UserChange): Promise<UserRecord | null>;
   /**
    * Deletes the user, its picture, and its username's claim (the name is free again); true for
    * the one call that deleted it (of any number at once), false when it was gone already.
@@ -226,8 +242,14 @@ export type RotateResult =
   /** Unknown, past its grant's end, or another client's (then left as it was). */
   | { kind: "unknown" };
 
+/**
+ * Every record a GrantStore (and the ConsentScopeStore) keeps names an app that exists: a write
+ * for an app that does not exist, or whose deletion began, saves nothing (or undoes itself) and
+ * says so. forgetApp, called once the app is deleted, removes what was written before.
+ */
 export interface GrantStore {
-  grantConsent(userId: string, clientId: string): Promise<void>;
+  /** Records the consent; false (nothing kept) when the app does not exist. */
+  grantConsent(userId: string, clientId: string): Promise<boolean>;
   hasConsent(userId: string, clientId: string): Promise<boolean>;
   consents(userId: string): Promise<string[]>;
   /**
@@ -242,7 +264,7 @@ export interface GrantStore {
    * Saves a code while the user's consent to code.clientId holds, and registers it with that
    * consent (for withdrawConsent) for grantTtlSeconds (≥ the code's TTL + the token lifetime).
    * The check and the registration are one atomic step, so a withdrawal either sees the code or
-   * comes first; false (nothing saved) when there is no consent.
+   * comes first; false (nothing saved) when there is no consent, or no app.
    */
   saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number): Promise<boolean>;
   /**
@@ -257,7 +279,8 @@ export interface GrantStore {
     markTtlSeconds: number,
   ): Promise<{ kind: "first"; code: CodeRecord } | { kind: "replay" } | { kind: "revoked" } | { kind: "unknown" }>;
 
-  saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number): Promise<void>;
+  /** Saves an access token; false (nothing saved) when its app does not exist. */
+  saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number): Promise<boolean>;
   /**
    * The token, or null when unknown, expired, revoked through its code (a replay, or a withdrawn
    * consent), or issued to another client.
@@ -275,13 +298,15 @@ export interface GrantStore {
   /**
    * Saves the first refresh token of a grant (record.grantId, a code taken just before) and keeps
    * the grant's mark as long as record.grantExpiresAt, so that a replay of its code or a
-   * revocation still ends the chain. false (nothing saved) when the grant was revoked meanwhile.
+   * revocation still ends the chain. false (nothing saved) when the grant was revoked meanwhile,
+   * or deleted with its app.
    */
   startRefresh(refreshHash: string, record: RefreshRecord, now: number): Promise<boolean>;
   /**
    * Rotation, atomic per token: the live refresh token refreshHash of clientId is used up and
    * nextHash takes its place (same record, issued at now). Any number of concurrent calls with one
    * token: exactly one "rotated"; the others find it used, "reused", and revoke the grant.
+   * "unknown" (nothing kept of nextHash) when the app was deleted meanwhile.
    */
   rotateRefresh(refreshHash: string, clientId: string, nextHash: string, now: number): Promise<RotateResult>;
   /** The refresh token when it is clientId's (live, rotated or revoked) and its grant has not ended, or null. */
@@ -301,4 +326,11 @@ export interface GrantStore {
    * revokeUserGrants and the consents' withdrawal), so that no record naming the user is left.
    */
   forgetUserTokens(userId: string): Promise<void>;
+  /**
+   * Deletes every record issued for the app (after apps.delete): every user's consent to it and
+   * its scopes, its codes with their marks, its access and refresh tokens, and their entries in
+   * the users' indexes. A write for the app still in flight saves nothing after this, so that no
+   * record about a deleted app outlives its deletion. Idempotent.
+   */
+  forgetApp(clientId: string): Promise<void>;
 }

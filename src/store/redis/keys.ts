@@ -69,6 +69,11 @@ export function keyspace(prefix: string) {
      * reuse detection and the grant's revocation are one script.
      */
     refresh: (grantId: string, refreshHash: string) => `${prefix}:refresh:{${grantId}}:${refreshHash}`,
+    /**
+     * Set: the hashes of a grant's refresh tokens (its chain), until the grant ends. Tagged with
+     * the grant, so that an app's deletion reads it and deletes the grant's keys in one script.
+     */
+    refreshChain: (grantId: string) => `${prefix}:refresh-chain:{${grantId}}`,
     /** String "<grant id> <grant end, ms>" of a refresh token, by the token's hash (the token names no grant). */
     refreshGrant: (refreshHash: string) => `${prefix}:refresh-grant:{${refreshHash}}`,
     /**
@@ -81,6 +86,22 @@ export function keyspace(prefix: string) {
      * scored by when they end (ms), for account deletion; expires with the last of them.
      */
     userTokens: (userId: string) => `${prefix}:tokens-of:{${userId}}`,
+    /**
+     * Sorted set: the users an app issued records to (appUserGrants), each scored by when the last
+     * of them ends (ms; +inf while there is a consent). Tagged with the client id, like the app: an
+     * entry is added only while the app exists (one script), so that nothing is registered after
+     * the app's deletion has read the set. Expires with its last entry.
+     */
+    appGrants: (clientId: string) => `${prefix}:grants-of:{${clientId}}`,
+    /**
+     * Sorted set: what the app was issued for one user, so that deleting the app deletes it at once:
+     * "c" (the consent, its scopes and its codes' index), "k <code hash>" (a code and the grant it
+     * began: its mark, its refresh chain), "t <token hash>" (an access token); scored by when the
+     * record ends (ms; +inf for the consent). Same tag as appGrants; dropped with the user too.
+     */
+    appUserGrants: (clientId: string, userId: string) => `${prefix}:grants-of:{${clientId}}:${userId}`,
+    /** Set: the client ids whose appGrants name the user (the user's deletion drops those entries). */
+    appsUsed: (userId: string) => `${prefix}:apps-used:{${userId}}`,
     /** Hash: kid → JSON SigningKeyRecord, the OpenID Connect signing keys of every node. */
     signingKeys: `${prefix}:{signing-keys}`,
     /** String with a TTL: a node is making the first signing key (the others wait for it); same tag. */

@@ -3,11 +3,18 @@
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import type { PasskeyRecord, PasskeyStore } from "../port.js";
+import type { PasskeyChange, PasskeyRecord, PasskeyStore } from "../port.js";
+import { changedPasskey } from "../port.js";
 
-/** HSET only when the field exists (a passkey removed meanwhile stays removed). */
-const UPDATE_IF_EXISTS = `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0`;
+/**
+ * HSET only while the field holds what was read (a compare-and-set: a passkey removed or changed
+ * meanwhile is not overwritten); ARGV id, the value read, the new value.
+ */
+const SET_IF = `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0`;
+
+/** How often an update reads again before giving up (each retry means another write succeeded). */
+const MAX_ATTEMPTS = 1000;
 
 export class RedisPasskeys implements PasskeyStore {
   constructor(
@@ -33,11 +40,18 @@ export class RedisPasskeys implements PasskeyStore {
     const raw = await guarded(() => this.redis.hget(this.keys.passkeys(userId), id));
     return raw === null ? null : (JSON.parse(raw) as PasskeyRecord);
   }
-  async update(p: PasskeyRecord) {
-    const n = await guarded(() =>
-      this.redis.eval(UPDATE_IF_EXISTS, 1, this.keys.passkeys(p.userId), p.id, JSON.stringify(p)),
-    );
-    return n === 1;
+  /** Optimistic, as RedisAccounts.update: read, change, compare-and-set; read again when another write came between. */
+  async update(userId: string, id: string, change: PasskeyChange) {
+    const key = this.keys.passkeys(userId);
+    for (let attempt = 0; ; attempt++) {
+      const raw = await guarded(() => this.redis.hget(key, id));
+      if (raw === null) return null;
+      const current = JSON.parse(raw) as PasskeyRecord;
+      const next = changedPasskey(current, change);
+      if (!next) return current;
+      if ((await guarded(() => this.redis.eval(SET_IF, 1, key, id, raw, JSON.stringify(next)))) === 1) return next;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`passkey of ${userId}: too many writes at once`);
+    }
   }
   async remove(userId: string, id: string) {
     const n = await guarded(() => this.redis.hdel(this.keys.passkeys(userId), id));

@@ -1,4 +1,5 @@
 // The Redis store's part for sign-in. Records are JSON strings; key names come from keys.ts.
+import { ADD_ENTRY_LUA, registerWithApp } from "./app-grants.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -15,14 +16,24 @@ import type {
   SessionStore,
   SessionSummary,
   TokenRecord,
+  UserChange,
   UserRecord,
 } from "../port.js";
-import { bySeen, corsOriginKey, summaryOf } from "../port.js";
+import { bySeen, changedUser, corsOriginKey, summaryOf } from "../port.js";
 
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
 /** Deletes KEYS[1] when it holds ARGV[1]. */
 const DEL_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** Sets KEYS[1] to ARGV[2] when it holds ARGV[1] (1), else nothing (0): a compare-and-set. */
+const SET_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`;
+
+/**
+ * How often an update reads again before giving up: each failed attempt means another write of the
+ * record succeeded, so n updates at once all finish within n attempts.
+ */
+const MAX_ATTEMPTS = 1000;
 
 export class RedisAccounts implements AccountStore {
   constructor(
@@ -49,8 +60,22 @@ export class RedisAccounts implements AccountStore {
     const id = await guarded(() => this.redis.get(this.keys.username(username)));
     return id === null ? null : this.byId(id);
   }
-  async update(user: UserRecord) {
-    await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user), "XX"));
+  /**
+   * Optimistic: read the record, change it, and write it with one script only while the key still
+   * holds what was read (compare-and-set); when another write came between, read again.
+   */
+  async update(id: string, change: UserChange) {
+    const key = this.keys.user(id);
+    for (let attempt = 0; ; attempt++) {
+      const raw = await guarded(() => this.redis.get(key));
+      if (raw === null) return null;
+      const current = JSON.parse(raw) as UserRecord;
+      const next = changedUser(current, change);
+      if (!next) return current;
+      const written = await guarded(() => this.redis.eval(SET_IF, 1, key, raw, JSON.stringify(next)));
+      if (written === 1) return next;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`user ${id}: too many writes at once`);
+    }
   }
   async delete(user: UserRecord) {
     const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));
@@ -202,10 +227,12 @@ end
 return {'unknown'}`;
 
 // Registers a code with the consent it was issued under, while that consent holds: KEYS[1] the
-// user's consents, KEYS[2] the consent's codes (same tag); ARGV client id, code hash, now (ms),
-// until (ms). Entries past their time are dropped on the way, so the set holds only live ones.
+// user's consents, KEYS[2] the consent's codes, KEYS[3] the apps the user used (same tag); ARGV
+// client id, code hash, now (ms), until (ms). Entries past their time are dropped on the way, so
+// the set holds only live ones.
 const REGISTER_CODE = `
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
 local ttl = tonumber(ARGV[4]) - tonumber(ARGV[3])
@@ -231,23 +258,27 @@ else
 end
 return 1`;
 
-// The first refresh token of a grant: KEYS[1] the grant's mark, KEYS[2] the token's hash (same
-// tag); ARGV record JSON, client id, now (ms), the grant's end (ms). The mark lives until the end.
+// The first refresh token of a grant: KEYS[1] the grant's mark, KEYS[2] the token's hash, KEYS[3]
+// the grant's chain (same tag); ARGV record JSON, client id, now (ms), the grant's end (ms), the
+// token's hash. The mark lives until the end. No mark: the code's taking left one, so the grant
+// was deleted meanwhile (its app's deletion): nothing is saved.
 const START_REFRESH = `
 local mark = redis.call('GET', KEYS[1])
-if not mark then
-  redis.call('SET', KEYS[1], 'ok', 'PXAT', ARGV[4])
-  mark = 'ok'
-elseif redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) - tonumber(ARGV[3]) then
+if mark ~= 'ok' then return 0 end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) - tonumber(ARGV[3]) then
   redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 end
-if mark == 'revoked' then return 0 end
 redis.call('HSET', KEYS[2], 'rec', ARGV[1], 'client', ARGV[2], 'iat', ARGV[3], 'until', ARGV[4], 'used', '0')
 redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[5])
+if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[4]) - tonumber(ARGV[3]) then
+  redis.call('PEXPIREAT', KEYS[3], ARGV[4])
+end
 return 1`;
 
-// Rotation: KEYS[1] the presented token, KEYS[2] the grant's mark, KEYS[3] the next token (one
-// tag: the grant); ARGV client id, now (ms). Used once already: the grant is revoked (reuse). A
+// Rotation: KEYS[1] the presented token, KEYS[2] the grant's mark, KEYS[3] the next token, KEYS[4]
+// the grant's chain (one tag: the grant); ARGV client id, now (ms), the next token's hash. Used
+// once already: the grant is revoked (reuse). A
 // used token keeps client, used and until only (what reuse detection reads): a month of hourly
 // rotations leaves small entries.
 const ROTATE_REFRESH = `
@@ -267,7 +298,40 @@ redis.call('HSET', KEYS[1], 'used', '1')
 redis.call('HDEL', KEYS[1], 'rec', 'iat')
 redis.call('HSET', KEYS[3], 'rec', t[1], 'client', ARGV[1], 'iat', ARGV[2], 'until', untilMs, 'used', '0')
 redis.call('PEXPIREAT', KEYS[3], untilMs)
+redis.call('SADD', KEYS[4], ARGV[3])
+if redis.call('PTTL', KEYS[4]) < tonumber(untilMs) - tonumber(ARGV[2]) then
+  redis.call('PEXPIREAT', KEYS[4], untilMs)
+end
 return {'rotated', t[1]}`;
+
+// An app's deletion, for one grant of it (one tag: the grant): KEYS[1] the code, KEYS[2] its mark,
+// KEYS[3] the chain; ARGV[1] the prefix of the grant's refresh token keys. Deletes the code, the
+// mark and every refresh token of the chain at once, and returns the chain (whose lookup keys and
+// user index entries live elsewhere): a rotation after this finds its token gone.
+const FORGET_GRANT = `
+local chain = redis.call('SMEMBERS', KEYS[3])
+for _, h in ipairs(chain) do redis.call('DEL', ARGV[1] .. h) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return chain`;
+
+// An app's deletion, for one user (one tag: the user): KEYS[1] consents, KEYS[2] consent scopes,
+// KEYS[3] the consent's codes, KEYS[4] the apps the user used; ARGV[1] the client id.
+const FORGET_CONSENT = `
+redis.call('SREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[3])
+redis.call('SREM', KEYS[4], ARGV[1])
+return 1`;
+
+// An access token, saved only while its app exists: KEYS[1] the app, KEYS[2] the token, KEYS[3]
+// the app's users, KEYS[4] the user's entries (one tag: the client id); ARGV token JSON, TTL (s),
+// entry, until (ms), now (ms), user id.
+const SAVE_TOKEN = `${ADD_ENTRY_LUA}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+add(KEYS[4], ARGV[4], ARGV[3], ARGV[5])
+add(KEYS[3], ARGV[4], ARGV[6], ARGV[5])
+return 1`;
 
 // Revokes a grant by its mark alone (KEYS[1]); ARGV[1] TTL for a mark not there yet.
 const REVOKE_GRANT = `
@@ -290,7 +354,17 @@ export class RedisGrants implements GrantStore {
   ) {}
 
   async grantConsent(userId: string, clientId: string) {
-    await guarded(() => this.redis.sadd(this.keys.consents(userId), clientId));
+    await guarded(() =>
+      this.redis.multi().sadd(this.keys.consents(userId), clientId).sadd(this.keys.appsUsed(userId), clientId).exec(),
+    );
+    if (!(await registerWithApp(this.redis, this.keys, clientId, userId, "c", "+inf"))) {
+      // The app is gone (or its deletion began): no consent to it is kept.
+      await guarded(() =>
+        this.redis.multi().srem(this.keys.consents(userId), clientId).srem(this.keys.appsUsed(userId), clientId).exec(),
+      );
+      return false;
+    }
+    return true;
   }
   async hasConsent(userId: string, clientId: string) {
     return (await guarded(() => this.redis.sismember(this.keys.consents(userId), clientId))) === 1;
@@ -334,23 +408,32 @@ export class RedisGrants implements GrantStore {
   }
   async startRefresh(refreshHash: string, record: RefreshRecord, now: number) {
     const until = String(record.grantExpiresAt);
-    await guarded(() =>
-      this.redis.set(this.keys.refreshGrant(refreshHash), `${record.grantId} ${until}`, "PXAT", until),
-    );
+    const lookup = this.keys.refreshGrant(refreshHash);
+    const key = this.keys.refresh(record.grantId, refreshHash);
+    // Its lookup key and its user's index entry first: an app's deletion that comes after the
+    // script finds the token in the chain and deletes those too.
+    await guarded(() => this.redis.set(lookup, `${record.grantId} ${until}`, "PXAT", until));
+    await this.indexToken(record.userId, record.clientId, key, record.grantExpiresAt);
     const ok = await guarded(() =>
       this.redis.eval(
         START_REFRESH,
-        2,
+        3,
         this.keys.codeUsed(record.grantId),
-        this.keys.refresh(record.grantId, refreshHash),
+        key,
+        this.keys.refreshChain(record.grantId),
         JSON.stringify(record),
         record.clientId,
         String(now),
         until,
+        refreshHash,
       ),
     );
-    if (ok === 1)
-      await this.indexToken(record.userId, this.keys.refresh(record.grantId, refreshHash), record.grantExpiresAt);
+    if (ok !== 1) {
+      await guarded(() =>
+        Promise.all([this.redis.del(lookup), this.redis.zrem(this.keys.userTokens(record.userId), key)]),
+      );
+      await this.dropAppUsedIfGone(record.userId, record.clientId);
+    }
     return ok === 1;
   }
   /** A refresh token's grant id and the grant's end (ms), from its lookup key. */
@@ -371,12 +454,14 @@ export class RedisGrants implements GrantStore {
         this.redis.set(nextLookup, `${grantId} ${until}`, "PXAT", until),
         this.redis.eval(
           ROTATE_REFRESH,
-          3,
+          4,
           this.keys.refresh(grantId, refreshHash),
           this.keys.codeUsed(grantId),
           this.keys.refresh(grantId, nextHash),
+          this.keys.refreshChain(grantId),
           clientId,
           String(now),
+          nextHash,
         ),
       ]),
     )) as [unknown, [string, string?]];
@@ -385,7 +470,17 @@ export class RedisGrants implements GrantStore {
       return { kind: r[0] as "reused" | "revoked" | "unknown" };
     }
     const record = JSON.parse(r[1]!) as RefreshRecord;
-    await this.indexToken(record.userId, this.keys.refresh(grantId, nextHash), record.grantExpiresAt);
+    const nextKey = this.keys.refresh(grantId, nextHash);
+    await this.indexToken(record.userId, record.clientId, nextKey, record.grantExpiresAt);
+    // The app's deletion may have deleted the grant since the script (before this index entry was
+    // written): then the entry and the lookup key go too, and the token is not handed out.
+    if ((await guarded(() => this.redis.exists(nextKey))) === 0) {
+      await guarded(() =>
+        Promise.all([this.redis.del(nextLookup), this.redis.zrem(this.keys.userTokens(record.userId), nextKey)]),
+      );
+      await this.dropAppUsedIfGone(record.userId, record.clientId);
+      return { kind: "unknown" };
+    }
     return { kind: "rotated", record };
   }
   async refreshToken(refreshHash: string, clientId: string): Promise<RefreshState | null> {
@@ -407,9 +502,10 @@ export class RedisGrants implements GrantStore {
     const registered = await guarded(() =>
       this.redis.eval(
         REGISTER_CODE,
-        2,
+        3,
         this.keys.consents(code.userId),
         this.keys.grantCodes(code.userId, code.clientId),
+        this.keys.appsUsed(code.userId),
         code.clientId,
         codeHash,
         String(now),
@@ -418,6 +514,18 @@ export class RedisGrants implements GrantStore {
     );
     if (registered !== 1) return false;
     await guarded(() => this.redis.set(this.keys.code(codeHash), JSON.stringify(code), "EX", ttlSeconds));
+    const until = now + grantTtlSeconds * 1000;
+    if (!(await registerWithApp(this.redis, this.keys, code.clientId, code.userId, `k ${codeHash}`, until))) {
+      // The app is gone: the code and its entry with the consent go too.
+      await guarded(() =>
+        Promise.all([
+          this.redis.del(this.keys.code(codeHash)),
+          this.redis.zrem(this.keys.grantCodes(code.userId, code.clientId), codeHash),
+          this.redis.srem(this.keys.appsUsed(code.userId), code.clientId),
+        ]),
+      );
+      return false;
+    }
     return true;
   }
   async takeCode(codeHash: string, markTtlSeconds: number) {
@@ -431,11 +539,42 @@ export class RedisGrants implements GrantStore {
   }
   async saveToken(tokenHash: string, token: TokenRecord, ttlSeconds: number) {
     const key = this.keys.token(token.clientId, tokenHash);
-    await guarded(() => this.redis.set(key, JSON.stringify(token), "EX", ttlSeconds));
-    await this.indexToken(token.userId, key, Date.now() + ttlSeconds * 1000);
+    const now = Date.now();
+    const until = now + ttlSeconds * 1000;
+    // The user's index entry first (an app's deletion after the script deletes it with the token).
+    await this.indexToken(token.userId, token.clientId, key, until);
+    const saved = await guarded(() =>
+      this.redis.eval(
+        SAVE_TOKEN,
+        4,
+        this.keys.app(token.clientId),
+        key,
+        this.keys.appGrants(token.clientId),
+        this.keys.appUserGrants(token.clientId, token.userId),
+        JSON.stringify(token),
+        String(ttlSeconds),
+        `t ${tokenHash}`,
+        String(until),
+        String(now),
+        token.userId,
+      ),
+    );
+    if (saved !== 1) {
+      await guarded(() =>
+        this.redis
+          .multi()
+          .zrem(this.keys.userTokens(token.userId), key)
+          .srem(this.keys.appsUsed(token.userId), token.clientId)
+          .exec(),
+      );
+    }
+    return saved === 1;
   }
-  /** Notes a token's key under its user (for forgetUserTokens); the index expires with its last token. */
-  private async indexToken(userId: string, key: string, until: number) {
+  /**
+   * Notes a token's key under its user (for forgetUserTokens), and the app among those the user
+   * used; the index expires with its last token.
+   */
+  private async indexToken(userId: string, clientId: string, key: string, until: number) {
     const index = this.keys.userTokens(userId);
     const now = Date.now();
     await guarded(() =>
@@ -445,8 +584,14 @@ export class RedisGrants implements GrantStore {
         .zadd(index, until, key)
         .pexpireat(index, until, "NX")
         .pexpireat(index, until, "GT")
+        .sadd(this.keys.appsUsed(userId), clientId)
         .exec(),
     );
+  }
+  /** A write undone: the app leaves the user's apps-used set when it is gone (a deletion). */
+  private async dropAppUsedIfGone(userId: string, clientId: string) {
+    if ((await guarded(() => this.redis.exists(this.keys.app(clientId)))) === 0)
+      await guarded(() => this.redis.srem(this.keys.appsUsed(userId), clientId));
   }
   async forgetUserTokens(userId: string) {
     const index = this.keys.userTokens(userId);
@@ -454,6 +599,69 @@ export class RedisGrants implements GrantStore {
     // Each token key has its own hash tag: one DEL each (Cluster-safe).
     await guarded(() => Promise.all(keys.map((k) => this.redis.del(k))));
     await guarded(() => this.redis.del(index));
+    // The user's entries in the indexes of the apps they used (each app's own tag).
+    const used = this.keys.appsUsed(userId);
+    const apps = await guarded(() => this.redis.smembers(used));
+    await guarded(() =>
+      Promise.all(
+        apps.map((c) =>
+          this.redis.multi().zrem(this.keys.appGrants(c), userId).del(this.keys.appUserGrants(c, userId)).exec(),
+        ),
+      ),
+    );
+    await guarded(() => this.redis.del(used));
+  }
+  async forgetApp(clientId: string) {
+    const index = this.keys.appGrants(clientId);
+    const users = await guarded(() => this.redis.zrange(index, "0", "-1"));
+    await guarded(() => Promise.all(users.map((u) => this.forgetAppUser(clientId, u))));
+    await guarded(() => this.redis.del(index));
+  }
+  /** What a deleted app was issued for one user: its access tokens, grants, and the consent. */
+  private async forgetAppUser(clientId: string, userId: string) {
+    const entries = this.keys.appUserGrants(clientId, userId);
+    const members = await this.redis.zrange(entries, "0", "-1");
+    const grants: string[] = [];
+    const tokenKeys: string[] = [];
+    for (const m of members) {
+      const [kind, hash] = m.split(" ");
+      if (kind === "k" && hash) grants.push(hash);
+      else if (kind === "t" && hash) tokenKeys.push(this.keys.token(clientId, hash));
+    }
+    // Access tokens share the app's tag (one DEL); the user's index is on the user's.
+    if (tokenKeys.length > 0) {
+      await this.redis.del(...tokenKeys);
+      await this.redis.zrem(this.keys.userTokens(userId), ...tokenKeys);
+    }
+    await Promise.all([
+      ...grants.map((h) => this.forgetGrant(userId, h)),
+      this.redis.eval(
+        FORGET_CONSENT,
+        4,
+        this.keys.consents(userId),
+        this.keys.consentScopes(userId),
+        this.keys.grantCodes(userId, clientId),
+        this.keys.appsUsed(userId),
+        clientId,
+      ),
+    ]);
+    await this.redis.del(entries);
+  }
+  /** One grant of a deleted app: its code, mark and chain (one script), then the chain's other keys. */
+  private async forgetGrant(userId: string, grantId: string) {
+    const chain = (await this.redis.eval(
+      FORGET_GRANT,
+      3,
+      this.keys.code(grantId),
+      this.keys.codeUsed(grantId),
+      this.keys.refreshChain(grantId),
+      this.keys.refresh(grantId, ""),
+    )) as string[];
+    if (chain.length === 0) return;
+    await Promise.all([
+      ...chain.map((h) => this.redis.del(this.keys.refreshGrant(h))),
+      this.redis.zrem(this.keys.userTokens(userId), ...chain.map((h) => this.keys.refresh(grantId, h))),
+    ]);
   }
   async token(tokenHash: string, clientId: string) {
     const t = parse<TokenRecord>(await guarded(() => this.redis.get(this.keys.token(clientId, tokenHash))));
