@@ -27,6 +27,27 @@ describe("The process", function () {
     }
   });
 
+  it("When a running node's /metrics is scraped, then it has the process metrics, event-loop delay over the last window included", async () => {
+    const node = await spawnNode();
+    try {
+      await http(node.url, "/metrics"); // starts a window
+      await new Promise((r) => setTimeout(r, 300));
+      const r = await http(node.url, "/metrics");
+      expect(r.status).to.equal(200);
+      for (const name of ["p50", "p99", "max"]) {
+        const m = new RegExp(`^nodejs_eventloop_lag_${name}_seconds ([0-9.e-]+)$`, "m").exec(r.text);
+        expect(m, `nodejs_eventloop_lag_${name}_seconds in:\n${r.text.slice(0, 2000)}`).to.not.equal(null);
+        // The time between the 10 ms sampling timer's ticks: at least about 10 ms, never absurd.
+        expect(Number(m![1])).to.be.within(0.005, 5);
+      }
+      expect(r.text).to.match(/^process_resident_memory_bytes \d+/m);
+      expect(r.text).to.match(/^nodejs_heap_size_used_bytes \d+/m);
+    } finally {
+      node.kill("SIGTERM");
+      await node.exited;
+    }
+  });
+
   it("When SIGTERM arrives mid-request, then that request still succeeds, new connections are refused, and it exits 0 within 10 s", async () => {
     const node = await spawnNode();
     const body = JSON.stringify({ question: "in flight?", answer: "yes" });

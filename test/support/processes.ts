@@ -184,7 +184,7 @@ export function sigilEnv(port: number, redisUrl: string, extra: Record<string, s
 /** A Sigil node as benches and fault tests run it: src/main.ts with sigilEnv on a free port. */
 export async function startSigil(
   redisUrl: string,
-  opts: { name?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
+  opts: { name?: string; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   return startProcess({
@@ -193,5 +193,6 @@ export async function startSigil(
     port,
     env: sigilEnv(port, redisUrl, opts.env),
     nodeArgs: opts.nodeArgs,
+    readyTimeoutMs: opts.readyTimeoutMs,
   });
 }

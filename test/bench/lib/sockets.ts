@@ -31,7 +31,7 @@ export function percentile(sorted: number[], p: number): number {
  */
 export function startBenchSigil(
   redisUrl: string,
-  opts: { name: string; nodeArgs?: string[]; env?: Record<string, string> },
+  opts: { name: string; nodeArgs?: string[]; env?: Record<string, string>; readyTimeoutMs?: number },
 ): Promise<ServerProcess> {
   return startSigil(redisUrl, opts);
 }
