@@ -80,6 +80,7 @@ const schema = z.object({
   SOLVE_LIMIT_PER_KEY: intIn(1, 1000000).default(100),
   SOLVE_LIMIT_PER_KEY_WINDOW: intIn(1, 86400).default(3600),
   SHUTDOWN_TIMEOUT: intIn(1, 60).default(10),
+  KEEP_ALIVE_TIMEOUT: intIn(1, 600).default(72),
   CHANNEL_MAX_QUEUE: intIn(10, 100000).default(1000),
   CHANNEL_RATE_LIMIT: intIn(1, 10000).default(20),
   HOT_ROUTES: z.enum(["on", "off"], "must be on or off").default("on"),
@@ -163,6 +164,12 @@ export interface Config {
     readonly perKeyWindow: number;
   };
   readonly shutdownTimeout: number;
+  /**
+   * KEEP_ALIVE_TIMEOUT: seconds an idle keep-alive connection stays open. Longer than the idle
+   * timeout of the usual load balancers (60 s), so that a balancer never sends a request on a
+   * connection the node is closing at that moment (which the balancer answers with a 502).
+   */
+  readonly keepAliveTimeout: number;
   /** Packets a socket may have waiting to be sent before it counts as a slow reader and is dropped. */
   readonly channelMaxQueue: number;
   /** Client → server events per second per socket (token bucket, burst of the same size). */
@@ -291,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       perKeyWindow: e.SOLVE_LIMIT_PER_KEY_WINDOW,
     },
     shutdownTimeout: e.SHUTDOWN_TIMEOUT,
+    keepAliveTimeout: e.KEEP_ALIVE_TIMEOUT,
     channelMaxQueue: e.CHANNEL_MAX_QUEUE,
     channelRateLimit: e.CHANNEL_RATE_LIMIT,
     hotRoutes: e.HOT_ROUTES === "on",

@@ -41,7 +41,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
   const { logger, opened, metrics } = opts;
   let draining = false;
   // The request handler comes below, before the realtime channel (which wraps it for /socket.io/).
-  const server = createHttpServer();
+  const server = createHttpServer(given.keepAliveTimeout);
 
   // PORT=0: bind first, so that the URLs that follow the port (config.ts, listeningOn) are known
   // before anything is built on them. No client knows the port before startNode returns.

@@ -22,6 +22,7 @@ describe("Configuration", () => {
     expect(config.authUrl).to.equal(config.baseUrl);
     expect(config.redisUrl).to.equal(undefined);
     expect(config.codeTtl).to.equal(60);
+    expect(config.keepAliveTimeout, "above a load balancer's usual 60 s").to.equal(72);
     expect(Buffer.byteLength(config.secret)).to.be.at.least(32);
     expect(warnings.join("\n"))
       .to.match(/REDIS_URL/)
@@ -48,6 +49,7 @@ describe("Configuration", () => {
     expect(bad({ REDIS_URL: "redis+cluster://a:1,b:2" })).to.equal(undefined);
     expect(bad({ HOT_ROUTES: "no" })).to.equal("HOT_ROUTES");
     expect(bad({ SIGNING_KEY_AT_START: "later" })).to.equal("SIGNING_KEY_AT_START");
+    expect(bad({ KEEP_ALIVE_TIMEOUT: "0" })).to.equal("KEEP_ALIVE_TIMEOUT");
   });
 
   it("When REDIS_WAIT_REPLICAS is set, then it needs REDIS_URL and a whole number; unset, writes do not wait", () => {

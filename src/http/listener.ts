@@ -8,9 +8,17 @@ import type { ErrorBody } from "../errors.js";
 /** Headers in all: 16 KB (docs/http-api.md#conventions). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
-/** The server, without its request handler (server.on("request", …)). */
-export function createHttpServer(): Server {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+/**
+ * The server, without its request handler (server.on("request", …)). An idle keep-alive connection
+ * stays open `keepAliveSeconds` (KEEP_ALIVE_TIMEOUT); the time allowed for a request's headers stays
+ * above it, as node asks.
+ */
+export function createHttpServer(keepAliveSeconds: number): Server {
+  const server = createServer({
+    maxHeaderSize: MAX_HEADER_BYTES,
+    keepAliveTimeout: keepAliveSeconds * 1000,
+    headersTimeout: Math.max(60_000, (keepAliveSeconds + 1) * 1000),
+  });
   // An Expect other than 100-continue (node answers that one itself): 417 in the documented error form, not
   // node's bare 417. The request is not served and its body is not read, so the connection closes.
   server.on("checkExpectation", (req, res) => {
