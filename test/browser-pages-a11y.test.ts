@@ -67,7 +67,7 @@ describeBackends(
     let redirectUri: string;
 
     before(async function () {
-      this.timeout(60_000);
+      this.timeout(180_000);
       browser = await launchChromium(this);
       appPage = await servePage(
         `<!doctype html><html lang="en"><title>Back at the app</title><h1>Back at the app</h1>`,
@@ -107,7 +107,7 @@ describeBackends(
     }
 
     it("When every page is shown in every state, then axe finds nothing in light or dark, and nothing scrolls sideways at 360 px", async function () {
-      this.timeout(60_000);
+      this.timeout(180_000);
       const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const page = await context.newPage();
       const states: Array<[string, () => Promise<unknown>]> = [
@@ -346,7 +346,7 @@ describeBackends(
     });
 
     it("When mail is set up, then the email and recovery pages pass axe in light and dark and fit 360 px", async function () {
-      this.timeout(60_000);
+      this.timeout(180_000);
       const smtp = await TestSmtp.start();
       try {
         const mailNode = await backend.startNode({ SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" });
@@ -428,7 +428,7 @@ describeBackends(
     });
 
     it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused, deletion with a passkey refused) pass axe in light and dark and fit 360 px", async function () {
-      this.timeout(60_000);
+      this.timeout(180_000);
       const pk = await backend.startNode(PASSKEY_ENV);
       const base = pk.config.authUrl;
       const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
@@ -475,7 +475,7 @@ describeBackends(
     });
 
     it("When a person uses only the keyboard, then they sign in and allow the app with Tab and Enter, always seeing the focus", async function () {
-      this.timeout(30_000);
+      this.timeout(90_000);
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(authorizeUrl());

@@ -8,7 +8,7 @@ import { readyClient, refusal } from "./support/channel.js";
 import { PageClient, authorize, csrfOf, token } from "./support/pages.js";
 
 describe("CLI: users reset-password and delete", function () {
-  this.timeout(60000);
+  this.timeout(120_000);
   let redis: TestRedis;
   let node: TestNode;
   before(async function () {

@@ -7,7 +7,7 @@ import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, csrfOf, token, userInfo } from "./support/pages.js";
 
 describe("CLI: users and apps", function () {
-  this.timeout(60000);
+  this.timeout(120_000);
   let redis: TestRedis;
   const nodes: TestNode[] = [];
   before(async function () {

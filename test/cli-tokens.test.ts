@@ -74,7 +74,7 @@ describeBackends(
     };
 
     it("When the real commands run, then an app made with `sigil apps create` gets a token that opens the channel", function () {
-      this.timeout(30_000);
+      this.timeout(120_000);
       expect(sigil("users", "create", "--username", "carol", "--password", "long enough pw").status).to.equal(0);
       const app = sigil(
         "apps",
@@ -107,7 +107,7 @@ describeBackends(
     });
 
     it('When an option\'s value begins with "-" (an older client id, a name, a password), then the command takes it', function () {
-      this.timeout(30_000);
+      this.timeout(120_000);
       const user = sigil(
         "users",
         "create",
