@@ -883,4 +883,85 @@ describeBackends("Fuzzing the sign-in endpoints with bad input", (backend) => {
     if (process.env.FUZZ_VERBOSE) console.log("      page form statuses:", Object.fromEntries(statuses));
     await expectUnchanged(w, before);
   });
+  it("When random fields reach the signed-in /account forms (profile, email, two-factor, sessions, consents, deletion), with or without CSRF, then no 5xx, no redirect off the service, other users unchanged", async function () {
+    this.timeout(Math.max(30_000, RUNS * 300));
+    const w = await world(backend);
+    const before = await w.snapshot();
+    // bob is the signed-in person sending the forms; alice's and devon's records must not move.
+    const values: Record<string, fc.Arbitrary<string>> = {
+      display_name: fc.oneof(text, fc.string({ unit: "grapheme", maxLength: 70 })),
+      email: fc.oneof(fc.emailAddress(), fc.constantFrom("a@b", "@x.example", "a@@x.example", "É@Ü.example"), text),
+      password: fc.oneof(fc.string({ minLength: 8, maxLength: 20 }), text),
+      code: fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/), text),
+      pending: fc.oneof(fc.base64String({ maxLength: 200 }), text),
+      session: fc.oneof(fc.uuid(), fc.base64String({ maxLength: 60 }), text),
+      client_id: fc.oneof(fc.constant(w.app.clientId), fc.constant(w.otherApp.clientId), text),
+      name: fc.oneof(text, fc.string({ unit: "grapheme", maxLength: 70 })),
+    };
+    const pair = fc.oneof(
+      {
+        weight: 8,
+        arbitrary: fc
+          .constantFrom(...Object.keys(values))
+          .chain((k) => values[k]!.map((v) => [k, v] as [string, string])),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(
+          fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom("email[]", "code[x]", "__proto__", "_csrf[]")),
+          text,
+        ),
+      },
+    );
+    const form = fc.record({
+      path: fc.constantFrom(
+        "/account",
+        "/account/email",
+        "/account/email/resend",
+        "/account/2fa/setup",
+        "/account/2fa/confirm",
+        "/account/2fa/disable",
+        "/account/sessions/signout",
+        "/account/sessions/signout-others",
+        "/account/consents/withdraw",
+        "/account/delete",
+      ),
+      withCsrf: fc.boolean(),
+      pairs: fc.array(pair, { maxLength: 6 }),
+      ct: fc.oneof(
+        { weight: 6, arbitrary: fc.constant("application/x-www-form-urlencoded") },
+        { weight: 1, arbitrary: fc.constantFrom("application/json", "text/plain", "") },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(...BAD_CHARSETS.map((c) => `application/x-www-form-urlencoded; charset=${c}`)),
+        },
+      ),
+      encoding: contentEncodingHeader,
+    });
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(form, async (f) => {
+        const page = await w.bob.get("/account");
+        const pairs =
+          f.withCsrf && page.status === 200 ? [["_csrf", csrfOf(page.text)] as [string, string], ...f.pairs] : f.pairs;
+        const body =
+          f.ct === "application/json"
+            ? JSON.stringify(Object.fromEntries(pairs))
+            : pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
+        const cookie = [...w.bob.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+        const r = await send(
+          w.base,
+          "POST",
+          f.path,
+          { ...(cookie ? { cookie } : {}), ...(f.ct ? { "content-type": f.ct } : {}), ...f.encoding },
+          body,
+        );
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        check(w.base, r, false, false, `POST ${f.path} ${f.ct} ${JSON.stringify(f.encoding)} ${body.slice(0, 300)}`);
+      }),
+      fcOpts(RUNS),
+    );
+    if (process.env.FUZZ_VERBOSE) console.log("      account form statuses:", Object.fromEntries(statuses));
+    await expectUnchanged(w, before);
+  });
 });
