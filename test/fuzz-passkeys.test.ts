@@ -241,6 +241,22 @@ function headersOf(w: World, as: Who, token: Csrf, from: string | undefined): Re
   };
 }
 
+/**
+ * The `at`-th byte (modulo their count) of the two numbers, r and s, of a DER-encoded ECDSA
+ * signature (SEQUENCE { INTEGER r, INTEGER s }). A flipped bit there changes the signature; a bit of
+ * the DER framing around them may not (the library reads r and s and checks those), which is no
+ * forgery: the same signature over the same data, written differently, for a challenge used once.
+ */
+function signatureValueByte(der: Buffer, at: number): number {
+  const rLength = der[3]!;
+  const sLength = der[5 + rLength]!;
+  const values = [
+    ...Array.from({ length: rLength }, (_, i) => 4 + i),
+    ...Array.from({ length: sLength }, (_, i) => 6 + rLength + i),
+  ];
+  return values[at % values.length]!;
+}
+
 /** After a fuzz run: the node is up, users, passkeys and sessions are the same, and passkeys still work. */
 async function expectUnchanged(w: World, before: string): Promise<void> {
   expect((await http(w.base, "/healthz")).status).to.equal(200);
@@ -375,11 +391,12 @@ describeBackends("Fuzzing the passkey endpoints with bad input", (backend) => {
           expect(o.status, o.text).to.equal(200);
           const answer = w.aliceKey.assert(o.json) as { response: Record<string, string> };
           const bytes = Buffer.from(answer.response[part]!, "base64url");
-          bytes[at % bytes.length]! ^= 1 << bit;
+          const index = part === "signature" ? signatureValueByte(bytes, at) : at % bytes.length;
+          bytes[index]! ^= 1 << bit;
           answer.response[part] = bytes.toString("base64url");
           const r = await send(w.base, endpoint, headers, JSON.stringify({ response: answer }));
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-          const what = `POST ${endpoint}, ${part} byte ${at % bytes.length} bit ${bit} flipped`;
+          const what = `POST ${endpoint}, ${part} byte ${index} bit ${bit} flipped`;
           checkJson(r, what);
           expect(r.status, what).to.be.oneOf([400, 429]);
         },
