@@ -1,6 +1,6 @@
 // The email section of /account: the address, whether it is confirmed, change / remove, send the link again.
 import type { UserRecord } from "../store/port.js";
-import { Card, Csrf, Field, type FormProblem, type Ui } from "./layout.js";
+import { Card, Csrf, EmailField, type FormProblem, type Ui } from "./layout.js";
 
 export function AccountEmail(p: {
   ui: Ui;
@@ -26,24 +26,11 @@ export function AccountEmail(p: {
       )}
       <form method="post" action="/account/email" class="subsection">
         <Csrf token={p.csrf} />
-        <Field
-          id="email"
-          name="email"
+        <EmailField
           label={t("account.email")}
           hint={email ? t("account.emailHint") : undefined}
+          value={email ?? ""}
           problem={p.error}
-          control={(a) => (
-            <input
-              {...a}
-              type="email"
-              name="email"
-              autocomplete="email"
-              autocapitalize="none"
-              spellcheck={false}
-              maxLength={254}
-              value={email ?? ""}
-            />
-          )}
         />
         <button type="submit">{t("account.emailSave")}</button>
       </form>

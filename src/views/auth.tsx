@@ -1,5 +1,15 @@
 // Sign-in and sign-up pages (docs/http-api.md#signup-and-signin).
-import { Card, Csrf, ErrorNote, Field, NewPasswordField, Page, type FormProblem, type Ui } from "./layout.js";
+import {
+  Card,
+  Csrf,
+  EmailField,
+  ErrorNote,
+  Field,
+  NewPasswordField,
+  Page,
+  type FormProblem,
+  type Ui,
+} from "./layout.js";
 
 const withReturn = (path: string, returnTo: string) => `${path}?${new URLSearchParams({ return_to: returnTo })}`;
 
@@ -128,25 +138,7 @@ export function SignUpPage(p: {
               />
             )}
           />
-          <Field
-            id="email"
-            name="email"
-            label={t("signup.email")}
-            hint={t("signup.emailHint")}
-            problem={p.error}
-            control={(a) => (
-              <input
-                {...a}
-                type="email"
-                name="email"
-                autocomplete="email"
-                autocapitalize="none"
-                spellcheck={false}
-                maxLength={254}
-                value={p.email ?? ""}
-              />
-            )}
-          />
+          <EmailField label={t("signup.email")} hint={t("signup.emailHint")} value={p.email ?? ""} problem={p.error} />
           <NewPasswordField label={t("signup.password")} hint={t("signup.passwordHint")} problem={p.error} />
           <button type="submit" class="wide">
             {t("signup.submit")}

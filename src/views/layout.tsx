@@ -183,6 +183,36 @@ export function Field(p: {
   );
 }
 
+/** The email address field (sign-up, /account): what the accounts service accepts (at most 254 characters). */
+export function EmailField(p: {
+  label: string;
+  hint?: string | undefined;
+  value: string;
+  problem?: FormProblem | undefined;
+}) {
+  return (
+    <Field
+      id="email"
+      name="email"
+      label={p.label}
+      hint={p.hint}
+      problem={p.problem}
+      control={(a) => (
+        <input
+          {...a}
+          type="email"
+          name="email"
+          autocomplete="email"
+          autocapitalize="none"
+          spellcheck={false}
+          maxLength={254}
+          value={p.value}
+        />
+      )}
+    />
+  );
+}
+
 /** The field that sets a password (sign-up, reset): the rules the accounts service applies (8–128). */
 export function NewPasswordField(p: { label: string; hint: string; problem?: FormProblem | undefined }) {
   return (
