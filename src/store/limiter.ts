@@ -4,7 +4,16 @@ import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible"
 import { StoreUnavailableError } from "../errors.js";
 import type { AttemptLimiter, LimitResult } from "./port.js";
 
-export function adaptLimiter(rl: RateLimiterAbstract): AttemptLimiter {
+export function adaptLimiter(
+  rl: RateLimiterAbstract,
+  /**
+   * Whether a counter is stored under the limiter's key (rl.getKey): one plain read, which on
+   * Redis rides the automatic pipeline. rate-limiter-flexible's get() is a MULTI of GET and PTTL,
+   * a transaction and a socket write of its own on every check; most checks (every /token
+   * success) find no counter and need nothing more.
+   */
+  counterExists?: (key: string) => Promise<boolean>,
+): AttemptLimiter {
   return {
     async consume(id: string): Promise<LimitResult> {
       try {
@@ -20,6 +29,8 @@ export function adaptLimiter(rl: RateLimiterAbstract): AttemptLimiter {
       // (a consume(0) would make one, naming the id for a whole window, on every success).
       let res: RateLimiterRes | null;
       try {
+        if (counterExists !== undefined && !(await counterExists(rl.getKey(id))))
+          return { allowed: true, remaining: rl.points };
         res = await rl.get(id);
       } catch (err) {
         throw new StoreUnavailableError(err);

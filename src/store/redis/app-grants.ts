@@ -5,6 +5,7 @@
 // index: every record written before is registered by then, and every later one is undone by its
 // writer, so that nothing about a deleted app is left, on Redis Cluster too (each key of a record
 // has its own hash tag; only the app, this index and the app's access tokens share one).
+import { luaScript, runScript } from "./scripts.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -22,11 +23,14 @@ end
 
 // KEYS[1] the app, KEYS[2] its users, KEYS[3] the user's entries (one tag); ARGV[1] member,
 // ARGV[2] until (ms, or "+inf"), ARGV[3] now (ms), ARGV[4] the user id.
-export const REGISTER_ENTRY = `${ADD_ENTRY_LUA}
+export const REGISTER_ENTRY = luaScript(
+  3,
+  `${ADD_ENTRY_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 add(KEYS[3], ARGV[2], ARGV[1], ARGV[3])
 add(KEYS[2], ARGV[2], ARGV[4], ARGV[3])
-return 1`;
+return 1`,
+);
 
 /** Registers one record of the app (see keys.appGrants for the members); false when the app is gone. */
 export async function registerWithApp(
@@ -38,9 +42,9 @@ export async function registerWithApp(
   until: number | "+inf",
 ): Promise<boolean> {
   const ok = await guarded(() =>
-    redis.eval(
+    runScript(
+      redis,
       REGISTER_ENTRY,
-      3,
       keys.app(clientId),
       keys.appGrants(clientId),
       keys.appUserGrants(clientId, userId),

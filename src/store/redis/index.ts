@@ -79,6 +79,7 @@ export class RedisStore implements Store {
         duration: spec.windowSeconds,
         rejectIfRedisNotReady: true,
       }),
+      async (key) => (await this.redis.exists(key)) === 1,
     );
   }
 

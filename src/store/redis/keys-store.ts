@@ -1,5 +1,6 @@
 // The Redis store's signing keys (one hash, kid → JSON record) and consented scopes (one hash per
 // user, client id → space-separated scopes, tagged with the user like the consents set).
+import { luaScript, runScript } from "./scripts.js";
 import type { ConsentScopeStore, SigningKeyRecord, SigningKeyStore } from "../port.js";
 import { registerWithApp } from "./app-grants.js";
 import { guarded } from "./guarded.js";
@@ -8,21 +9,27 @@ import type { RedisClient } from "./redis-client.js";
 
 // Adds the first key only when the hash is empty, and ends the claim: KEYS[1] the keys hash,
 // KEYS[2] the claim (same tag); ARGV kid, record.
-const ADD_FIRST = `
+const ADD_FIRST = luaScript(
+  2,
+  `
 if redis.call('HLEN', KEYS[1]) > 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('DEL', KEYS[2])
-return 1`;
+return 1`,
+);
 
 // Adds a key only while the hash holds exactly the kids ARGV[3..] (in any order): KEYS[1] the keys
 // hash; ARGV kid, record, the kids read.
-const ADD_UNCHANGED = `
+const ADD_UNCHANGED = luaScript(
+  1,
+  `
 if redis.call('HLEN', KEYS[1]) ~= #ARGV - 2 then return 0 end
 for i = 3, #ARGV do
   if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then return 0 end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1`;
+return 1`,
+);
 
 export class RedisSigningKeys implements SigningKeyStore {
   constructor(
@@ -35,7 +42,7 @@ export class RedisSigningKeys implements SigningKeyStore {
   }
   async addFirst(key: SigningKeyRecord) {
     const r = await guarded(() =>
-      this.redis.eval(ADD_FIRST, 2, this.keys.signingKeys, this.keys.signingKeysClaim, key.kid, JSON.stringify(key)),
+      runScript(this.redis, ADD_FIRST, this.keys.signingKeys, this.keys.signingKeysClaim, key.kid, JSON.stringify(key)),
     );
     return r === 1;
   }
@@ -47,7 +54,7 @@ export class RedisSigningKeys implements SigningKeyStore {
   }
   async addUnchanged(key: SigningKeyRecord, kids: string[]) {
     const r = await guarded(() =>
-      this.redis.eval(ADD_UNCHANGED, 1, this.keys.signingKeys, key.kid, JSON.stringify(key), ...new Set(kids)),
+      runScript(this.redis, ADD_UNCHANGED, this.keys.signingKeys, key.kid, JSON.stringify(key), ...new Set(kids)),
     );
     return r === 1;
   }

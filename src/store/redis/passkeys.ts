@@ -1,5 +1,6 @@
 // The Redis store's passkeys: one hash per user (credential id → JSON record) and an index from
 // credential id to user; and the WebAuthn challenges, taken with GETDEL (one use, any node).
+import { luaScript, runScript } from "./scripts.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -10,8 +11,11 @@ import { changedPasskey } from "../port.js";
  * HSET only while the field holds what was read (a compare-and-set: a passkey removed or changed
  * meanwhile is not overwritten); ARGV id, the value read, the new value.
  */
-const SET_IF = `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0`;
+const SET_IF = luaScript(
+  1,
+  `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0`,
+);
 
 /** How often an update reads again before giving up (each retry means another write succeeded). */
 const MAX_ATTEMPTS = 1000;
@@ -49,7 +53,7 @@ export class RedisPasskeys implements PasskeyStore {
       const current = JSON.parse(raw) as PasskeyRecord;
       const next = changedPasskey(current, change);
       if (!next) return current;
-      if ((await guarded(() => this.redis.eval(SET_IF, 1, key, id, raw, JSON.stringify(next)))) === 1) return next;
+      if ((await guarded(() => runScript(this.redis, SET_IF, key, id, raw, JSON.stringify(next)))) === 1) return next;
       if (attempt >= MAX_ATTEMPTS) throw new Error(`passkey of ${userId}: too many writes at once`);
     }
   }

@@ -2,6 +2,7 @@
 // (enableOfflineQueue: false, a command timeout), so a request answers 503 quickly; the client
 // reconnects by itself in the background.
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
+import { defineScripts } from "./scripts.js";
 
 export type RedisClient = Redis | Cluster;
 
@@ -52,6 +53,7 @@ export function createRedisClient(url: string, opts: ClientOptions = {}): RedisC
     client = new Redis(url, base);
   }
   client.on("error", (err: Error) => opts.onError?.(err));
+  defineScripts(client);
   return client;
 }
 

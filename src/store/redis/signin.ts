@@ -1,4 +1,5 @@
 // The Redis store's part for sign-in. Records are JSON strings; key names come from keys.ts.
+import { luaScript, runScript } from "./scripts.js";
 import { ADD_ENTRY_LUA, registerWithApp } from "./app-grants.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
@@ -24,10 +25,16 @@ import { bySeen, changedUser, corsOriginKey, summaryOf } from "../port.js";
 const parse = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
 /** Deletes KEYS[1] when it holds ARGV[1]. */
-const DEL_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const DEL_IF = luaScript(
+  1,
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+);
 
 /** Sets KEYS[1] to ARGV[2] when it holds ARGV[1] (1), else nothing (0): a compare-and-set. */
-const SET_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`;
+const SET_IF = luaScript(
+  1,
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`,
+);
 
 /**
  * How often an update reads again before giving up: each failed attempt means another write of the
@@ -72,7 +79,7 @@ export class RedisAccounts implements AccountStore {
       const current = JSON.parse(raw) as UserRecord;
       const next = changedUser(current, change);
       if (!next) return current;
-      const written = await guarded(() => this.redis.eval(SET_IF, 1, key, raw, JSON.stringify(next)));
+      const written = await guarded(() => runScript(this.redis, SET_IF, key, raw, JSON.stringify(next)));
       if (written === 1) return next;
       if (attempt >= MAX_ATTEMPTS) throw new Error(`user ${id}: too many writes at once`);
     }
@@ -80,7 +87,7 @@ export class RedisAccounts implements AccountStore {
   async delete(user: UserRecord) {
     const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));
     // The name is freed only while it still names this user (one key: GET and DEL in one script).
-    await guarded(() => this.redis.eval(DEL_IF, 1, this.keys.username(user.username), user.id));
+    await guarded(() => runScript(this.redis, DEL_IF, this.keys.username(user.username), user.id));
     await guarded(() => this.redis.del(this.keys.picture(user.id)));
     return gone === 1;
   }
@@ -209,7 +216,9 @@ export class RedisApps implements AppStore {
 
 // Takes a code atomically: KEYS[1] code, KEYS[2] its "used" mark (same hash tag), ARGV[1] mark TTL.
 // A code whose mark says "revoked" (its consent was withdrawn) is never taken.
-const TAKE_CODE = `
+const TAKE_CODE = luaScript(
+  2,
+  `
 if redis.call('GET', KEYS[2]) == 'revoked' then
   redis.call('DEL', KEYS[1])
   return {'revoked'}
@@ -224,45 +233,57 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('SET', KEYS[2], 'revoked', 'KEEPTTL')
   return {'replay'}
 end
-return {'unknown'}`;
+return {'unknown'}`,
+);
 
 // Registers a code with the consent it was issued under, while that consent holds: KEYS[1] the
 // user's consents, KEYS[2] the consent's codes, KEYS[3] the apps the user used (same tag); ARGV
 // client id, code hash, now (ms), until (ms). Entries past their time are dropped on the way, so
 // the set holds only live ones.
-const REGISTER_CODE = `
+const REGISTER_CODE = luaScript(
+  3,
+  `
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
 local ttl = tonumber(ARGV[4]) - tonumber(ARGV[3])
 if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
-return 1`;
+return 1`,
+);
 
 // Withdraws a consent and returns the codes registered with it (same keys as REGISTER_CODE;
 // ARGV client id, now). The set is kept until every code in it is revoked (a retry finds them).
-const WITHDRAW = `
+const WITHDRAW = luaScript(
+  2,
+  `
 redis.call('SREM', KEYS[1], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
-return redis.call('ZRANGE', KEYS[2], 0, -1)`;
+return redis.call('ZRANGE', KEYS[2], 0, -1)`,
+);
 
 // Revokes one code and its grant: KEYS[1] code, KEYS[2] its mark (same tag), ARGV[1] mark TTL for
 // a mark not there yet (an existing one keeps its own: a grant with refresh tokens needs it long).
 // The mark is the one a replay sets, so the token check on GET /auth/user stays what it was.
-const REVOKE_CODE = `
+const REVOKE_CODE = luaScript(
+  2,
+  `
 redis.call('DEL', KEYS[1])
 if redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('SET', KEYS[2], 'revoked', 'KEEPTTL')
 else
   redis.call('SET', KEYS[2], 'revoked', 'EX', ARGV[1])
 end
-return 1`;
+return 1`,
+);
 
 // The first refresh token of a grant: KEYS[1] the grant's mark, KEYS[2] the token's hash, KEYS[3]
 // the grant's chain (same tag); ARGV record JSON, client id, now (ms), the grant's end (ms), the
 // token's hash. The mark lives until the end. No mark: the code's taking left one, so the grant
 // was deleted meanwhile (its app's deletion): nothing is saved.
-const START_REFRESH = `
+const START_REFRESH = luaScript(
+  3,
+  `
 local mark = redis.call('GET', KEYS[1])
 if mark ~= 'ok' then return 0 end
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) - tonumber(ARGV[3]) then
@@ -274,14 +295,17 @@ redis.call('SADD', KEYS[3], ARGV[5])
 if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[4]) - tonumber(ARGV[3]) then
   redis.call('PEXPIREAT', KEYS[3], ARGV[4])
 end
-return 1`;
+return 1`,
+);
 
 // Rotation: KEYS[1] the presented token, KEYS[2] the grant's mark, KEYS[3] the next token, KEYS[4]
 // the grant's chain (one tag: the grant); ARGV client id, now (ms), the next token's hash. Used
 // once already: the grant is revoked (reuse). A
 // used token keeps client, used and until only (what reuse detection reads): a month of hourly
 // rotations leaves small entries.
-const ROTATE_REFRESH = `
+const ROTATE_REFRESH = luaScript(
+  4,
+  `
 local t = redis.call('HMGET', KEYS[1], 'rec', 'client', 'used', 'until')
 if not t[2] or t[2] ~= ARGV[1] then return {'unknown'} end
 if redis.call('GET', KEYS[2]) == 'revoked' then return {'revoked'} end
@@ -302,50 +326,80 @@ redis.call('SADD', KEYS[4], ARGV[3])
 if redis.call('PTTL', KEYS[4]) < tonumber(untilMs) - tonumber(ARGV[2]) then
   redis.call('PEXPIREAT', KEYS[4], untilMs)
 end
-return {'rotated', t[1]}`;
+return {'rotated', t[1]}`,
+);
 
 // An app's deletion, for one grant of it (one tag: the grant): KEYS[1] the code, KEYS[2] its mark,
 // KEYS[3] the chain; ARGV[1] the prefix of the grant's refresh token keys. Deletes the code, the
 // mark and every refresh token of the chain at once, and returns the chain (whose lookup keys and
 // user index entries live elsewhere): a rotation after this finds its token gone.
-const FORGET_GRANT = `
+const FORGET_GRANT = luaScript(
+  3,
+  `
 local chain = redis.call('SMEMBERS', KEYS[3])
 for _, h in ipairs(chain) do redis.call('DEL', ARGV[1] .. h) end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-return chain`;
+return chain`,
+);
 
 // An app's deletion, for one user (one tag: the user): KEYS[1] consents, KEYS[2] consent scopes,
 // KEYS[3] the consent's codes, KEYS[4] the apps the user used; ARGV[1] the client id.
-const FORGET_CONSENT = `
+const FORGET_CONSENT = luaScript(
+  4,
+  `
 redis.call('SREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[3])
 redis.call('SREM', KEYS[4], ARGV[1])
-return 1`;
+return 1`,
+);
 
 // An access token, saved only while its app exists: KEYS[1] the app, KEYS[2] the token, KEYS[3]
 // the app's users, KEYS[4] the user's entries (one tag: the client id); ARGV token JSON, TTL (s),
 // entry, until (ms), now (ms), user id.
-const SAVE_TOKEN = `${ADD_ENTRY_LUA}
+const SAVE_TOKEN = luaScript(
+  4,
+  `${ADD_ENTRY_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
 add(KEYS[4], ARGV[4], ARGV[3], ARGV[5])
 add(KEYS[3], ARGV[4], ARGV[6], ARGV[5])
-return 1`;
+return 1`,
+);
+
+// Notes an access token under its user: KEYS[1] the user's tokens (score: until, ms), KEYS[2] the
+// apps the user used (one tag: the user); ARGV the token's key, until (ms), now (ms), client id.
+// Entries past their time go; the index lives as long as its last token.
+const INDEX_TOKEN = luaScript(
+  2,
+  `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[2], 'NX')
+redis.call('PEXPIREAT', KEYS[1], ARGV[2], 'GT')
+redis.call('SADD', KEYS[2], ARGV[4])
+return 1`,
+);
 
 // Revokes a grant by its mark alone (KEYS[1]); ARGV[1] TTL for a mark not there yet.
-const REVOKE_GRANT = `
+const REVOKE_GRANT = luaScript(
+  1,
+  `
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('SET', KEYS[1], 'revoked', 'KEEPTTL')
 else
   redis.call('SET', KEYS[1], 'revoked', 'EX', ARGV[1])
 end
-return 1`;
+return 1`,
+);
 
 // The live codes of a consent, for revoking them without withdrawing it (same keys as REGISTER_CODE).
-const LIVE_CODES = `
+const LIVE_CODES = luaScript(
+  1,
+  `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-return redis.call('ZRANGE', KEYS[1], 0, -1)`;
+return redis.call('ZRANGE', KEYS[1], 0, -1)`,
+);
 
 export class RedisGrants implements GrantStore {
   constructor(
@@ -375,7 +429,7 @@ export class RedisGrants implements GrantStore {
   async withdrawConsent(userId: string, clientId: string, markTtlSeconds: number) {
     const index = this.keys.grantCodes(userId, clientId);
     const codes = (await guarded(() =>
-      this.redis.eval(WITHDRAW, 2, this.keys.consents(userId), index, clientId, String(Date.now())),
+      runScript(this.redis, WITHDRAW, this.keys.consents(userId), index, clientId, String(Date.now())),
     )) as string[];
     await this.revokeCodes(index, codes, markTtlSeconds);
   }
@@ -386,7 +440,7 @@ export class RedisGrants implements GrantStore {
     await guarded(() =>
       Promise.all(
         codes.map((h) =>
-          this.redis.eval(REVOKE_CODE, 2, this.keys.code(h), this.keys.codeUsed(h), String(markTtlSeconds)),
+          runScript(this.redis, REVOKE_CODE, this.keys.code(h), this.keys.codeUsed(h), String(markTtlSeconds)),
         ),
       ),
     );
@@ -396,12 +450,12 @@ export class RedisGrants implements GrantStore {
     const clients = await this.consents(userId);
     for (const clientId of clients) {
       const index = this.keys.grantCodes(userId, clientId);
-      const codes = (await guarded(() => this.redis.eval(LIVE_CODES, 1, index, String(Date.now())))) as string[];
+      const codes = (await guarded(() => runScript(this.redis, LIVE_CODES, index, String(Date.now())))) as string[];
       await this.revokeCodes(index, codes, markTtlSeconds);
     }
   }
   async revokeGrant(grantId: string, markTtlSeconds: number) {
-    await guarded(() => this.redis.eval(REVOKE_GRANT, 1, this.keys.codeUsed(grantId), String(markTtlSeconds)));
+    await guarded(() => runScript(this.redis, REVOKE_GRANT, this.keys.codeUsed(grantId), String(markTtlSeconds)));
   }
   async revokeToken(tokenHash: string, clientId: string) {
     await guarded(() => this.redis.del(this.keys.token(clientId, tokenHash)));
@@ -415,9 +469,9 @@ export class RedisGrants implements GrantStore {
     await guarded(() => this.redis.set(lookup, `${record.grantId} ${until}`, "PXAT", until));
     await this.indexToken(record.userId, record.clientId, key, record.grantExpiresAt);
     const ok = await guarded(() =>
-      this.redis.eval(
+      runScript(
+        this.redis,
         START_REFRESH,
-        3,
         this.keys.codeUsed(record.grantId),
         key,
         this.keys.refreshChain(record.grantId),
@@ -452,9 +506,9 @@ export class RedisGrants implements GrantStore {
     const [, r] = (await guarded(() =>
       Promise.all([
         this.redis.set(nextLookup, `${grantId} ${until}`, "PXAT", until),
-        this.redis.eval(
+        runScript(
+          this.redis,
           ROTATE_REFRESH,
-          4,
           this.keys.refresh(grantId, refreshHash),
           this.keys.codeUsed(grantId),
           this.keys.refresh(grantId, nextHash),
@@ -500,9 +554,9 @@ export class RedisGrants implements GrantStore {
   async saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number) {
     const now = Date.now();
     const registered = await guarded(() =>
-      this.redis.eval(
+      runScript(
+        this.redis,
         REGISTER_CODE,
-        3,
         this.keys.consents(code.userId),
         this.keys.grantCodes(code.userId, code.clientId),
         this.keys.appsUsed(code.userId),
@@ -530,7 +584,7 @@ export class RedisGrants implements GrantStore {
   }
   async takeCode(codeHash: string, markTtlSeconds: number) {
     const r = (await guarded(() =>
-      this.redis.eval(TAKE_CODE, 2, this.keys.code(codeHash), this.keys.codeUsed(codeHash), String(markTtlSeconds)),
+      runScript(this.redis, TAKE_CODE, this.keys.code(codeHash), this.keys.codeUsed(codeHash), String(markTtlSeconds)),
     )) as [string, string?];
     // TAKE_CODE answers "first" together with the stored code.
     if (r[0] === "first") return { kind: "first" as const, code: JSON.parse(r[1]!) as CodeRecord };
@@ -544,9 +598,9 @@ export class RedisGrants implements GrantStore {
     // The user's index entry first (an app's deletion after the script deletes it with the token).
     await this.indexToken(token.userId, token.clientId, key, until);
     const saved = await guarded(() =>
-      this.redis.eval(
+      runScript(
+        this.redis,
         SAVE_TOKEN,
-        4,
         this.keys.app(token.clientId),
         key,
         this.keys.appGrants(token.clientId),
@@ -575,17 +629,17 @@ export class RedisGrants implements GrantStore {
    * used; the index expires with its last token.
    */
   private async indexToken(userId: string, clientId: string, key: string, until: number) {
-    const index = this.keys.userTokens(userId);
-    const now = Date.now();
     await guarded(() =>
-      this.redis
-        .multi()
-        .zremrangebyscore(index, "-inf", String(now))
-        .zadd(index, until, key)
-        .pexpireat(index, until, "NX")
-        .pexpireat(index, until, "GT")
-        .sadd(this.keys.appsUsed(userId), clientId)
-        .exec(),
+      runScript(
+        this.redis,
+        INDEX_TOKEN,
+        this.keys.userTokens(userId),
+        this.keys.appsUsed(userId),
+        key,
+        String(until),
+        String(Date.now()),
+        clientId,
+      ),
     );
   }
   /** A write undone: the app leaves the user's apps-used set when it is gone (a deletion). */
@@ -635,9 +689,9 @@ export class RedisGrants implements GrantStore {
     }
     await Promise.all([
       ...grants.map((h) => this.forgetGrant(userId, h)),
-      this.redis.eval(
+      runScript(
+        this.redis,
         FORGET_CONSENT,
-        4,
         this.keys.consents(userId),
         this.keys.consentScopes(userId),
         this.keys.grantCodes(userId, clientId),
@@ -649,9 +703,9 @@ export class RedisGrants implements GrantStore {
   }
   /** One grant of a deleted app: its code, mark and chain (one script), then the chain's other keys. */
   private async forgetGrant(userId: string, grantId: string) {
-    const chain = (await this.redis.eval(
+    const chain = (await runScript(
+      this.redis,
       FORGET_GRANT,
-      3,
       this.keys.code(grantId),
       this.keys.codeUsed(grantId),
       this.keys.refreshChain(grantId),

@@ -1,6 +1,7 @@
 // The Redis store's two-factor (store/ports/two-factor.ts): one string (JSON record), one set of
 // recovery code hashes (SREM uses one atomically), one sorted set of used time steps; all three
 // tagged with the user's id, like the user's own key, so turning it off deletes them at once.
+import { luaScript, runScript } from "./scripts.js";
 import type { TwoFactorRecord, TwoFactorStore } from "../port.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
@@ -9,11 +10,14 @@ import type { RedisClient } from "./redis-client.js";
 // Uses a time step once: KEYS[1] the user's used steps (member step, score until when, ms);
 // ARGV step, until, now. Forgets steps past their time, adds this one unless it is there, and
 // keeps the key as long as its newest mark.
-const USE_STEP = `
+const USE_STEP = luaScript(
+  1,
+  `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 local added = redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return added`;
+return added`,
+);
 
 export class RedisTwoFactor implements TwoFactorStore {
   constructor(
@@ -48,7 +52,7 @@ export class RedisTwoFactor implements TwoFactorStore {
     const now = Date.now();
     const until = String(now + ttlSeconds * 1000);
     const added = await guarded(() =>
-      this.redis.eval(USE_STEP, 1, this.keys.twoFactorSteps(userId), String(step), until, String(now)),
+      runScript(this.redis, USE_STEP, this.keys.twoFactorSteps(userId), String(step), until, String(now)),
     );
     return added === 1;
   }

@@ -1,0 +1,69 @@
+// What the Redis store sends per operation on the sign-in hot path. Scripts go by SHA1
+// (EVALSHA), never as text (EVAL) once a server has them, and a check of a limit that was never
+// hit is one plain read, not a MULTI transaction: the text of four scripts and a transaction on
+// every code trade cost about a fifth of a node's CPU there (README, "Benchmarks").
+// Redis only: the embedded store has no wire to count.
+import { expect } from "chai";
+import { describeBackends } from "./support/backends.js";
+import type { TestNode } from "./support/nodes.js";
+import { PageClient, authorize, pkce, registerApp, token, userInfo, type TestApp } from "./support/pages.js";
+import type { TestRedis } from "./support/redis.js";
+
+/** Calls per command since the last CONFIG RESETSTAT, from INFO commandstats. */
+function commandCalls(redis: TestRedis): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of redis.cli("INFO", "commandstats").split("\n")) {
+    const m = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+    if (m) out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
+
+describeBackends(
+  "Redis commands per operation",
+  (backend) => {
+    let node: TestNode;
+    let app: TestApp;
+    let alice: PageClient;
+
+    beforeEach(async () => {
+      node = await backend.startNode();
+      const dev = new PageClient(node.url);
+      await dev.signUp("devon");
+      app = await registerApp(dev, ["https://app.example/cb"]);
+      alice = new PageClient(node.url);
+      await alice.signUp("alice", "password123", "Alice Liddell");
+    });
+
+    async function trade() {
+      const p = pkce();
+      const u = await authorize(alice, {
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        state: "st",
+        code_challenge: p.challenge,
+        code_challenge_method: "S256",
+      });
+      const r = await token(node.url, {
+        grant_type: "authorization_code",
+        code: u.searchParams.get("code")!,
+        redirect_uri: app.redirectUri,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        code_verifier: p.verifier,
+      });
+      expect(r.status).to.equal(200);
+      expect((await userInfo(node.url, r.json.access_token as string, app.clientId)).status).to.equal(200);
+    }
+
+    it("a code trade sends no script text and no transaction once the scripts are loaded", async () => {
+      await trade(); // loads the scripts (a server without them answers NOSCRIPT once)
+      backend.redis!.cli("CONFIG", "RESETSTAT");
+      for (let i = 0; i < 10; i++) await trade();
+      const calls = commandCalls(backend.redis!);
+      expect(calls.evalsha ?? 0, JSON.stringify(calls)).to.be.greaterThan(0);
+      expect(calls, JSON.stringify(calls)).not.to.have.any.keys("eval", "multi", "exec", "script|load");
+    });
+  },
+  ["redis"],
+);
