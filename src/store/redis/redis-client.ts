@@ -1,7 +1,7 @@
 // Making Redis clients for Sigil. Commands fail fast instead of queueing while Redis is away
 // (enableOfflineQueue: false, a command timeout), so a request answers 503 quickly; the client
 // reconnects by itself in the background.
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
+import { Cluster, Redis, type ClusterOptions, type Command, type RedisOptions } from "ioredis";
 import { defineScripts } from "./scripts.js";
 
 export type RedisClient = Redis | Cluster;
@@ -27,7 +27,7 @@ export function createRedisClient(url: string, opts: ClientOptions = {}): RedisC
   const base: RedisOptions = {
     enableOfflineQueue: !failFast,
     maxRetriesPerRequest: failFast ? 1 : null,
-    commandTimeout: failFast ? (opts.commandTimeoutMs ?? 1000) : undefined,
+    // The command timeout is armed below (withCommandTimeout), not by ioredis.
     connectTimeout: 2000,
     retryStrategy,
     enableAutoPipelining: failFast,
@@ -54,7 +54,40 @@ export function createRedisClient(url: string, opts: ClientOptions = {}): RedisC
   }
   client.on("error", (err: Error) => opts.onError?.(err));
   defineScripts(client);
+  if (failFast) withCommandTimeout(client, opts.commandTimeoutMs ?? 1000);
   return client;
+}
+
+const ARMED = Symbol("sigil.commandTimeout");
+type TimedCommand = Command & { [ARMED]?: true };
+
+/**
+ * Fails a command that has no reply after ms, as ioredis's commandTimeout does, but only after the
+ * replies already received have been read. ioredis's timer fires in the event loop's timers phase,
+ * which comes before the poll phase that reads sockets: after the loop was blocked for longer than
+ * the timeout (a node saturated by a broadcast to thousands of sockets, say), every command in
+ * flight failed with a reply that had arrived and sat unread, and requests answered 503 for writes
+ * Redis had made. Here the timer's rejection waits for setImmediate, which runs after the poll
+ * phase of the same turn: a reply that is there wins, a missing one still fails within ms and one
+ * loop turn. Armed once per command (a Cluster may send a command again on a redirection).
+ */
+function withCommandTimeout(client: RedisClient, ms: number): void {
+  const send = client.sendCommand.bind(client) as (command: Command, ...rest: unknown[]) => unknown;
+  (client as unknown as { sendCommand: typeof send }).sendCommand = (command: TimedCommand, ...rest) => {
+    if (command[ARMED] === undefined) {
+      command[ARMED] = true;
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (!command.isSettled) command.reject(new Error("Command timed out"));
+          }),
+        ms,
+      );
+      const clear = () => clearTimeout(timer);
+      command.promise.then(clear, clear);
+    }
+    return send(command, ...rest);
+  };
 }
 
 /** Resolves once the client is ready, or rejects after timeoutMs. */
