@@ -34,6 +34,7 @@
 // SOAK_SAMPLE_SECONDS (10), the rates above, SOAK_FLAT_PCT_PER_HOUR (5: an RSS slope within ± this
 // share of RSS per hour is called flat; a verdict line, not the exit code), SOAK_MARKDOWN=1 (also a Markdown table, one row per
 // SOAK_MARKDOWN_EVERY samples, default 12).
+import { theilSen } from "./lib/stats.js";
 import { Agent, request } from "node:http";
 import { loadavg } from "node:os";
 import { Redis } from "ioredis";
@@ -921,19 +922,20 @@ async function main(): Promise<number> {
     nodes.forEach((n, i) => {
       if (warm.length < 3) return;
       const ys = warm.map((s) => s.nodes[i]!.rssKiB);
-      const k = slope(
-        warm.map((s) => s.t / 60),
-        ys,
-      );
+      const xs = warm.map((s) => s.t / 60);
+      const k = theilSen(xs, ys);
+      const ls = slope(xs, ys);
       const mean = ys.reduce((x, y) => x + y, 0) / ys.length;
-      const h = slope(
-        warm.map((s) => s.t / 60),
+      const h = theilSen(
+        xs,
         warm.map((s) => s.nodes[i]!.heapMiB * 1024),
       );
       const pct = ((k * 60) / mean) * 100;
+      const lsPct = ((ls * 60) / mean) * 100;
       verdicts.push(
         `memory, node ${n.name}: ${Math.abs(pct) <= flatPct ? "flat" : pct > 0 ? "GROWING" : "shrinking"} — RSS slope after the ${warmupMinutes}-min warm-up ` +
-          `${k >= 0 ? "+" : ""}${f(k)} KiB/min (${pct >= 0 ? "+" : ""}${f(pct, 2)}% of RSS per hour, "flat" within ±${flatPct}%; RSS ${f(ys[0]! / 1024)} → ` +
+          `(Theil–Sen) ${k >= 0 ? "+" : ""}${f(k)} KiB/min (${pct >= 0 ? "+" : ""}${f(pct, 2)}% of RSS per hour, "flat" within ±${flatPct}%; ` +
+          `least squares ${lsPct >= 0 ? "+" : ""}${f(lsPct, 2)}%/h; RSS ${f(ys[0]! / 1024)} → ` +
           `${f(ys[ys.length - 1]! / 1024)} MiB over ${warm.length} samples); JS heap used ${h >= 0 ? "+" : ""}${f(h)} KiB/min`,
       );
     });
