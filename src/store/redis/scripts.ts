@@ -3,7 +3,10 @@
 // NOSCRIPT (the first call on a connection, after a restart or SCRIPT FLUSH), then goes on by SHA1.
 // Sending the text each time cost the node a few hundred bytes to encode and write per call, and
 // Redis a SHA1 of it: on a code trade (four scripts), about a fifth of the node's CPU.
-import type { RedisClient } from "./redis-client.js";
+import type { Cluster, Redis } from "ioredis";
+
+/** A client the scripts run on (redis-client.ts's RedisClient; named here so that module can import this one). */
+type RedisClient = Redis | Cluster;
 
 export interface LuaScript {
   /** The name ioredis gives the command on a client (defineCommand). */
