@@ -6,7 +6,8 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
-import { PageClient, authorize, pkce, registerApp, token, userInfo, type TestApp } from "./support/pages.js";
+import { grant } from "./support/grants.js";
+import { PageClient, registerApp, userInfo, type TestApp } from "./support/pages.js";
 import type { TestRedis } from "./support/redis.js";
 
 /** Calls per command since the last CONFIG RESETSTAT, from INFO commandstats. */
@@ -36,22 +37,7 @@ describeBackends(
     });
 
     async function trade() {
-      const p = pkce();
-      const u = await authorize(alice, {
-        client_id: app.clientId,
-        redirect_uri: app.redirectUri,
-        state: "st",
-        code_challenge: p.challenge,
-        code_challenge_method: "S256",
-      });
-      const r = await token(node.url, {
-        grant_type: "authorization_code",
-        code: u.searchParams.get("code")!,
-        redirect_uri: app.redirectUri,
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        code_verifier: p.verifier,
-      });
+      const r = await grant(node.url, alice, app, "profile");
       expect(r.status).to.equal(200);
       expect((await userInfo(node.url, r.json.access_token as string, app.clientId)).status).to.equal(200);
     }
