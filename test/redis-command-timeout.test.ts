@@ -16,8 +16,13 @@ function block(ms: number): void {
 
 /** Sends n SETs, then blocks the loop for blockMs once they are written; their outcomes. */
 async function writesAcrossAStall(client: RedisClient, n: number, blockMs: number) {
-  // Once without a stall, so that every connection (each master of a Cluster) is open.
-  await Promise.all(Array.from({ length: n }, (_, i) => client.set(`stall:${i}`, "-")));
+  // First without a stall, until every connection (each master of a Cluster) is open and answers
+  // within the timeout (a busy machine can take longer than 100 ms to open one).
+  for (let attempt = 1; ; attempt++) {
+    const warm = await Promise.allSettled(Array.from({ length: n }, (_, i) => client.set(`stall:${i}`, "-")));
+    if (warm.every((r) => r.status === "fulfilled")) break;
+    if (attempt === 50) throw new Error("the client never answered 50 writes within its timeout");
+  }
   const sent = Array.from({ length: n }, (_, i) =>
     client.set(`stall:${i}`, String(i)).then(
       (v) => v,
@@ -54,7 +59,7 @@ describe("Redis command timeout", function () {
         await waitReady(client, 10_000);
         // With the timer deciding before the socket was read, these failed with "Command timed
         // out" although Redis had made every write.
-        const outcomes = await writesAcrossAStall(client, 50, 400);
+        const outcomes = await writesAcrossAStall(client, 50, 1_000);
         expect(outcomes).to.deep.equal(Array(50).fill("OK"));
       } finally {
         client.disconnect();
