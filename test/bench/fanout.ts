@@ -17,12 +17,21 @@
 import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg } from "node:os";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { sigilEnv, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, selected, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
-import { appWithToken, num, ownedChallenges, percentile, sleep, startBenchSigil, startSwarm } from "./lib/sockets.js";
+import {
+  appWithToken,
+  num,
+  ownedChallenges,
+  percentile,
+  sleep,
+  startBenchSigil,
+  startFloorNodes,
+  startSwarm,
+} from "./lib/sockets.js";
 import { empty } from "./realtime.js";
 
 const now = () => performance.timeOrigin + performance.now();
@@ -219,15 +228,7 @@ export const fanoutBench: BenchModule = {
         ["A", "B", "C"].map((n) => startBenchSigil(redisUrl, { name: `sigil ${n}`, nodeArgs: prof })),
       );
       procs.push(...sigil);
-      const floor = await Promise.all(
-        ["A", "B", "C"].map((n) =>
-          startProcess({
-            name: `floor ${n}`,
-            entry: "test/bench/baseline-recovery.ts",
-            env: { REDIS_URL: redisUrl, ADAPTER: "redis" },
-          }),
-        ),
-      );
+      const floor = await startFloorNodes(redisUrl);
       procs.push(...floor);
       const { app, token } = appWithToken(sigilEnv(0, redisUrl));
       const perRun = Math.round(rate * (settings.warmupSeconds + settings.seconds)) + 10;

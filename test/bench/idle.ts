@@ -10,7 +10,7 @@
 // not part of the default `npm run bench`.
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { sigilEnv, type ServerProcess } from "../support/processes.js";
 import { cpuSeconds, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { stopAll } from "./lib/processes.js";
@@ -23,6 +23,7 @@ import {
   rss,
   sleep,
   startBenchSigil,
+  startFloorNodes,
   startSwarm,
 } from "./lib/sockets.js";
 import { empty } from "./realtime.js";
@@ -156,15 +157,7 @@ export const idleBench: BenchModule = {
     try {
       const sigil = await Promise.all(["A", "B", "C"].map((n) => startBenchSigil(redisUrl, { name: `sigil ${n}` })));
       procs.push(...sigil);
-      const floor = await Promise.all(
-        ["A", "B", "C"].map((n) =>
-          startProcess({
-            name: `floor ${n}`,
-            entry: "test/bench/baseline-recovery.ts",
-            env: { REDIS_URL: redisUrl, ADAPTER: "redis" },
-          }),
-        ),
-      );
+      const floor = await startFloorNodes(redisUrl);
       procs.push(...floor);
       const { token } = appWithToken(sigilEnv(0, redisUrl));
       const [key] = await ownedChallenges(sigil[0]!.url, token, 1);

@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { http } from "../../support/http.js";
-import { ROOT, startSigil, type ServerProcess } from "../../support/processes.js";
+import { ROOT, startProcess, startSigil, type ServerProcess } from "../../support/processes.js";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -198,4 +198,20 @@ export async function ownedChallenges(url: string, token: string, n: number): Pr
     }
   }
   return keys;
+}
+
+/**
+ * The floor of the multi-node benches: three bare Socket.IO + @socket.io/redis-adapter processes
+ * (baseline-recovery.ts with ADAPTER=redis) on the bench Redis, named floor A, B and C.
+ */
+export function startFloorNodes(redisUrl: string): Promise<ServerProcess[]> {
+  return Promise.all(
+    ["A", "B", "C"].map((n) =>
+      startProcess({
+        name: `floor ${n}`,
+        entry: "test/bench/baseline-recovery.ts",
+        env: { REDIS_URL: redisUrl, ADAPTER: "redis" },
+      }),
+    ),
+  );
 }
