@@ -163,6 +163,9 @@ describe("REDIS_WAIT_REPLICAS on a single Redis with a replica", function () {
       extraArgs: ["--replicaof", "127.0.0.1", String(master.port), "--repl-diskless-sync-delay", "0"],
     });
     await settled(async () => (/master_link_status:up/.test(replica.cli("INFO", "replication")) ? true : "retry"));
+    // The link is up and the replica acknowledges a write (on a busy machine the first WAIT after
+    // the sync can take longer than the node's 200 ms).
+    await settled(async () => (master.cli("WAIT", "1", "1000").trim() === "1" ? true : "retry"));
     node = await startNode({ redisUrl: master.url, env: { REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "200" } });
   });
   after(async () => {
