@@ -61,7 +61,7 @@ local correct, wait = decide(KEYS[2], KEYS[3], rec.h, ARGV[1], 2)
 if wait then return {'limited', wait} end
 return {'counted', correct and 1 or 0}`;
 
-// KEYS: ownedAnswer, wrongPerKey, wrongPerAddress, stream, cut (the app's tag). ARGV: answerHash,
+// KEYS: ownedAnswer, wrongPerKey, wrongPerAddress, stream, cut, oldest (the app's tag). ARGV: answerHash,
 // the four limits, then the record's answer hash and PTTL to copy when the copy is missing ('' when
 // not read: the caller then reads the record and comes back), maxEvents, ttlMs, key, at, channel, app.
 const SOLVE_OWNED = `${DECIDE}
