@@ -24,7 +24,7 @@ import { realtimeBench } from "./realtime.js";
 import { fanoutBench } from "./fanout.js";
 import { idleBench } from "./idle.js";
 import { recoveryBench } from "./recovery.js";
-import { oidcBench, signinBench } from "./signin.js";
+import { oidcBench, oidcEs256Bench, signinBench } from "./signin.js";
 import { ownedBench } from "./owned.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
@@ -35,6 +35,7 @@ const MODULES: BenchModule[] = [
   ownedBench,
   signinBench,
   oidcBench,
+  oidcEs256Bench,
   realtimeBench,
   recoveryBench,
   fanoutBench,
