@@ -1,7 +1,7 @@
 // What the Redis store sends per operation on the sign-in hot path. Scripts go by SHA1
 // (EVALSHA), never as text (EVAL) once a server has them, and a check of a limit that was never
 // hit is one plain read, not a MULTI transaction: the text of four scripts and a transaction on
-// every code trade cost about a fifth of a node's CPU there (README, "Benchmarks").
+// every code trade cost about a fifth of a node's CPU there (docs/benchmarks.md).
 // Redis only: the embedded store has no wire to count.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
