@@ -1,7 +1,7 @@
 // What the Redis store sends per operation on the sign-in hot path. Scripts go by SHA1
 // (EVALSHA), never as text (EVAL) once a server has them, and a check of a limit that was never
 // hit is one plain read, not a MULTI transaction: the text of four scripts and a transaction on
-// every code trade cost about a fifth of a node's CPU there (README, "Benchmarks"). A solve of an
+// every code trade cost about a fifth of a node's CPU there (docs/benchmarks.md). A solve of an
 // app's challenge reads no range of the app's history: a reverse range walk in every event append
 // (the time trim) cost Redis ~60 µs per solve, twice the rest of the solve.
 // Redis only: the embedded store has no wire to count.

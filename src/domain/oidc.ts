@@ -38,12 +38,6 @@ export function grantedScopes(raw: string | undefined): { openid: boolean; scope
 export const covers = (granted: readonly string[], wanted: readonly string[]) =>
   wanted.every((s) => granted.includes(s));
 
-/**
- * A user as #13 (email) will extend it: email claims are given only when the user has an email,
- * which no user has yet.
- */
-type WithEmail = UserRecord & { email?: string; emailVerified?: boolean };
-
 /** The claims of the granted scopes for a user (userinfo, and the ID token). */
 export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -52,10 +46,10 @@ export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl
     out.preferred_username = user.username;
     out.picture = pictureUrl(baseUrl, user);
   }
-  const u = user as WithEmail;
-  if (scopes.includes("email") && typeof u.email === "string" && u.email !== "") {
-    out.email = u.email;
-    out.email_verified = u.emailVerified === true;
+  // Email claims only for a user who gave an address; email_verified once its link confirmed it.
+  if (scopes.includes("email") && typeof user.email === "string" && user.email !== "") {
+    out.email = user.email;
+    out.email_verified = user.emailVerified === true;
   }
   return out;
 }
