@@ -298,7 +298,12 @@ export class EmailService {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-/** A mail in the user's language (their locale, else English): text and a simple HTML body. */
+/**
+ * A mail with a link, in the user's language (their locale, else English): text and a simple HTML
+ * body. A confirmation mail goes to an address nobody has confirmed yet — anyone's, typed by
+ * whoever holds the account — so it carries no text a user chose (no display name, no username):
+ * only the service's own words and the link.
+ */
 export function composeMail(
   kind: "confirm" | "reset",
   user: UserRecord,
@@ -313,10 +318,13 @@ export function composeMail(
     minutes >= 120 && minutes % 60 === 0
       ? number(minutes / 60, { style: "unit", unit: "hour", unitDisplay: "long" })
       : number(minutes, { style: "unit", unit: "minute", unitDisplay: "long" });
-  const p = { service, name: user.displayName, username: user.username, within };
+  const confirmed = kind === "reset" && user.emailVerified === true;
+  const p: Record<string, string> = confirmed
+    ? { service, name: user.displayName, username: user.username, within }
+    : { service, within };
   const subject = t(`mail.${kind}.subject`, p);
   const lines = [
-    t("mail.greeting", p),
+    confirmed ? t("mail.greeting", p) : t("mail.greetingPlain", p),
     t(`mail.${kind}.body`, p),
     t(`mail.${kind}.expires`, p),
     t(`mail.${kind}.ignore`, p),

@@ -257,10 +257,11 @@ export const de: Messages = {
   "reset.doneText": "Sie wurden überall abgemeldet. Melden Sie sich mit Ihrem neuen Passwort an.",
   "reset.toSignin": "Anmelden",
   "mail.greeting": "Hallo {name},",
+  "mail.greetingPlain": "Hallo,",
   "mail.orCopy": "Oder kopieren Sie diese Adresse in Ihren Browser:",
   "mail.confirm.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {service}",
   "mail.confirm.body":
-    "Diese Adresse wurde für das {service}-Konto {username} angegeben. Öffnen Sie diesen Link, um sie zu bestätigen:",
+    "Diese Adresse wurde für ein {service}-Konto angegeben. Öffnen Sie diesen Link, um sie zu bestätigen:",
   "mail.confirm.action": "Meine Adresse bestätigen",
   "mail.confirm.expires": "Der Link funktioniert einmal, {within} lang.",
   "mail.confirm.ignore": "Wenn Sie das nicht waren, ignorieren Sie diese E-Mail: Die Adresse bleibt unbestätigt.",

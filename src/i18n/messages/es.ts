@@ -252,10 +252,10 @@ export const es: Messages = {
   "reset.doneText": "Se cerraron todas tus sesiones. Inicia sesión con tu contraseña nueva.",
   "reset.toSignin": "Iniciar sesión",
   "mail.greeting": "Hola, {name}:",
+  "mail.greetingPlain": "Hola:",
   "mail.orCopy": "O copia esta dirección en tu navegador:",
   "mail.confirm.subject": "Confirma tu dirección de correo para {service}",
-  "mail.confirm.body":
-    "Esta dirección se indicó para la cuenta de {service} {username}. Abre este enlace para confirmarla:",
+  "mail.confirm.body": "Esta dirección se indicó para una cuenta de {service}. Abre este enlace para confirmarla:",
   "mail.confirm.action": "Confirmar mi dirección",
   "mail.confirm.expires": "El enlace funciona una sola vez, durante {within}.",
   "mail.confirm.ignore": "Si no fuiste tú, ignora este correo: la dirección seguirá sin confirmar.",

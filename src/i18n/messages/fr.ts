@@ -257,10 +257,10 @@ export const fr: Messages = {
   "reset.doneText": "Vous avez été déconnecté partout. Connectez-vous avec votre nouveau mot de passe.",
   "reset.toSignin": "Se connecter",
   "mail.greeting": "Bonjour {name},",
+  "mail.greetingPlain": "Bonjour,",
   "mail.orCopy": "Ou copiez cette adresse dans votre navigateur :",
   "mail.confirm.subject": "Confirmez votre adresse e-mail pour {service}",
-  "mail.confirm.body":
-    "Cette adresse a été indiquée pour le compte {service} {username}. Ouvrez ce lien pour la confirmer :",
+  "mail.confirm.body": "Cette adresse a été indiquée pour un compte {service}. Ouvrez ce lien pour la confirmer :",
   "mail.confirm.action": "Confirmer mon adresse",
   "mail.confirm.expires": "Le lien fonctionne une seule fois, pendant {within}.",
   "mail.confirm.ignore": "Si ce n’était pas vous, ignorez cet e-mail : l’adresse reste non confirmée.",

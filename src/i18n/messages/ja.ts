@@ -250,10 +250,10 @@ export const ja: Messages = {
   "reset.doneText": "すべての場所からサインアウトしました。新しいパスワードでサインインしてください。",
   "reset.toSignin": "サインイン",
   "mail.greeting": "{name} 様",
+  "mail.greetingPlain": "こんにちは。",
   "mail.orCopy": "または、次のアドレスをブラウザーに貼り付けてください:",
   "mail.confirm.subject": "{service} のメールアドレスを確認してください",
-  "mail.confirm.body":
-    "このアドレスが {service} のアカウント {username} に登録されました。次のリンクを開いて確認してください:",
+  "mail.confirm.body": "このアドレスが {service} のアカウントに登録されました。次のリンクを開いて確認してください:",
   "mail.confirm.action": "アドレスを確認する",
   "mail.confirm.expires": "リンクは1回限り、{within}有効です。",
   "mail.confirm.ignore": "お心当たりがない場合は、このメールを無視してください。アドレスは未確認のままです。",
