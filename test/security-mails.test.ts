@@ -137,6 +137,23 @@ describeBackends("Security mails", (backend) => {
       expect(smtp.count(email)).to.equal(2);
     });
 
+    it("then 50 changes sent at once tell the old address once", async () => {
+      const owner = new Browser(base, FIREFOX);
+      const { email } = await confirmedUser(owner);
+      const csrf = csrfOf((await owner.get("/account")).text);
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          owner.post("/account/email", { _csrf: csrf, email: `new${i}@mail.example` }),
+        ),
+      );
+      // 5 confirmation mails an hour per account, one of them at sign-up: the others are refused.
+      expect(answers.filter((a) => a.status === 200)).to.have.length(4);
+      expect(answers.filter((a) => a.status === 429)).to.have.length(46);
+      await smtp.next(email, 1);
+      await new Promise((ok) => setTimeout(ok, 1000));
+      expect(smtp.count(email)).to.equal(2);
+    });
+
     it("then removing a confirmed address tells it too", async () => {
       const owner = new Browser(base, FIREFOX);
       const { email } = await confirmedUser(owner);
