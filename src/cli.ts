@@ -36,7 +36,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       realtime: false,
     });
     await opened.store.ping();
-    const out = await cmd.run({ config, opened, services: createServices(config, opened.store), values });
+    const services = createServices(config, opened.store);
+    const out = await cmd.run({ config, opened, services, values });
+    // The mail a change sends (a security mail) goes out before the process ends.
+    await services.securityMails.settled();
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {
