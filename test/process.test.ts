@@ -1,6 +1,10 @@
 // The process as an operator meets it: a newcomer's `npm start`, and a SIGTERM drain.
 import { expect } from "chai";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { spawnNode } from "./support/processes.js";
 import { challengeApi, http } from "./support/http.js";
 
@@ -91,5 +95,72 @@ describe("The process", function () {
     expect(response).to.match(/"key":"[0-9a-f-]{36}"/);
     expect(await node.exited).to.equal(0);
     expect(Date.now() - t0).to.be.lessThan(10_000);
+    expect(node.output(), "its last log line is written before it exits").to.include('"msg":"stopped"');
+  });
+
+  describe("When its stdout goes wrong and SIGTERM arrives", () => {
+    const SHUTDOWN_TIMEOUT = 2;
+    // From the signal to the exit: SHUTDOWN_TIMEOUT, plus a loaded machine's scheduling.
+    const ALLOWED_MS = SHUTDOWN_TIMEOUT * 1000 + 750;
+
+    /**
+     * A node whose stdout is a pipe (a FIFO) that is open for reading but never read, filled
+     * several times over (64 KiB): the node's log writes are stuck. `reader` closes the reading end.
+     */
+    async function nodeWithStuckStdout() {
+      const dir = mkdtempSync(join(tmpdir(), "sigil-stdout-"));
+      const fifo = join(dir, "stdout");
+      execFileSync("mkfifo", [fifo]);
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writer = openSync(fifo, constants.O_WRONLY);
+      let open = true;
+      const closeReader = () => {
+        if (open) closeSync(reader);
+        open = false;
+      };
+      try {
+        const node = await spawnNode({ env: { SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT) }, stdout: writer });
+        // Each request's log line carries its path.
+        const long = `/${"x".repeat(8000)}`;
+        for (let i = 0; i < 40; i++) expect((await http(node.url, long)).status).to.equal(404);
+        return { node, closeReader, cleanup: () => (closeReader(), rmSync(dir, { recursive: true, force: true })) };
+      } catch (err) {
+        closeReader();
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      } finally {
+        closeSync(writer); // the child has its own
+      }
+    }
+
+    it("then, when the reader goes away meanwhile (an EPIPE, as after `| head -3`), it exits 0 within SHUTDOWN_TIMEOUT without an error", async () => {
+      const { node, closeReader, cleanup } = await nodeWithStuckStdout();
+      try {
+        const t0 = Date.now();
+        node.kill("SIGTERM");
+        setTimeout(closeReader, 300); // while it drains or exits: its pending log writes fail with EPIPE
+        const code = await node.stop("SIGTERM", ALLOWED_MS + 5000);
+        const ms = Date.now() - t0;
+        expect(code, `exit (SIGKILL: still running ${ALLOWED_MS + 5000} ms after SIGTERM)`).to.equal(0);
+        expect(ms).to.be.below(ALLOWED_MS);
+        expect(node.output(), "stderr").to.equal("");
+      } finally {
+        cleanup();
+      }
+    });
+
+    it("then, when nobody reads it any more, it exits 0 within SHUTDOWN_TIMEOUT", async () => {
+      const { node, cleanup } = await nodeWithStuckStdout();
+      try {
+        const t0 = Date.now();
+        const code = await node.stop("SIGTERM", ALLOWED_MS + 5000);
+        const ms = Date.now() - t0;
+        expect(code, `exit (SIGKILL: still running ${ALLOWED_MS + 5000} ms after SIGTERM)`).to.equal(0);
+        expect(ms).to.be.below(ALLOWED_MS);
+        expect(node.output(), "stderr").to.equal("");
+      } finally {
+        cleanup();
+      }
+    });
   });
 });
