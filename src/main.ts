@@ -33,7 +33,11 @@ async function main(): Promise<void> {
 
   const opened = await openStore(config, logger);
   const node = await startNode(config, { opened, logger, metrics: createMetrics({ defaultMetrics: true }) });
-  logger.info({ url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind }, "sigil is listening");
+  const { address, everyInterface } = node.listening;
+  logger.info(
+    { address, url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind },
+    `sigil is listening on ${address}${everyInterface ? " (every interface)" : ""}, serving ${node.config.baseUrl}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

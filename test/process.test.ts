@@ -1,15 +1,53 @@
 // The process as an operator meets it: a newcomer's `npm start`, and a SIGTERM drain.
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnNode } from "./support/processes.js";
 import { challengeApi, http } from "./support/http.js";
 
+/** The wildcard addresses the kernel has a listening TCP socket on at `port` (Linux /proc/net). */
+function wildcardsListening(port: number): string[] {
+  const found: string[] = [];
+  for (const [file, wildcard] of [
+    ["/proc/net/tcp", "0.0.0.0"],
+    ["/proc/net/tcp6", "[::]"],
+  ] as const) {
+    for (const line of readFileSync(file, "utf8").split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      const [addr, hexPort] = (local ?? "").split(":");
+      if (state === "0A" && Number.parseInt(hexPort ?? "", 16) === port && /^0+$/.test(addr ?? ""))
+        found.push(wildcard);
+    }
+  }
+  return found;
+}
+
 describe("The process", function () {
   this.timeout(90_000);
+
+  it("When it starts without HOST, then its start-up line names the address it listens on (every interface) and the address it serves", async () => {
+    const node = await spawnNode();
+    try {
+      const line = node
+        .output()
+        .split("\n")
+        .find((l) => l.includes('"msg":"sigil is listening'));
+      expect(line, node.output()).to.be.a("string");
+      const { msg, address, url } = JSON.parse(line!) as { msg: string; address: string; url: string };
+      const bound = wildcardsListening(node.port);
+      expect(bound, "the kernel's listening sockets on the port").to.have.length(1);
+      expect(address).to.equal(`http://${bound[0]}:${node.port}`);
+      expect(msg).to.equal(`sigil is listening on ${address} (every interface), serving http://localhost:${node.port}`);
+      expect(url).to.equal(`http://127.0.0.1:${node.port}`); // reachable from this machine
+      expect((await http(url, "/healthz")).status).to.equal(200);
+    } finally {
+      node.kill("SIGTERM");
+      await node.exited;
+    }
+  });
 
   it("When a newcomer runs `npm start` with no settings, then it builds, serves the API on the embedded store, and warns once", async () => {
     const node = await spawnNode({ command: ["npm", "start", "--silent"], readyTimeoutMs: 80_000 });
