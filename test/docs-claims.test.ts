@@ -182,17 +182,18 @@ describe("What the README and docs/ claim", () => {
     for (const m of mentioned) expect(existsSync(join(ROOT, m[1]!)), `${m[1]} (Code layout)`).to.equal(true);
   });
 
-  it("When the README's Code layout gives startNode's signature, then it is src/node.ts's", () => {
-    const m = /startNode\(config, \{([^}]*)\}\) → \{([^}]*)\}/.exec(codeLayout());
-    expect(m, "startNode(config, {…}) → {…} in the Code layout").to.not.equal(null);
-    const list = (s: string) => s.split(",").map((w) => w.trim());
+  it("When the README or docs/ give startNode's signature, then it is src/node.ts's", () => {
     const source = read("src/node.ts");
-    expect(list(m![1]!).toSorted(), "startNode's options").to.deep.equal(
-      interfaceKeys(source, "NodeOptions").toSorted(),
-    );
-    expect(list(m![2]!).toSorted(), "what startNode returns").to.deep.equal(
-      interfaceKeys(source, "SigilNode").toSorted(),
-    );
+    const options = interfaceKeys(source, "NodeOptions").toSorted();
+    const result = interfaceKeys(source, "SigilNode").toSorted();
+    const list = (s: string) => s.split(",").map((w) => w.trim());
+    expect(codeLayout(), "the README's Code layout").to.match(/startNode\(config, \{/);
+    for (const page of PAGES) {
+      for (const m of read(page).matchAll(/startNode\(config, \{([^}]*)\}\) → \{([^}]*)\}/g)) {
+        expect(list(m[1]!).toSorted(), `startNode's options in ${page}`).to.deep.equal(options);
+        expect(list(m[2]!).toSorted(), `what startNode returns in ${page}`).to.deep.equal(result);
+      }
+    }
     expect(read("test/support/nodes.ts")).to.match(/import \{ startNode as \w+ \} from "\.\.\/\.\.\/src\/node\.js"/);
   });
 });
