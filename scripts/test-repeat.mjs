@@ -53,6 +53,11 @@ function runOnce(i) {
     // Its own process group, so that a run over its time limit is stopped with every child it started.
     { cwd: root, env: { ...process.env, TEST_REPEAT_RUN: String(i) }, stdio: ["ignore", out, out], detached: true },
   );
+  // The JSON report comes at the end: meanwhile, a line a minute says the run is going on.
+  const alive = setInterval(
+    () => console.log(`run ${i}/${runs}: running for ${Math.round((Date.now() - started) / 60_000)} min`),
+    60_000,
+  );
   return new Promise((resolve) => {
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -65,6 +70,7 @@ function runOnce(i) {
     }, runMinutes * 60_000);
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
+      clearInterval(alive);
       closeSync(out);
       const seconds = Math.round((Date.now() - started) / 1000);
       const base = { run: i, seconds, log };
