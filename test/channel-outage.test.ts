@@ -110,11 +110,16 @@ describe("Realtime channel through Redis trouble", function () {
     await redis.stop();
     expect((await api.solve(key, "a")).status).to.equal(503);
     await redis.start();
-    const until = Date.now() + 5000;
-    while ((await api.solve(key, "a")).status !== 200) {
-      if (Date.now() > until) throw new Error("Redis did not come back");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    let last = "";
+    await waitFor(
+      "a solve answered 200 once Redis is back",
+      async () => {
+        const r = await api.solve(key, "a");
+        last = `${r.status} ${r.text}`;
+        return r.status === 200;
+      },
+      { ms: 5000, everyMs: 100, seen: () => `the last answer: ${last}` },
+    );
     await cl.waitEvents(2, 5000);
     const back = await readyClient(a.url, { token, since: first!.id });
     expect(back.readies[0]).to.deep.equal({ app: "test-app", recovered: true });
