@@ -1,40 +1,80 @@
 // The channel through Redis trouble: a dropped subscription loses no live event, and a Redis
 // restart (with its data on disk) keeps the history and the live feed.
 import { expect } from "chai";
+import { Redis } from "ioredis";
+import { compareEventIds } from "../src/store/port.js";
 import { readyClient, refusal } from "./support/channel.js";
 import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
+import { waitFor } from "./support/wait.js";
+
+/** Solves and checks it was answered (an attempt that failed would have no event to wait for). */
+async function solved(api: ReturnType<typeof challengeApi>, key: string, answer: string): Promise<void> {
+  const r = await api.solve(key, answer);
+  expect(r.status, `the solve (${answer}) answered ${r.status} ${r.text}`).to.equal(200);
+}
 
 describe("Realtime channel through Redis trouble", function () {
   this.timeout(30_000);
   let redis: TestRedis;
   const nodes: TestNode[] = [];
+  let probe: Redis;
   before(async function () {
     requireRedis(this);
     redis = await TestRedis.start({ appendonly: true });
+    probe = new Redis(redis.url);
+    probe.on("error", () => {}); // it reconnects by itself when the restart test stops Redis
   });
   afterEach(async () => {
     await Promise.all(nodes.splice(0).map((n) => n.close()));
   });
   after(async () => {
+    probe?.disconnect();
     await redis?.destroy();
   });
+
+  /** How many connections (one per node) are subscribed to the nodes' feed channel now. */
+  async function feedSubscribers(): Promise<number> {
+    const [, n] = (await probe.pubsub("NUMSUB", "sigil:feed")) as [string, number];
+    return Number(n);
+  }
 
   it("When the nodes' subscriptions are cut while solves go on, then the sockets still get every event", async () => {
     const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
     nodes.push(a!, b!);
     const { token } = await a!.server.customTokens.create({ app: "test-app" });
     const cl = await readyClient(a!.url, { token });
-    const key = await challengeApi(b!.url).createKey("q", "a", { authorization: `Bearer ${token}` });
-    await challengeApi(b!.url).solve(key, "a");
+    const api = challengeApi(b!.url);
+    const key = await api.createKey("q", "a", { authorization: `Bearer ${token}` });
+    await solved(api, key, "a");
     await cl.waitEvents(1);
     // Cut every subscriber connection; publishes made before they are back reach nobody.
     redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
-    for (let i = 0; i < 3; i++) await challengeApi(b!.url).solve(key, "no");
+    for (let i = 0; i < 3; i++) await solved(api, key, "no");
     const evs = await cl.waitEvents(4, 5000);
     expect(evs.map((e) => e.correct)).to.deep.equal([true, false, false, false]);
     expect(new Set(evs.map((e) => e.id)).size).to.equal(4);
+    expect(cl.socket.connected).to.equal(true);
+  });
+
+  it("When a solve lands right after the subscriptions are back, then the solves made while they were away still arrive, in order", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const { token } = await a!.server.customTokens.create({ app: "test-app" });
+    const cl = await readyClient(a!.url, { token });
+    const api = challengeApi(b!.url);
+    const key = await api.createKey("q", "a", { authorization: `Bearer ${token}` });
+    await solved(api, key, "a");
+    await cl.waitEvents(1);
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    await solved(api, key, "missed"); // published while node A's feed is away: A does not hear it
+    // Both nodes' feeds subscribed again, then at once a solve that A hears live.
+    await waitFor("both nodes' feed subscriptions back", async () => (await feedSubscribers()) === 2, { ms: 5000 });
+    await solved(api, key, "heard");
+    const evs = await cl.waitEvents(3, 5000);
+    expect(evs.map((e) => e.correct)).to.deep.equal([true, false, false]);
+    expect(evs.map((e) => e.id)).to.deep.equal([...evs.map((e) => e.id)].sort(compareEventIds));
     expect(cl.socket.connected).to.equal(true);
   });
 
@@ -70,11 +110,16 @@ describe("Realtime channel through Redis trouble", function () {
     await redis.stop();
     expect((await api.solve(key, "a")).status).to.equal(503);
     await redis.start();
-    const until = Date.now() + 5000;
-    while ((await api.solve(key, "a")).status !== 200) {
-      if (Date.now() > until) throw new Error("Redis did not come back");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    let last = "";
+    await waitFor(
+      "a solve answered 200 once Redis is back",
+      async () => {
+        const r = await api.solve(key, "a");
+        last = `${r.status} ${r.text}`;
+        return r.status === 200;
+      },
+      { ms: 5000, everyMs: 100, seen: () => `the last answer: ${last}` },
+    );
     await cl.waitEvents(2, 5000);
     const back = await readyClient(a.url, { token, since: first!.id });
     expect(back.readies[0]).to.deep.equal({ app: "test-app", recovered: true });

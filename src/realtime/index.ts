@@ -85,8 +85,8 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       // The feed was away: events published meanwhile are read back from the history, and
       // revocations made meanwhile are found in the token records.
       verified.heard();
+      void catchUpAll(registry.all(), logger);
       for (const socket of registry.all()) {
-        socket.data.catchUp(socket).catch(() => dropConnection(socket));
         const { app, tokenId } = socket.data;
         deps.tokens.isActive(app, tokenId).then(
           (active) => active || socket.disconnect(true),
@@ -94,7 +94,10 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
         );
       }
     },
-    () => verified.lost(),
+    () => {
+      verified.lost();
+      for (const socket of registry.all()) socket.data.feedLost();
+    },
   );
   ready.then(
     () => verified.heard(),
@@ -146,6 +149,41 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       await Promise.allSettled([io.of("/").adapter.close()]);
     },
   };
+}
+
+/** Reads of the missed history tried after the feed is back: at once, then after 0.2, 0.4, 0.8, 1.6 s. */
+const CATCH_UP_TRIES = 5;
+
+/**
+ * Sends each socket what it missed while the feed was away. The feed can be back before the
+ * node's request connection to Redis is (both reconnect by themselves): a read that fails is tried
+ * again a few times before its socket is closed at the transport (its client resumes with since).
+ */
+async function catchUpAll(sockets: ChannelSocket[], logger: Logger): Promise<void> {
+  let pending = sockets;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const failed: ChannelSocket[] = [];
+    let cause: unknown;
+    await Promise.all(
+      pending.map((s) =>
+        s.data.catchUp(s).catch((err: unknown) => {
+          cause = err;
+          failed.push(s);
+        }),
+      ),
+    );
+    if (failed.length === 0) return;
+    if (attempt === CATCH_UP_TRIES) {
+      logger.warn(
+        { sockets: failed.length, err: { message: cause instanceof Error ? cause.message : String(cause) } },
+        "the history missed during a feed outage could not be read: sockets closed, to resume with since",
+      );
+      for (const s of failed) dropConnection(s);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    pending = failed.filter((s) => s.connected);
+  }
 }
 
 /** The Socket.IO room of an app's sockets on a node (never a socket id: those have no colon). */

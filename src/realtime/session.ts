@@ -38,8 +38,15 @@ export class Session {
   private tokens: number;
   private refilled = 0;
   private lastId: string | undefined = undefined;
-  /** Live events held back while history is read; undefined when none is being read. */
+  /**
+   * Live events held back while history is read, or from the moment the feed was lost until the
+   * catch-up after it has read what was missed; undefined otherwise.
+   */
   private held: StoredEvent[] | undefined = undefined;
+  /** A replay is reading the history (start's or a catch-up's). */
+  private syncing = false;
+  /** The feed was lost and back while a replay was reading: it reads on from the last event sent. */
+  private readAgain = false;
   private closed = false;
 
   constructor(
@@ -97,6 +104,16 @@ export class Session {
   /** Replays what the client missed, then `ready`; later calls (after a feed outage) catch up. */
   private async sync(socket: ChannelSocket, since: string, announce: boolean): Promise<void> {
     this.held ??= [];
+    this.syncing = true;
+    this.readAgain = false;
+    try {
+      await this.replay(socket, since, announce);
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private async replay(socket: ChannelSocket, since: string, announce: boolean): Promise<void> {
     const before = this.lastId;
     if (before === undefined || compareEventIds(since, before) > 0) this.lastId = since;
     let recovered = false;
@@ -112,9 +129,15 @@ export class Session {
       }
       for (const e of page.events) this.send(socket, e);
       const last = page.events.at(-1);
-      if (!last || page.events.length < PAGE) break;
-      cursor = last.id;
-      await drained(socket);
+      if (last && page.events.length === PAGE) {
+        cursor = last.id;
+        await drained(socket);
+        continue;
+      }
+      // The end of the history, unless the feed was lost and back while it was read.
+      if (!this.readAgain || this.lastId === undefined) break;
+      this.readAgain = false;
+      cursor = this.lastId;
     }
     const held = this.held ?? [];
     this.held = undefined;
@@ -122,9 +145,23 @@ export class Session {
     if (announce && !this.closed) socket.emit("ready", { app: this.app, recovered });
   }
 
-  /** After the feed was away: reread the history from the last event sent. */
+  /**
+   * The feed is lost: events published from now until it is back are missed, and read back from
+   * the history by catchUp. Live events are held from now until that read is done: one heard as
+   * soon as the feed is back, before the read, would otherwise be sent first and become the last
+   * event sent, and the read, which starts after the last event sent, would skip the missed ones.
+   */
+  feedLost(): void {
+    if (!this.closed && this.lastId !== undefined) this.held ??= [];
+  }
+
+  /** After the feed was away: reread the history from the last event sent, then the held events. */
   catchUp(socket: ChannelSocket): Promise<void> {
-    if (this.closed || this.held || this.lastId === undefined) return Promise.resolve();
+    if (this.closed || this.lastId === undefined) return Promise.resolve();
+    if (this.syncing) {
+      this.readAgain = true;
+      return Promise.resolve();
+    }
     return this.sync(socket, this.lastId, false);
   }
 

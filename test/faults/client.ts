@@ -124,4 +124,4 @@ export function steadyLoad(opts: {
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from "../support/wait.js";

@@ -7,6 +7,7 @@ import type {
   ReadyEvent,
   ServerToClientEvents,
 } from "../../src/protocol.js";
+import { waitFor } from "./wait.js";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -37,17 +38,11 @@ export function closeChannelClients(): void {
   open.clear();
 }
 
-function until<T>(check: () => T | undefined, ms: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      const v = check();
-      if (v !== undefined) return resolve(v);
-      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 5);
-    };
-    tick();
-  });
+/** What a client has seen so far, for the message of a wait that gave up. */
+function seen(c: ChannelClient): string {
+  const events = c.events.map((e) => `${e.key.slice(0, 8)}:${e.correct ? "right" : "wrong"}`);
+  const state = c.socket.connected ? "connected" : `not connected (disconnects: ${c.disconnects.join(", ") || "none"})`;
+  return `${c.events.length} event(s) arrived [${events.join(", ")}], ${c.readies.length} ready, the socket ${state}`;
 }
 
 export interface ConnectOptions {
@@ -85,17 +80,23 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
     readies: [],
     disconnects: [],
     waitEvents: (n, ms = 3000) =>
-      until(() => (c.events.length >= n ? c.events : undefined), ms, `${n} events (have ${c.events.length})`),
-    waitReady: (ms = 3000) => until(() => c.readies[c.readies.length - 1], ms, "ready"),
-    waitDisconnect: (ms = 3000) => until(() => c.disconnects[c.disconnects.length - 1], ms, "disconnect"),
+      waitFor(`${n} challenge:result event(s)`, () => (c.events.length >= n ? c.events : undefined), {
+        ms,
+        everyMs: 5,
+        seen: () => seen(c),
+      }),
+    waitReady: (ms = 3000) =>
+      waitFor("ready", () => c.readies[c.readies.length - 1], { ms, everyMs: 5, seen: () => seen(c) }),
+    waitDisconnect: (ms = 3000) =>
+      waitFor("a disconnect", () => c.disconnects[c.disconnects.length - 1], { ms, everyMs: 5, seen: () => seen(c) }),
     eventsBefore: (key, ms = 3000) =>
-      until(
+      waitFor(
+        `the marker event of ${key}`,
         () => {
           const i = c.events.findIndex((e) => e.key === key);
           return i < 0 ? undefined : c.events.slice(0, i);
         },
-        ms,
-        `the marker event of ${key}`,
+        { ms, everyMs: 5, seen: () => seen(c) },
       ),
     lastId: () => c.events[c.events.length - 1]?.id,
     close: () => {
@@ -169,4 +170,4 @@ export function call<T = unknown>(c: ChannelClient, event: string, ...args: unkn
   return ackWithin<T>(c.socket, 3000, event, ...args);
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from "./wait.js";

@@ -1,5 +1,6 @@
 // Recording what one client realtime connection reports, with waits on it (client tests).
 import type { ChallengeResultEvent, ReadyEvent, RealtimeConnection, SigilError } from "../../client/src/index.js";
+import { waitFor } from "./wait.js";
 
 /** Everything one connection reported, and waits on it. */
 export function record(conn: RealtimeConnection) {
@@ -8,17 +9,20 @@ export function record(conn: RealtimeConnection) {
     readies: [] as ReadyEvent[],
     errors: [] as SigilError[],
     disconnects: [] as string[],
-    async until<T>(check: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-      const started = Date.now();
-      for (;;) {
-        const v = check();
-        if (v !== undefined && v !== false) return v;
-        if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((res) => setTimeout(res, 10));
-      }
+    /** Waits (at most ms) until check gives a value; on timeout the error says what this connection saw. */
+    until<T>(check: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
+      return waitFor(what, check, { ms, everyMs: 10, seen: () => r.seen() });
+    },
+    seen(): string {
+      const events = r.events.map((e) => `${e.key.slice(0, 8)}:${e.correct ? "right" : "wrong"}`);
+      const errors = r.errors.map((e) => e.code);
+      return (
+        `${r.events.length} event(s) arrived [${events.join(", ")}], ${r.readies.length} ready, ` +
+        `errors [${errors.join(", ")}], disconnects [${r.disconnects.join(", ")}]`
+      );
     },
     readyCount: (n: number) => r.until(() => r.readies.length >= n && r.readies[n - 1], `ready #${n}`),
-    eventCount: (n: number) => r.until(() => r.events.length >= n && r.events, `${n} events (have ${r.events.length})`),
+    eventCount: (n: number) => r.until(() => r.events.length >= n && r.events, `${n} event(s)`),
     /** The events before the first one of challenge `key`, a marker solved after what the test expects. */
     eventsBefore: (key: string) =>
       r.until(() => {

@@ -4,6 +4,7 @@
 // a replica take over about 1–2 s after its master dies).
 import { spawnSync } from "node:child_process";
 import { TestRedis } from "./redis.js";
+import { waitFor } from "./wait.js";
 
 export interface ClusterOptions {
   masters?: number;
@@ -76,24 +77,27 @@ export class TestCluster {
 
   /** The running nodes agree the cluster is ok and every replica's link to its master is up. */
   async waitOk(timeoutMs = 15_000): Promise<void> {
-    const started = Date.now();
-    for (;;) {
-      if (this.isOk()) return;
-      if (Date.now() - started > timeoutMs) throw new Error("the test cluster did not reach cluster_state:ok");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    let notOk: string | undefined;
+    await waitFor(
+      "the test cluster to reach cluster_state:ok with every replica's link up",
+      () => (notOk = this.notOk()) === undefined,
+      { ms: timeoutMs, everyMs: 100, seen: () => `last seen: ${notOk}` },
+    );
   }
 
-  private isOk(): boolean {
+  /** Why the cluster is not ok yet (the first node that says so), or undefined when it is. */
+  private notOk(): string | undefined {
     try {
       for (const n of this.nodes.filter((n) => n.running)) {
-        if (!/cluster_state:ok/.test(n.cli("CLUSTER", "INFO"))) return false;
+        const state = /cluster_state:(\w+)/.exec(n.cli("CLUSTER", "INFO"))?.[1];
+        if (state !== "ok") return `node ${n.port} says cluster_state:${state}`;
         const repl = n.cli("INFO", "replication");
-        if (/role:slave/.test(repl) && !/master_link_status:up/.test(repl)) return false;
+        if (/role:slave/.test(repl) && !/master_link_status:up/.test(repl))
+          return `replica ${n.port}'s link to its master is not up`;
       }
-      return true;
-    } catch {
-      return false;
+      return undefined;
+    } catch (err) {
+      return `redis-cli failed: ${String(err)}`;
     }
   }
 

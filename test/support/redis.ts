@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./ports.js";
+import { waitFor } from "./wait.js";
 
 export const IN_CI = process.env.CI === "true" || process.env.CI === "1";
 
@@ -147,6 +148,62 @@ export class TestRedis {
     await this.stop("SIGKILL");
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** The replication lines of INFO replication on a master and its replicas (for failure messages). */
+export function replicationState(master: TestRedis, replicas: TestRedis[]): string {
+  const lines = (r: TestRedis, keep: RegExp) => {
+    try {
+      return r
+        .cli("INFO", "replication")
+        .split(/\r?\n/)
+        .filter((l) => keep.test(l))
+        .join(" ");
+    } catch (err) {
+      return `INFO failed: ${String(err)}`;
+    }
+  };
+  return [
+    `master ${master.port}: ${lines(master, /^(connected_slaves|slave\d+|master_repl_offset):/)}`,
+    ...replicas.map(
+      (r) => `replica ${r.port}: ${lines(r, /^(master_link_status|master_last_io_seconds_ago|slave_repl_offset):/)}`,
+    ),
+  ].join("\n");
+}
+
+/**
+ * Waits (at most ms) until the replicas acknowledge writes made on master within withinMs, inARow
+ * times in a row: a SET, then WAIT on the same connection, as a node's waited write does. (A WAIT
+ * on a connection that has written nothing answers at once with the replicas merely online, so it
+ * says nothing about acknowledgements.) On timeout, the error gives the last answer and the
+ * replication state of every server.
+ */
+export async function replicasAcknowledge(
+  master: TestRedis,
+  replicas: TestRedis[],
+  opts: { withinMs: number; inARow?: number; ms?: number },
+): Promise<void> {
+  const inARow = opts.inARow ?? 1;
+  let streak = 0;
+  let last = "";
+  await waitFor(
+    `${replicas.length} replica(s) to acknowledge ${inARow} write(s) in a row within ${opts.withinMs} ms each`,
+    () => {
+      const r = spawnSync("redis-cli", ["-p", String(master.port)], {
+        input: `SET sigil:test:acknowledged ${Date.now()}\nWAIT ${replicas.length} ${opts.withinMs}\n`,
+        encoding: "utf8",
+        timeout: 5000,
+      });
+      last = `${r.stdout ?? ""}${r.stderr ?? ""}`.replace(/\s+/g, " ").trim();
+      streak = last === `OK ${replicas.length}` ? streak + 1 : 0;
+      return streak >= inARow;
+    },
+    {
+      ms: opts.ms ?? 10_000,
+      everyMs: 50,
+      seen: () => `the last SET and WAIT answered "${last}"\n${replicationState(master, replicas)}`,
+    },
+  );
 }
 
 /** Every key of a Redis with its value, as text. */

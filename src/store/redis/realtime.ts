@@ -226,9 +226,18 @@ export class RedisFeed implements Feed {
     let readyBefore = this.sub.status === "ready";
     this.sub.on("close", () => onLost?.());
     this.sub.on("ready", () => {
-      // ioredis subscribes again by itself on reconnect; tell the caller so it can catch up.
-      if (readyBefore) setTimeout(() => onResubscribed?.(), 100);
-      readyBefore = true;
+      if (!readyBefore) {
+        readyBefore = true;
+        return;
+      }
+      // A reconnection: ioredis has just sent its SUBSCRIBE again. The reply to this second one
+      // comes once Redis has run both, so from then on every message reaches this node, and what
+      // was published before is in the history: only then may the caller read what it missed.
+      // Failing, the connection was lost again, and the next "ready" tries again.
+      this.sub.subscribe(this.keys.feed).then(
+        () => onResubscribed?.(),
+        () => {},
+      );
     });
     this.sub.on("message", (channel: string, raw: string) => {
       if (channel !== this.keys.feed) return;

@@ -93,15 +93,32 @@ export class ReplicaWait {
   }
 }
 
+/**
+ * p, or a rejection when it has not settled after ms. Decided as the client's command timeout is
+ * (redis-client.ts withCommandTimeout), after the replies already received are read: the timer runs
+ * in the event loop's timers phase, before the poll phase that reads sockets, so after a stall of
+ * the loop longer than ms (a node busy writing one event to thousands of sockets) it would fire with
+ * the write's and WAIT's replies sitting unread, and a write Redis made and its replicas confirmed
+ * would be refused (503). The rejection waits for setImmediate, which runs after that poll phase.
+ */
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no reply within ${ms} ms`)), ms);
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (!settled) reject(new Error(`no reply within ${ms} ms`));
+        }),
+      ms,
+    );
     p.then(
       (v) => {
+        settled = true;
         clearTimeout(timer);
         resolve(v);
       },
       (err: unknown) => {
+        settled = true;
         clearTimeout(timer);
         reject(err instanceof Error ? err : new Error(String(err)));
       },
