@@ -9,7 +9,8 @@ import { Redis } from "ioredis";
 import { selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
-import { sigilEnv, startProcess, startSigil, type ServerProcess } from "../support/processes.js";
+import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
+import { startBenchSigil } from "./lib/sockets.js";
 import type { Row } from "./lib/report.js";
 
 /** Challenges for the right answers. */
@@ -55,7 +56,7 @@ export const challengesBench: BenchModule = {
     const redis = new Redis(redisUrl);
     try {
       // No SOLVE_LIMIT_* anywhere: both servers run at the limits a user meets.
-      const sigil = await startSigil(redisUrl, { nodeArgs: profileArgs(settings) });
+      const sigil = await startBenchSigil(redisUrl, { nodeArgs: profileArgs(settings) });
       procs.push(sigil);
       const baseline = await startProcess({
         name: "baseline",

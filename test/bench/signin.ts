@@ -9,7 +9,8 @@ import { decodeProtectedHeader } from "jose";
 import { freePort } from "../support/ports.js";
 import { http, type TestResponse } from "../support/http.js";
 import { PageClient, authorize, basic, pkce, registerApp } from "../support/pages.js";
-import { startProcess, startSigil, type ServerProcess } from "../support/processes.js";
+import { startProcess, type ServerProcess } from "../support/processes.js";
+import { startBenchSigil } from "./lib/sockets.js";
 import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
@@ -98,7 +99,7 @@ async function runSignin(ctx: BenchContext, variant: Variant): Promise<Row[]> {
   const op = await freePort();
   const procs: ServerProcess[] = [];
   try {
-    const sigil = await startSigil(ctx.redis.url, {
+    const sigil = await startBenchSigil(ctx.redis.url, {
       env: { CODE_TTL: "600", ...(variant.es256 ? { ID_TOKEN_SIGNING_ALG: "ES256" } : {}) },
       nodeArgs: profileArgs(settings),
     });

@@ -3,7 +3,7 @@
 // string (it can carry codes and state) or headers.
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import type { Logger } from "../../log.js";
+import { ACCESS_LOG_MSG, type Logger } from "../../log.js";
 import type { Metrics } from "../../metrics.js";
 
 declare global {
@@ -33,7 +33,7 @@ export function requestContext(logger: Logger, metrics: Metrics) {
       metrics.httpDuration.observe({ method: req.method, route }, seconds);
       req.log.info(
         { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
-        "request",
+        ACCESS_LOG_MSG,
       );
     });
     next();
