@@ -3,6 +3,7 @@
 // the expected origin; passkeys are offered only when that host is a name (localhost, or any name
 // over https), never an IP address. Each ceremony's challenge is kept in the store for 5 minutes
 // and taken once (atomically), so any node finishes what another began and a response is good once.
+import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import {
   generateAuthenticationOptions,
@@ -86,6 +87,14 @@ export async function passkeysForExport(store: Store, userId: string): Promise<A
   }));
 }
 
+/**
+ * The store key of a sign-in challenge: the challenge and a hash of the asking browser's cookie
+ * value (the value itself is never stored). 256 random bits need no key, only a one-way hash.
+ */
+function boundKey(challenge: string, browser: string): string {
+  return `${challenge}.${createHash("sha256").update(browser).digest("base64url")}`;
+}
+
 const cannotVerify = () => invalidRequest("The passkey could not be verified; try again.");
 const unknownPasskey = () =>
   invalidRequest("This passkey is not known here (it may have been removed); sign in another way.");
@@ -139,11 +148,19 @@ export class Passkeys {
     return this.rp;
   }
 
-  private async take(response: {
-    response?: { clientDataJSON?: unknown };
-  }): Promise<{ challenge: string; ceremony: Ceremony }> {
+  /**
+   * Takes the challenge a response answers, once. A sign-in challenge is stored under its browser
+   * binding too (boundKey), so an answer brought by another browser finds nothing — the same
+   * refusal as an unknown challenge — and leaves the asking browser's challenge in place.
+   */
+  private async take(
+    response: { response?: { clientDataJSON?: unknown } },
+    browser?: string,
+  ): Promise<{ challenge: string; ceremony: Ceremony }> {
     const challenge = challengeOf(response);
-    const raw = await this.deps.store.passkeys.takeChallenge(challenge);
+    const raw = await this.deps.store.passkeys.takeChallenge(
+      browser === undefined ? challenge : boundKey(challenge, browser),
+    );
     if (raw === null) throw invalidRequest("This passkey request expired or was used already; start again.");
     return { challenge, ceremony: JSON.parse(raw) as Ceremony };
   }
@@ -207,7 +224,12 @@ export class Passkeys {
     return viewOf(record);
   }
 
-  async authenticationOptions(address: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  /**
+   * Begins a passkey sign-in from `address`, bound to `browser`: the random value of the asking
+   * browser's cookie (http/pages/passkey-browser.ts). Only an answer brought with that value is
+   * taken (authenticate).
+   */
+  async authenticationOptions(address: string, browser: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.requireRp();
     const limit = await this.ceremonies.consume(address);
     if (!limit.allowed)
@@ -219,7 +241,11 @@ export class Passkeys {
       timeout: TIMEOUT_MS,
     });
     const state: Ceremony = { kind: "signin" };
-    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
+    await this.deps.store.passkeys.saveChallenge(
+      boundKey(options.challenge, browser),
+      JSON.stringify(state),
+      CHALLENGE_TTL,
+    );
     return options;
   }
 
@@ -238,6 +264,7 @@ export class Passkeys {
   async authenticate(
     response: AuthenticationResponseJSON,
     address: string,
+    browser: string,
   ): Promise<{ user: UserRecord; amr: string[] }> {
     const rp = this.requireRp();
     // Whose limit this is: the owner of the passkey the answer names, when there is one.
@@ -246,7 +273,8 @@ export class Passkeys {
     const username = owner?.username ?? null;
     await this.deps.limits.check(username, address);
     try {
-      const { challenge, ceremony } = await this.take(response);
+      // Another browser's answer (or one without the cookie) is an unknown challenge: refused, counted.
+      const { challenge, ceremony } = await this.take(response, browser);
       if (ceremony.kind !== "signin") throw cannotVerify();
       if (!passkey || !owner) throw unknownPasskey();
       const updated = await this.verifyAssertion(rp, challenge, passkey, response);
