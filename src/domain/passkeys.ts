@@ -18,6 +18,7 @@ import {
 } from "@simplewebauthn/server";
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
 import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
+import { keyedHash } from "./secrets.js";
 import type { SignInLimits } from "./signin-limits.js";
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
@@ -28,9 +29,11 @@ const MAX_PASSKEYS = 20;
 
 /**
  * What a challenge was made for: adding a passkey, signing in, or confirming the deletion of one
- * user's account. An answer is good only for the ceremony (and the user) its challenge names.
+ * user's account. An answer is good only for the ceremony (and the user) its challenge names. The
+ * user is named by a keyed hash of their id (Passkeys.userTag), so that a challenge left behind
+ * by a deleted account names nobody.
  */
-type Ceremony = { kind: "register"; userId: string } | { kind: "signin" } | { kind: "delete"; userId: string };
+type Ceremony = { kind: "register"; user: string } | { kind: "signin" } | { kind: "delete"; user: string };
 
 export interface RelyingParty {
   id: string;
@@ -130,10 +133,17 @@ export class Passkeys {
       serviceName: string;
       /** The failed sign-in limits of password sign-in (Accounts.limits): one set of counters. */
       limits: SignInLimits;
+      /** SECRET: the key of the user tags in stored challenges. */
+      secret: string;
     },
   ) {
     this.rp = relyingParty(deps.authUrl);
     this.ceremonies = deps.store.limiter({ name: "passkey-ceremonies", points: 300, windowSeconds: 300 });
+  }
+
+  /** How a stored challenge names its user: a keyed hash of the id, never the id. */
+  private userTag(userId: string): string {
+    return keyedHash(this.deps.secret, "sigil passkey ceremony user", userId);
   }
 
   get enabled(): boolean {
@@ -184,7 +194,7 @@ export class Passkeys {
       })),
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
     });
-    const state: Ceremony = { kind: "register", userId: user.id };
+    const state: Ceremony = { kind: "register", user: this.userTag(user.id) };
     await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
     return options;
   }
@@ -193,7 +203,7 @@ export class Passkeys {
     const rp = this.requireRp();
     const name = checkPasskeyName(rawName);
     const { challenge, ceremony } = await this.take(response);
-    if (ceremony.kind !== "register" || ceremony.userId !== user.id) throw cannotVerify();
+    if (ceremony.kind !== "register" || ceremony.user !== this.userTag(user.id)) throw cannotVerify();
     let info;
     try {
       const v = await verifyRegistrationResponse({
@@ -304,7 +314,7 @@ export class Passkeys {
       timeout: TIMEOUT_MS,
       allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
     });
-    const state: Ceremony = { kind: "delete", userId: user.id };
+    const state: Ceremony = { kind: "delete", user: this.userTag(user.id) };
     await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
     return options;
   }
@@ -317,7 +327,7 @@ export class Passkeys {
   async confirmDeletion(user: UserRecord, response: AuthenticationResponseJSON): Promise<void> {
     const rp = this.requireRp();
     const { challenge, ceremony } = await this.take(response);
-    if (ceremony.kind !== "delete" || ceremony.userId !== user.id || typeof response.id !== "string")
+    if (ceremony.kind !== "delete" || ceremony.user !== this.userTag(user.id) || typeof response.id !== "string")
       throw cannotVerify();
     const passkey = await this.deps.store.passkeys.byId(response.id);
     if (!passkey || passkey.userId !== user.id) throw cannotVerify();

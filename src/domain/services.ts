@@ -95,6 +95,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       authUrl: config.authUrl,
       serviceName: config.serviceName,
       limits: accounts.limits,
+      secret: config.secret,
     }),
     twoFactor: new TwoFactor({
       store,
