@@ -20,6 +20,7 @@ import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js"
 import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
 import { keyedHash } from "./secrets.js";
 import type { SignInLimits } from "./signin-limits.js";
+import type { ChangeOrigin, SecurityMails } from "./security-mails.js";
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
 export const CHALLENGE_TTL = 300;
@@ -135,6 +136,8 @@ export class Passkeys {
       limits: SignInLimits;
       /** SECRET: the key of the user tags in stored challenges. */
       secret: string;
+      /** A passkey added or removed is told to the confirmed address. */
+      securityMails: SecurityMails;
     },
   ) {
     this.rp = relyingParty(deps.authUrl);
@@ -199,7 +202,12 @@ export class Passkeys {
     return options;
   }
 
-  async register(user: UserRecord, response: RegistrationResponseJSON, rawName: string): Promise<PasskeyView> {
+  async register(
+    user: UserRecord,
+    response: RegistrationResponseJSON,
+    rawName: string,
+    origin: ChangeOrigin,
+  ): Promise<PasskeyView> {
     const rp = this.requireRp();
     const name = checkPasskeyName(rawName);
     const { challenge, ceremony } = await this.take(response);
@@ -231,6 +239,7 @@ export class Passkeys {
       createdAt: Date.now(),
     };
     if (!(await this.deps.store.passkeys.add(record))) throw invalidRequest("This passkey is registered already.");
+    this.deps.securityMails.notify(user.id, { kind: "passkeyAdded", name }, origin);
     return viewOf(record);
   }
 
@@ -390,9 +399,12 @@ export class Passkeys {
       throw notFound("There is no such passkey on your account.");
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.deps.store.passkeys.remove(userId, id)))
+  /** Removes one of the user's passkeys (of removals at once, one succeeds and is mailed about). */
+  async remove(userId: string, id: string, origin: ChangeOrigin): Promise<void> {
+    const passkey = await this.deps.store.passkeys.byId(id);
+    if (passkey?.userId !== userId || !(await this.deps.store.passkeys.remove(userId, id)))
       throw notFound("There is no such passkey on your account.");
+    this.deps.securityMails.notify(userId, { kind: "passkeyRemoved", name: passkey.name }, origin);
   }
 
   /**

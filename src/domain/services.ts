@@ -13,6 +13,7 @@ import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
 import { EmailService } from "./email.js";
 import { smtpMailer } from "./mailer.js";
+import { SecurityMails } from "./security-mails.js";
 import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
@@ -36,6 +37,8 @@ export interface Services {
   passkeys: Passkeys;
   /** Two-factor with an authenticator app (TOTP) and recovery codes. */
   twoFactor: TwoFactor;
+  /** The mails about changes to how an account is signed in to or recovered. */
+  securityMails: SecurityMails;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -48,6 +51,16 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     secret: config.secret,
     gracePeriod: config.secretGracePeriod,
     onDelete: (clientId) => customTokens.revokeAll(clientId),
+  });
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined;
+  // Never the mail, its link or its token: what failed, and why.
+  const onMailError = (what: string, err: unknown) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`);
+  const securityMails = new SecurityMails({
+    store,
+    mailer,
+    authUrl: config.authUrl,
+    serviceName: config.serviceName,
+    onError: onMailError,
   });
   const oauth = new OAuth({
     store,
@@ -66,6 +79,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       apps,
       oauth,
       customTokens,
+      securityMails,
     }),
     apps,
     customTokens,
@@ -76,7 +90,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     email: new EmailService({
       store,
       secret: config.secret,
-      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined,
+      mailer,
       baseUrl: config.baseUrl,
       authUrl: config.authUrl,
       serviceName: config.serviceName,
@@ -87,8 +101,8 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       endSessions: async (userId) => {
         await accounts.endSessions(userId);
       },
-      // Never the mail, its link or its token: what failed, and why.
-      onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
+      onError: onMailError,
+      securityMails,
     }),
     passkeys: new Passkeys({
       store,
@@ -96,11 +110,13 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       serviceName: config.serviceName,
       limits: accounts.limits,
       secret: config.secret,
+      securityMails,
     }),
     twoFactor: new TwoFactor({
       store,
       secret: config.secret,
       issuer: config.serviceName,
+      securityMails,
       // The user (never the sealed key): who needs `sigil users reset-2fa`.
       onUnreadable: (userId) =>
         void store.accounts
@@ -113,5 +129,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
             ),
           ),
     }),
+    securityMails,
   };
 }

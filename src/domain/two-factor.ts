@@ -9,6 +9,7 @@ import type { AttemptLimiter, LimitResult, Store, TwoFactorRecord } from "../sto
 import { FormError } from "./accounts.js";
 import { seal, sealingKey, unseal } from "./seal.js";
 import { keyedHash } from "./secrets.js";
+import type { BrowserOrigin, SecurityMails } from "./security-mails.js";
 
 const PERIOD = 30;
 const DIGITS = 6;
@@ -69,6 +70,8 @@ export class TwoFactor {
       now?: () => number;
       /** Told when a user's key cannot be opened with this SECRET (a 409 to them); logs it for the operator. */
       onUnreadable?: (userId: string) => void;
+      /** Two-factor turned on, replaced or off is told to the confirmed address. */
+      securityMails: SecurityMails;
     },
   ) {
     this.key = sealingKey(deps.secret, "sigil totp secret seal v1");
@@ -129,18 +132,27 @@ export class TwoFactor {
    * Turns two-factor on when the code matches the pending setup's secret: the recovery codes, in
    * clear, for showing once. FormError when the code is wrong or the setup expired.
    */
-  async confirm(userId: string, username: string, pending: string, code: string, address: string): Promise<string[]> {
+  async confirm(
+    userId: string,
+    username: string,
+    pending: string,
+    code: string,
+    origin: BrowserOrigin,
+  ): Promise<string[]> {
+    const address = origin.address;
     const setup = this.reopenSetup(userId, username, pending);
     await this.guarded(userId, address, async () => {
       const step = this.matchingStep(setup.secret, code);
       return step !== null && (await this.deps.store.twoFactor.useStep(userId, step, STEP_MARK_SECONDS));
     });
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    const wasOn = await this.isOn(userId);
     await this.deps.store.twoFactor.enable(
       userId,
       { sealedSecret: seal(this.key, setup.secret, `totp ${userId}`), enabledAt: this.now() },
       codes.map((c) => this.recoveryHash(userId, c.replace("-", ""))),
     );
+    this.deps.securityMails.notify(userId, { kind: wasOn ? "twoFactorReplaced" : "twoFactorOn" }, origin);
     return codes;
   }
 
@@ -171,14 +183,17 @@ export class TwoFactor {
   }
 
   /** Turns two-factor off after a current code (or a recovery code). */
-  async disable(userId: string, code: string, address: string): Promise<void> {
-    await this.verify(userId, code, address);
-    await this.deps.store.twoFactor.disable(userId);
+  async disable(userId: string, code: string, origin: BrowserOrigin): Promise<void> {
+    await this.verify(userId, code, origin.address);
+    if (await this.deps.store.twoFactor.disable(userId))
+      this.deps.securityMails.notify(userId, { kind: "twoFactorOff" }, origin);
   }
 
   /** Turns two-factor off without a code (the operator's `users reset-2fa`); true when it was on. */
-  reset(userId: string): Promise<boolean> {
-    return this.deps.store.twoFactor.disable(userId);
+  async reset(userId: string): Promise<boolean> {
+    const wasOn = await this.deps.store.twoFactor.disable(userId);
+    if (wasOn) this.deps.securityMails.notify(userId, { kind: "twoFactorOff" }, "operator");
+    return wasOn;
   }
 
   /** The time step a code matches (within WINDOW of now), or null. */
