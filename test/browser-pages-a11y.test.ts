@@ -191,10 +191,11 @@ describeBackends(
           },
         ],
         [
-          "signed out",
+          "signed out, with a link back to the app",
           async () => {
             await Promise.all([page.waitForLoadState(), page.click('button[value="signout"]')]);
             expect(await page.locator('a[href="/signin"]').count()).to.equal(1);
+            expect(await page.getAttribute("a.back-to-app", "href")).to.equal("https://pixelpets.example/");
           },
         ],
         [

@@ -141,7 +141,13 @@ describeBackends("Deleting an account with a passkey", (backend) => {
       alice.page.click("#passkey-delete-button"),
     );
     await alice.page.unroute("**/account/delete/passkey/options");
-    expectRefused(await replay(base, alice.context, "/account/delete/passkey", signInAnswer));
+    // A sign-in challenge is kept bound to its browser's cookie: the deletion ceremony does not even find it.
+    const asDeletion = await replay(base, alice.context, "/account/delete/passkey", signInAnswer);
+    expect(asDeletion.status, asDeletion.text).to.equal(400);
+    expect(asDeletion.json).to.deep.equal({
+      error: "invalid_request",
+      error_description: "This passkey request expired or was used already; start again.",
+    });
 
     // Without the page's CSRF token, or signed out: refused before anything is read.
     const realAnswer = await catchCeremony(alice.page, "/account/delete/passkey", () =>

@@ -1,7 +1,8 @@
 // docs/http-api.md#get-auth_urlauthorize, GET /authorize: every rule, on both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { PageClient, authorize, csrfOf, pkce, registerApp, type TestApp } from "./support/pages.js";
+import { PageClient, authorize, csrfOf, pkce, registerApp, userInfo, type TestApp } from "./support/pages.js";
+import { signInWith, trade } from "./support/oidc.js";
 
 describeBackends("Authorize", (backend) => {
   let base: string;
@@ -200,6 +201,46 @@ describeBackends("Authorize", (backend) => {
       });
       expect(r.status).to.equal(403);
       expect(r.headers.location).to.equal(undefined);
+    });
+  });
+
+  describe("When the person allowed the app only openid email (no profile)", () => {
+    const plain = () => ({ client_id: app.clientId, redirect_uri: "https://other.example/cb", state: "p" });
+    beforeEach(async () => {
+      app = { ...app, redirectUri: "https://other.example/cb" };
+      const t = await signInWith(base, alice, app, { scope: "openid email" });
+      expect(t.status).to.equal(200);
+      // Its token does not read the profile at /auth/user (RFC 6750 §3.1).
+      const r = await userInfo(base, t.json.access_token, app.clientId);
+      expect(r.status).to.equal(403);
+      expect(r.json.error).to.equal("insufficient_scope");
+      expect(r.headers["www-authenticate"]).to.equal('Bearer error="insufficient_scope", scope="profile"');
+    });
+
+    it("then a plain OAuth request (no openid) shows the consent page for the profile, and issues no code", async () => {
+      const r = await alice.get(`/authorize?${new URLSearchParams(plain())}`);
+      expect(r.status).to.equal(200);
+      expect(r.headers.location).to.equal(undefined);
+      expect(r.text).to.contain('name="decision" value="allow"');
+      for (const f of ["display name", "username", "profile picture"]) expect(r.text).to.contain(f);
+    });
+
+    it("then allowing the profile gives a code whose token reads /auth/user, and the next request is silent", async () => {
+      const u = await authorize(alice, plain());
+      const t = await trade(base, app, u.searchParams.get("code")!);
+      expect(t.status).to.equal(200);
+      const r = await userInfo(base, t.json.access_token, app.clientId);
+      expect(r.status).to.equal(200);
+      expect(r.json.username).to.equal("alice");
+      const again = await alice.get(`/authorize?${new URLSearchParams(plain())}`);
+      expect(again.status).to.equal(303);
+      expect(new URL(String(again.headers.location)).searchParams.get("code")).to.be.a("string");
+    });
+
+    it("then denying the profile sends access_denied and the consent stays as it was", async () => {
+      const u = await authorize(alice, plain(), "deny");
+      expect(u.searchParams.get("error")).to.equal("access_denied");
+      expect((await alice.get(`/authorize?${new URLSearchParams(plain())}`)).status).to.equal(200);
     });
   });
 });

@@ -99,6 +99,11 @@ describeBackends("Pages in five languages", (backend) => {
       expect(confirm.status).to.equal(200);
       keep("logout, asked", confirm.text);
       keep("signed out", (await new PageClient(base).get("/logout", { cookie: `lang=${lang}` })).text);
+      const back = await new PageClient(base).get(`/logout?${new URLSearchParams({ client_id: app.clientId })}`, {
+        cookie: `lang=${lang}`,
+      });
+      expect(back.text).to.contain('class="back-to-app"');
+      keep("signed out, with a link back to the app", back.text);
       keep("broken sign-out link", (await user.get("/logout?post_logout_redirect_uri=https://x.example/")).text);
       // The console with an app (registered just now: its secret shown), a token, and a refusal.
       const console1 = await user.get("/developers");

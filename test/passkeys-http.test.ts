@@ -6,16 +6,28 @@ import { describeBackends } from "./support/backends.js";
 import { ensurePagesScript } from "./support/client-bundle.js";
 import { http, type TestResponse } from "./support/http.js";
 import { csrfOf, PageClient } from "./support/pages.js";
-import { PASSKEY_ENV } from "./support/passkeys.js";
+import { PASSKEY_ENV, withSetCookies } from "./support/passkeys.js";
 
 /** A JSON POST as the page's script sends it: the client's cookies and the page's CSRF token. */
-function postJson(c: PageClient, path: string, body: string, csrf: string | undefined, type = "application/json") {
+/** A JSON POST as the page's script sends it; the cookies it sets are kept (the sign-in challenge is bound to one). */
+async function postJson(
+  c: PageClient,
+  path: string,
+  body: string,
+  csrf: string | undefined,
+  type = "application/json",
+) {
   const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  return http(c.base, path, {
+  const r = await http(c.base, path, {
     method: "POST",
     headers: { "content-type": type, cookie, ...(csrf ? { "x-csrf-token": csrf } : {}) },
     body,
   });
+  for (const pair of withSetCookies("", r).split("; ").filter(Boolean)) {
+    const i = pair.indexOf("=");
+    c.cookies.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  return r;
 }
 
 const expectError = (r: TestResponse, status: number, error: string) => {

@@ -37,4 +37,16 @@ describeBackends("Store contract: email", (backend) => {
     expect(await store.email.usersByEmail("a@x.example")).to.deep.equal(["u2"]);
     expect(await store.email.usersByEmail("b@x.example")).to.deep.equal([]);
   });
+
+  it("When a user's links are removed, then every one of theirs is gone (short and long lived, used or not) and others' stay", async () => {
+    await store.email.saveLink("c1", { kind: "confirm-email", userId: "u1", email: "a@x.example" }, 86_400);
+    await store.email.saveLink("r1", { kind: "reset-password", userId: "u1", stamp: "s" }, 1800);
+    await store.email.saveLink("c2", { kind: "confirm-email", userId: "u1", email: "b@x.example" }, 60);
+    await store.email.saveLink("o1", { kind: "reset-password", userId: "u2", stamp: "s" }, 1800);
+    expect(await store.email.takeLink("c2")).to.not.equal(null);
+    await store.email.removeLinksForUser("u1");
+    for (const h of ["c1", "r1", "c2"]) expect(await store.email.peekLink(h), h).to.equal(null);
+    expect(await store.email.peekLink("o1")).to.deep.equal({ kind: "reset-password", userId: "u2", stamp: "s" });
+    await store.email.removeLinksForUser("nobody");
+  });
 });

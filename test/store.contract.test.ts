@@ -5,6 +5,7 @@ import { MemoryStore } from "../src/store/memory/index.js";
 import type { SolveResult, Store } from "../src/store/port.js";
 import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis/redis-client.js";
 import { RedisStore } from "../src/store/redis/index.js";
+import { TEST_SECRET } from "./support/nodes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -180,7 +181,7 @@ describe("Redis store", function () {
     redis.cli("FLUSHALL");
     client = createRedisClient(redis.url);
     await waitReady(client, 3000);
-    const store = new RedisStore(client, "sigil");
+    const store = new RedisStore(client, "sigil", undefined, TEST_SECRET);
     return {
       store,
       cleanup: async () => {
@@ -190,16 +191,29 @@ describe("Redis store", function () {
     };
   });
 
-  it("When a limiter is only checked, then it writes no counter (a success at /token leaves no key naming the client)", async () => {
+  it("When a limiter is only checked, then it writes no counter (a success at /token leaves no key naming the client); a counter's key is a keyed hash", async () => {
     redis.cli("FLUSHALL");
     const c = createRedisClient(redis.url);
     try {
       await waitReady(c, 3000);
-      const l = new RedisStore(c, "sigil").limiter({ name: "t", points: 2, windowSeconds: 60 });
+      const l = new RedisStore(c, "sigil", undefined, TEST_SECRET).limiter({ name: "t", points: 2, windowSeconds: 60 });
       for (let i = 0; i < 3; i++) expect((await l.check("client-1|127.0.0.1")).allowed).to.equal(true);
       expect(redis.cli("KEYS", "*").trim()).to.equal("");
       await l.consume("client-1|127.0.0.1");
-      expect(redis.cli("KEYS", "*").trim()).to.equal("sigil:rl:t:client-1|127.0.0.1");
+      // Counted under a keyed hash of what it counts: the key names neither the client nor the address.
+      expect(redis.cli("KEYS", "*").trim()).to.match(/^sigil:rl:t:[A-Za-z0-9_-]{43}$/);
+      // Another node with the same SECRET counts on the same key; another SECRET, on another.
+      const same = new RedisStore(c, "sigil", undefined, TEST_SECRET).limiter({
+        name: "t",
+        points: 2,
+        windowSeconds: 60,
+      });
+      await same.consume("client-1|127.0.0.1");
+      expect((await l.check("client-1|127.0.0.1")).allowed).to.equal(false);
+      const other = new RedisStore(c, "sigil", undefined, `${TEST_SECRET}-other`);
+      expect(
+        (await other.limiter({ name: "t", points: 2, windowSeconds: 60 }).check("client-1|127.0.0.1")).allowed,
+      ).to.equal(true);
     } finally {
       c.disconnect();
     }
@@ -210,7 +224,7 @@ describe("Redis store", function () {
     const clients = [createRedisClient(redis.url), createRedisClient(redis.url)];
     try {
       await Promise.all(clients.map((c) => waitReady(c, 3000)));
-      const [a, b] = clients.map((c) => new RedisStore(c, "sigil")) as [RedisStore, RedisStore];
+      const [a, b] = clients.map((c) => new RedisStore(c, "sigil", undefined, TEST_SECRET)) as [RedisStore, RedisStore];
       const rules = {
         limits: { perAddress: 2, perAddressWindow: 60, perKey: 100, perKeyWindow: 60 },
         history: { maxEvents: 1000, ttlSeconds: 86_400 },
@@ -242,7 +256,7 @@ describe("Redis store", function () {
   it("When Redis is gone, then calls fail fast with StoreUnavailableError and recover when it returns", async () => {
     const c = createRedisClient(redis.url);
     await waitReady(c, 3000);
-    const store = new RedisStore(c, "sigil");
+    const store = new RedisStore(c, "sigil", undefined, TEST_SECRET);
     try {
       await store.challenges.create("k", rec("q"), 60);
       await redis.stop();

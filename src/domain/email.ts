@@ -54,11 +54,12 @@ const indexKey = (email: string) => email.toLowerCase();
 
 /**
  * What account deletion removes for email beside the user record: the user's entry in the index of
- * addresses. (Links sent by mail are keyed by their token's hash alone; once the user is gone they
- * lead nowhere, and expire on their own.)
+ * addresses, and every link mailed to them that is still stored (a record naming the user, and a
+ * confirmation link's address, would otherwise stay up to 24 hours).
  */
 export async function forgetUserEmail(store: Store, user: UserRecord): Promise<void> {
   if (user.email) await store.email.unindexEmail(indexKey(user.email), user.id);
+  await store.email.removeLinksForUser(user.id);
 }
 
 export interface EmailDeps {
@@ -124,6 +125,11 @@ export class EmailService {
   private async newLink(record: MailLinkRecord, ttl: number): Promise<string> {
     const token = randomToken(32);
     await this.deps.store.email.saveLink(this.hash(token), record, ttl);
+    // Mails go out off the response path: an account deleted meanwhile keeps no link of theirs.
+    if (!(await this.deps.store.accounts.byId(record.userId))) {
+      await this.deps.store.email.removeLinksForUser(record.userId);
+      throw new Error("the account was deleted while its mail was prepared");
+    }
     return token;
   }
 

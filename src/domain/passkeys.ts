@@ -3,6 +3,7 @@
 // the expected origin; passkeys are offered only when that host is a name (localhost, or any name
 // over https), never an IP address. Each ceremony's challenge is kept in the store for 5 minutes
 // and taken once (atomically), so any node finishes what another began and a response is good once.
+import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import {
   generateAuthenticationOptions,
@@ -17,6 +18,7 @@ import {
 } from "@simplewebauthn/server";
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
 import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
+import { keyedHash } from "./secrets.js";
 import type { SignInLimits } from "./signin-limits.js";
 import type { ChangeOrigin, SecurityMails } from "./security-mails.js";
 
@@ -28,9 +30,11 @@ const MAX_PASSKEYS = 20;
 
 /**
  * What a challenge was made for: adding a passkey, signing in, or confirming the deletion of one
- * user's account. An answer is good only for the ceremony (and the user) its challenge names.
+ * user's account. An answer is good only for the ceremony (and the user) its challenge names. The
+ * user is named by a keyed hash of their id (Passkeys.userTag), so that a challenge left behind
+ * by a deleted account names nobody.
  */
-type Ceremony = { kind: "register"; userId: string } | { kind: "signin" } | { kind: "delete"; userId: string };
+type Ceremony = { kind: "register"; user: string } | { kind: "signin" } | { kind: "delete"; user: string };
 
 export interface RelyingParty {
   id: string;
@@ -87,6 +91,14 @@ export async function passkeysForExport(store: Store, userId: string): Promise<A
   }));
 }
 
+/**
+ * The store key of a sign-in challenge: the challenge and a hash of the asking browser's cookie
+ * value (the value itself is never stored). 256 random bits need no key, only a one-way hash.
+ */
+function boundKey(challenge: string, browser: string): string {
+  return `${challenge}.${createHash("sha256").update(browser).digest("base64url")}`;
+}
+
 const cannotVerify = () => invalidRequest("The passkey could not be verified; try again.");
 const unknownPasskey = () =>
   invalidRequest("This passkey is not known here (it may have been removed); sign in another way.");
@@ -122,12 +134,19 @@ export class Passkeys {
       serviceName: string;
       /** The failed sign-in limits of password sign-in (Accounts.limits): one set of counters. */
       limits: SignInLimits;
+      /** SECRET: the key of the user tags in stored challenges. */
+      secret: string;
       /** A passkey added or removed is told to the confirmed address. */
       securityMails: SecurityMails;
     },
   ) {
     this.rp = relyingParty(deps.authUrl);
     this.ceremonies = deps.store.limiter({ name: "passkey-ceremonies", points: 300, windowSeconds: 300 });
+  }
+
+  /** How a stored challenge names its user: a keyed hash of the id, never the id. */
+  private userTag(userId: string): string {
+    return keyedHash(this.deps.secret, "sigil passkey ceremony user", userId);
   }
 
   get enabled(): boolean {
@@ -142,11 +161,19 @@ export class Passkeys {
     return this.rp;
   }
 
-  private async take(response: {
-    response?: { clientDataJSON?: unknown };
-  }): Promise<{ challenge: string; ceremony: Ceremony }> {
+  /**
+   * Takes the challenge a response answers, once. A sign-in challenge is stored under its browser
+   * binding too (boundKey), so an answer brought by another browser finds nothing — the same
+   * refusal as an unknown challenge — and leaves the asking browser's challenge in place.
+   */
+  private async take(
+    response: { response?: { clientDataJSON?: unknown } },
+    browser?: string,
+  ): Promise<{ challenge: string; ceremony: Ceremony }> {
     const challenge = challengeOf(response);
-    const raw = await this.deps.store.passkeys.takeChallenge(challenge);
+    const raw = await this.deps.store.passkeys.takeChallenge(
+      browser === undefined ? challenge : boundKey(challenge, browser),
+    );
     if (raw === null) throw invalidRequest("This passkey request expired or was used already; start again.");
     return { challenge, ceremony: JSON.parse(raw) as Ceremony };
   }
@@ -170,7 +197,7 @@ export class Passkeys {
       })),
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
     });
-    const state: Ceremony = { kind: "register", userId: user.id };
+    const state: Ceremony = { kind: "register", user: this.userTag(user.id) };
     await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
     return options;
   }
@@ -184,7 +211,7 @@ export class Passkeys {
     const rp = this.requireRp();
     const name = checkPasskeyName(rawName);
     const { challenge, ceremony } = await this.take(response);
-    if (ceremony.kind !== "register" || ceremony.userId !== user.id) throw cannotVerify();
+    if (ceremony.kind !== "register" || ceremony.user !== this.userTag(user.id)) throw cannotVerify();
     let info;
     try {
       const v = await verifyRegistrationResponse({
@@ -216,7 +243,12 @@ export class Passkeys {
     return viewOf(record);
   }
 
-  async authenticationOptions(address: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  /**
+   * Begins a passkey sign-in from `address`, bound to `browser`: the random value of the asking
+   * browser's cookie (http/pages/passkey-browser.ts). Only an answer brought with that value is
+   * taken (authenticate).
+   */
+  async authenticationOptions(address: string, browser: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.requireRp();
     const limit = await this.ceremonies.consume(address);
     if (!limit.allowed)
@@ -228,7 +260,11 @@ export class Passkeys {
       timeout: TIMEOUT_MS,
     });
     const state: Ceremony = { kind: "signin" };
-    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
+    await this.deps.store.passkeys.saveChallenge(
+      boundKey(options.challenge, browser),
+      JSON.stringify(state),
+      CHALLENGE_TTL,
+    );
     return options;
   }
 
@@ -247,6 +283,7 @@ export class Passkeys {
   async authenticate(
     response: AuthenticationResponseJSON,
     address: string,
+    browser: string,
   ): Promise<{ user: UserRecord; amr: string[] }> {
     const rp = this.requireRp();
     // Whose limit this is: the owner of the passkey the answer names, when there is one.
@@ -255,7 +292,8 @@ export class Passkeys {
     const username = owner?.username ?? null;
     await this.deps.limits.check(username, address);
     try {
-      const { challenge, ceremony } = await this.take(response);
+      // Another browser's answer (or one without the cookie) is an unknown challenge: refused, counted.
+      const { challenge, ceremony } = await this.take(response, browser);
       if (ceremony.kind !== "signin") throw cannotVerify();
       if (!passkey || !owner) throw unknownPasskey();
       const updated = await this.verifyAssertion(rp, challenge, passkey, response);
@@ -285,7 +323,7 @@ export class Passkeys {
       timeout: TIMEOUT_MS,
       allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
     });
-    const state: Ceremony = { kind: "delete", userId: user.id };
+    const state: Ceremony = { kind: "delete", user: this.userTag(user.id) };
     await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
     return options;
   }
@@ -298,7 +336,7 @@ export class Passkeys {
   async confirmDeletion(user: UserRecord, response: AuthenticationResponseJSON): Promise<void> {
     const rp = this.requireRp();
     const { challenge, ceremony } = await this.take(response);
-    if (ceremony.kind !== "delete" || ceremony.userId !== user.id || typeof response.id !== "string")
+    if (ceremony.kind !== "delete" || ceremony.user !== this.userTag(user.id) || typeof response.id !== "string")
       throw cannotVerify();
     const passkey = await this.deps.store.passkeys.byId(response.id);
     if (!passkey || passkey.userId !== user.id) throw cannotVerify();

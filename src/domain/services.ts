@@ -109,6 +109,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       authUrl: config.authUrl,
       serviceName: config.serviceName,
       limits: accounts.limits,
+      secret: config.secret,
       securityMails,
     }),
     twoFactor: new TwoFactor({

@@ -13,6 +13,7 @@ import { errorResponse, type ApiOperation } from "./openapi.js";
 import { sendJson } from "./route.js";
 import { currentUser, type PagesDeps } from "./pages/context.js";
 import { safeReturnTo } from "./pages/return-to.js";
+import { bindPasskeyBrowser, clearPasskeyBrowser, passkeyBrowser } from "./pages/passkey-browser.js";
 import { endSession, signInSession } from "./pages/session.js";
 import { changeOrigin } from "./pages/user-agent.js";
 
@@ -97,16 +98,21 @@ export function addPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
 }
 
 export function signInOptions(deps: PagesDeps & { passkeys: Passkeys }) {
-  return jsonEndpoint(async (req) => ({ status: 200, body: await deps.passkeys.authenticationOptions(req.ip ?? "") }));
+  return jsonEndpoint(async (req, res) => {
+    const browser = bindPasskeyBrowser(req, res, deps.config);
+    return { status: 200, body: await deps.passkeys.authenticationOptions(req.ip ?? "", browser) };
+  });
 }
 
 export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
-  return jsonEndpoint(async (req) => {
+  return jsonEndpoint(async (req, res) => {
     const raw = bodyObject(req).return_to;
     const returnTo = safeReturnTo(typeof raw === "string" ? raw : undefined, deps.config.authUrl);
-    const { user, amr } = await deps.passkeys.authenticate(credentialOf(req) as never, req.ip ?? "");
+    const browser = passkeyBrowser(req, deps.config);
+    const { user, amr } = await deps.passkeys.authenticate(credentialOf(req) as never, req.ip ?? "", browser);
     // No second step: a passkey with user verification is two factors already (CONTRACT §10).
     await signInSession(req, user.id, amr);
+    clearPasskeyBrowser(res, deps.config);
     return { status: 200, body: { redirect: returnTo } };
   });
 }
@@ -198,7 +204,7 @@ export const passkeySpecs: ApiOperation[] = [
     method: "post",
     path: "/signin/passkey/options",
     summary:
-      "Begin a passkey sign-in: WebAuthn request options (discoverable credentials); the challenge is good for 5 minutes, once.",
+      "Begin a passkey sign-in: WebAuthn request options (discoverable credentials); the challenge is good for 5 minutes, once, and only in this browser (bound to the sigil.passkey cookie this answer sets).",
     tags: ["passkeys"],
     headers: csrfHeader,
     responses: {

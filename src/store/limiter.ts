@@ -1,11 +1,26 @@
 // Attempt limiters on rate-limiter-flexible (well-kept, atomic Lua on Redis, same semantics in
-// memory), adapted to the port: "over the limit" is a result, a store failure is an error.
+// memory), adapted to the port: "over the limit" is a result, a store failure is an error. What a
+// limiter counts (an address, a username, a user id, an email address) never appears in a key: a
+// counter is stored under a keyed hash of it (HMAC-SHA256 under a key derived from SECRET), so a
+// deleted account's counters, which live out their window, name nobody.
+import { createHmac, hkdfSync } from "node:crypto";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { StoreUnavailableError } from "../errors.js";
 import type { AttemptLimiter, LimitResult } from "./port.js";
 
+/** The key counters' ids are hashed under: derived from SECRET for this one purpose. */
+export function limiterKey(secret: string | Buffer): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, "sigil", "sigil limiter ids v1", 32));
+}
+
+/** How a limiter's counter is keyed: the limiter's name and the id, hashed (base64url, 43 characters). */
+export const counterId = (key: Buffer, name: string, id: string): string =>
+  createHmac("sha256", key).update(`${name}\0${id}`).digest("base64url");
+
 export function adaptLimiter(
   rl: RateLimiterAbstract,
+  /** The id as stored (counterId): what is counted, hashed. */
+  stored: (id: string) => string,
   /**
    * Whether a counter is stored under the limiter's key (rl.getKey): one plain read, which on
    * Redis rides the automatic pipeline. rate-limiter-flexible's get() is a MULTI of GET and PTTL,
@@ -15,7 +30,8 @@ export function adaptLimiter(
   counterExists?: (key: string) => Promise<boolean>,
 ): AttemptLimiter {
   return {
-    async consume(id: string): Promise<LimitResult> {
+    async consume(raw: string): Promise<LimitResult> {
+      const id = stored(raw);
       try {
         const res = await rl.consume(id, 1);
         return { allowed: true, remaining: res.remainingPoints };
@@ -24,7 +40,8 @@ export function adaptLimiter(
         throw new StoreUnavailableError(err);
       }
     },
-    async check(id: string): Promise<LimitResult> {
+    async check(raw: string): Promise<LimitResult> {
+      const id = stored(raw);
       // A read (GET and PTTL), never a write: a check of an id that never failed leaves no counter
       // (a consume(0) would make one, naming the id for a whole window, on every success).
       let res: RateLimiterRes | null;

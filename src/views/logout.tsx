@@ -1,5 +1,7 @@
 // RP-initiated logout (docs/http-api.md#logout): the question asked when the request does not
-// prove which app sent it, and the page shown once signed out with nowhere to return to.
+// prove which app sent it, and the page shown once signed out when the browser is not sent back
+// to the app (a link to it instead, when the app is known).
+import { homepageHost } from "./consent.js";
 import { Card, Csrf, Page, type Ui } from "./layout.js";
 
 export function LogoutConfirmPage(p: {
@@ -37,12 +39,27 @@ export function LogoutConfirmPage(p: {
   );
 }
 
-export function SignedOutPage(p: { ui: Ui }) {
-  const { t } = p.ui;
+/** back: the app's registered URL (or homepage), shown as a link with its host; never followed by itself. */
+export function SignedOutPage(p: { ui: Ui; back?: { name: string; href: string } | undefined }) {
+  const { t, rich } = p.ui;
+  const host = p.back && homepageHost(p.back.href);
   return (
     <Page ui={p.ui} title={t("logout.doneTitle")} narrow>
       <Card>
         <p>{t("logout.done", { service: p.ui.service.name })}</p>
+        {p.back ? (
+          <p>
+            <a class="back-to-app" href={p.back.href}>
+              {rich("logout.back", { app: <span class="app-name">{p.back.name}</span> })}
+            </a>
+            {host ? (
+              <>
+                {" "}
+                <span class="app-host mono">({host})</span>
+              </>
+            ) : null}
+          </p>
+        ) : null}
         <p>
           <a href="/signin">{t("logout.again")}</a>
         </p>

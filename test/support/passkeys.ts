@@ -157,10 +157,33 @@ export async function signInPage(
   return { csrf: csrfOf(page.text), cookie: cookieOf(c), address };
 }
 
-/** Begins a sign-in ceremony (POST /signin/passkey/options) as `from`; the request options. */
+/**
+ * The cookies of `cookie` (a Cookie header) with those a response sets added or replaced: what a
+ * browser sends next.
+ */
+export function withSetCookies(cookie: string, r: TestResponse): string {
+  const jar = new Map<string, string>();
+  for (const pair of cookie.split("; ").filter(Boolean)) {
+    const i = pair.indexOf("=");
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  const set = r.headers["set-cookie"];
+  for (const c of Array.isArray(set) ? set : set ? [set] : []) {
+    const [pair = ""] = c.split(";");
+    const i = pair.indexOf("=");
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}
+
+/**
+ * Begins a sign-in ceremony (POST /signin/passkey/options) as `from`; the request options. `from`
+ * keeps the cookie the answer sets (the challenge is bound to it), as a browser would.
+ */
 export async function signInOptions(base: string, from: { csrf: string; cookie: string; address: string }) {
   const r = await postCeremony(base, "/signin/passkey/options", {}, from);
   if (r.status !== 200) throw new Error(`sign-in options: ${r.status} ${r.text}`);
+  from.cookie = withSetCookies(from.cookie, r);
   return r.json as { challenge: string };
 }
 

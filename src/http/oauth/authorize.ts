@@ -175,12 +175,18 @@ function signInFirst(res: Response, c: Checked): void {
 /** What a consent given before OpenID Connect (or to a plain OAuth request) allows. */
 const LEGACY_SCOPES = ["openid", "profile"];
 
-/** Whether the user's consent to the app covers the scopes asked (a consent from before OpenID Connect: openid and profile). */
+/** What a plain OAuth request (no openid) asks for: the profile that /auth/user reads. */
+const PLAIN_SCOPES = ["profile"];
+
+/**
+ * Whether the user's consent to the app covers the scopes asked (a consent from before OpenID
+ * Connect: openid and profile). The plain OAuth path asks for profile like any other scope: a
+ * consent to "openid email" alone does not let it through silently.
+ */
 async function consentCovers(deps: PagesDeps, user: UserRecord, c: Checked): Promise<boolean> {
   if (!(await deps.oauth.hasConsent(user.id, c.app.clientId))) return false;
-  if (!c.oidc) return true;
   const granted = (await deps.store.consentScopes.get(user.id, c.app.clientId)) ?? LEGACY_SCOPES;
-  return covers(granted, c.oidc.scopes);
+  return covers(granted, c.oidc ? c.oidc.scopes : PLAIN_SCOPES);
 }
 
 async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
@@ -196,7 +202,7 @@ async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Chec
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
       csrf: await csrfToken(req),
       hidden: c.p as Record<string, string>,
-      scopes: c.oidc ? c.oidc.scopes : ["profile"],
+      scopes: c.oidc ? c.oidc.scopes : PLAIN_SCOPES,
     }),
   );
 }

@@ -1,12 +1,14 @@
 // GET/POST {auth_url}/logout — RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0;
 // docs/http-api.md#logout). With a valid id_token_hint for the signed-in user (or nobody signed
 // in), the session ends at once and the browser goes to the app's registered
-// post_logout_redirect_uri with `state`; otherwise the person is asked first (a form with CSRF).
-// A destination the app has not registered is a 400 page: it never redirects anywhere.
+// post_logout_redirect_uri with `state`. Without one nothing proves the app sent the request, so
+// it never redirects: the person is asked first (a form with CSRF) when signed in, and the end is
+// a signed-out page with a link back to the app. A destination the app has not registered is a
+// 400 page.
 import type { Request, RequestHandler, Response } from "express";
 import type { IdTokenHint } from "../../domain/oidc.js";
 import { codePointLength } from "../../domain/text.js";
-import type { AppRecord } from "../../store/port.js";
+import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ErrorPage } from "../../views/consent.js";
 import { LogoutConfirmPage, SignedOutPage } from "../../views/logout.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
@@ -23,6 +25,20 @@ interface Checked {
   app: AppRecord | undefined;
   /** Where to go once signed out (with state), when the app named one it registered. */
   destination: string | undefined;
+}
+
+/**
+ * Whether the end may be a redirect: only a valid hint (signed by this service for the app)
+ * naming whoever is signed out here (or nobody signed in). Without it anyone could send a browser
+ * through any self-registered app's URL.
+ */
+const mayRedirect = (c: Checked, userId: string | undefined) =>
+  c.hint !== undefined && (userId === undefined || c.hint.sub === userId);
+
+/** The link back to the app on the signed-out page: the URL it named (registered), else its homepage. */
+function linkBack(c: Checked): { name: string; href: string } | undefined {
+  const href = c.destination ?? c.app?.homepage;
+  return c.app && href ? { name: c.app.name, href } : undefined;
 }
 
 async function check(
@@ -63,13 +79,20 @@ async function check(
   return { p, hint, app, destination };
 }
 
-async function signOutAndLeave(deps: PagesDeps, req: Request, res: Response, c: Checked): Promise<void> {
+async function signOutAndLeave(
+  deps: PagesDeps,
+  req: Request,
+  res: Response,
+  c: Checked,
+  user: UserRecord | undefined,
+): Promise<void> {
+  const redirect = c.destination !== undefined && mayRedirect(c, user?.id);
   if (req.session.userId) {
     await endSession(req);
     res.clearCookie("sigil.sid", { path: "/" });
   }
-  if (c.destination) return res.redirect(303, c.destination);
-  sendPage(res, 200, SignedOutPage({ ui: pageUi(req, deps.config) }));
+  if (redirect) return res.redirect(303, c.destination!);
+  sendPage(res, 200, SignedOutPage({ ui: pageUi(req, deps.config), back: linkBack(c) }));
 }
 
 /**
@@ -81,7 +104,7 @@ async function logoutRequest(deps: PagesDeps, req: Request, res: Response, sourc
   if (!c) return;
   const user = await currentUser(req, deps);
   // Nobody to sign out, or the hint proves the app signed this very user in: no question.
-  if (!user || (c.hint && c.hint.sub === user.id)) return signOutAndLeave(deps, req, res, c);
+  if (!user || mayRedirect(c, user.id)) return signOutAndLeave(deps, req, res, c, user);
   const hidden: Record<string, string> = {};
   for (const k of ["post_logout_redirect_uri", "state", "ui_locales"] as const) {
     const v = c.p[k];
@@ -108,7 +131,7 @@ export function logoutPost(deps: PagesDeps): RequestHandler {
   const confirmed = page(async (req, res) => {
     const c = await check(deps, req, res, (req.body ?? {}) as Record<string, unknown>);
     if (!c) return;
-    await signOutAndLeave(deps, req, res, c);
+    await signOutAndLeave(deps, req, res, c, await currentUser(req, deps));
   });
   const asRequest = page((req, res) => logoutRequest(deps, req, res, (req.body ?? {}) as Record<string, unknown>));
   return (req, res, next) => {

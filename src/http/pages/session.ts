@@ -19,7 +19,8 @@ declare module "express-session" {
     /** How (RFC 8176 values): ["pwd"] for a password. */
     amr?: string[];
     /** Half signed in: the password was right, the two-factor code is still due (pages/two-factor.ts). */
-    pendingTwoFactor?: { userId: string; until: number };
+    /** A right password awaiting its second step: the user's id sealed (two-factor.ts), and until when. */
+    pendingTwoFactor?: { user: string; until: number };
     /** When the session was last used (ms), its browser and address: written at most once a minute. */
     seenAt?: number;
     userAgent?: string;

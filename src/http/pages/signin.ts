@@ -37,7 +37,7 @@ export function signIn(deps: PagesDeps) {
       if (await deps.twoFactor.isOn(user.id)) {
         // A key this SECRET cannot open: say so now (409), rather than ask for a code that cannot match.
         await deps.twoFactor.checkUsable(user.id);
-        await startSecondStep(req, user.id);
+        await startSecondStep(req, user.id, deps.config.secret);
         return res.redirect(303, secondStepUrl(returnTo));
       }
       await signInSession(req, user.id);

@@ -4,6 +4,7 @@
 import type { Request, Response } from "express";
 import QRCode from "qrcode";
 import { FormError } from "../../domain/accounts.js";
+import { seal, sealingKey, unseal } from "../../domain/seal.js";
 import type { UserRecord } from "../../store/port.js";
 import { RecoveryCodesPage, TwoFactorCodePage, TwoFactorSetupPage, type QrCode } from "../../views/two-factor.js";
 import { currentUser, field, page, queryParam, type PagesDeps } from "./context.js";
@@ -20,14 +21,25 @@ const PENDING_SECONDS = 5 * 60;
 const PWD_OTP = ["pwd", "otp", "mfa"];
 
 /**
+ * The half-signed-in session names its user sealed under SECRET (AES-GCM, domain/seal.ts), never in
+ * clear: it is not among the user's sessions, so an account deleted meanwhile leaves it to expire,
+ * and it must name nobody then.
+ */
+const pendingKey = (secret: string) => sealingKey(secret, "sigil pending second step v1");
+const PENDING_AAD = "pending two-factor sign-in";
+
+/**
  * After a right password with two-factor on: a fresh session that is only half signed in (no
  * userId, so nothing treats it as signed in) for PENDING_SECONDS, bound to this browser's cookie.
  */
-export function startSecondStep(req: Request, userId: string): Promise<void> {
+export function startSecondStep(req: Request, userId: string, secret: string): Promise<void> {
   return new Promise((resolve, reject) => {
     req.session.regenerate((err) => {
       if (err) return reject(err);
-      req.session.pendingTwoFactor = { userId, until: Date.now() + PENDING_SECONDS * 1000 };
+      req.session.pendingTwoFactor = {
+        user: seal(pendingKey(secret), userId, PENDING_AAD),
+        until: Date.now() + PENDING_SECONDS * 1000,
+      };
       req.session.cookie.maxAge = PENDING_SECONDS * 1000;
       req.session.save((e) => (e ? reject(e) : resolve()));
     });
@@ -36,9 +48,10 @@ export function startSecondStep(req: Request, userId: string): Promise<void> {
 
 export const secondStepUrl = (returnTo: string) => `/signin/code?${new URLSearchParams({ return_to: returnTo })}`;
 
-function pendingUser(req: Request): string | undefined {
+function pendingUser(req: Request, secret: string): string | undefined {
   const p = req.session.pendingTwoFactor;
-  return p && typeof p.userId === "string" && p.until > Date.now() ? p.userId : undefined;
+  if (!p || typeof p.user !== "string" || !(p.until > Date.now())) return undefined;
+  return unseal(pendingKey(secret), p.user, PENDING_AAD) ?? undefined;
 }
 
 const backToSignIn = (res: Response, returnTo: string) =>
@@ -47,7 +60,7 @@ const backToSignIn = (res: Response, returnTo: string) =>
 export function secondStepPage(deps: PagesDeps) {
   return page(async (req, res) => {
     const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
-    if (!pendingUser(req)) return backToSignIn(res, returnTo);
+    if (!pendingUser(req, deps.config.secret)) return backToSignIn(res, returnTo);
     sendPage(res, 200, TwoFactorCodePage({ ui: pageUi(req, deps.config), csrf: await csrfToken(req), returnTo }));
   });
 }
@@ -55,7 +68,7 @@ export function secondStepPage(deps: PagesDeps) {
 export function secondStep(deps: PagesDeps) {
   return page(async (req, res) => {
     const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
-    const userId = pendingUser(req);
+    const userId = pendingUser(req, deps.config.secret);
     if (!userId) return backToSignIn(res, returnTo);
     try {
       await deps.twoFactor.verify(userId, field(req, "code"), req.ip ?? "");

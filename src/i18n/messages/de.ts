@@ -193,6 +193,7 @@ export const de: Messages = {
   "logout.doneTitle": "Abgemeldet",
   "logout.done": "Sie sind von {service} abgemeldet.",
   "logout.again": "Wieder anmelden",
+  "logout.back": "Zurück zu {app}",
   "error.brokenLogoutLink": "Dieser Abmeldelink ist fehlerhaft",
   "dev.postLogout": "Weiterleitungs-URLs nach der Abmeldung",
   "dev.postLogoutHint": "Optional, eine pro Zeile: wohin die Abmeldung über OpenID Connect zurückkehren darf.",

@@ -200,6 +200,7 @@ export const en = {
   "logout.doneTitle": "Signed out",
   "logout.done": "You are signed out of {service}.",
   "logout.again": "Sign in again",
+  "logout.back": "Return to {app}",
   "error.brokenLogoutLink": "This sign-out link is broken",
   "dev.postLogout": "Post-logout redirect URLs",
   "dev.postLogoutHint": "Optional, one per line: where OpenID Connect sign-out may return.",

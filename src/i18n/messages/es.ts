@@ -191,6 +191,7 @@ export const es: Messages = {
   "logout.doneTitle": "Sesión cerrada",
   "logout.done": "Has cerrado la sesión en {service}.",
   "logout.again": "Volver a iniciar sesión",
+  "logout.back": "Volver a {app}",
   "error.brokenLogoutLink": "Este enlace para cerrar sesión no es válido",
   "dev.postLogout": "URL de redirección tras cerrar sesión",
   "dev.postLogoutHint": "Opcional, una por línea: adónde puede volver el cierre de sesión de OpenID Connect.",

@@ -193,6 +193,7 @@ export const fr: Messages = {
   "logout.doneTitle": "Déconnexion effectuée",
   "logout.done": "Votre session {service} est fermée.",
   "logout.again": "Se reconnecter",
+  "logout.back": "Revenir à {app}",
   "error.brokenLogoutLink": "Ce lien de déconnexion est invalide",
   "dev.postLogout": "URL de redirection après déconnexion",
   "dev.postLogoutHint": "Facultatif, une par ligne : là où la déconnexion OpenID Connect peut revenir.",

@@ -189,6 +189,7 @@ export const ja: Messages = {
   "logout.doneTitle": "ログアウトしました",
   "logout.done": "{service} からログアウトしました。",
   "logout.again": "もう一度ログイン",
+  "logout.back": "{app} に戻る",
   "error.brokenLogoutLink": "このログアウトリンクは正しくありません",
   "dev.postLogout": "ログアウト後のリダイレクト URL",
   "dev.postLogoutHint": "任意、1 行に 1 つ：OpenID Connect のログアウト後に戻れる URL です。",

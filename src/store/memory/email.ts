@@ -9,6 +9,9 @@ export class MemoryEmail implements EmailStore {
   async saveLink(tokenHash: string, record: MailLinkRecord, ttlSeconds: number) {
     this.links.set(tokenHash, structuredClone(record), ttlSeconds * 1000);
   }
+  async removeLinksForUser(userId: string) {
+    this.links.deleteWhere((r) => r.userId === userId);
+  }
   async peekLink(tokenHash: string) {
     const r = this.links.get(tokenHash);
     return r ? structuredClone(r) : null;

@@ -1,6 +1,7 @@
 // The embedded in-process store: one node only, data lost on exit. Same contract as Redis.
+import { randomBytes } from "node:crypto";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { adaptLimiter } from "../limiter.js";
+import { adaptLimiter, counterId, limiterKey } from "../limiter.js";
 import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
 import { MemoryChallenges } from "./challenges.js";
 import { MemoryEmail } from "./email.js";
@@ -30,10 +31,15 @@ export class MemoryStore implements Store {
   readonly passkeys = new MemoryPasskeys();
   readonly twoFactor = new MemoryTwoFactor();
 
+  /** Counters' ids are hashed under a key of this process's own: nothing outlives it to share them with. */
+  private readonly limiterKey = limiterKey(randomBytes(32));
+  /** The limiters made (their counters are the store's, as Redis's rl: keys are). */
+  readonly limiters: RateLimiterMemory[] = [];
+
   limiter(spec: LimiterSpec): AttemptLimiter {
-    return adaptLimiter(
-      new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds }),
-    );
+    const rl = new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds });
+    this.limiters.push(rl);
+    return adaptLimiter(rl, (id) => counterId(this.limiterKey, spec.name, id));
   }
 
   /**

@@ -12,8 +12,13 @@ export interface MailLinkRecord {
 }
 
 export interface EmailStore {
-  /** Stores a link's record under the hash of its token for ttlSeconds. */
+  /**
+   * Stores a link's record under the hash of its token for ttlSeconds, and notes it among the
+   * links of its user (removeLinksForUser).
+   */
   saveLink(tokenHash: string, record: MailLinkRecord, ttlSeconds: number): Promise<void>;
+  /** Account deletion: removes every link of the user still stored (used, expired or not). */
+  removeLinksForUser(userId: string): Promise<void>;
   /** The link's record, left in place (the reset form is shown before it is used), or null. */
   peekLink(tokenHash: string): Promise<MailLinkRecord | null>;
   /**

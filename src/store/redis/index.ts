@@ -5,7 +5,7 @@ import { RateLimiterRedis } from "rate-limiter-flexible";
 import type { Config } from "../../config.js";
 import { StoreUnavailableError } from "../../errors.js";
 import type { Logger } from "../../log.js";
-import { adaptLimiter } from "../limiter.js";
+import { adaptLimiter, counterId, limiterKey } from "../limiter.js";
 import type {
   AttemptLimiter,
   ChallengeStore,
@@ -55,8 +55,11 @@ export class RedisStore implements Store {
      * challenge, a solve attempt (its counters and its event), an appended event, a CUSTOM TOKEN
      * issued or revoked. Sign-in data (accounts, sessions, codes, grants) does not wait.
      */
-    replicaWait?: { policy: ReplicaWaitPolicy; writers: RedisClient[] },
+    replicaWait: { policy: ReplicaWaitPolicy; writers: RedisClient[] } | undefined,
+    /** SECRET: limit counters are keyed by a hash of what they count under a key derived from it, alike on every node. */
+    secret: string,
   ) {
+    this.limiterKey = limiterKey(secret);
     this.keys = keyspace(prefix);
     const acked = new ReplicaWait(replicaWait?.policy, replicaWait?.writers);
     this.challenges = new RedisChallenges(redis, this.keys, acked);
@@ -73,6 +76,8 @@ export class RedisStore implements Store {
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
   }
 
+  private readonly limiterKey: Buffer;
+
   limiter(spec: LimiterSpec): AttemptLimiter {
     return adaptLimiter(
       new RateLimiterRedis({
@@ -82,6 +87,7 @@ export class RedisStore implements Store {
         duration: spec.windowSeconds,
         rejectIfRedisNotReady: true,
       }),
+      (id) => counterId(this.limiterKey, spec.name, id),
       async (key) => (await this.redis.exists(key)) === 1,
     );
   }
@@ -136,7 +142,7 @@ export async function openRedis(
     // keeps reconnecting in the background.
     logger.error("Redis is not reachable yet; serving 503 until it is");
   }
-  const store = new RedisStore(redis, config.keyPrefix, policy ? { policy, writers } : undefined);
+  const store = new RedisStore(redis, config.keyPrefix, policy ? { policy, writers } : undefined, config.secret);
   return {
     store,
     redis,

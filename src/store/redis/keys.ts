@@ -112,6 +112,11 @@ export function keyspace(prefix: string) {
     consentScopes: (userId: string) => `${prefix}:consent-scopes:{${userId}}`,
     /** String (JSON MailLinkRecord) with the link's TTL, by the hash of its token; GETDEL takes it. */
     mailLink: (tokenHash: string) => `${prefix}:mail-link:{${tokenHash}}`,
+    /**
+     * Sorted set: the token hashes of a user's mail links, scored by when each ends (ms), for
+     * account deletion; expires with the last of them.
+     */
+    mailLinksOf: (userId: string) => `${prefix}:mail-links-of:{${userId}}`,
     /** Set of the ids of the users who gave this (normalised) email address. */
     emailUsers: (email: string) => `${prefix}:email:{${email}}`,
     /** Hash: credential id → JSON PasskeyRecord, a user's passkeys (tagged with the user). */
