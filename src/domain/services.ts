@@ -17,6 +17,7 @@ import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
 import { TwoFactor } from "./two-factor.js";
+import { StepUp } from "./step-up.js";
 
 export interface Services {
   accounts: Accounts;
@@ -36,6 +37,8 @@ export interface Services {
   passkeys: Passkeys;
   /** Two-factor with an authenticator app (TOTP) and recovery codes. */
   twoFactor: TwoFactor;
+  /** "Confirm it's you": the fresh proof the sensitive account actions need (REAUTH_MAX_AGE). */
+  stepUp: StepUp;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -55,6 +58,28 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+  });
+  const passkeys = new Passkeys({
+    store,
+    authUrl: config.authUrl,
+    serviceName: config.serviceName,
+    limits: accounts.limits,
+  });
+  const twoFactor = new TwoFactor({
+    store,
+    secret: config.secret,
+    issuer: config.serviceName,
+    // The user (never the sealed key): who needs `sigil users reset-2fa`.
+    onUnreadable: (userId) =>
+      void store.accounts
+        .byId(userId)
+        .catch(() => null)
+        .then((user) =>
+          log?.error(
+            { user_id: userId, username: user?.username },
+            "two-factor key cannot be opened with this SECRET (SECRET changed since it was set up): the user cannot sign in with a password until `sigil users reset-2fa` turns it off",
+          ),
+        ),
   });
   return {
     accounts,
@@ -90,27 +115,8 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       // Never the mail, its link or its token: what failed, and why.
       onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
     }),
-    passkeys: new Passkeys({
-      store,
-      authUrl: config.authUrl,
-      serviceName: config.serviceName,
-      limits: accounts.limits,
-    }),
-    twoFactor: new TwoFactor({
-      store,
-      secret: config.secret,
-      issuer: config.serviceName,
-      // The user (never the sealed key): who needs `sigil users reset-2fa`.
-      onUnreadable: (userId) =>
-        void store.accounts
-          .byId(userId)
-          .catch(() => null)
-          .then((user) =>
-            log?.error(
-              { user_id: userId, username: user?.username },
-              "two-factor key cannot be opened with this SECRET (SECRET changed since it was set up): the user cannot sign in with a password until `sigil users reset-2fa` turns it off",
-            ),
-          ),
-    }),
+    passkeys,
+    twoFactor,
+    stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
   };
 }

@@ -28,6 +28,8 @@ export function AccountPage(p: {
   passkeyDelete?: boolean | undefined;
   /** Two-factor (views/two-factor.tsx). */
   twoFactor: { on: boolean; recoveryCodesLeft: number };
+  /** What a form sent to "Confirm it's you" held (its safe fields), shown again. */
+  draft?: Record<string, string> | undefined;
 }) {
   const { t, rich, number } = p.ui;
   const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
@@ -87,7 +89,14 @@ export function AccountPage(p: {
           <button type="submit">{t("account.upload")}</button>
         </form>
       </Card>
-      <AccountEmail ui={p.ui} user={p.user} csrf={p.csrf} mail={p.mail ?? false} error={p.error} />
+      <AccountEmail
+        ui={p.ui}
+        user={p.user}
+        csrf={p.csrf}
+        mail={p.mail ?? false}
+        error={p.error}
+        typed={p.draft?.email}
+      />
       <AccountTwoFactor ui={p.ui} csrf={p.csrf} status={p.twoFactor} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>

@@ -31,7 +31,7 @@ function QrImage(p: { qr: QrCode; label: string }) {
   );
 }
 
-function CodeField(p: { ui: Ui; problem?: FormProblem | undefined; hint?: string }) {
+export function CodeField(p: { ui: Ui; problem?: FormProblem | undefined; hint?: string }) {
   return (
     <Field
       id="code"
@@ -163,6 +163,14 @@ export function AccountTwoFactor(p: {
             <CodeField ui={p.ui} problem={p.error} hint={t("twofa.offHint")} />
             <button type="submit" class="danger">
               {t("twofa.turnOff")}
+            </button>
+          </form>
+          <form method="post" action="/account/2fa/setup" class="subsection">
+            <Csrf token={p.csrf} />
+            <input type="hidden" name="replace" value="1" />
+            <p class="muted">{t("twofa.replaceHint")}</p>
+            <button type="submit" class="secondary">
+              {t("twofa.replace")}
             </button>
           </form>
         </>

@@ -13,6 +13,7 @@ import { browserSummary } from "./user-agent.js";
 import { pageUi, problem } from "./ui.js";
 import { PasskeysSection } from "../../views/account-passkeys.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
+import { takeDraft } from "./step-up.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -71,6 +72,8 @@ export async function render(
       error: extra.error === undefined ? undefined : problem(ui, extra.error),
       notice: extra.notice,
       mail: deps.email.enabled,
+      // A form sent to "Confirm it's you" comes back with what was typed (step-up.ts).
+      draft: takeDraft(req),
     }),
   );
 }
