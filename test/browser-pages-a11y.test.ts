@@ -187,6 +187,19 @@ describeBackends(
             expect(await page.getAttribute("#email", "aria-invalid")).to.equal("true");
           },
         ],
+        [
+          "account, new password refused",
+          async () => {
+            // The server's rule, not the browser's (minlength would stop the form before it is sent).
+            await page.evaluate('document.getElementById("new_password").removeAttribute("minlength")');
+            await page.fill("#new_password", "short");
+            await Promise.all([
+              page.waitForLoadState(),
+              page.click('form[action="/account/password"] button[type=submit]'),
+            ]);
+            expect(await page.getAttribute("#new_password", "aria-invalid")).to.equal("true");
+          },
+        ],
         ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],
         ["broken reset link", () => page.goto(`${node.url}/reset?token=nope`)],
         [

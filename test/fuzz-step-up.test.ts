@@ -1,4 +1,4 @@
-// docs/http-api.md#confirming-its-you, property-based: for every sensitive route (email, two-factor
+// docs/http-api.md#confirming-its-you, property-based: for every sensitive route (email, password, two-factor
 // set-up, replacement and turning off, passkeys add and remove, deletion by password or passkey),
 // a request with a valid session and CSRF token but no fresh proof — none at all, or one older than
 // REAUTH_MAX_AGE — changes nothing in the store, whatever its fields: no 5xx, and the account's
@@ -63,6 +63,11 @@ describeBackends("Fuzz: no sensitive change without a fresh proof", (backend) =>
     const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }));
     const values: Record<string, fc.Arbitrary<string>> = {
       email: fc.oneof(fc.emailAddress(), text),
+      new_password: fc.oneof(
+        fc.constant("a new password of mallory's"),
+        fc.string({ minLength: 8, maxLength: 20 }),
+        text,
+      ),
       // Never the account's password: a right one on the deletion form is itself a proof.
       password: fc.oneof(fc.string({ minLength: 8, maxLength: 20 }), text).filter((p) => p !== PASSWORD),
       // The replacement set-up's right code (a different secret from the account's own).
@@ -83,6 +88,7 @@ describeBackends("Fuzz: no sensitive change without a fresh proof", (backend) =>
       who: fc.constantFrom("stale", "fresh"),
       route: fc.constantFrom(
         "/account/email",
+        "/account/password",
         "/account/2fa/setup",
         "/account/2fa/confirm",
         "/account/2fa/disable",

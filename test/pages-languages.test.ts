@@ -93,6 +93,9 @@ describeBackends("Pages in five languages", (backend) => {
       expect(notConfirmed.status).to.equal(401);
       keep("confirm it's you, refused", notConfirmed.text);
       await user.confirm(PASSWORD);
+      const badPassword = await user.submit("/account", "/account/password", { new_password: "short" });
+      expect(badPassword.status).to.equal(400);
+      keep("account, new password refused", badPassword.text);
       const badEmail = await user.submit("/account", "/account/email", { email: "not an address" });
       expect(badEmail.status).to.equal(400);
       keep("account, email refused", badEmail.text);

@@ -149,4 +149,13 @@ export class AccountLife {
     await this.deps.accounts.setPassword(user, password);
     await this.deps.oauth.grants.revokeUserGrants(user.id);
   }
+
+  /**
+   * The signed-in user's own change (after "Confirm it's you"): as a reset, but the session that
+   * changed it (sid) stays signed in. A FormError when the password breaks a rule.
+   */
+  async changePassword(user: UserRecord, password: string, sid: string): Promise<void> {
+    await this.deps.accounts.setPassword(user, password, sid);
+    await this.deps.oauth.grants.revokeUserGrants(user.id);
+  }
 }

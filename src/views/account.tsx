@@ -6,8 +6,9 @@ import { AccountData } from "./account-delete.js";
 import { AccountSessions, type SessionRow } from "./account-sessions.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 import { AccountEmail } from "./account-email.js";
+import { AccountPassword } from "./account-password.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture", "email", "password", "code"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "email", "new_password", "password", "code"];
 
 export function AccountPage(p: {
   ui: Ui;
@@ -97,6 +98,7 @@ export function AccountPage(p: {
         error={p.error}
         typed={p.draft?.email}
       />
+      <AccountPassword ui={p.ui} csrf={p.csrf} error={p.error} />
       <AccountTwoFactor ui={p.ui} csrf={p.csrf} status={p.twoFactor} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>

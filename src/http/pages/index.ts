@@ -10,6 +10,7 @@ import { route } from "../route.js";
 import {
   accountPage,
   accountWithError,
+  changePassword,
   deleteAccount,
   renderAccountError,
   exportAccount,
@@ -121,6 +122,7 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/account/email", {
     post: [csrfCheck, freshProof(deps, { returnTo: "/account", keep: ["email"] }), setEmail(deps)],
   });
+  route(router, "/account/password", { post: [csrfCheck, confirmed, changePassword(deps)] });
   route(router, "/account/email/resend", { post: [csrfCheck, resendConfirmation(deps)] });
   route(router, "/email/confirm", { get: confirmEmail(deps) });
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });

@@ -352,4 +352,9 @@ export const de: Messages = {
     "Bestätigen Sie zuerst, dass Sie es sind: Dafür ist Ihr Passwort, ein Passkey oder ein Zwei-Faktor-Code aus den letzten Minuten nötig.",
   "err.twofaOff": "Zwei-Faktor ist ausgeschaltet; bestätigen Sie mit Ihrem Passwort oder einem Passkey.",
   "err.twofaChanged": "Zwei-Faktor hat sich seit Beginn dieser Einrichtung geändert; beginnen Sie von vorn.",
+  "account.passwordTitle": "Passwort",
+  "account.passwordLead":
+    "Eine Änderung meldet alle anderen Browser ab, und Apps verlieren den Zugriff, bis Sie sich dort wieder anmelden.",
+  "account.passwordSave": "Passwort ändern",
+  "account.passwordChanged": "Ihr Passwort ist geändert. Alle anderen Browser wurden abgemeldet.",
 };

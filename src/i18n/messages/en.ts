@@ -347,6 +347,11 @@ export const en = {
     "Confirm it's you first: this needs your password, a passkey or a two-factor code given in the last few minutes.",
   "err.twofaOff": "Two-factor is off; confirm with your password or a passkey.",
   "err.twofaChanged": "Two-factor changed since this set-up began; start again.",
+  "account.passwordTitle": "Password",
+  "account.passwordLead":
+    "Changing it signs out every other browser, and apps lose access until you sign in to them again.",
+  "account.passwordSave": "Change password",
+  "account.passwordChanged": "Your password is changed. Every other browser was signed out.",
 };
 
 /** Every key of the catalogs. */

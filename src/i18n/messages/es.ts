@@ -346,4 +346,9 @@ export const es: Messages = {
     "Primero confirma que eres tú: hace falta tu contraseña, una llave de acceso o un código de verificación de hace pocos minutos.",
   "err.twofaOff": "La verificación en dos pasos está desactivada; confirma con tu contraseña o una llave de acceso.",
   "err.twofaChanged": "La verificación en dos pasos cambió desde que empezó esta configuración; vuelve a empezar.",
+  "account.passwordTitle": "Contraseña",
+  "account.passwordLead":
+    "Cambiarla cierra la sesión en todos los demás navegadores, y las aplicaciones pierden el acceso hasta que vuelvas a iniciar sesión en ellas.",
+  "account.passwordSave": "Cambiar la contraseña",
+  "account.passwordChanged": "Tu contraseña se ha cambiado. Se cerró la sesión en todos los demás navegadores.",
 };

@@ -354,4 +354,9 @@ export const fr: Messages = {
   "err.twofaOff":
     "La vérification en deux étapes est désactivée ; confirmez avec votre mot de passe ou une clé d'accès.",
   "err.twofaChanged": "La vérification en deux étapes a changé depuis le début de cette configuration ; recommencez.",
+  "account.passwordTitle": "Mot de passe",
+  "account.passwordLead":
+    "Le changer déconnecte tous les autres navigateurs, et les applications perdent l'accès jusqu'à ce que vous vous y reconnectiez.",
+  "account.passwordSave": "Changer le mot de passe",
+  "account.passwordChanged": "Votre mot de passe est changé. Tous les autres navigateurs ont été déconnectés.",
 };

@@ -337,4 +337,9 @@ export const ja: Messages = {
     "まず本人確認をしてください：数分以内に入力したパスワード、パスキー、または 2 段階認証のコードが必要です。",
   "err.twofaOff": "2 段階認証は無効です。パスワードかパスキーで確認してください。",
   "err.twofaChanged": "この設定を始めてから 2 段階認証が変更されました。最初からやり直してください。",
+  "account.passwordTitle": "パスワード",
+  "account.passwordLead":
+    "変更すると、ほかのすべてのブラウザからログアウトし、アプリは再びログインするまでアクセスできなくなります。",
+  "account.passwordSave": "パスワードを変更",
+  "account.passwordChanged": "パスワードを変更しました。ほかのすべてのブラウザからログアウトしました。",
 };
