@@ -1,5 +1,5 @@
 // docs/http-api.md#confirming-its-you, property-based: for every sensitive route (email, password, two-factor
-// set-up, replacement and turning off, passkeys add and remove, deletion by password or passkey),
+// set-up, replacement and turning off, new recovery codes, passkeys add and remove, deletion by password or passkey),
 // a request with a valid session and CSRF token but no fresh proof — none at all, or one older than
 // REAUTH_MAX_AGE — changes nothing in the store, whatever its fields: no 5xx, and the account's
 // email, password, passkeys, two-factor secret and recovery codes are as they were. The fields
@@ -92,6 +92,7 @@ describeBackends("Fuzz: no sensitive change without a fresh proof", (backend) =>
         "/account/2fa/setup",
         "/account/2fa/confirm",
         "/account/2fa/disable",
+        "/account/2fa/recovery",
         `/account/passkeys/${passkeyId}/remove`,
         "/account/delete",
         "json:/account/passkeys/options",

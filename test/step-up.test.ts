@@ -47,6 +47,7 @@ async function expectEveryActionRefused(c: PageClient, extra: { passkeyId: strin
     ["/account/password", { new_password: "mallory's own password" }],
     ["/account/2fa/setup", {}],
     ["/account/2fa/setup", { replace: "1" }],
+    ["/account/2fa/recovery", {}],
     ["/account/2fa/confirm", { pending: extra.pending, code: "123456" }],
     [`/account/passkeys/${extra.passkeyId}/remove`, {}],
   ];
@@ -162,7 +163,7 @@ describeBackends("Confirm it's you (step-up)", (backend) => {
     expect(fresh.status).to.equal(303);
   });
 
-  it("When two-factor is on, then a current code confirms too (a recovery code does not), and a wrong one counts and keeps nothing", async function () {
+  it("When two-factor is on, then a current code confirms too (a recovery code does not), and a wrong one counts and keeps nothing; confirmed, new recovery codes replace the old", async function () {
     this.timeout(60_000);
     const node = await backend.startNode();
     const c = new PageClient(node.url);
@@ -190,6 +191,16 @@ describeBackends("Confirm it's you (step-up)", (backend) => {
     expect((await accountState(node, "xena")).email).to.equal("xena@example.org");
     // The recovery code tried above was not used up.
     expect((await accountState(node, "xena")).recoveryLeft).to.equal(10);
+    // New recovery codes (this session's proof is fresh): the old ones stop working.
+    const made = await other.submit("/account", "/account/2fa/recovery", {});
+    expect(made.status).to.equal(200);
+    const fresh = [...made.text.matchAll(/class="secret recovery-code">([^<]+)</g)].map((m) => m[1]!);
+    expect(fresh).to.have.length(10);
+    const third = new PageClient(node.url);
+    const step = (await third.submit("/signin", "/signin", { username: "xena", password: PASSWORD })).headers
+      .location as string;
+    expect((await third.submit(step, step, { code: e.recovery[1]! })).status).to.equal(401);
+    expect((await third.submit(step, step, { code: fresh[0]! })).status).to.equal(303);
   });
 
   it("When a passkey of the user answers the confirmation ceremony, then the session holds a proof; another user's passkey or a sign-in challenge does not confirm", async function () {

@@ -46,6 +46,7 @@ interface PendingSetup {
 }
 
 export const ALREADY_ON = "Two-factor is already on.";
+export const IS_OFF = "Two-factor is off.";
 export const CHANGED_MEANWHILE = "Two-factor changed since this set-up began; start again.";
 
 const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
@@ -216,6 +217,17 @@ export class TwoFactor {
       );
     });
     return used;
+  }
+
+  /**
+   * New recovery codes (after "Confirm it's you"): the old ones stop working at once; the new
+   * ones, in clear, for showing once. 409 when two-factor is off.
+   */
+  async newRecoveryCodes(userId: string): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    const hashes = codes.map((c) => this.recoveryHash(userId, c.replace("-", "")));
+    if (!(await this.deps.store.twoFactor.replaceRecoveryCodes(userId, hashes))) throw new FormError(IS_OFF, 409);
+    return codes;
   }
 
   /** Turns two-factor off after a current code (or a recovery code). */

@@ -45,7 +45,14 @@ import {
   signInOptions,
   signInWithPasskey,
 } from "../passkeys-api.js";
-import { confirmTwoFactor, disableTwoFactor, secondStep, secondStepPage, setupTwoFactor } from "./two-factor.js";
+import {
+  confirmTwoFactor,
+  disableTwoFactor,
+  newRecoveryCodes,
+  secondStep,
+  secondStepPage,
+  setupTwoFactor,
+} from "./two-factor.js";
 import { confirm, confirmPage, freshProof } from "./step-up.js";
 
 const PAGE_PATHS = [
@@ -112,6 +119,9 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/account/2fa/setup", { post: [csrfCheck, confirmed, setupTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/2fa/confirm", {
     post: [csrfCheck, confirmed, confirmTwoFactor(deps, accountWithError(deps))],
+  });
+  route(router, "/account/2fa/recovery", {
+    post: [csrfCheck, confirmed, newRecoveryCodes(deps, accountWithError(deps))],
   });
   route(router, "/account/2fa/disable", { post: [csrfCheck, disableTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });

@@ -157,6 +157,26 @@ export function confirmTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
   });
 }
 
+/** POST /account/2fa/recovery (after "Confirm it's you"): ten new recovery codes, shown once; the old ones stop working. */
+export function newRecoveryCodes(deps: PagesDeps, renderAccount: AccountRenderer) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    let codes: string[];
+    try {
+      codes = await deps.twoFactor.newRecoveryCodes(user.id);
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      return renderAccount(req, res, user, err.status, err.description);
+    }
+    sendPage(
+      res,
+      200,
+      RecoveryCodesPage({ ui: pageUi(req, deps.config), user, csrf: await csrfToken(req), codes, fresh: true }),
+    );
+  });
+}
+
 /** POST /account/2fa/disable: a current code (or a recovery code) turns it off. */
 export function disableTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer) {
   return page(async (req, res) => {

@@ -357,4 +357,8 @@ export const de: Messages = {
     "Eine Änderung meldet alle anderen Browser ab, und Apps verlieren den Zugriff, bis Sie sich dort wieder anmelden.",
   "account.passwordSave": "Passwort ändern",
   "account.passwordChanged": "Ihr Passwort ist geändert. Alle anderen Browser wurden abgemeldet.",
+  "twofa.newCodes": "Neue Wiederherstellungscodes erstellen",
+  "twofa.newCodesHint": "Zehn neue Codes ersetzen die verbleibenden; die alten gelten sofort nicht mehr.",
+  "twofa.newCodesNotice": "Ihre neuen Wiederherstellungscodes sind bereit; die alten gelten nicht mehr.",
+  "err.twofaIsOff": "Zwei-Faktor ist ausgeschaltet.",
 };

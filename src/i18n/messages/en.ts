@@ -352,6 +352,10 @@ export const en = {
     "Changing it signs out every other browser, and apps lose access until you sign in to them again.",
   "account.passwordSave": "Change password",
   "account.passwordChanged": "Your password is changed. Every other browser was signed out.",
+  "twofa.newCodes": "Make new recovery codes",
+  "twofa.newCodesHint": "Ten new codes replace the ones left; the old ones stop working at once.",
+  "twofa.newCodesNotice": "Your new recovery codes are ready; the old ones no longer work.",
+  "err.twofaIsOff": "Two-factor is off.",
 };
 
 /** Every key of the catalogs. */

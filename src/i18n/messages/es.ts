@@ -351,4 +351,8 @@ export const es: Messages = {
     "Cambiarla cierra la sesión en todos los demás navegadores, y las aplicaciones pierden el acceso hasta que vuelvas a iniciar sesión en ellas.",
   "account.passwordSave": "Cambiar la contraseña",
   "account.passwordChanged": "Tu contraseña se ha cambiado. Se cerró la sesión en todos los demás navegadores.",
+  "twofa.newCodes": "Crear nuevos códigos de recuperación",
+  "twofa.newCodesHint": "Diez códigos nuevos sustituyen a los que quedan; los antiguos dejan de funcionar al momento.",
+  "twofa.newCodesNotice": "Tus nuevos códigos de recuperación están listos; los antiguos ya no funcionan.",
+  "err.twofaIsOff": "La verificación en dos pasos está desactivada.",
 };

@@ -359,4 +359,8 @@ export const fr: Messages = {
     "Le changer déconnecte tous les autres navigateurs, et les applications perdent l'accès jusqu'à ce que vous vous y reconnectiez.",
   "account.passwordSave": "Changer le mot de passe",
   "account.passwordChanged": "Votre mot de passe est changé. Tous les autres navigateurs ont été déconnectés.",
+  "twofa.newCodes": "Créer de nouveaux codes de récupération",
+  "twofa.newCodesHint": "Dix nouveaux codes remplacent ceux qui restent ; les anciens cessent aussitôt de fonctionner.",
+  "twofa.newCodesNotice": "Vos nouveaux codes de récupération sont prêts ; les anciens ne fonctionnent plus.",
+  "err.twofaIsOff": "La vérification en deux étapes est désactivée.",
 };

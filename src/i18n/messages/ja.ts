@@ -342,4 +342,8 @@ export const ja: Messages = {
     "変更すると、ほかのすべてのブラウザからログアウトし、アプリは再びログインするまでアクセスできなくなります。",
   "account.passwordSave": "パスワードを変更",
   "account.passwordChanged": "パスワードを変更しました。ほかのすべてのブラウザからログアウトしました。",
+  "twofa.newCodes": "新しい復旧コードを作成",
+  "twofa.newCodesHint": "残っているコードを新しい 10 個のコードに置き換えます。古いコードはすぐに使えなくなります。",
+  "twofa.newCodesNotice": "新しい復旧コードができました。古いコードはもう使えません。",
+  "err.twofaIsOff": "2 段階認証は無効です。",
 };

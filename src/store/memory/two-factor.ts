@@ -38,6 +38,11 @@ export class MemoryTwoFactor implements TwoFactorStore {
   async useRecoveryCode(userId: string, hash: string) {
     return this.recovery.get(userId)?.delete(hash) ?? false;
   }
+  async replaceRecoveryCodes(userId: string, recoveryHashes: string[]) {
+    if (!this.records.has(userId)) return false;
+    this.recovery.set(userId, new Set(recoveryHashes));
+    return true;
+  }
   async recoveryCodesLeft(userId: string) {
     return this.recovery.get(userId)?.size ?? 0;
   }

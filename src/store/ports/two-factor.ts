@@ -34,6 +34,11 @@ export interface TwoFactorStore {
   useStep(userId: string, step: number, ttlSeconds: number): Promise<boolean>;
   /** Uses a recovery code, atomically: true once (the hash is removed), false when unknown or used. */
   useRecoveryCode(userId: string, hash: string): Promise<boolean>;
+  /**
+   * Replaces the recovery codes with exactly these hashes, atomically and only while two-factor is
+   * on; false, and nothing changed, otherwise.
+   */
+  replaceRecoveryCodes(userId: string, recoveryHashes: string[]): Promise<boolean>;
   /** How many recovery codes are left. */
   recoveryCodesLeft(userId: string): Promise<number>;
 }

@@ -38,6 +38,16 @@ for i = 3, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
 return 1`,
 );
 
+// KEYS record, recovery codes; ARGV the new recovery code hashes. Only while the record exists.
+const REPLACE_RECOVERY = luaScript(
+  2,
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('DEL', KEYS[2])
+for i = 1, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+return 1`,
+);
+
 export class RedisTwoFactor implements TwoFactorStore {
   constructor(
     private readonly redis: RedisClient,
@@ -86,6 +96,18 @@ export class RedisTwoFactor implements TwoFactorStore {
   }
   async useRecoveryCode(userId: string, hash: string) {
     return (await guarded(() => this.redis.srem(this.keys.twoFactorRecovery(userId), hash))) === 1;
+  }
+  async replaceRecoveryCodes(userId: string, recoveryHashes: string[]) {
+    const done = await guarded(() =>
+      runScript(
+        this.redis,
+        REPLACE_RECOVERY,
+        this.keys.twoFactor(userId),
+        this.keys.twoFactorRecovery(userId),
+        ...recoveryHashes,
+      ),
+    );
+    return done === 1;
   }
   async recoveryCodesLeft(userId: string) {
     return guarded(() => this.redis.scard(this.keys.twoFactorRecovery(userId)));
