@@ -243,7 +243,7 @@ describeBackends("Confirm it's you (step-up)", (backend) => {
     expect(add.status, add.text).to.equal(200);
   });
 
-  it("When 50 confirmations with a wrong password are sent at once, then at most 10 are answered wrong and the rest 429; 50 right ones at once all confirm", async function () {
+  it("When 50 confirmations with a wrong password are sent at once, then at most 10 are answered wrong and the rest 429, and sign-in from there is limited too (the same counters); 50 right ones at once all confirm", async function () {
     this.timeout(120_000);
     const node = await backend.startNode();
     const path = "/confirm?return_to=%2Faccount";
@@ -259,6 +259,12 @@ describeBackends("Confirm it's you (step-up)", (backend) => {
     expect(
       (await wrongUser.submit("/account", "/account/email", { email: "q@example.org" })).headers.location,
     ).to.match(/^\/confirm/);
+    // The same counters as sign-in: quinn's right password from this address is refused too now.
+    const signIn = await new PageClient(node.url).submit("/signin", "/signin", {
+      username: "quinn",
+      password: PASSWORD,
+    });
+    expect(signIn.status).to.equal(429);
 
     const rightUser = new PageClient(node.url, "127.0.0.2");
     expect((await rightUser.signUp("rhea", PASSWORD)).status).to.equal(303);
