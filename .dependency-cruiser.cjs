@@ -1,4 +1,4 @@
-// The house rules on who may import whom (README, "Code layout": data flows one way), checked by
+// The house rules on who may import whom (README, "Code layout"; docs/architecture.md: data flows one way), checked by
 // `npm run deps` (part of `npm test`). An "error" fails the run; a "warn" is reported only.
 //
 // tsPreCompilationDeps: true — `import type` counts. A cycle made only of type imports vanishes

@@ -2,30 +2,12 @@
 // REDIS_URL, with the service's SECRET. Each command prints one JSON object, or one clear error
 // line and exits non-zero.
 import { parseArgs } from "node:util";
-import { appsCreate } from "./cli/apps.js";
-import { keysRotate } from "./cli/keys.js";
-import { joinOptionValues, UsageError, type CliCommand } from "./cli/common.js";
-import { tokensCommands } from "./cli/tokens.js";
-import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./cli/users.js";
+import { commands, usage } from "./cli/commands.js";
+import { joinOptionValues, UsageError } from "./cli/common.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
-
-/** Every command; each lives in src/cli/<resource>.ts. */
-const commands: CliCommand[] = [
-  usersCreate,
-  usersResetPassword,
-  usersResetTwoFactor,
-  usersDelete,
-  appsCreate,
-  ...tokensCommands(),
-  keysRotate,
-];
-
-function usage(): string {
-  return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");
-}
 
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   const cmd = commands.find((c) => {
@@ -54,7 +36,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       realtime: false,
     });
     await opened.store.ping();
-    const out = await cmd.run({ config, opened, services: createServices(config, opened.store), values });
+    const services = createServices(config, opened.store);
+    const out = await cmd.run({ config, opened, services, values });
+    // The mail a change sends (a security mail) goes out before the process ends.
+    await services.securityMails.settled();
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {

@@ -73,6 +73,7 @@ const schema = z.object({
   SECRET_GRACE_PERIOD: intIn(0, 2592000).default(86400),
   KEY_ACTIVATION_DELAY: intIn(0, 604800).default(3600),
   KEY_CACHE_TTL: intIn(0, 300).default(30),
+  ID_TOKEN_SIGNING_ALG: z.enum(["RS256", "ES256", "EdDSA"], "must be RS256, ES256 or EdDSA").default("RS256"),
   HISTORY_MAX_EVENTS: intIn(1000, 1000000).default(1000),
   HISTORY_TTL: intIn(86400, 2592000).default(86400),
   SOLVE_LIMIT_PER_ADDRESS: intIn(1, 1000000).default(10),
@@ -156,6 +157,8 @@ export interface Config {
   readonly keyActivationDelay: number;
   /** Seconds a node keeps the signing keys it read from the store before reading them again. */
   readonly keyCacheTtl: number;
+  /** The algorithm of the signing keys this node makes (the first one, `sigil keys rotate`). */
+  readonly idTokenSigningAlg: "RS256" | "ES256" | "EdDSA";
   readonly historyMaxEvents: number;
   readonly historyTtl: number;
   readonly solveLimits: {
@@ -292,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     secretGracePeriod: e.SECRET_GRACE_PERIOD,
     keyActivationDelay: e.KEY_ACTIVATION_DELAY,
     keyCacheTtl: e.KEY_CACHE_TTL,
+    idTokenSigningAlg: e.ID_TOKEN_SIGNING_ALG,
     historyMaxEvents: e.HISTORY_MAX_EVENTS,
     historyTtl: e.HISTORY_TTL,
     solveLimits: {

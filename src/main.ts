@@ -1,9 +1,20 @@
 // Process entry: load the configuration, open the store, start one node (node.ts), drain on SIGTERM.
 import { ConfigError, loadConfig } from "./config.js";
-import { createLogger } from "./log.js";
+import { createLogger, stdoutLog } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { startNode } from "./node.js";
 import { openStore } from "./store/index.js";
+
+/** What SHUTDOWN_TIMEOUT keeps for the last log lines after a drain that took too long. */
+const LAST_LINES_MS = 250;
+
+const log = stdoutLog();
+
+/** Exits once the pending log lines are written, or at `deadline` (ms) whatever stdout does. */
+async function exit(code: number, deadline: number): Promise<never> {
+  await log.close(deadline - Date.now());
+  process.exit(code);
+}
 
 async function main(): Promise<void> {
   let loaded;
@@ -17,33 +28,42 @@ async function main(): Promise<void> {
     throw err;
   }
   const { config, warnings } = loaded;
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, log.destination);
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
   const node = await startNode(config, { opened, logger, metrics: createMetrics({ defaultMetrics: true }) });
-  logger.info({ url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind }, "sigil is listening");
+  const { address, everyInterface } = node.listening;
+  logger.info(
+    { address, url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind },
+    `sigil is listening on ${address}${everyInterface ? " (every interface)" : ""}, serving ${node.config.baseUrl}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // The process is gone by SHUTDOWN_TIMEOUT, whatever the drain, the store or stdout do.
+    const deadline = Date.now() + config.shutdownTimeout * 1000;
     logger.info({ signal }, "draining");
-    const hard = setTimeout(() => {
-      logger.error("drain took too long; exiting");
-      process.exit(1);
-    }, config.shutdownTimeout * 1000);
+    const hard = setTimeout(
+      () => {
+        logger.error("drain took too long; exiting");
+        void exit(1, deadline);
+      },
+      config.shutdownTimeout * 1000 - LAST_LINES_MS,
+    );
     hard.unref();
     await node.close();
     await opened.close();
     logger.info("stopped");
-    process.exit(0);
+    await exit(0, deadline);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-main().catch((err: unknown) => {
+main().catch(async (err: unknown) => {
   process.stderr.write(`sigil: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  await exit(1, Date.now() + 1000);
 });

@@ -7,7 +7,7 @@ import { listeningOn, type Config } from "./config.js";
 import { causeForLog } from "./errors.js";
 import { createServices, type Services } from "./domain/services.js";
 import { createHttpApp } from "./http/app.js";
-import { createHttpServer, drain, listen } from "./http/listener.js";
+import { createHttpServer, drain, listen, type Listening } from "./http/listener.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import { attachRealtime } from "./realtime/index.js";
@@ -23,8 +23,10 @@ export interface NodeOptions {
 }
 
 export interface SigilNode {
-  /** Where it listens: http://host:port (a wildcard address is given as 127.0.0.1). */
+  /** A URL this machine reaches it at: http://host:port (for every interface, 127.0.0.1). */
   url: string;
+  /** Where it listens, as server.address() says: the address bound (http://[::]:3000 for every interface). */
+  listening: Listening;
   /** The configuration it runs with (BASE_URL and AUTH_URL with the real port when PORT=0). */
   config: Config;
   services: Services;
@@ -45,10 +47,10 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
 
   // PORT=0: bind first, so that the URLs that follow the port (config.ts, listeningOn) are known
   // before anything is built on them. No client knows the port before startNode returns.
-  let url: string | undefined;
+  let listening: Listening | undefined;
   let config = given;
   if (given.port === 0) {
-    url = await listen(server, 0, given.host);
+    listening = await listen(server, 0, given.host);
     config = listeningOn(given, (server.address() as AddressInfo).port);
   }
 
@@ -83,10 +85,11 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       .ensure()
       .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
   }
-  url ??= await listen(server, config.port, config.host);
+  listening ??= await listen(server, config.port, config.host);
 
   return {
-    url,
+    url: listening.url,
+    listening,
     config,
     services,
     io: realtime.io,

@@ -18,7 +18,8 @@ import {
 } from "./support/pages.js";
 import { redisDump } from "./support/redis.js";
 import { signInAs } from "./account-sessions.test.js";
-import { MemoryGrants, MemorySessions } from "../src/store/memory/signin.js";
+import { MemoryGrants } from "../src/store/memory/grants.js";
+import { MemorySessions } from "../src/store/memory/sessions.js";
 import { MemoryTwoFactor } from "../src/store/memory/two-factor.js";
 
 const SAFARI =

@@ -30,7 +30,7 @@ describeBackends("Updates of one user at once", (backend) => {
     await Promise.all([
       ...Array.from({ length: pictures }, () => services.accounts.setPicture(user.id, PNG)),
       services.accounts.setDisplayName(user.id, "Alice Liddell"),
-      services.email.setEmail(user.id, "alice@example.com", "de"),
+      services.email.setEmail(user.id, "alice@example.com", "de", { browser: undefined, address: "10.0.0.1" }),
       services.accounts.setPassword((await services.accounts.byId(user.id))!, "a new password 2"),
       services.twoFactor.reset(user.id),
     ]);
@@ -47,7 +47,7 @@ describeBackends("Updates of one user at once", (backend) => {
   it("When 25 display names and 25 pictures of one user are sent at once, then every upload counts and the address stays", async function () {
     this.timeout(60_000);
     const user = await services.accounts.create({ username: "bob.x", password: "correct horse battery" });
-    await services.email.setEmail(user.id, "bob@example.com", "en");
+    await services.email.setEmail(user.id, "bob@example.com", "en", { browser: undefined, address: "10.0.0.1" });
     const changes = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         i % 2 === 0

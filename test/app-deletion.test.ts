@@ -11,7 +11,7 @@ import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, pkce, registerApp, token, userInfo, type TestApp } from "./support/pages.js";
 import { redisDump } from "./support/redis.js";
 import { keyedHash } from "../src/domain/secrets.js";
-import { MemoryGrants } from "../src/store/memory/signin.js";
+import { MemoryGrants } from "../src/store/memory/grants.js";
 
 const PASSWORD = "correct horse battery";
 /** How the store names a code, an access token and a refresh token: their keyed hashes (domain/oauth.ts, grants.ts). */

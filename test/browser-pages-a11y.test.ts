@@ -493,9 +493,10 @@ describeBackends(
       }
     });
 
-    it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused, deletion with a passkey refused) pass axe in light and dark and fit 360 px", async function () {
+    it("When passkeys are offered, then their states (sign-in button and its error, account list, add form, rename refused, the reset form offering to remove them, deletion with a passkey refused) pass axe in light and dark and fit 360 px", async function () {
       this.timeout(180_000);
-      const pk = await backend.startNode(PASSKEY_ENV);
+      const smtp = await TestSmtp.start();
+      const pk = await backend.startNode({ ...PASSKEY_ENV, SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" });
       const base = pk.config.authUrl;
       const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const page = await context.newPage();
@@ -521,6 +522,19 @@ describeBackends(
       await check("account, no passkey, the add form");
       await addPasskey(page, "Laptop with a rather long name for a passkey, to wrap");
       await check("account with a passkey");
+      // The reset form of an account with a passkey offers to remove them all (a box and its hint).
+      await page.fill("#email", "kit@example.org");
+      await Promise.all([page.waitForLoadState(), page.click('form[action="/account/email"] button[type=submit]')]);
+      const confirm = linkOf(await smtp.next("kit@example.org"));
+      await page.goto(`${base}${confirm.pathname}${confirm.search}`);
+      await page.goto(`${base}/forgot`);
+      await page.fill("#identifier", "kit");
+      await Promise.all([page.waitForLoadState(), page.click('form[action="/forgot"] button[type=submit]')]);
+      const reset = linkOf(await smtp.next("kit@example.org", 1));
+      await page.goto(`${base}${reset.pathname}${reset.search}`);
+      expect(await page.isVisible("#remove_passkeys")).to.equal(true);
+      await check("reset form, offering to remove the passkeys");
+      await page.goto(`${base}/account`);
       await page.fill("#passkey-name-0", " ");
       await page.evaluate(() => document.querySelector("#passkey-name-0")?.removeAttribute("required"));
       await Promise.all([page.waitForLoadState(), page.click('form[action$="/rename"] button')]);
@@ -537,6 +551,7 @@ describeBackends(
       await page.waitForSelector("#passkey-error:not([hidden])");
       await check("sign-in, the passkey refused");
       await context.close();
+      await smtp.close();
       expect(problems).to.deep.equal([]);
     });
 

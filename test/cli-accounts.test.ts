@@ -1,11 +1,13 @@
 // docs/cli.md: `sigil users reset-password` and `sigil users delete`, run as the real command
 // against a private Redis, with a node on that Redis showing what they did.
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { expect } from "chai";
 import { TestRedis, requireRedis } from "./support/redis.js";
 import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { readyClient, refusal } from "./support/channel.js";
 import { PageClient, authorize, csrfOf, token } from "./support/pages.js";
+import { TestSmtp, linkOf } from "./support/smtp.js";
+import { enroll } from "./support/two-factor.js";
 
 describe("CLI: users reset-password and delete", function () {
   this.timeout(120_000);
@@ -140,5 +142,52 @@ describe("CLI: users reset-password and delete", function () {
     }
     expect(sigil("users", "delete", "--username", "dana").err).to.contain('there is no user "dana"');
     expect(sigil("users", "create", "--username", "dana", "--password", "another one 1").code).to.equal(0);
+  });
+
+  describe("When the user has a confirmed email address", () => {
+    let smtp: TestSmtp;
+    before(async () => {
+      smtp = await TestSmtp.start();
+    });
+    after(() => smtp.close());
+
+    /** The command, run without blocking this process (the test's SMTP server answers meanwhile). */
+    const sigilMailing = (...args: string[]) =>
+      new Promise<{ code: number; err: string }>((resolve) => {
+        const env = { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url };
+        execFile("node", ["bin/sigil.js", ...args], { env: { ...env, SMTP_URL: smtp.url } }, (err, _out, stderr) =>
+          resolve({ code: err ? Number(err.code ?? 1) : 0, err: stderr }),
+        );
+      });
+
+    it("then each operator's change is mailed to it, saying the operator made it, before the command ends", async () => {
+      await node.close();
+      node = await startNode({ redisUrl: redis.url, env: { SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" } });
+      const c = new PageClient(node.url);
+      const signup = await c.submit("/signup", "/signup", {
+        username: "olga",
+        password: "old password 1",
+        email: "olga@mail.example",
+      });
+      expect(signup.status).to.equal(303);
+      const confirm = linkOf(await smtp.next("olga@mail.example"));
+      expect((await c.get(confirm.pathname + confirm.search)).status).to.equal(200);
+      await enroll(c);
+      await smtp.next("olga@mail.example", 1);
+      const expectMail = (n: number, subject: string) => {
+        const mail = smtp.mails.filter((m) => m.to === "olga@mail.example")[n];
+        expect(mail?.subject, `mail ${n}`).to.equal(subject);
+        expect(mail!.text).to.include("By: the operator of Sigil (command line)");
+      };
+      const reset = await sigilMailing("users", "reset-password", "--username", "olga", "--password", "new password 2");
+      expect(reset.code, reset.err).to.equal(0);
+      expectMail(2, "The password of your Sigil account was changed");
+      const off = await sigilMailing("users", "reset-2fa", "--username", "olga");
+      expect(off.code, off.err).to.equal(0);
+      expectMail(3, "Two-factor sign-in was turned off for your Sigil account");
+      const gone = await sigilMailing("users", "delete", "--username", "olga");
+      expect(gone.code, gone.err).to.equal(0);
+      expectMail(4, "Your Sigil account was deleted");
+    });
   });
 });

@@ -85,12 +85,13 @@ describe("Configuration", () => {
     });
     try {
       // The port is known only from the start-up line.
-      const listening = await new Promise<{ url: string; baseUrl: string }>((resolve, reject) => {
+      type Line = { msg: string; address: string; url: string; baseUrl: string };
+      const listening = await new Promise<Line>((resolve, reject) => {
         let out = "";
         proc.stdout.on("data", (d: Buffer) => {
           out += d.toString();
           for (const line of out.split("\n")) {
-            if (line.includes('"sigil is listening"')) resolve(JSON.parse(line) as { url: string; baseUrl: string });
+            if (line.includes('"msg":"sigil is listening')) resolve(JSON.parse(line) as Line);
           }
         });
         proc.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
@@ -98,6 +99,11 @@ describe("Configuration", () => {
       const port = new URL(listening.url).port;
       expect(port).to.match(/^\d+$/).and.not.equal("0");
       expect(listening.baseUrl).to.equal(`http://localhost:${port}`);
+      // HOST=127.0.0.1: that address alone, as bound.
+      expect(listening.address).to.equal(`http://127.0.0.1:${port}`);
+      expect(listening.msg).to.equal(
+        `sigil is listening on http://127.0.0.1:${port}, serving http://localhost:${port}`,
+      );
       const meta = await http(listening.url, "/.well-known/oauth-authorization-server");
       expect(meta.json.issuer).to.equal(`http://localhost:${port}`);
       expect(meta.json.token_endpoint).to.equal(`http://localhost:${port}/token`);

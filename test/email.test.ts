@@ -168,6 +168,37 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       }
     });
 
+    it("then no mail to the address, not yet confirmed, carries text the user chose: no display name, no username (sign-up, /account, sent again)", async () => {
+      const lure = "URGENT: verify at https://evil.example/now";
+      const person = new PageClient(base);
+      const name = unique();
+      const page = await person.get("/signup");
+      const r = await person.post("/signup", {
+        _csrf: csrfOf(page.text),
+        username: name,
+        password: "correct horse battery",
+        display_name: lure,
+        email: `${name}@mail.example`,
+      });
+      expect(r.status, r.text).to.equal(303);
+      await person.submit("/account", "/account/email", { email: `${name}@other.example` });
+      await person.submit("/account", "/account/email/resend", {});
+      const mails = [
+        await smtp.next(`${name}@mail.example`),
+        await smtp.next(`${name}@other.example`),
+        await smtp.next(`${name}@other.example`, 1),
+      ];
+      for (const mail of mails) {
+        for (const part of [mail.subject, mail.text, mail.html]) {
+          expect(part).to.not.include("URGENT");
+          expect(part).to.not.include("evil.example");
+          expect(part).to.not.include(name);
+        }
+        expect(mail.text.split("\n")[0]).to.equal("Hello,");
+        expect(linkOf(mail).pathname).to.equal("/email/confirm");
+      }
+    });
+
     it("then the mail is in the page's language (French)", async () => {
       const person = new PageClient(base);
       const name = unique();

@@ -77,4 +77,13 @@ describeBackends("Event history", (backend) => {
     expect(await store.events.readAfter("app", old.id, 10, short)).to.deep.equal({ events: [], complete: false });
     expect(await store.events.readAfter("app", fresh.id, 10, short)).to.deep.equal({ events: [], complete: true });
   });
+
+  it("When HISTORY_TTL is lowered, then the next append trims by the new TTL at once", async () => {
+    const old = await store.events.append("app", e(), keep);
+    await new Promise((r) => setTimeout(r, 1100));
+    const short = { maxEvents: 1000, ttlSeconds: 1 };
+    const fresh = await store.events.append("app", e(), short);
+    expect((await store.events.readAfter("app", "0-1", 10, keep)).events.map((x) => x.id)).to.deep.equal([fresh.id]);
+    expect((await store.events.readAfter("app", old.id, 10, keep)).complete).to.equal(true);
+  });
 });

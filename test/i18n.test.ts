@@ -20,6 +20,8 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   "tokens.colActions",
   // "Passkeys" is the word German uses too (Apple, Google, Microsoft).
   "passkeys.title",
+  // "Browser: {browser}" in a security mail: "Browser" is the German word too.
+  "mail.security.browser",
 ]);
 
 /** The files whose messages reach a page, and the calls that raise them. */

@@ -1,6 +1,6 @@
 // The OpenID Foundation's Basic OP certification plan (the "Basic" profile: code flow), line by
 // line, through the real server on both stores (docs/http-api.md#openid-connect). Each `it` names
-// the plan's test module. What does not apply is said in the README ("OpenID Connect", Choices).
+// the plan's test module. What does not apply is said in docs/choices.md ("OpenID Connect").
 //
 // OP-Refresh-Tokens: rotation, reuse and lifetimes are tested in test/oidc-refresh*.test.ts; the
 // ID token a refresh answers is tested here.

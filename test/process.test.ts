@@ -1,11 +1,53 @@
 // The process as an operator meets it: a newcomer's `npm start`, and a SIGTERM drain.
 import { expect } from "chai";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { spawnNode } from "./support/processes.js";
 import { challengeApi, http } from "./support/http.js";
 
+/** The wildcard addresses the kernel has a listening TCP socket on at `port` (Linux /proc/net). */
+function wildcardsListening(port: number): string[] {
+  const found: string[] = [];
+  for (const [file, wildcard] of [
+    ["/proc/net/tcp", "0.0.0.0"],
+    ["/proc/net/tcp6", "[::]"],
+  ] as const) {
+    for (const line of readFileSync(file, "utf8").split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      const [addr, hexPort] = (local ?? "").split(":");
+      if (state === "0A" && Number.parseInt(hexPort ?? "", 16) === port && /^0+$/.test(addr ?? ""))
+        found.push(wildcard);
+    }
+  }
+  return found;
+}
+
 describe("The process", function () {
   this.timeout(90_000);
+
+  it("When it starts without HOST, then its start-up line names the address it listens on (every interface) and the address it serves", async () => {
+    const node = await spawnNode();
+    try {
+      const line = node
+        .output()
+        .split("\n")
+        .find((l) => l.includes('"msg":"sigil is listening'));
+      expect(line, node.output()).to.be.a("string");
+      const { msg, address, url } = JSON.parse(line!) as { msg: string; address: string; url: string };
+      const bound = wildcardsListening(node.port);
+      expect(bound, "the kernel's listening sockets on the port").to.have.length(1);
+      expect(address).to.equal(`http://${bound[0]}:${node.port}`);
+      expect(msg).to.equal(`sigil is listening on ${address} (every interface), serving http://localhost:${node.port}`);
+      expect(url).to.equal(`http://127.0.0.1:${node.port}`); // reachable from this machine
+      expect((await http(url, "/healthz")).status).to.equal(200);
+    } finally {
+      node.kill("SIGTERM");
+      await node.exited;
+    }
+  });
 
   it("When a newcomer runs `npm start` with no settings, then it builds, serves the API on the embedded store, and warns once", async () => {
     const node = await spawnNode({ command: ["npm", "start", "--silent"], readyTimeoutMs: 80_000 });
@@ -91,5 +133,72 @@ describe("The process", function () {
     expect(response).to.match(/"key":"[0-9a-f-]{36}"/);
     expect(await node.exited).to.equal(0);
     expect(Date.now() - t0).to.be.lessThan(10_000);
+    expect(node.output(), "its last log line is written before it exits").to.include('"msg":"stopped"');
+  });
+
+  describe("When its stdout goes wrong and SIGTERM arrives", () => {
+    const SHUTDOWN_TIMEOUT = 2;
+    // From the signal to the exit: SHUTDOWN_TIMEOUT, plus a loaded machine's scheduling.
+    const ALLOWED_MS = SHUTDOWN_TIMEOUT * 1000 + 750;
+
+    /**
+     * A node whose stdout is a pipe (a FIFO) that is open for reading but never read, filled
+     * several times over (64 KiB): the node's log writes are stuck. `reader` closes the reading end.
+     */
+    async function nodeWithStuckStdout() {
+      const dir = mkdtempSync(join(tmpdir(), "sigil-stdout-"));
+      const fifo = join(dir, "stdout");
+      execFileSync("mkfifo", [fifo]);
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writer = openSync(fifo, constants.O_WRONLY);
+      let open = true;
+      const closeReader = () => {
+        if (open) closeSync(reader);
+        open = false;
+      };
+      try {
+        const node = await spawnNode({ env: { SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT) }, stdout: writer });
+        // Each request's log line carries its path.
+        const long = `/${"x".repeat(8000)}`;
+        for (let i = 0; i < 40; i++) expect((await http(node.url, long)).status).to.equal(404);
+        return { node, closeReader, cleanup: () => (closeReader(), rmSync(dir, { recursive: true, force: true })) };
+      } catch (err) {
+        closeReader();
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      } finally {
+        closeSync(writer); // the child has its own
+      }
+    }
+
+    it("then, when the reader goes away meanwhile (an EPIPE, as after `| head -3`), it exits 0 within SHUTDOWN_TIMEOUT without an error", async () => {
+      const { node, closeReader, cleanup } = await nodeWithStuckStdout();
+      try {
+        const t0 = Date.now();
+        node.kill("SIGTERM");
+        setTimeout(closeReader, 300); // while it drains or exits: its pending log writes fail with EPIPE
+        const code = await node.stop("SIGTERM", ALLOWED_MS + 5000);
+        const ms = Date.now() - t0;
+        expect(code, `exit (SIGKILL: still running ${ALLOWED_MS + 5000} ms after SIGTERM)`).to.equal(0);
+        expect(ms).to.be.below(ALLOWED_MS);
+        expect(node.output(), "stderr").to.equal("");
+      } finally {
+        cleanup();
+      }
+    });
+
+    it("then, when nobody reads it any more, it exits 0 within SHUTDOWN_TIMEOUT", async () => {
+      const { node, cleanup } = await nodeWithStuckStdout();
+      try {
+        const t0 = Date.now();
+        const code = await node.stop("SIGTERM", ALLOWED_MS + 5000);
+        const ms = Date.now() - t0;
+        expect(code, `exit (SIGKILL: still running ${ALLOWED_MS + 5000} ms after SIGTERM)`).to.equal(0);
+        expect(ms).to.be.below(ALLOWED_MS);
+        expect(node.output(), "stderr").to.equal("");
+      } finally {
+        cleanup();
+      }
+    });
   });
 });

@@ -1,12 +1,15 @@
 // What the Redis store sends per operation on the sign-in hot path. Scripts go by SHA1
 // (EVALSHA), never as text (EVAL) once a server has them, and a check of a limit that was never
 // hit is one plain read, not a MULTI transaction: the text of four scripts and a transaction on
-// every code trade cost about a fifth of a node's CPU there (README, "Benchmarks").
+// every code trade cost about a fifth of a node's CPU there (docs/benchmarks.md). A solve of an
+// app's challenge reads no range of the app's history: a reverse range walk in every event append
+// (the time trim) cost Redis ~60 µs per solve, twice the rest of the solve.
 // Redis only: the embedded store has no wire to count.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { grant } from "./support/grants.js";
+import { challengeApi } from "./support/http.js";
 import { PageClient, registerApp, userInfo, type TestApp } from "./support/pages.js";
 import type { TestRedis } from "./support/redis.js";
 
@@ -49,6 +52,24 @@ describeBackends(
       const calls = commandCalls(backend.redis!);
       expect(calls.evalsha ?? 0, JSON.stringify(calls)).to.be.greaterThan(0);
       expect(calls, JSON.stringify(calls)).not.to.have.any.keys("eval", "multi", "exec", "script|load");
+    });
+
+    it("an app's solve (right and wrong answers) reads no range of the history and sends one script", async () => {
+      const { token } = await node.server.customTokens.create({ app: "test-app" });
+      const api = challengeApi(node.url);
+      const auth = { authorization: `Bearer ${token}` };
+      // The first solve of a key learns its owner and loads the scripts.
+      const keys = [await api.createKey("q", "right", auth), await api.createKey("q2", "right", auth)];
+      for (const key of keys) expect((await api.solve(key, "right")).json).to.deep.equal({ correct: true });
+      backend.redis!.cli("CONFIG", "RESETSTAT");
+      for (let i = 0; i < 10; i++) {
+        const key = keys[i % 2]!;
+        expect((await api.solve(key, i % 3 === 0 ? "wrong" : "right")).status).to.equal(200);
+      }
+      const calls = commandCalls(backend.redis!);
+      expect(calls.xadd, JSON.stringify(calls)).to.equal(10);
+      expect(calls.evalsha, JSON.stringify(calls)).to.equal(10);
+      expect(calls, JSON.stringify(calls)).not.to.have.any.keys("xrange", "xrevrange", "xread", "eval", "multi");
     });
   },
   ["redis"],

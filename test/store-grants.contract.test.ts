@@ -4,7 +4,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { AppRecord, CodeRecord, RefreshRecord, Store } from "../src/store/port.js";
-import { MemoryGrants } from "../src/store/memory/signin.js";
+import { MemoryGrants } from "../src/store/memory/grants.js";
 import { redisDump } from "./support/redis.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { SessionOwner, Store } from "../src/store/port.js";
-import { MemorySessions } from "../src/store/memory/signin.js";
+import { MemorySessions } from "../src/store/memory/sessions.js";
 
 const owner = (userId: string, seen: number, extra: Partial<SessionOwner> = {}): SessionOwner => ({
   userId,

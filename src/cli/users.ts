@@ -2,6 +2,7 @@
 // reset-password` and `users delete` below.
 import { FormError } from "../domain/accounts.js";
 import { UsageError, required, type CliCommand } from "./common.js";
+import { OPERATOR } from "../domain/security-mails.js";
 
 export const usersCreate: CliCommand = {
   name: "users create",
@@ -58,7 +59,7 @@ export const usersDelete: CliCommand = {
   options: { username: { type: "string" } },
   async run(ctx) {
     const user = await userNamed(ctx);
-    await ctx.services.accountLife.deleteAccount(user);
+    await ctx.services.accountLife.deleteAccount(user, OPERATOR);
     return { username: user.username };
   },
 };

@@ -10,6 +10,7 @@ import { pictureUrl } from "./pictures-url.js";
 import { keyedHash } from "./secrets.js";
 import { forgetUserEmail } from "./email.js";
 import { passkeysForExport } from "./passkeys.js";
+import { OPERATOR, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
 
 export interface AccountLifeDeps {
   store: Store;
@@ -19,6 +20,8 @@ export interface AccountLifeDeps {
   apps: Apps;
   oauth: OAuth;
   customTokens: CustomTokens;
+  /** A deletion, an operator's password reset: told to the confirmed address. */
+  securityMails: SecurityMails;
 }
 
 /**
@@ -123,9 +126,10 @@ export class AccountLife {
    * Deletes the account and everything it owns, at once: the user and picture (the username is
    * free again), every session, every grant (codes, access and refresh tokens) and consent with
    * its scopes, and the apps the user registered (their CUSTOM TOKENs revoked first, which drops
-   * their sockets on every node). Idempotent; of calls made at once, exactly one answers true.
+   * their sockets on every node). Idempotent; of calls made at once, exactly one answers true, and
+   * that one mails the confirmed address that the account is gone.
    */
-  async deleteAccount(user: UserRecord): Promise<boolean> {
+  async deleteAccount(user: UserRecord, origin: ChangeOrigin): Promise<boolean> {
     const { store, oauth } = this.deps;
     // The record goes first: from here on the user's sessions count as signed out everywhere.
     const deleted = await store.accounts.delete(user);
@@ -138,24 +142,29 @@ export class AccountLife {
     await store.passkeys.removeForUser(user.id);
     await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
+    if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin);
     return deleted;
   }
 
   /**
    * An operator's password reset (CLI): the sign-up rules, then every session ends and every
-   * access and refresh token of the user is revoked. A FormError when the password breaks a rule.
+   * access and refresh token of the user is revoked; the confirmed address is told. A FormError
+   * when the password breaks a rule.
    */
   async resetPassword(user: UserRecord, password: string): Promise<void> {
     await this.deps.accounts.setPassword(user, password);
     await this.deps.oauth.grants.revokeUserGrants(user.id);
+    this.deps.securityMails.notify(user.id, { kind: "passwordChanged" }, OPERATOR);
   }
 
   /**
    * The signed-in user's own change (after "Confirm it's you"): as a reset, but the session that
-   * changed it (sid) stays signed in. A FormError when the password breaks a rule.
+   * changed it (sid) stays signed in; the confirmed address is told. A FormError when the
+   * password breaks a rule.
    */
-  async changePassword(user: UserRecord, password: string, sid: string): Promise<void> {
+  async changePassword(user: UserRecord, password: string, sid: string, origin: ChangeOrigin): Promise<void> {
     await this.deps.accounts.setPassword(user, password, sid);
     await this.deps.oauth.grants.revokeUserGrants(user.id);
+    this.deps.securityMails.notify(user.id, { kind: "passwordChanged" }, origin);
   }
 }

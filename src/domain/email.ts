@@ -4,8 +4,9 @@
 import { FormError, checkPassword, USERNAME } from "./accounts.js";
 import { rateLimited } from "../errors.js";
 import { keyedHash, randomToken } from "./secrets.js";
-import type { Mail, Mailer } from "./mailer.js";
-import { isLocale, translator, DEFAULT_LOCALE, type Locale } from "../i18n/index.js";
+import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
+import { mailLocale, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
+import { translator, type Locale } from "../i18n/index.js";
 import type { AttemptLimiter, MailLinkRecord, Store, UserRecord } from "../store/port.js";
 
 const EMAIL_MAX = 254;
@@ -77,6 +78,8 @@ export interface EmailDeps {
   endSessions(userId: string): Promise<void>;
   /** Where a failure off the response path goes (never with a token or a link). */
   onError(what: string, err: unknown): void;
+  /** Mails to the confirmed address about a change (the address replaced or removed, a reset). */
+  securityMails: SecurityMails;
 }
 
 export type ConfirmResult = "confirmed" | "invalid";
@@ -127,21 +130,27 @@ export class EmailService {
   /**
    * Sets (or, with "", removes) the user's address; a new address is unconfirmed and a
    * confirmation link is mailed (in the background: the caller does not wait for SMTP). locale: the
-   * page's language, kept as the language of the user's mails.
+   * page's language, kept as the language of the user's mails. A confirmed address that is
+   * replaced or removed is told so (a security mail, in the language it was set up in).
    */
-  async setEmail(userId: string, raw: string, locale: Locale): Promise<"unchanged" | "removed" | "sent" | "saved"> {
+  async setEmail(
+    userId: string,
+    raw: string,
+    locale: Locale,
+    origin: ChangeOrigin,
+  ): Promise<"unchanged" | "removed" | "sent" | "saved"> {
     const email = raw.trim() === "" ? undefined : normalizeEmail(raw);
     const user = await this.deps.store.accounts.byId(userId);
     if (!user) return "unchanged";
     if (email === user.email && (user.emailVerified || !email)) return "unchanged";
     if (email && this.deps.mailer) await this.confirmAllowed(userId);
-    let old: string | undefined;
+    let previous: UserRecord | undefined;
     let changed = false;
     // One atomic change of the record (a change made meanwhile, of this or another field, stays).
     const saved = await this.deps.store.accounts.update(userId, (u) => {
       changed = !(email === u.email && (u.emailVerified || !email));
       if (!changed) return undefined;
-      old = u.email;
+      previous = u;
       const next: UserRecord = { ...u, locale };
       if (email) {
         next.email = email;
@@ -153,6 +162,14 @@ export class EmailService {
       return next;
     });
     if (!saved || !changed) return "unchanged";
+    const old = previous?.email;
+    // The address that was confirmed hears of it, with the new address (the old one is the owner's).
+    if (previous?.email && previous.emailVerified)
+      this.deps.securityMails.notify(
+        previous,
+        email ? { kind: "emailChanged", email } : { kind: "emailRemoved" },
+        origin,
+      );
     if (old && indexKey(old) !== (email && indexKey(email)))
       await this.deps.store.email.unindexEmail(indexKey(old), userId);
     if (!email) return "removed";
@@ -249,21 +266,32 @@ export class EmailService {
     return user ? [user] : [];
   }
 
-  /** Whether a reset link is still good (the form is shown only then); it stays usable. */
-  async resetLinkValid(token: string): Promise<boolean> {
-    if (!token || token.length > 200) return false;
+  /**
+   * Whether a reset link is still good (the form is shown only then; it stays usable), and how many
+   * passkeys the account has (the form offers to remove them); null when it is not.
+   */
+  async resetLinkState(token: string): Promise<{ passkeys: number } | null> {
+    if (!token || token.length > 200) return null;
     const rec = await this.deps.store.email.peekLink(this.hash(token));
-    if (rec?.kind !== "reset-password") return false;
+    if (rec?.kind !== "reset-password") return null;
     const user = await this.deps.store.accounts.byId(rec.userId);
-    return !!user && rec.stamp === this.stamp(user);
+    if (!user || rec.stamp !== this.stamp(user)) return null;
+    return { passkeys: (await this.deps.store.passkeys.listForUser(user.id)).length };
   }
 
   /**
    * Uses a reset link: the password is checked first (a refused one keeps the link), then the link
-   * is taken (once, atomically), the password set, every session ended and every grant revoked.
-   * The user, or null when the link is not (or no longer) good.
+   * is taken (once, atomically), the password set, every session ended and every grant revoked;
+   * with removePasskeys, every passkey of the user is removed too. The confirmed address is told,
+   * with the passkeys that can still sign in. The user, or null when the link is not (or no
+   * longer) good.
    */
-  async reset(token: string, password: string): Promise<UserRecord | null> {
+  async reset(
+    token: string,
+    password: string,
+    opts: { removePasskeys: boolean },
+    origin: ChangeOrigin,
+  ): Promise<UserRecord | null> {
     const checked = checkPassword(password);
     if (!token || token.length > 200) return null;
     const rec = await this.deps.store.email.takeLink(this.hash(token));
@@ -280,6 +308,9 @@ export class EmailService {
     if (!saved || !valid) return null;
     await this.deps.endSessions(user.id);
     await this.deps.revokeUserGrants(user.id);
+    const passkeysRemoved = opts.removePasskeys ? await this.deps.store.passkeys.removeForUser(user.id) : 0;
+    const passkeysLeft = (await this.deps.store.passkeys.listForUser(user.id)).map((k) => k.name);
+    this.deps.securityMails.notify(saved, { kind: "passwordReset", passkeysLeft, passkeysRemoved }, origin);
     return saved;
   }
 
@@ -295,10 +326,12 @@ export class EmailService {
   }
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
-/** A mail in the user's language (their locale, else English): text and a simple HTML body. */
+/**
+ * A mail with a link, in the user's language (their locale, else English): text and a simple HTML
+ * body. A confirmation mail goes to an address nobody has confirmed yet — anyone's, typed by
+ * whoever holds the account — so it carries no text a user chose (no display name, no username):
+ * only the service's own words and the link.
+ */
 export function composeMail(
   kind: "confirm" | "reset",
   user: UserRecord,
@@ -306,17 +339,20 @@ export function composeMail(
   ttlSeconds: number,
   service: string,
 ): Mail {
-  const locale: Locale = user.locale && isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
+  const locale = mailLocale(user);
   const { t, number } = translator(locale);
   const minutes = Math.max(1, Math.round(ttlSeconds / 60));
   const within =
     minutes >= 120 && minutes % 60 === 0
       ? number(minutes / 60, { style: "unit", unit: "hour", unitDisplay: "long" })
       : number(minutes, { style: "unit", unit: "minute", unitDisplay: "long" });
-  const p = { service, name: user.displayName, username: user.username, within };
+  const confirmed = kind === "reset" && user.emailVerified === true;
+  const p: Record<string, string> = confirmed
+    ? { service, name: user.displayName, username: user.username, within }
+    : { service, within };
   const subject = t(`mail.${kind}.subject`, p);
   const lines = [
-    t("mail.greeting", p),
+    confirmed ? t("mail.greeting", p) : t("mail.greetingPlain", p),
     t(`mail.${kind}.body`, p),
     t(`mail.${kind}.expires`, p),
     t(`mail.${kind}.ignore`, p),

@@ -1,4 +1,5 @@
-// The ID token signing keys (docs/http-api.md#keys): RSA 2048 (RS256), kept in the store so every
+// The ID token signing keys (docs/http-api.md#keys): RSA 2048 (RS256; ES256 on P-256 or EdDSA on
+// Ed25519 by ID_TOKEN_SIGNING_ALG, for the keys a node makes), kept in the store so every
 // node signs with the same ones, their private parts sealed with AES-256-GCM under a key that HKDF
 // derives from SECRET. The first node to start makes one (node.ts), and any node that finds none
 // when it needs one (to serve the JWKS or sign an ID token); `sigil keys rotate` publishes a new one
@@ -21,9 +22,22 @@ import type { KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import { calculateJwkThumbprint } from "jose";
 import { seal, sealingKey, unsealBytes } from "./seal.js";
-import type { SigningKeyRecord, Store } from "../store/port.js";
+import type { SigningAlg, SigningKeyRecord, Store } from "../store/port.js";
 
 const generate = promisify(generateKeyPair);
+
+/** How a key of each algorithm is made, and the public JWK members that describe it. */
+const KINDS: Record<
+  SigningAlg,
+  { make: () => Promise<{ privateKey: KeyObject; publicKey: KeyObject }>; members: string[] }
+> = {
+  RS256: { make: () => generate("rsa", { modulusLength: 2048 }), members: ["kty", "n", "e"] },
+  ES256: { make: () => generate("ec", { namedCurve: "P-256" }), members: ["kty", "crv", "x", "y"] },
+  EdDSA: { make: () => generate("ed25519"), members: ["kty", "crv", "x"] },
+};
+
+/** The algorithms of ID tokens this service may have signed (a hint is verified against any). */
+export const SIGNING_ALGS = Object.keys(KINDS) as SigningAlg[];
 
 export interface SigningKeysDeps {
   store: Store;
@@ -34,24 +48,26 @@ export interface SigningKeysDeps {
   cacheTtl: number;
   /** The longest lifetime of a token signed with a key (the ID token lifetime), seconds. */
   tokenTtl: number;
+  /** The algorithm of the keys this node makes (ID_TOKEN_SIGNING_ALG); RS256 when not given. */
+  alg?: SigningAlg;
   now?: () => number;
   /** Told once per key that this SECRET cannot open (before it is replaced); logs it. */
   onUnopenable?: (kid: string) => void;
 }
 
-/** A public key as the JWKS lists it. */
+/** A public key as the JWKS lists it: kty and its members (RSA: n, e; EC: crv, x, y; OKP: crv, x). */
 export interface PublicJwk {
   kty: string;
   kid: string;
-  alg: "RS256";
+  alg: SigningAlg;
   use: "sig";
-  n: string;
-  e: string;
+  [member: string]: string;
 }
 
 /** The key a node signs with now. */
 export interface Signer {
   kid: string;
+  alg: SigningAlg;
   key: KeyObject;
 }
 
@@ -78,14 +94,17 @@ export class SigningKeys {
 
   /** A new key record, its private part sealed; activatesAt and createdAt in ms. */
   private async make(activatesAt: number, createdAt = this.now()): Promise<SigningKeyRecord> {
-    const { privateKey, publicKey } = await generate("rsa", { modulusLength: 2048 });
-    const pub = publicKey.export({ format: "jwk" }) as { kty: string; n: string; e: string };
-    const kid = await calculateJwkThumbprint({ kty: pub.kty, n: pub.n, e: pub.e });
+    const alg = this.deps.alg ?? "RS256";
+    const kind = KINDS[alg];
+    const { privateKey, publicKey } = await kind.make();
+    const exported = publicKey.export({ format: "jwk" }) as Record<string, string>;
+    const publicJwk = Object.fromEntries(kind.members.map((m) => [m, exported[m] ?? ""]));
+    const kid = await calculateJwkThumbprint(publicJwk);
     const der = privateKey.export({ format: "der", type: "pkcs8" });
     return {
       kid,
-      alg: "RS256",
-      publicJwk: { kty: pub.kty, n: pub.n, e: pub.e },
+      alg,
+      publicJwk,
       sealedPrivateKey: seal(this.seal, der, kid),
       createdAt,
       activatesAt,
@@ -214,13 +233,13 @@ export class SigningKeys {
       keys = await this.deps.store.signingKeys.list();
     }
     return {
+      // Records made before other algorithms existed hold RSA members only.
       keys: this.published(keys).map((k) => ({
-        kty: k.publicJwk.kty ?? "RSA",
+        kty: "RSA",
+        ...k.publicJwk,
         kid: k.kid,
-        alg: "RS256",
+        alg: k.alg ?? "RS256",
         use: "sig",
-        n: k.publicJwk.n ?? "",
-        e: k.publicJwk.e ?? "",
       })),
     };
   }
@@ -246,6 +265,6 @@ export class SigningKeys {
       key = rec ? this.open(rec) : null;
       if (!rec || !key) throw new Error("no signing key this SECRET can open (every node must share one SECRET)");
     }
-    return { kid: rec.kid, key };
+    return { kid: rec.kid, alg: rec.alg ?? "RS256", key };
   }
 }

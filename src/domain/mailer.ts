@@ -14,6 +14,10 @@ export interface Mailer {
   close(): void;
 }
 
+/** Text made safe for a mail's HTML body. */
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   // One pooled transport per node; nodemailer reads host, port, TLS and credentials from the URL.
   const transport = nodemailer.createTransport(smtpUrl, { from });

@@ -19,6 +19,7 @@ export function openIdFor(config: Config, store: Store, log?: Logger): OpenId {
     activationDelay: config.keyActivationDelay,
     cacheTtl: config.keyCacheTtl,
     tokenTtl: config.accessTokenTtl,
+    alg: config.idTokenSigningAlg,
     // The key's id only (it is public, in the JWKS); never key material.
     onUnopenable: (kid) =>
       log?.error(

@@ -1,11 +1,11 @@
 // OpenID Connect on top of the OAuth code flow (docs/http-api.md#openid-connect): scopes, the
-// claims each one reads, ID tokens (RS256, signed with the store's shared keys; domain/keys.ts)
+// claims each one reads, ID tokens (RS256 by default, signed with the store's shared keys; domain/keys.ts)
 // and the check of an id_token_hint.
 import { createHash } from "node:crypto";
 import { SignJWT, compactVerify, createLocalJWKSet } from "jose";
 import { SigilError } from "../errors.js";
 import type { Store, UserRecord } from "../store/port.js";
-import type { SigningKeys } from "./keys.js";
+import { SIGNING_ALGS, type SigningKeys } from "./keys.js";
 import { pictureUrl } from "./pictures-url.js";
 
 /** The scopes Sigil knows, in the order it lists them. */
@@ -38,12 +38,6 @@ export function grantedScopes(raw: string | undefined): { openid: boolean; scope
 export const covers = (granted: readonly string[], wanted: readonly string[]) =>
   wanted.every((s) => granted.includes(s));
 
-/**
- * A user as #13 (email) will extend it: email claims are given only when the user has an email,
- * which no user has yet.
- */
-type WithEmail = UserRecord & { email?: string; emailVerified?: boolean };
-
 /** The claims of the granted scopes for a user (userinfo, and the ID token). */
 export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -52,10 +46,10 @@ export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl
     out.preferred_username = user.username;
     out.picture = pictureUrl(baseUrl, user);
   }
-  const u = user as WithEmail;
-  if (scopes.includes("email") && typeof u.email === "string" && u.email !== "") {
-    out.email = u.email;
-    out.email_verified = u.emailVerified === true;
+  // Email claims only for a user who gave an address; email_verified once its link confirmed it.
+  if (scopes.includes("email") && typeof user.email === "string" && user.email !== "") {
+    out.email = user.email;
+    out.email_verified = user.emailVerified === true;
   }
   return out;
 }
@@ -100,7 +94,7 @@ export class IdTokens {
   constructor(private readonly deps: IdTokensDeps) {}
 
   /**
-   * Signs the ID token of a grant (RS256, `kid` of the node's active key): what /token adds to
+   * Signs the ID token of a grant (the active key's algorithm and `kid`, of the node's active key): what /token adds to
    * an OpenID Connect answer, on a code or a refresh. invalid_grant when the user is gone.
    */
   async sign(g: IdTokenGrant): Promise<string> {
@@ -120,7 +114,7 @@ export class IdTokens {
       ...(g.accessToken !== undefined ? { at_hash: atHash(g.accessToken) } : {}),
       ...scopeClaims(user, g.scope, this.deps.issuer),
     };
-    return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: signer.kid, typ: "JWT" }).sign(signer.key);
+    return new SignJWT(claims).setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: "JWT" }).sign(signer.key);
   }
 
   /**
@@ -131,7 +125,7 @@ export class IdTokens {
     if (hint.length > 8192) return null;
     try {
       const jwks = createLocalJWKSet(await this.deps.keys.jwks());
-      const { payload } = await compactVerify(hint, jwks, { algorithms: ["RS256"] });
+      const { payload } = await compactVerify(hint, jwks, { algorithms: SIGNING_ALGS });
       const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
       const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
       if (claims.iss !== this.deps.issuer || typeof claims.sub !== "string" || typeof aud !== "string") return null;

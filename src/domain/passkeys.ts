@@ -18,6 +18,7 @@ import {
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
 import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
 import type { SignInLimits } from "./signin-limits.js";
+import type { ChangeOrigin, SecurityMails } from "./security-mails.js";
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
 export const CHALLENGE_TTL = 300;
@@ -125,6 +126,8 @@ export class Passkeys {
       serviceName: string;
       /** The failed sign-in limits of password sign-in (Accounts.limits): one set of counters. */
       limits: SignInLimits;
+      /** A passkey added or removed is told to the confirmed address. */
+      securityMails: SecurityMails;
     },
   ) {
     this.rp = relyingParty(deps.authUrl);
@@ -176,7 +179,12 @@ export class Passkeys {
     return options;
   }
 
-  async register(user: UserRecord, response: RegistrationResponseJSON, rawName: string): Promise<PasskeyView> {
+  async register(
+    user: UserRecord,
+    response: RegistrationResponseJSON,
+    rawName: string,
+    origin: ChangeOrigin,
+  ): Promise<PasskeyView> {
     const rp = this.requireRp();
     const name = checkPasskeyName(rawName);
     const { challenge, ceremony } = await this.take(response);
@@ -208,6 +216,7 @@ export class Passkeys {
       createdAt: Date.now(),
     };
     if (!(await this.deps.store.passkeys.add(record))) throw invalidRequest("This passkey is registered already.");
+    this.deps.securityMails.notify(user.id, { kind: "passkeyAdded", name }, origin);
     return viewOf(record);
   }
 
@@ -390,9 +399,12 @@ export class Passkeys {
       throw notFound("There is no such passkey on your account.");
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.deps.store.passkeys.remove(userId, id)))
+  /** Removes one of the user's passkeys (of removals at once, one succeeds and is mailed about). */
+  async remove(userId: string, id: string, origin: ChangeOrigin): Promise<void> {
+    const passkey = await this.deps.store.passkeys.byId(id);
+    if (passkey?.userId !== userId || !(await this.deps.store.passkeys.remove(userId, id)))
       throw notFound("There is no such passkey on your account.");
+    this.deps.securityMails.notify(userId, { kind: "passkeyRemoved", name: passkey.name }, origin);
   }
 
   /**

@@ -13,6 +13,7 @@ import { OAuth } from "./oauth.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
 import { EmailService } from "./email.js";
 import { smtpMailer } from "./mailer.js";
+import { SecurityMails } from "./security-mails.js";
 import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
@@ -37,6 +38,8 @@ export interface Services {
   passkeys: Passkeys;
   /** Two-factor with an authenticator app (TOTP) and recovery codes. */
   twoFactor: TwoFactor;
+  /** The mails about changes to how an account is signed in to or recovered. */
+  securityMails: SecurityMails;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (REAUTH_MAX_AGE). */
   stepUp: StepUp;
 }
@@ -52,6 +55,16 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     gracePeriod: config.secretGracePeriod,
     onDelete: (clientId) => customTokens.revokeAll(clientId),
   });
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined;
+  // Never the mail, its link or its token: what failed, and why.
+  const onMailError = (what: string, err: unknown) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`);
+  const securityMails = new SecurityMails({
+    store,
+    mailer,
+    authUrl: config.authUrl,
+    serviceName: config.serviceName,
+    onError: onMailError,
+  });
   const oauth = new OAuth({
     store,
     secret: config.secret,
@@ -64,11 +77,13 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     authUrl: config.authUrl,
     serviceName: config.serviceName,
     limits: accounts.limits,
+    securityMails,
   });
   const twoFactor = new TwoFactor({
     store,
     secret: config.secret,
     issuer: config.serviceName,
+    securityMails,
     // The user (never the sealed key): who needs `sigil users reset-2fa`.
     onUnreadable: (userId) =>
       void store.accounts
@@ -91,6 +106,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       apps,
       oauth,
       customTokens,
+      securityMails,
     }),
     apps,
     customTokens,
@@ -101,7 +117,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     email: new EmailService({
       store,
       secret: config.secret,
-      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined,
+      mailer,
       baseUrl: config.baseUrl,
       authUrl: config.authUrl,
       serviceName: config.serviceName,
@@ -112,11 +128,12 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       endSessions: async (userId) => {
         await accounts.endSessions(userId);
       },
-      // Never the mail, its link or its token: what failed, and why.
-      onError: (what, err) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`),
+      onError: onMailError,
+      securityMails,
     }),
     passkeys,
     twoFactor,
+    securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
   };
 }

@@ -9,6 +9,7 @@ import type { AttemptLimiter, LimitResult, Store, TwoFactorRecord } from "../sto
 import { FormError } from "./accounts.js";
 import { seal, sealingKey, unseal } from "./seal.js";
 import { keyedHash } from "./secrets.js";
+import type { BrowserOrigin, SecurityMails } from "./security-mails.js";
 
 const PERIOD = 30;
 const DIGITS = 6;
@@ -82,6 +83,8 @@ export class TwoFactor {
       now?: () => number;
       /** Told when a user's key cannot be opened with this SECRET (a 409 to them); logs it for the operator. */
       onUnreadable?: (userId: string) => void;
+      /** Two-factor turned on, replaced or off is told to the confirmed address. */
+      securityMails: SecurityMails;
     },
   ) {
     this.key = sealingKey(deps.secret, "sigil totp secret seal v1");
@@ -152,7 +155,14 @@ export class TwoFactor {
    * expired; 409, and nothing changes, when two-factor is no longer as it was when the set-up began
    * (a first set-up while it is on; a replacement of a secret that was replaced or turned off).
    */
-  async confirm(userId: string, username: string, pending: string, code: string, address: string): Promise<string[]> {
+  async confirm(
+    userId: string,
+    username: string,
+    pending: string,
+    code: string,
+    origin: BrowserOrigin,
+  ): Promise<string[]> {
+    const address = origin.address;
     const setup = this.reopenSetup(userId, username, pending);
     await this.expectState(userId, setup.replaces);
     await this.guarded(userId, address, async () => {
@@ -168,6 +178,11 @@ export class TwoFactor {
       { replaces: setup.replaces },
     );
     if (!done) throw this.stateError(setup.replaces);
+    this.deps.securityMails.notify(
+      userId,
+      { kind: setup.replaces !== null ? "twoFactorReplaced" : "twoFactorOn" },
+      origin,
+    );
     return codes;
   }
 
@@ -221,24 +236,28 @@ export class TwoFactor {
 
   /**
    * New recovery codes (after "Confirm it's you"): the old ones stop working at once; the new
-   * ones, in clear, for showing once. 409 when two-factor is off.
+   * ones, in clear, for showing once; the confirmed address is told. 409 when two-factor is off.
    */
-  async newRecoveryCodes(userId: string): Promise<string[]> {
+  async newRecoveryCodes(userId: string, origin: BrowserOrigin): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     const hashes = codes.map((c) => this.recoveryHash(userId, c.replace("-", "")));
     if (!(await this.deps.store.twoFactor.replaceRecoveryCodes(userId, hashes))) throw new FormError(IS_OFF, 409);
+    this.deps.securityMails.notify(userId, { kind: "recoveryCodes" }, origin);
     return codes;
   }
 
   /** Turns two-factor off after a current code (or a recovery code). */
-  async disable(userId: string, code: string, address: string): Promise<void> {
-    await this.verify(userId, code, address);
-    await this.deps.store.twoFactor.disable(userId);
+  async disable(userId: string, code: string, origin: BrowserOrigin): Promise<void> {
+    await this.verify(userId, code, origin.address);
+    if (await this.deps.store.twoFactor.disable(userId))
+      this.deps.securityMails.notify(userId, { kind: "twoFactorOff" }, origin);
   }
 
   /** Turns two-factor off without a code (the operator's `users reset-2fa`); true when it was on. */
-  reset(userId: string): Promise<boolean> {
-    return this.deps.store.twoFactor.disable(userId);
+  async reset(userId: string): Promise<boolean> {
+    const wasOn = await this.deps.store.twoFactor.disable(userId);
+    if (wasOn) this.deps.securityMails.notify(userId, { kind: "twoFactorOff" }, "operator");
+    return wasOn;
   }
 
   /** The time step a code matches (within WINDOW of now), or null. */

@@ -1,6 +1,6 @@
 // The fast path: the JSON routes (http/route.ts, JsonRoute) served on node's own request and
 // response, without express's router and request/response prototypes, which profiling showed to
-// cost more than the Redis round trips on the busiest endpoints (README, "Benchmarks").
+// cost more than the Redis round trips on the busiest endpoints (docs/benchmarks.md).
 //
 // It is not a second pipeline: it runs the same middleware list as express (http/middleware/
 // index.ts, the entries whose paths cover the route), then the same route object through the same

@@ -56,15 +56,30 @@ export function createHttpServer(keepAliveSeconds: number): Server {
   return server;
 }
 
-/** Listens; resolves with the address as a URL (a wildcard address is given as 127.0.0.1). */
-export function listen(server: Server, port: number, host: string | undefined): Promise<string> {
+/** Where a server listens, from server.address(). */
+export interface Listening {
+  /** The address bound, as a URL: http://[::]:3000 or http://0.0.0.0:3000 for every interface. */
+  address: string;
+  /** Whether that is every interface (HOST unset, ::, 0.0.0.0). */
+  everyInterface: boolean;
+  /** A URL this machine reaches it at: the address, with 127.0.0.1 for every interface. */
+  url: string;
+}
+
+/** Listens; resolves with where (server.address()). */
+export function listen(server: Server, port: number, host: string | undefined): Promise<Listening> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
       const a = server.address() as AddressInfo;
       const h = a.family === "IPv6" ? `[${a.address}]` : a.address;
-      resolve(`http://${h === "[::]" || h === "0.0.0.0" ? "127.0.0.1" : h}:${a.port}`);
+      const everyInterface = h === "[::]" || h === "0.0.0.0";
+      resolve({
+        address: `http://${h}:${a.port}`,
+        everyInterface,
+        url: `http://${everyInterface ? "127.0.0.1" : h}:${a.port}`,
+      });
     });
   });
 }

@@ -15,6 +15,7 @@ import { currentUser, type PagesDeps } from "./pages/context.js";
 import { safeReturnTo } from "./pages/return-to.js";
 import { endSession, signInSession } from "./pages/session.js";
 import { keepProof, requireProof } from "./pages/step-up.js";
+import { changeOrigin } from "./pages/user-agent.js";
 
 // ---- JSON endpoints -----------------------------------------------------------------------------
 
@@ -94,7 +95,7 @@ export function addPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     if (deps.passkeys.enabled) requireProof(req, deps, user);
     const name = bodyObject(req).name;
     if (typeof name !== "string") throw invalidRequest("name must be a string of 1 to 64 characters.");
-    const passkey = await deps.passkeys.register(user, credentialOf(req) as never, name);
+    const passkey = await deps.passkeys.register(user, credentialOf(req) as never, name, changeOrigin(req));
     return { status: 201, body: { passkey } };
   });
 }
@@ -162,7 +163,7 @@ export function deleteWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     const user = await currentUser(req, deps);
     if (!user) throw signedOutDelete();
     await deps.passkeys.confirmDeletion(user, credentialOf(req) as never);
-    await deps.accountLife.deleteAccount(user);
+    await deps.accountLife.deleteAccount(user, changeOrigin(req));
     await endSession(req);
     res.clearCookie("sigil.sid", { path: "/" });
     return { status: 200, body: { redirect: "/signin" } };

@@ -72,8 +72,18 @@ export function ForgotPage(p: {
   );
 }
 
-/** GET /reset?token=…: the form for a new password (the token travels on in a hidden field). */
-export function ResetPage(p: { ui: Ui; csrf: string; token: string; error?: FormProblem | undefined }) {
+/**
+ * GET /reset?token=…: the form for a new password (the token travels on in a hidden field); when
+ * the account has passkeys, a box to remove them all as well (one may be someone else's).
+ */
+export function ResetPage(p: {
+  ui: Ui;
+  csrf: string;
+  token: string;
+  passkeys: boolean;
+  removePasskeys?: boolean;
+  error?: FormProblem | undefined;
+}) {
   const { t } = p.ui;
   return (
     <Page ui={p.ui} title={t("reset.title")} narrow>
@@ -84,6 +94,24 @@ export function ResetPage(p: { ui: Ui; csrf: string; token: string; error?: Form
           <Csrf token={p.csrf} />
           <input type="hidden" name="token" value={p.token} />
           <NewPasswordField label={t("reset.password")} hint={t("reset.passwordHint")} problem={p.error} />
+          {p.passkeys ? (
+            <div class="check">
+              <input
+                type="checkbox"
+                name="remove_passkeys"
+                value="1"
+                id="remove_passkeys"
+                aria-describedby="remove_passkeys-hint"
+                checked={p.removePasskeys === true}
+              />
+              <div>
+                <label for="remove_passkeys">{t("reset.removePasskeys")}</label>
+                <span class="hint" id="remove_passkeys-hint">
+                  {t("reset.removePasskeysHint")}
+                </span>
+              </div>
+            </div>
+          ) : null}
           <button type="submit" class="wide">
             {t("reset.submit")}
           </button>

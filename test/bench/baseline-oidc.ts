@@ -5,6 +5,7 @@
 // bench gets codes and access tokens through the provider's real /auth → /token flow.
 // Run as `node --import tsx test/bench/baseline-oidc.ts` with PORT, CLIENT_ID, CLIENT_SECRET,
 // REDIRECT_URI.
+import { generateKeyPairSync } from "node:crypto";
 import { createServer } from "node:http";
 import Provider from "oidc-provider";
 // @ts-expect-error -- untyped deep imports of oidc-provider's own memory adapter and its LRU
@@ -23,7 +24,24 @@ const ACCOUNT = "alice-0001";
 const store = new LRU({ maxSize: 1_000_000 });
 const adapter = (model: string) => new MemoryAdapter(model, store, 0);
 
+// SIGNING_ALG=ES256: an EC P-256 key, and the client's ID tokens signed with it (the bench's
+// ES256 row); otherwise oidc-provider's own RSA development key (RS256).
+const es256 = env.SIGNING_ALG === "ES256";
+const jwks = es256
+  ? {
+      keys: [
+        {
+          ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }),
+          kid: "bench-ec",
+          use: "sig",
+          alg: "ES256",
+        },
+      ],
+    }
+  : undefined;
+
 const provider = new Provider(issuer, {
+  ...(jwks ? { jwks } : {}),
   clients: [
     {
       client_id: env.CLIENT_ID ?? "bench-client",
@@ -32,6 +50,7 @@ const provider = new Provider(issuer, {
       grant_types: ["authorization_code"],
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_basic",
+      ...(es256 ? { id_token_signed_response_alg: "ES256" } : {}),
     },
   ],
   async findAccount(_ctx: unknown, id: string) {

@@ -24,12 +24,22 @@ import { realtimeBench } from "./realtime.js";
 import { fanoutBench } from "./fanout.js";
 import { idleBench } from "./idle.js";
 import { recoveryBench } from "./recovery.js";
-import { oidcBench, signinBench } from "./signin.js";
+import { oidcBench, oidcEs256Bench, signinBench } from "./signin.js";
+import { ownedBench } from "./owned.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { failure, formatMarkdown, formatTable, type Row } from "./lib/report.js";
 
-const MODULES: BenchModule[] = [challengesBench, signinBench, oidcBench, realtimeBench, recoveryBench, fanoutBench];
+const MODULES: BenchModule[] = [
+  challengesBench,
+  ownedBench,
+  signinBench,
+  oidcBench,
+  oidcEs256Bench,
+  realtimeBench,
+  recoveryBench,
+  fanoutBench,
+];
 /** Modules that take minutes: run only when BENCH_ONLY names them (`npm run bench:idle`). */
 const ON_REQUEST: BenchModule[] = [idleBench];
 

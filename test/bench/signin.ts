@@ -5,6 +5,7 @@
 // POST /token: codes are single use, so each round trades a fixed count of codes minted just before
 // it (BENCH_TOKEN_CODES, default 2000, plus a tenth for warm-up) — throughput and latency over that
 // count, not over BENCH_SECONDS.
+import { decodeProtectedHeader } from "jose";
 import { freePort } from "../support/ports.js";
 import { http, type TestResponse } from "../support/http.js";
 import { PageClient, authorize, basic, pkce, registerApp } from "../support/pages.js";
@@ -84,6 +85,10 @@ interface Variant {
   userPath: "/auth/user" | "/userinfo";
   userRow: string;
   tokenRow: string;
+  /** ID tokens signed with ES256 on both sides (ID_TOKEN_SIGNING_ALG; an EC key for oidc-provider). */
+  es256?: boolean;
+  /** Measure only the trade (the userinfo row does not depend on the signature). */
+  tokenOnly?: boolean;
 }
 
 async function runSignin(ctx: BenchContext, variant: Variant): Promise<Row[]> {
@@ -93,7 +98,10 @@ async function runSignin(ctx: BenchContext, variant: Variant): Promise<Row[]> {
   const op = await freePort();
   const procs: ServerProcess[] = [];
   try {
-    const sigil = await startSigil(ctx.redis.url, { env: { CODE_TTL: "600" }, nodeArgs: profileArgs(settings) });
+    const sigil = await startSigil(ctx.redis.url, {
+      env: { CODE_TTL: "600", ...(variant.es256 ? { ID_TOKEN_SIGNING_ALG: "ES256" } : {}) },
+      nodeArgs: profileArgs(settings),
+    });
     procs.push(sigil);
     const oidcClient = { id: "bench-client", secret: "bench-client-secret-0123456789abcdef" };
     const oidc = await startProcess({
@@ -106,6 +114,7 @@ async function runSignin(ctx: BenchContext, variant: Variant): Promise<Row[]> {
         CLIENT_SECRET: oidcClient.secret,
         REDIRECT_URI: REDIRECT,
         NODE_ENV: "development",
+        ...(variant.es256 ? { SIGNING_ALG: "ES256" } : {}),
       },
     });
     procs.push(oidc);
@@ -174,6 +183,9 @@ async function runSignin(ctx: BenchContext, variant: Variant): Promise<Row[]> {
         throw new Error(`setup: ${side.name} /token answered ${t.status} ${t.text}`);
       if (variant.scope && typeof t.json.id_token !== "string")
         throw new Error(`setup: ${side.name} /token answered without an ID token: ${t.text}`);
+      const alg = variant.scope ? decodeProtectedHeader(t.json.id_token as string).alg : undefined;
+      if (variant.scope && alg !== (variant.es256 ? "ES256" : "RS256"))
+        throw new Error(`setup: ${side.name} signed its ID token with ${alg}`);
       tokens.set(side, t.json.access_token as string);
       const ureq = side.userRequest(t.json.access_token as string);
       const u = await http(side.proc.url, ureq.path, { headers: ureq.headers! });
@@ -188,7 +200,7 @@ async function runSignin(ctx: BenchContext, variant: Variant): Promise<Row[]> {
       connections: settings.connections,
     };
     const name = variant.userRow;
-    if (selected(settings, name)) {
+    if (!variant.tokenOnly && selected(settings, name)) {
       const opt = (side: Side): LoadOptions => {
         const req = side.userRequest(tokens.get(side)!);
         return { ...common, url: side.proc.url, pid: side.proc.pid, next: () => req };
@@ -263,6 +275,20 @@ export const signinBench: BenchModule = {
       userPath: "/auth/user",
       userRow: "GET /auth/user (userinfo)",
       tokenRow: "POST /token (code trade)",
+    }),
+};
+
+export const oidcEs256Bench: BenchModule = {
+  name: "oidc-es256",
+  description: "OpenID Connect: POST /token with an ID token signed with ES256 on both sides vs oidc-provider",
+  run: (ctx) =>
+    runSignin(ctx, {
+      scope: "openid profile",
+      userPath: "/userinfo",
+      userRow: "GET /userinfo",
+      tokenRow: "POST /token (code trade, ID token signed, ES256 on both sides)",
+      es256: true,
+      tokenOnly: true,
     }),
 };
 

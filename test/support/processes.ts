@@ -16,7 +16,7 @@ export interface ServerProcess {
   port: number;
   pid: number;
   proc: ChildProcess;
-  /** stdout and stderr (the last 20,000 characters), for assertions and diagnosis. */
+  /** stdout (unless given another one) and stderr, the last 20,000 characters, for assertions and diagnosis. */
   output(): string;
   /** Resolves with the exit code (or signal name) once the process has exited. */
   exited: Promise<number | string>;
@@ -75,6 +75,8 @@ export interface ProcessOptions {
   /** Path polled until the server answers. */
   readyPath?: string;
   readyTimeoutMs?: number;
+  /** A file descriptor (e.g. a pipe's write end) for the child's stdout instead of a pipe read here. */
+  stdout?: number;
 }
 
 export async function startProcess(opts: ProcessOptions): Promise<ServerProcess> {
@@ -101,7 +103,7 @@ async function startOn(port: number, opts: ProcessOptions): Promise<ServerProces
   const proc = spawn(cmd!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...opts.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", opts.stdout ?? "pipe", "pipe"],
     detached: true,
   });
   live.add(proc);
@@ -109,7 +111,7 @@ async function startOn(port: number, opts: ProcessOptions): Promise<ServerProces
   const keep = (d: Buffer) => {
     out = (out + d.toString()).slice(-20_000);
   };
-  proc.stdout!.on("data", keep);
+  proc.stdout?.on("data", keep);
   proc.stderr!.on("data", keep);
   // "close", not "exit": it comes once the stdio pipes are closed too, so also after whatever the
   // process started and handed them to (npm start's node) has exited; nothing is left running.
@@ -154,7 +156,9 @@ async function startOn(port: number, opts: ProcessOptions): Promise<ServerProces
 const hotRoutes = (): Record<string, string> => (process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {});
 
 /** A node with only the given settings (plus PATH, HOME, PORT): the newcomer's view. */
-export function spawnNode(opts: { env?: Record<string, string>; command?: string[]; readyTimeoutMs?: number } = {}) {
+export function spawnNode(
+  opts: { env?: Record<string, string>; command?: string[]; readyTimeoutMs?: number; stdout?: number } = {},
+) {
   return startProcess(opts);
 }
 

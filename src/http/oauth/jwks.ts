@@ -20,14 +20,33 @@ export function jwksEndpoint(keys: SigningKeys, activationDelay: number) {
   };
 }
 
-const Jwk = z.object({
-  kty: z.literal("RSA"),
-  kid: z.string(),
-  alg: z.literal("RS256"),
-  use: z.literal("sig"),
-  n: z.string(),
-  e: z.string(),
-});
+const Jwk = z.union([
+  z.object({
+    kty: z.literal("RSA"),
+    kid: z.string(),
+    alg: z.literal("RS256"),
+    use: z.literal("sig"),
+    n: z.string(),
+    e: z.string(),
+  }),
+  z.object({
+    kty: z.literal("EC"),
+    kid: z.string(),
+    alg: z.literal("ES256"),
+    use: z.literal("sig"),
+    crv: z.literal("P-256"),
+    x: z.string(),
+    y: z.string(),
+  }),
+  z.object({
+    kty: z.literal("OKP"),
+    kid: z.string(),
+    alg: z.literal("EdDSA"),
+    use: z.literal("sig"),
+    crv: z.literal("Ed25519"),
+    x: z.string(),
+  }),
+]);
 
 export const jwksSpec: ApiOperation = {
   method: "get",

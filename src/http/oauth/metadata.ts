@@ -45,7 +45,9 @@ export function openIdConfiguration(config: Config) {
   return {
     ...endpoints(config),
     subject_types_supported: ["public"],
-    id_token_signing_alg_values_supported: ["RS256"],
+    // The algorithm of the keys this service makes; RS256 too, as Discovery §3 requires (the keys
+    // made before a switch sign until the next key activates).
+    id_token_signing_alg_values_supported: [...new Set([config.idTokenSigningAlg, "RS256"])],
     userinfo_signing_alg_values_supported: [],
     prompt_values_supported: ["none", "login", "consent", "select_account"],
     claims_supported: [...claims],

@@ -34,10 +34,10 @@ export const TokenResponseSchema = z.object({
   expires_in: z.number().int(),
   scope: z.string().meta({ description: '"profile" (plain OAuth), or the granted scopes, space-separated' }),
   refresh_token: z.string().optional().meta({ description: "when the granted scope holds offline_access" }),
-  id_token: z
-    .string()
-    .optional()
-    .meta({ description: "when the granted scope holds openid: the ID token (RS256 JWS)" }),
+  id_token: z.string().optional().meta({
+    description:
+      "when the granted scope holds openid: the ID token (a JWS: RS256, or ES256/EdDSA by ID_TOKEN_SIGNING_ALG)",
+  }),
 });
 
 export const tokenBodyParser = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });

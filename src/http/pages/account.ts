@@ -9,7 +9,7 @@ import { closeAfterAnswer, isMultipart, readAccountForm } from "./picture-upload
 import { pictureUrl } from "./pictures.js";
 import { csrfCheck, csrfToken, endSession } from "./session.js";
 import { publicSessionId } from "../../domain/account-life.js";
-import { browserSummary } from "./user-agent.js";
+import { browserSummary, changeOrigin } from "./user-agent.js";
 import { pageUi, problem } from "./ui.js";
 import { PasskeysSection } from "../../views/account-passkeys.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
@@ -198,7 +198,7 @@ export function deleteAccount(deps: PagesDeps) {
       if (!(err instanceof FormError)) throw err;
       return render(req, res, deps, user, err.status, { error: err.description });
     }
-    await deps.accountLife.deleteAccount(user);
+    await deps.accountLife.deleteAccount(user, changeOrigin(req));
     await endSession(req);
     res.clearCookie("sigil.sid", { path: "/" });
     res.redirect(303, "/signin");
@@ -214,7 +214,7 @@ export function changePassword(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
     try {
-      await deps.accountLife.changePassword(user, field(req, "new_password"), req.sessionID);
+      await deps.accountLife.changePassword(user, field(req, "new_password"), req.sessionID, changeOrigin(req));
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       return render(req, res, deps, user, err.status, { error: err.description, errorField: "new_password" });

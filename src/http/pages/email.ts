@@ -7,6 +7,7 @@ import { sendPage } from "./send-page.js";
 import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
 import { csrfToken } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { changeOrigin } from "./user-agent.js";
 import type { Ui } from "../../views/layout.js";
 
 /** "30 minutes", "24 hours" in the page's language. */
@@ -24,7 +25,7 @@ export function setEmail(deps: PagesDeps) {
     if (!user) return res.redirect(303, signInUrl(req));
     const ui = pageUi(req, deps.config);
     try {
-      const outcome = await deps.email.setEmail(user.id, field(req, "email"), ui.locale);
+      const outcome = await deps.email.setEmail(user.id, field(req, "email"), ui.locale, changeOrigin(req));
       const fresh = (await deps.accounts.byId(user.id)) ?? user;
       const notice =
         outcome === "sent"
@@ -98,26 +99,34 @@ export function forgot(deps: PagesDeps) {
   });
 }
 
-/** GET /reset?token=…: the form while the link is good (it is used only by the form's answer). */
+/**
+ * GET /reset?token=…: the form while the link is good (it is used only by the form's answer); it
+ * offers to remove the account's passkeys when it has some.
+ */
 export function resetPage(deps: PagesDeps) {
   return page(async (req, res) => {
     const token = queryParam(req, "token") ?? "";
     const ui = pageUi(req, deps.config);
-    if (!(await deps.email.resetLinkValid(token))) {
+    const state = await deps.email.resetLinkState(token);
+    if (!state) {
       sendPage(res, 400, LinkOutcomePage({ ui, outcome: "invalid" }));
       return;
     }
-    sendPage(res, 200, ResetPage({ ui, csrf: await csrfToken(req), token }));
+    sendPage(res, 200, ResetPage({ ui, csrf: await csrfToken(req), token, passkeys: state.passkeys > 0 }));
   });
 }
 
-/** POST /reset: sets the password (once per link), ends every session, revokes every grant. */
+/**
+ * POST /reset: sets the password (once per link), ends every session, revokes every grant, and
+ * with remove_passkeys removes every passkey of the account.
+ */
 export function reset(deps: PagesDeps) {
   return page(async (req, res) => {
     const token = field(req, "token");
     const ui = pageUi(req, deps.config);
     try {
-      const user = await deps.email.reset(token, field(req, "password"));
+      const removePasskeys = field(req, "remove_passkeys") !== "";
+      const user = await deps.email.reset(token, field(req, "password"), { removePasskeys }, changeOrigin(req));
       if (!user) {
         sendPage(res, 400, LinkOutcomePage({ ui, outcome: "invalid" }));
         return;
@@ -130,7 +139,14 @@ export function reset(deps: PagesDeps) {
       sendPage(
         res,
         err.status,
-        ResetPage({ ui, csrf: await csrfToken(req), token, error: problem(ui, err.description) }),
+        ResetPage({
+          ui,
+          csrf: await csrfToken(req),
+          token,
+          passkeys: ((await deps.email.resetLinkState(token))?.passkeys ?? 0) > 0,
+          removePasskeys: field(req, "remove_passkeys") !== "",
+          error: problem(ui, err.description),
+        }),
       );
     }
   });

@@ -7,6 +7,7 @@ import type { Request, Response } from "express";
 import type { Passkeys } from "../../domain/passkeys.js";
 import { SigilError, invalidRequest } from "../../errors.js";
 import { currentUser, field, page, type PagesDeps } from "./context.js";
+import { changeOrigin } from "./user-agent.js";
 
 // ---- the script ---------------------------------------------------------------------------------
 
@@ -92,7 +93,7 @@ export function removePasskey(deps: PagesDeps & { passkeys: Passkeys }) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    await deps.passkeys.remove(user.id, credentialParam(req));
+    await deps.passkeys.remove(user.id, credentialParam(req), changeOrigin(req));
     res.redirect(303, "/account#passkeys");
   });
 }

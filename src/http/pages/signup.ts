@@ -8,6 +8,7 @@ import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { csrfToken, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { changeOrigin } from "./user-agent.js";
 
 export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
@@ -40,7 +41,7 @@ export function signUp(deps: PagesDeps) {
       if (form.email.trim()) normalizeEmail(form.email); // refused before the account is made
       const locale = pageUi(req, deps.config).locale;
       const user = await deps.accounts.create({ ...form, locale });
-      if (form.email.trim()) await deps.email.setEmail(user.id, form.email, locale);
+      if (form.email.trim()) await deps.email.setEmail(user.id, form.email, locale, changeOrigin(req));
       await signInSession(req, user.id);
       res.redirect(303, returnTo);
     } catch (err) {

@@ -12,6 +12,7 @@ import { safeReturnTo } from "./return-to.js";
 import { sendPage } from "./send-page.js";
 import { csrfToken, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { changeOrigin } from "./user-agent.js";
 
 /** How long the half-signed-in state (password right, code not yet given) lasts. */
 const PENDING_SECONDS = 5 * 60;
@@ -146,7 +147,13 @@ export function confirmTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
       return renderAccount(req, res, user, err.status, err.description);
     }
     try {
-      const codes = await deps.twoFactor.confirm(user.id, user.username, pending, field(req, "code"), req.ip ?? "");
+      const codes = await deps.twoFactor.confirm(
+        user.id,
+        user.username,
+        pending,
+        field(req, "code"),
+        changeOrigin(req),
+      );
       sendPage(res, 200, RecoveryCodesPage({ ui: pageUi(req, deps.config), user, csrf: await csrfToken(req), codes }));
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
@@ -164,7 +171,7 @@ export function newRecoveryCodes(deps: PagesDeps, renderAccount: AccountRenderer
     if (!user) return res.redirect(303, "/signin");
     let codes: string[];
     try {
-      codes = await deps.twoFactor.newRecoveryCodes(user.id);
+      codes = await deps.twoFactor.newRecoveryCodes(user.id, changeOrigin(req));
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       return renderAccount(req, res, user, err.status, err.description);
@@ -183,7 +190,7 @@ export function disableTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
     try {
-      await deps.twoFactor.disable(user.id, field(req, "code"), req.ip ?? "");
+      await deps.twoFactor.disable(user.id, field(req, "code"), changeOrigin(req));
       res.redirect(303, "/account");
     } catch (err) {
       if (!(err instanceof FormError)) throw err;

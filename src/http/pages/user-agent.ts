@@ -1,6 +1,8 @@
 // A short, readable name for a browser from its User-Agent ("Firefox 120 on Linux"), for the
 // sessions list on /account: bowser parses it (a well-kept parser; User-Agents are a moving target).
 import Bowser from "bowser";
+import type { Request } from "express";
+import type { BrowserOrigin } from "../../domain/security-mails.js";
 
 /** "<browser> <major version> on <OS>", the parts that are known; undefined when none is. */
 export function browserSummary(userAgent: string | undefined): string | undefined {
@@ -16,4 +18,9 @@ export function browserSummary(userAgent: string | undefined): string | undefine
   const os = r.os.name || undefined;
   if (browser && os) return `${browser} · ${os}`;
   return browser ?? os;
+}
+
+/** Who makes a change from this request, as the security mails name it: the browser and the client address. */
+export function changeOrigin(req: Request): BrowserOrigin {
+  return { browser: browserSummary(req.get("user-agent")), address: req.ip ?? "unknown" };
 }

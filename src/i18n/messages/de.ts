@@ -252,15 +252,19 @@ export const de: Messages = {
   "reset.lead": "Damit werden Sie überall abgemeldet, und Apps verlieren den Zugriff, bis Sie sich wieder anmelden.",
   "reset.password": "Neues Passwort",
   "reset.passwordHint": "8 bis 128 Zeichen.",
+  "reset.removePasskeys": "Auch alle meine Passkeys entfernen",
+  "reset.removePasskeysHint":
+    "Tun Sie das, wenn jemand anderes einen hinzugefügt haben könnte: Damit meldet man sich ohne Passwort an.",
   "reset.submit": "Passwort festlegen",
   "reset.doneTitle": "Ihr Passwort ist geändert",
   "reset.doneText": "Sie wurden überall abgemeldet. Melden Sie sich mit Ihrem neuen Passwort an.",
   "reset.toSignin": "Anmelden",
   "mail.greeting": "Hallo {name},",
+  "mail.greetingPlain": "Hallo,",
   "mail.orCopy": "Oder kopieren Sie diese Adresse in Ihren Browser:",
   "mail.confirm.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {service}",
   "mail.confirm.body":
-    "Diese Adresse wurde für das {service}-Konto {username} angegeben. Öffnen Sie diesen Link, um sie zu bestätigen:",
+    "Diese Adresse wurde für ein {service}-Konto angegeben. Öffnen Sie diesen Link, um sie zu bestätigen:",
   "mail.confirm.action": "Meine Adresse bestätigen",
   "mail.confirm.expires": "Der Link funktioniert einmal, {within} lang.",
   "mail.confirm.ignore": "Wenn Sie das nicht waren, ignorieren Sie diese E-Mail: Die Adresse bleibt unbestätigt.",
@@ -271,6 +275,51 @@ export const de: Messages = {
   "mail.reset.expires": "Der Link funktioniert einmal, {within} lang.",
   "mail.reset.ignore":
     "Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
+  "mail.security.when": "Wann: {when}",
+  "mail.security.browser": "Browser: {browser}",
+  "mail.security.address": "IP-Adresse: {address}",
+  "mail.security.unknownBrowser": "unbekannt",
+  "mail.security.byOperator": "Durch: den Betreiber von {service} (Kommandozeile)",
+  "mail.security.notYou":
+    "Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie jetzt Ihr Passwort zurück: Das meldet alle anderen ab.",
+  "mail.security.deletedNotYou": "Wenn Sie das nicht waren, benachrichtigen Sie sofort den Betreiber von {service}.",
+  "mail.security.action": "Mein Passwort zurücksetzen",
+  "mail.security.quoted": "„{name}“",
+  "mail.emailChanged.subject": "Die E-Mail-Adresse Ihres {service}-Kontos wurde geändert",
+  "mail.emailChanged.body":
+    "Die E-Mail-Adresse des {service}-Kontos {username} wurde von dieser Adresse zu {email} geändert. Links zum Zurücksetzen des Passworts gehen dorthin, sobald sie bestätigt ist.",
+  "mail.emailRemoved.subject": "Die E-Mail-Adresse Ihres {service}-Kontos wurde entfernt",
+  "mail.emailRemoved.body":
+    "Diese Adresse wurde aus dem {service}-Konto {username} entfernt. Sie erhält keine Links zum Zurücksetzen des Passworts mehr.",
+  "mail.passwordChanged.subject": "Das Passwort Ihres {service}-Kontos wurde geändert",
+  "mail.passwordChanged.body":
+    "Das Passwort des {service}-Kontos {username} wurde geändert, und alle Sitzungen wurden abgemeldet.",
+  "mail.passwordReset.subject": "Das Passwort Ihres {service}-Kontos wurde zurückgesetzt",
+  "mail.passwordReset.body":
+    "Das Passwort des {service}-Kontos {username} wurde mit einem an diese Adresse gesendeten Link zurückgesetzt, und alle Sitzungen wurden abgemeldet.",
+  "mail.passwordReset.passkeysRemoved": "Alle Passkeys des Kontos wurden wie gewünscht entfernt.",
+  "mail.passwordReset.passkeysLeft":
+    "Mit diesen Passkeys kann man sich weiterhin ohne Passwort anmelden: {names}. Entfernen Sie auf Ihrer Kontoseite alle, die Sie nicht kennen.",
+  "mail.passkeyAdded.subject": "Ihrem {service}-Konto wurde ein Passkey hinzugefügt",
+  "mail.passkeyAdded.body":
+    "Der Passkey „{passkey}“ wurde dem {service}-Konto {username} hinzugefügt. Mit ihm meldet man sich ohne Passwort an.",
+  "mail.passkeyRemoved.subject": "Aus Ihrem {service}-Konto wurde ein Passkey entfernt",
+  "mail.passkeyRemoved.body": "Der Passkey „{passkey}“ wurde aus dem {service}-Konto {username} entfernt.",
+  "mail.twoFactorOn.subject": "Die Zwei-Faktor-Anmeldung wurde für Ihr {service}-Konto eingeschaltet",
+  "mail.twoFactorOn.body":
+    "Die Zwei-Faktor-Anmeldung mit einer Authenticator-App wurde für das {service}-Konto {username} eingeschaltet, mit neuen Wiederherstellungscodes.",
+  "mail.twoFactorReplaced.subject": "Die Zwei-Faktor-Anmeldung wurde für Ihr {service}-Konto neu eingerichtet",
+  "mail.twoFactorReplaced.body":
+    "Die Authenticator-App des {service}-Kontos {username} wurde ersetzt: Codes der bisherigen App und die bisherigen Wiederherstellungscodes funktionieren nicht mehr.",
+  "mail.twoFactorOff.subject": "Die Zwei-Faktor-Anmeldung wurde für Ihr {service}-Konto ausgeschaltet",
+  "mail.twoFactorOff.body":
+    "Die Zwei-Faktor-Anmeldung wurde für das {service}-Konto {username} ausgeschaltet: Jetzt genügt das Passwort allein zur Anmeldung.",
+  "mail.recoveryCodes.subject": "Für Ihr {service}-Konto wurden neue Wiederherstellungscodes erstellt",
+  "mail.recoveryCodes.body":
+    "Für das {service}-Konto {username} wurden neue Wiederherstellungscodes erstellt; die bisherigen funktionieren nicht mehr.",
+  "mail.accountDeleted.subject": "Ihr {service}-Konto wurde gelöscht",
+  "mail.accountDeleted.body":
+    "Das {service}-Konto {username} wurde mit allem, was es enthielt, gelöscht. Dies ist die letzte E-Mail dazu.",
   "err.emailInvalid": "Diese E-Mail-Adresse sieht nicht richtig aus.",
   "err.forgotThrottled": "Zu viele Anfragen zum Zurücksetzen von dieser Adresse; versuchen Sie es später erneut.",
   "err.confirmThrottled": "Zu viele Bestätigungs-E-Mails; versuchen Sie es später erneut.",

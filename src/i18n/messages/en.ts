@@ -253,14 +253,17 @@ export const en = {
   "reset.lead": "Setting it signs you out everywhere, and apps lose access until you sign in again.",
   "reset.password": "New password",
   "reset.passwordHint": "8 to 128 characters.",
+  "reset.removePasskeys": "Also remove all my passkeys",
+  "reset.removePasskeysHint": "Do this if someone else may have added one: they sign in without the password.",
   "reset.submit": "Set the password",
   "reset.doneTitle": "Your password is changed",
   "reset.doneText": "You were signed out everywhere. Sign in with your new password.",
   "reset.toSignin": "Sign in",
   "mail.greeting": "Hello {name},",
+  "mail.greetingPlain": "Hello,",
   "mail.orCopy": "Or copy this address into your browser:",
   "mail.confirm.subject": "Confirm your email address for {service}",
-  "mail.confirm.body": "This address was given for the {service} account {username}. Open this link to confirm it:",
+  "mail.confirm.body": "This address was given for an account on {service}. Open this link to confirm it:",
   "mail.confirm.action": "Confirm my address",
   "mail.confirm.expires": "The link works once, for {within}.",
   "mail.confirm.ignore": "If this was not you, ignore this mail: the address stays unconfirmed.",
@@ -270,6 +273,51 @@ export const en = {
   "mail.reset.action": "Choose a new password",
   "mail.reset.expires": "The link works once, for {within}.",
   "mail.reset.ignore": "If you did not ask, ignore this mail: your password stays as it is.",
+  "mail.security.when": "When: {when}",
+  "mail.security.browser": "Browser: {browser}",
+  "mail.security.address": "Address: {address}",
+  "mail.security.unknownBrowser": "not known",
+  "mail.security.byOperator": "By: the operator of {service} (command line)",
+  "mail.security.notYou":
+    "If this was you, there is nothing to do. If it was not, reset your password now: that signs out everyone else.",
+  "mail.security.deletedNotYou": "If this was not you, tell the operator of {service} at once.",
+  "mail.security.action": "Reset my password",
+  "mail.security.quoted": "“{name}”",
+  "mail.emailChanged.subject": "The email address of your {service} account was changed",
+  "mail.emailChanged.body":
+    "The email address of the {service} account {username} was changed from this address to {email}. Password reset links will go there once it is confirmed.",
+  "mail.emailRemoved.subject": "The email address of your {service} account was removed",
+  "mail.emailRemoved.body":
+    "This address was removed from the {service} account {username}. It no longer receives password reset links.",
+  "mail.passwordChanged.subject": "The password of your {service} account was changed",
+  "mail.passwordChanged.body":
+    "The password of the {service} account {username} was changed, and every session was signed out.",
+  "mail.passwordReset.subject": "The password of your {service} account was reset",
+  "mail.passwordReset.body":
+    "The password of the {service} account {username} was reset with a link sent to this address, and every session was signed out.",
+  "mail.passwordReset.passkeysRemoved": "Every passkey of the account was removed, as asked.",
+  "mail.passwordReset.passkeysLeft":
+    "These passkeys can still sign in without the password: {names}. Remove any you do not know on your account page.",
+  "mail.passkeyAdded.subject": "A passkey was added to your {service} account",
+  "mail.passkeyAdded.body":
+    "The passkey “{passkey}” was added to the {service} account {username}. It signs in without the password.",
+  "mail.passkeyRemoved.subject": "A passkey was removed from your {service} account",
+  "mail.passkeyRemoved.body": "The passkey “{passkey}” was removed from the {service} account {username}.",
+  "mail.twoFactorOn.subject": "Two-factor sign-in was turned on for your {service} account",
+  "mail.twoFactorOn.body":
+    "Two-factor sign-in with an authenticator app was turned on for the {service} account {username}, with new recovery codes.",
+  "mail.twoFactorReplaced.subject": "Two-factor sign-in was set up again for your {service} account",
+  "mail.twoFactorReplaced.body":
+    "The authenticator app of the {service} account {username} was replaced: codes from the previous app and the previous recovery codes no longer work.",
+  "mail.twoFactorOff.subject": "Two-factor sign-in was turned off for your {service} account",
+  "mail.twoFactorOff.body":
+    "Two-factor sign-in was turned off for the {service} account {username}: the password alone signs in now.",
+  "mail.recoveryCodes.subject": "New recovery codes were made for your {service} account",
+  "mail.recoveryCodes.body":
+    "New recovery codes were made for the {service} account {username}; the previous ones no longer work.",
+  "mail.accountDeleted.subject": "Your {service} account was deleted",
+  "mail.accountDeleted.body":
+    "The {service} account {username} was deleted, with everything it held. This is the last mail about it.",
   "err.emailInvalid": "That email address does not look right.",
   "err.forgotThrottled": "Too many password reset requests from this address; try again later.",
   "err.confirmThrottled": "Too many confirmation mails; try again later.",

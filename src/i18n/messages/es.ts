@@ -247,15 +247,17 @@ export const es: Messages = {
     "Al establecerla se cierran todas tus sesiones y las aplicaciones pierden el acceso hasta que vuelvas a iniciar sesión.",
   "reset.password": "Contraseña nueva",
   "reset.passwordHint": "De 8 a 128 caracteres.",
+  "reset.removePasskeys": "Eliminar también todas mis llaves de acceso",
+  "reset.removePasskeysHint": "Hazlo si otra persona pudo añadir una: con ella se inicia sesión sin la contraseña.",
   "reset.submit": "Establecer la contraseña",
   "reset.doneTitle": "Tu contraseña se ha cambiado",
   "reset.doneText": "Se cerraron todas tus sesiones. Inicia sesión con tu contraseña nueva.",
   "reset.toSignin": "Iniciar sesión",
   "mail.greeting": "Hola, {name}:",
+  "mail.greetingPlain": "Hola:",
   "mail.orCopy": "O copia esta dirección en tu navegador:",
   "mail.confirm.subject": "Confirma tu dirección de correo para {service}",
-  "mail.confirm.body":
-    "Esta dirección se indicó para la cuenta de {service} {username}. Abre este enlace para confirmarla:",
+  "mail.confirm.body": "Esta dirección se indicó para una cuenta de {service}. Abre este enlace para confirmarla:",
   "mail.confirm.action": "Confirmar mi dirección",
   "mail.confirm.expires": "El enlace funciona una sola vez, durante {within}.",
   "mail.confirm.ignore": "Si no fuiste tú, ignora este correo: la dirección seguirá sin confirmar.",
@@ -265,6 +267,51 @@ export const es: Messages = {
   "mail.reset.action": "Elegir una contraseña nueva",
   "mail.reset.expires": "El enlace funciona una sola vez, durante {within}.",
   "mail.reset.ignore": "Si no lo pediste, ignora este correo: tu contraseña sigue igual.",
+  "mail.security.when": "Cuándo: {when}",
+  "mail.security.browser": "Navegador: {browser}",
+  "mail.security.address": "Dirección IP: {address}",
+  "mail.security.unknownBrowser": "desconocido",
+  "mail.security.byOperator": "Por: el operador de {service} (línea de comandos)",
+  "mail.security.notYou":
+    "Si fuiste tú, no hay nada que hacer. Si no, restablece tu contraseña ahora: así se cierran las sesiones de todos los demás.",
+  "mail.security.deletedNotYou": "Si no fuiste tú, avisa enseguida al operador de {service}.",
+  "mail.security.action": "Restablecer mi contraseña",
+  "mail.security.quoted": "«{name}»",
+  "mail.emailChanged.subject": "Se cambió la dirección de correo de tu cuenta de {service}",
+  "mail.emailChanged.body":
+    "La dirección de correo de la cuenta de {service} {username} se cambió de esta dirección a {email}. Los enlaces para restablecer la contraseña irán allí una vez confirmada.",
+  "mail.emailRemoved.subject": "Se quitó la dirección de correo de tu cuenta de {service}",
+  "mail.emailRemoved.body":
+    "Esta dirección se quitó de la cuenta de {service} {username}. Ya no recibe enlaces para restablecer la contraseña.",
+  "mail.passwordChanged.subject": "Se cambió la contraseña de tu cuenta de {service}",
+  "mail.passwordChanged.body":
+    "Se cambió la contraseña de la cuenta de {service} {username} y se cerraron todas las sesiones.",
+  "mail.passwordReset.subject": "Se restableció la contraseña de tu cuenta de {service}",
+  "mail.passwordReset.body":
+    "La contraseña de la cuenta de {service} {username} se restableció con un enlace enviado a esta dirección, y se cerraron todas las sesiones.",
+  "mail.passwordReset.passkeysRemoved": "Se eliminaron todas las llaves de acceso de la cuenta, como pediste.",
+  "mail.passwordReset.passkeysLeft":
+    "Estas llaves de acceso aún permiten iniciar sesión sin la contraseña: {names}. Elimina las que no reconozcas en la página de tu cuenta.",
+  "mail.passkeyAdded.subject": "Se añadió una llave de acceso a tu cuenta de {service}",
+  "mail.passkeyAdded.body":
+    "Se añadió la llave de acceso «{passkey}» a la cuenta de {service} {username}. Con ella se inicia sesión sin la contraseña.",
+  "mail.passkeyRemoved.subject": "Se eliminó una llave de acceso de tu cuenta de {service}",
+  "mail.passkeyRemoved.body": "Se eliminó la llave de acceso «{passkey}» de la cuenta de {service} {username}.",
+  "mail.twoFactorOn.subject": "Se activó el inicio de sesión en dos pasos en tu cuenta de {service}",
+  "mail.twoFactorOn.body":
+    "Se activó el inicio de sesión en dos pasos con una aplicación de autenticación en la cuenta de {service} {username}, con códigos de recuperación nuevos.",
+  "mail.twoFactorReplaced.subject": "Se volvió a configurar el inicio de sesión en dos pasos en tu cuenta de {service}",
+  "mail.twoFactorReplaced.body":
+    "Se reemplazó la aplicación de autenticación de la cuenta de {service} {username}: los códigos de la aplicación anterior y los códigos de recuperación anteriores ya no funcionan.",
+  "mail.twoFactorOff.subject": "Se desactivó el inicio de sesión en dos pasos en tu cuenta de {service}",
+  "mail.twoFactorOff.body":
+    "Se desactivó el inicio de sesión en dos pasos en la cuenta de {service} {username}: ahora basta la contraseña para iniciar sesión.",
+  "mail.recoveryCodes.subject": "Se crearon códigos de recuperación nuevos para tu cuenta de {service}",
+  "mail.recoveryCodes.body":
+    "Se crearon códigos de recuperación nuevos para la cuenta de {service} {username}; los anteriores ya no funcionan.",
+  "mail.accountDeleted.subject": "Se eliminó tu cuenta de {service}",
+  "mail.accountDeleted.body":
+    "Se eliminó la cuenta de {service} {username}, con todo lo que contenía. Este es el último correo sobre ella.",
   "err.emailInvalid": "Esa dirección de correo no parece correcta.",
   "err.forgotThrottled": "Demasiadas solicitudes de restablecimiento desde esta dirección; inténtalo más tarde.",
   "err.confirmThrottled": "Demasiados correos de confirmación; inténtalo más tarde.",

@@ -252,15 +252,18 @@ export const fr: Messages = {
     "Le définir vous déconnecte partout, et les applications perdent l’accès jusqu’à votre prochaine connexion.",
   "reset.password": "Nouveau mot de passe",
   "reset.passwordHint": "De 8 à 128 caractères.",
+  "reset.removePasskeys": "Supprimer aussi toutes mes clés d’accès",
+  "reset.removePasskeysHint":
+    "À faire si quelqu’un d’autre a pu en ajouter une : elle permet de se connecter sans le mot de passe.",
   "reset.submit": "Définir le mot de passe",
   "reset.doneTitle": "Votre mot de passe est changé",
   "reset.doneText": "Vous avez été déconnecté partout. Connectez-vous avec votre nouveau mot de passe.",
   "reset.toSignin": "Se connecter",
   "mail.greeting": "Bonjour {name},",
+  "mail.greetingPlain": "Bonjour,",
   "mail.orCopy": "Ou copiez cette adresse dans votre navigateur :",
   "mail.confirm.subject": "Confirmez votre adresse e-mail pour {service}",
-  "mail.confirm.body":
-    "Cette adresse a été indiquée pour le compte {service} {username}. Ouvrez ce lien pour la confirmer :",
+  "mail.confirm.body": "Cette adresse a été indiquée pour un compte {service}. Ouvrez ce lien pour la confirmer :",
   "mail.confirm.action": "Confirmer mon adresse",
   "mail.confirm.expires": "Le lien fonctionne une seule fois, pendant {within}.",
   "mail.confirm.ignore": "Si ce n’était pas vous, ignorez cet e-mail : l’adresse reste non confirmée.",
@@ -270,6 +273,51 @@ export const fr: Messages = {
   "mail.reset.action": "Choisir un nouveau mot de passe",
   "mail.reset.expires": "Le lien fonctionne une seule fois, pendant {within}.",
   "mail.reset.ignore": "Si vous n’avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.",
+  "mail.security.when": "Quand : {when}",
+  "mail.security.browser": "Navigateur : {browser}",
+  "mail.security.address": "Adresse IP : {address}",
+  "mail.security.unknownBrowser": "inconnu",
+  "mail.security.byOperator": "Par : l’opérateur de {service} (ligne de commande)",
+  "mail.security.notYou":
+    "Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant : cela déconnecte tous les autres.",
+  "mail.security.deletedNotYou": "Si ce n’était pas vous, prévenez aussitôt l’opérateur de {service}.",
+  "mail.security.action": "Réinitialiser mon mot de passe",
+  "mail.security.quoted": "« {name} »",
+  "mail.emailChanged.subject": "L’adresse e-mail de votre compte {service} a été changée",
+  "mail.emailChanged.body":
+    "L’adresse e-mail du compte {service} {username} a été changée de cette adresse à {email}. Les liens de réinitialisation du mot de passe y seront envoyés une fois qu’elle sera confirmée.",
+  "mail.emailRemoved.subject": "L’adresse e-mail de votre compte {service} a été retirée",
+  "mail.emailRemoved.body":
+    "Cette adresse a été retirée du compte {service} {username}. Elle ne reçoit plus de liens de réinitialisation du mot de passe.",
+  "mail.passwordChanged.subject": "Le mot de passe de votre compte {service} a été changé",
+  "mail.passwordChanged.body":
+    "Le mot de passe du compte {service} {username} a été changé, et toutes les sessions ont été déconnectées.",
+  "mail.passwordReset.subject": "Le mot de passe de votre compte {service} a été réinitialisé",
+  "mail.passwordReset.body":
+    "Le mot de passe du compte {service} {username} a été réinitialisé avec un lien envoyé à cette adresse, et toutes les sessions ont été déconnectées.",
+  "mail.passwordReset.passkeysRemoved": "Toutes les clés d’accès du compte ont été supprimées, comme demandé.",
+  "mail.passwordReset.passkeysLeft":
+    "Ces clés d’accès permettent encore de se connecter sans le mot de passe : {names}. Supprimez celles que vous ne connaissez pas sur la page de votre compte.",
+  "mail.passkeyAdded.subject": "Une clé d’accès a été ajoutée à votre compte {service}",
+  "mail.passkeyAdded.body":
+    "La clé d’accès « {passkey} » a été ajoutée au compte {service} {username}. Elle permet de se connecter sans le mot de passe.",
+  "mail.passkeyRemoved.subject": "Une clé d’accès a été supprimée de votre compte {service}",
+  "mail.passkeyRemoved.body": "La clé d’accès « {passkey} » a été supprimée du compte {service} {username}.",
+  "mail.twoFactorOn.subject": "La connexion en deux étapes a été activée pour votre compte {service}",
+  "mail.twoFactorOn.body":
+    "La connexion en deux étapes avec une application d’authentification a été activée pour le compte {service} {username}, avec de nouveaux codes de secours.",
+  "mail.twoFactorReplaced.subject": "La connexion en deux étapes a été reconfigurée pour votre compte {service}",
+  "mail.twoFactorReplaced.body":
+    "L’application d’authentification du compte {service} {username} a été remplacée : les codes de l’ancienne application et les anciens codes de secours ne fonctionnent plus.",
+  "mail.twoFactorOff.subject": "La connexion en deux étapes a été désactivée pour votre compte {service}",
+  "mail.twoFactorOff.body":
+    "La connexion en deux étapes a été désactivée pour le compte {service} {username} : le mot de passe seul suffit désormais pour se connecter.",
+  "mail.recoveryCodes.subject": "De nouveaux codes de secours ont été créés pour votre compte {service}",
+  "mail.recoveryCodes.body":
+    "De nouveaux codes de secours ont été créés pour le compte {service} {username} ; les précédents ne fonctionnent plus.",
+  "mail.accountDeleted.subject": "Votre compte {service} a été supprimé",
+  "mail.accountDeleted.body":
+    "Le compte {service} {username} a été supprimé, avec tout ce qu’il contenait. C’est le dernier e-mail à son sujet.",
   "err.emailInvalid": "Cette adresse e-mail ne semble pas correcte.",
   "err.forgotThrottled": "Trop de demandes de réinitialisation depuis cette adresse ; réessayez plus tard.",
   "err.confirmThrottled": "Trop d’e-mails de confirmation ; réessayez plus tard.",

@@ -245,15 +245,18 @@ export const ja: Messages = {
     "設定すると、すべての場所からサインアウトされ、再びサインインするまでアプリはアクセスできなくなります。",
   "reset.password": "新しいパスワード",
   "reset.passwordHint": "8~128文字。",
+  "reset.removePasskeys": "すべてのパスキーも削除する",
+  "reset.removePasskeysHint":
+    "他の人がパスキーを追加した可能性がある場合に選んでください。パスキーがあればパスワードなしでサインインできます。",
   "reset.submit": "パスワードを設定",
   "reset.doneTitle": "パスワードを変更しました",
   "reset.doneText": "すべての場所からサインアウトしました。新しいパスワードでサインインしてください。",
   "reset.toSignin": "サインイン",
   "mail.greeting": "{name} 様",
+  "mail.greetingPlain": "こんにちは。",
   "mail.orCopy": "または、次のアドレスをブラウザーに貼り付けてください:",
   "mail.confirm.subject": "{service} のメールアドレスを確認してください",
-  "mail.confirm.body":
-    "このアドレスが {service} のアカウント {username} に登録されました。次のリンクを開いて確認してください:",
+  "mail.confirm.body": "このアドレスが {service} のアカウントに登録されました。次のリンクを開いて確認してください:",
   "mail.confirm.action": "アドレスを確認する",
   "mail.confirm.expires": "リンクは1回限り、{within}有効です。",
   "mail.confirm.ignore": "お心当たりがない場合は、このメールを無視してください。アドレスは未確認のままです。",
@@ -263,6 +266,51 @@ export const ja: Messages = {
   "mail.reset.action": "新しいパスワードを設定する",
   "mail.reset.expires": "リンクは1回限り、{within}有効です。",
   "mail.reset.ignore": "お心当たりがない場合は、このメールを無視してください。パスワードは変更されません。",
+  "mail.security.when": "日時: {when}",
+  "mail.security.browser": "ブラウザー: {browser}",
+  "mail.security.address": "IPアドレス: {address}",
+  "mail.security.unknownBrowser": "不明",
+  "mail.security.byOperator": "実行者: {service} の運営者(コマンドライン)",
+  "mail.security.notYou":
+    "ご本人による操作であれば、対応は不要です。お心当たりがない場合は、今すぐパスワードを再設定してください。他のすべてのセッションがサインアウトされます。",
+  "mail.security.deletedNotYou": "お心当たりがない場合は、すぐに {service} の運営者に連絡してください。",
+  "mail.security.action": "パスワードを再設定する",
+  "mail.security.quoted": "「{name}」",
+  "mail.emailChanged.subject": "{service} アカウントのメールアドレスが変更されました",
+  "mail.emailChanged.body":
+    "{service} のアカウント {username} のメールアドレスが、このアドレスから {email} に変更されました。確認が済むと、パスワード再設定のリンクはそちらに送られます。",
+  "mail.emailRemoved.subject": "{service} アカウントのメールアドレスが削除されました",
+  "mail.emailRemoved.body":
+    "このアドレスは {service} のアカウント {username} から削除されました。今後、パスワード再設定のリンクは届きません。",
+  "mail.passwordChanged.subject": "{service} アカウントのパスワードが変更されました",
+  "mail.passwordChanged.body":
+    "{service} のアカウント {username} のパスワードが変更され、すべてのセッションがサインアウトされました。",
+  "mail.passwordReset.subject": "{service} アカウントのパスワードが再設定されました",
+  "mail.passwordReset.body":
+    "{service} のアカウント {username} のパスワードが、このアドレスに送られたリンクで再設定され、すべてのセッションがサインアウトされました。",
+  "mail.passwordReset.passkeysRemoved": "ご指定どおり、アカウントのすべてのパスキーを削除しました。",
+  "mail.passwordReset.passkeysLeft":
+    "次のパスキーでは、引き続きパスワードなしでサインインできます: {names}。心当たりのないものはアカウントページで削除してください。",
+  "mail.passkeyAdded.subject": "{service} アカウントにパスキーが追加されました",
+  "mail.passkeyAdded.body":
+    "パスキー「{passkey}」が {service} のアカウント {username} に追加されました。このパスキーではパスワードなしでサインインできます。",
+  "mail.passkeyRemoved.subject": "{service} アカウントからパスキーが削除されました",
+  "mail.passkeyRemoved.body": "パスキー「{passkey}」が {service} のアカウント {username} から削除されました。",
+  "mail.twoFactorOn.subject": "{service} アカウントで2段階認証がオンになりました",
+  "mail.twoFactorOn.body":
+    "{service} のアカウント {username} で認証アプリによる2段階認証がオンになり、新しい復旧コードが作成されました。",
+  "mail.twoFactorReplaced.subject": "{service} アカウントの2段階認証が設定し直されました",
+  "mail.twoFactorReplaced.body":
+    "{service} のアカウント {username} の認証アプリが置き換えられました。以前のアプリのコードと以前の復旧コードは使えなくなりました。",
+  "mail.twoFactorOff.subject": "{service} アカウントで2段階認証がオフになりました",
+  "mail.twoFactorOff.body":
+    "{service} のアカウント {username} で2段階認証がオフになりました。今後はパスワードだけでサインインできます。",
+  "mail.recoveryCodes.subject": "{service} アカウントの新しい復旧コードが作成されました",
+  "mail.recoveryCodes.body":
+    "{service} のアカウント {username} の新しい復旧コードが作成されました。以前のコードは使えなくなりました。",
+  "mail.accountDeleted.subject": "{service} アカウントが削除されました",
+  "mail.accountDeleted.body":
+    "{service} のアカウント {username} が、保存されていたすべての内容とともに削除されました。このアカウントに関するメールはこれが最後です。",
   "err.emailInvalid": "メールアドレスの形式が正しくないようです。",
   "err.forgotThrottled": "このアドレスからの再設定リクエストが多すぎます。しばらくしてからもう一度お試しください。",
   "err.confirmThrottled": "確認メールの送信が多すぎます。しばらくしてからもう一度お試しください。",

@@ -8,7 +8,10 @@ import { MemoryBus, MemoryCustomTokens, MemoryEventLog, MemoryFeed } from "./rea
 import { MemoryPasskeys } from "./passkeys.js";
 import { MemoryConsentScopes, MemorySigningKeys } from "./keys.js";
 import { MemoryTwoFactor } from "./two-factor.js";
-import { MemoryAccounts, MemoryApps, MemoryGrants, MemorySessions } from "./signin.js";
+import { MemoryAccounts } from "./accounts.js";
+import { MemoryApps } from "./apps.js";
+import { MemoryGrants } from "./grants.js";
+import { MemorySessions } from "./sessions.js";
 
 export class MemoryStore implements Store {
   readonly kind = "memory" as const;

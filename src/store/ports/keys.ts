@@ -2,11 +2,14 @@
 // node, and the scopes a user consented to per app.
 
 /** One signing key. The private part is sealed (encrypted under SECRET) by the domain. */
+/** The JWS algorithms ID tokens can be signed with (ID_TOKEN_SIGNING_ALG). */
+export type SigningAlg = "RS256" | "ES256" | "EdDSA";
+
 export interface SigningKeyRecord {
   /** Key id: the JWS `kid` header and the JWKS entry. */
   kid: string;
-  alg: "RS256";
-  /** The public JWK (kty, n, e). */
+  alg: SigningAlg;
+  /** The public JWK: kty and its members (RSA: n, e; EC: crv, x, y; OKP: crv, x). */
   publicJwk: Record<string, string>;
   /** The private key as the domain sealed it (AES-256-GCM under a key derived from SECRET). */
   sealedPrivateKey: string;

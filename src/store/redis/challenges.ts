@@ -61,7 +61,7 @@ local correct, wait = decide(KEYS[2], KEYS[3], rec.h, ARGV[1], 2)
 if wait then return {'limited', wait} end
 return {'counted', correct and 1 or 0}`;
 
-// KEYS: ownedAnswer, wrongPerKey, wrongPerAddress, stream, cut (the app's tag). ARGV: answerHash,
+// KEYS: ownedAnswer, wrongPerKey, wrongPerAddress, stream, cut, oldest (the app's tag). ARGV: answerHash,
 // the four limits, then the record's answer hash and PTTL to copy when the copy is missing ('' when
 // not read: the caller then reads the record and comes back), maxEvents, ttlMs, key, at, channel, app.
 const SOLVE_OWNED = `${DECIDE}
@@ -78,7 +78,7 @@ end
 local correct, wait = decide(KEYS[2], KEYS[3], stored, ARGV[1], 2)
 if wait then return {'limited', wait} end
 local c = correct and '1' or '0'
-return {'counted', c, appendEvent(KEYS[4], KEYS[5], ARGV[8], ARGV[9], ARGV[10], c, ARGV[11], ARGV[12], ARGV[13])}`;
+return {'counted', c, appendEvent(KEYS[4], KEYS[5], KEYS[6], ARGV[8], ARGV[9], ARGV[10], c, ARGV[11], ARGV[12], ARGV[13])}`;
 
 type Reply = [string, ...Array<string | number>];
 type Scripted = RedisClient & {
@@ -110,7 +110,7 @@ export class RedisChallenges implements ChallengeStore {
     for (const c of [redis, ...acked.writers]) {
       if (typeof (c as Scripted).sigilSolve !== "function") {
         c.defineCommand("sigilSolve", { numberOfKeys: 3, lua: SOLVE });
-        c.defineCommand("sigilSolveOwned", { numberOfKeys: 5, lua: SOLVE_OWNED });
+        c.defineCommand("sigilSolveOwned", { numberOfKeys: 6, lua: SOLVE_OWNED });
       }
     }
   }
@@ -175,6 +175,7 @@ export class RedisChallenges implements ChallengeStore {
         k.wrongPerAddress(app, a.key, a.address),
         k.events(app),
         k.eventsCut(app),
+        k.eventsOldest(app),
         a.answerHash,
         ...limits,
         ...copy,

@@ -25,7 +25,10 @@ import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPoli
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
-import { RedisAccounts, RedisApps, RedisGrants, RedisSessions } from "./signin.js";
+import { RedisAccounts } from "./accounts.js";
+import { RedisApps } from "./apps.js";
+import { RedisGrants } from "./grants.js";
+import { RedisSessions } from "./sessions.js";
 import { RedisEmail } from "./email.js";
 
 export class RedisStore implements Store {

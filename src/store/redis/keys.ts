@@ -23,6 +23,8 @@ export function keyspace(prefix: string) {
     events: (app: string) => `${prefix}:ev:{${app}}`,
     /** String: the newest event id trimmed from the app's history (replay is complete after it). */
     eventsCut: (app: string) => `${prefix}:ev:{${app}}:cut`,
+    /** String: a lower bound of the time (ms) of the history's oldest entry (time trimming's shortcut). */
+    eventsOldest: (app: string) => `${prefix}:ev:{${app}}:oldest`,
     /** Pub/sub channel (not a key): new events and revocations, to every node. */
     feed: `${prefix}:feed`,
     /** String (JSON UserRecord). */

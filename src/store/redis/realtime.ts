@@ -19,25 +19,41 @@ import {
 } from "../port.js";
 
 // Time trimming, on Redis's clock (the one the ids come from): drops entries older than ttlMs
-// and records the newest dropped id as the cut.
+// and records the newest dropped id as the cut. Most calls drop nothing, and finding that out must
+// cost next to nothing: `oldest` holds the time (ms) of the stream's oldest entry as last seen, a
+// lower bound of the true one (ids only grow; a count trim only raises it), so while it is not
+// older than the time cut nothing is, and the stream itself is not read. A range read (the reverse
+// walk that finds the newest stale entry cost Redis ~60 µs on every append) runs only when an entry
+// may really be stale, and then sets the bound afresh.
 const TRIM_BY_TIME = `
-local function trimByTime(stream, cutKey, ttlms)
+local function trimByTime(stream, cutKey, oldestKey, ttlms)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local minid = string.format('%d', math.max(1, now - ttlms))
-  local stale = redis.call('XREVRANGE', stream, '(' .. minid, '-', 'COUNT', 1)
-  if #stale > 0 then
+  local minms = math.max(1, now - ttlms)
+  local oldest = tonumber(redis.call('GET', oldestKey) or '0')
+  if oldest >= minms then return end
+  local first = redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)
+  if #first > 0 and tonumber(string.match(first[1][1], '^%d+')) < minms then
+    local minid = string.format('%d', minms)
+    local stale = redis.call('XREVRANGE', stream, '(' .. minid, '-', 'COUNT', 1)
     redis.call('SET', cutKey, stale[1][1])
     redis.call('XTRIM', stream, 'MINID', minid)
+    first = redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)
+  end
+  if #first > 0 then
+    redis.call('SET', oldestKey, string.match(first[1][1], '^%d+'))
+  else
+    redis.call('DEL', oldestKey)
   end
 end`;
 
-// stream, cut: the app's history and the newest id ever trimmed away from it (neither key
-// expires, so the cut is never forgotten). Count trimming is exact, in batches of 100, so the
-// history keeps at least maxEvents and the cut is known exactly. Also used by the solve script
-// (redis/challenges.ts), which appends the event of an owned challenge in the same step.
+// stream, cut, oldest: the app's history, the newest id ever trimmed away from it (neither key
+// expires, so the cut is never forgotten), and the time bound of trimByTime. Count trimming is
+// exact, in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
+// Also used by the solve script (redis/challenges.ts), which appends the event of an owned
+// challenge in the same step.
 export const APPEND_EVENT = `${TRIM_BY_TIME}
-local function appendEvent(stream, cut, maxEvents, ttlMs, key, correct, at, channel, app)
+local function appendEvent(stream, cut, oldest, maxEvents, ttlMs, key, correct, at, channel, app)
   local id = redis.call('XADD', stream, '*', 'k', key, 'c', correct, 't', at)
   local maxlen = tonumber(maxEvents)
   local n = redis.call('XLEN', stream)
@@ -46,20 +62,20 @@ local function appendEvent(stream, cut, maxEvents, ttlMs, key, correct, at, chan
     redis.call('SET', cut, old[#old][1])
     redis.call('XTRIM', stream, 'MAXLEN', maxlen)
   end
-  trimByTime(stream, cut, tonumber(ttlMs))
+  trimByTime(stream, cut, oldest, tonumber(ttlMs))
   redis.call('PUBLISH', channel, cjson.encode({t='e', app=app, id=id, k=key, c=correct, at=at}))
   return id
 end`;
 
-// KEYS: stream, cut. ARGV: maxEvents, ttlMs, key, correct, at, channel, app.
+// KEYS: stream, cut, oldest. ARGV: maxEvents, ttlMs, key, correct, at, channel, app.
 const APPEND = `${APPEND_EVENT}
-return appendEvent(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
+return appendEvent(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
 
-// KEYS: stream, cut. ARGV: since, count, ttlMs. Returns {cut, or '' when the app never had an
+// KEYS: stream, cut, oldest. ARGV: since, count, ttlMs. Returns {cut, or '' when the app never had an
 // event, the entries after since, and the newest id the stream ever issued}.
 const READ_AFTER = `${TRIM_BY_TIME}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}, '0-0'} end
-trimByTime(KEYS[1], KEYS[2], tonumber(ARGV[3]))
+trimByTime(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[3]))
 local cut = redis.call('GET', KEYS[2]) or '0-0'
 local last = '0-0'
 local info = redis.call('XINFO', 'STREAM', KEYS[1])
@@ -78,10 +94,11 @@ redis.call('PUBLISH', ARGV[2], cjson.encode({t='r', id=ARGV[1]}))
 return 1`;
 
 type Scripted = RedisClient & {
-  sigilEvAppend(key: string, cut: string, ...args: Array<string | number>): Promise<string>;
+  sigilEvAppend(key: string, cut: string, oldest: string, ...args: Array<string | number>): Promise<string>;
   sigilEvRead(
     key: string,
     cut: string,
+    oldest: string,
     since: string,
     count: number,
     ttlMs: number,
@@ -92,8 +109,8 @@ type Scripted = RedisClient & {
 function withScripts(redis: RedisClient): Scripted {
   const r = redis as Scripted;
   if (typeof r.sigilEvAppend !== "function") {
-    redis.defineCommand("sigilEvAppend", { numberOfKeys: 2, lua: APPEND });
-    redis.defineCommand("sigilEvRead", { numberOfKeys: 2, lua: READ_AFTER });
+    redis.defineCommand("sigilEvAppend", { numberOfKeys: 3, lua: APPEND });
+    redis.defineCommand("sigilEvRead", { numberOfKeys: 3, lua: READ_AFTER });
     redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
   }
   return r;
@@ -163,15 +180,16 @@ export class RedisEventLog implements EventLog {
   }
 
   async deleteHistory(app: string): Promise<void> {
-    // Both keys share the app's hash tag.
-    await guarded(() => this.redis.del(this.keys.events(app), this.keys.eventsCut(app)));
+    // The keys share the app's hash tag.
+    const k = this.keys;
+    await guarded(() => this.redis.del(k.events(app), k.eventsCut(app), k.eventsOldest(app)));
   }
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
     const ttlMs = Math.round(limits.ttlSeconds * 1000);
     const args = [limits.maxEvents, ttlMs, e.key, e.correct ? "1" : "0", e.at, this.keys.feed, app];
     const id = await this.acked.write(this.redis, (c) =>
-      c.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), ...args),
+      c.sigilEvAppend(this.keys.events(app), this.keys.eventsCut(app), this.keys.eventsOldest(app), ...args),
     );
     return { id, ...e };
   }
@@ -181,6 +199,7 @@ export class RedisEventLog implements EventLog {
       this.redis.sigilEvRead(
         this.keys.events(app),
         this.keys.eventsCut(app),
+        this.keys.eventsOldest(app),
         since,
         count,
         Math.round(limits.ttlSeconds * 1000),

@@ -31,6 +31,8 @@ export interface Measurement {
   statuses?: Record<string, number>;
   /** Responses of the measured run that LoadOptions.expect refused: the row measured something else. */
   unexpected?: number;
+  /** Redis's own CPU time per request (µs) over the measured run, when LoadOptions.redisUsec was given. */
+  redisUsPerRequest?: number;
 }
 
 export interface LoadRequest {
@@ -65,6 +67,8 @@ export interface LoadOptions {
    * state (e.g. no wrong answers counted yet) whatever ran before.
    */
   restart?: () => Promise<void>;
+  /** Redis's CPU time so far (µs, e.g. summed from INFO commandstats): read around the measured run. */
+  redisUsec?: () => number;
 }
 
 function run(
@@ -99,6 +103,7 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
   } else if (opts.warmupSeconds > 0) await run(opts.url, opts.warmupSeconds, opts.connections, opts);
   await opts.restart?.();
   const cpu0 = cpuSeconds(opts.pid);
+  const redis0 = opts.redisUsec?.();
   // A fixed-count run ends on autocannon's next one-second tick, not with its last response: time
   // it from the start to the last response instead.
   let last = 0;
@@ -117,11 +122,15 @@ export async function measure(opts: LoadOptions): Promise<Measurement> {
   const r = await run(opts.url, opts.seconds, opts.connections, timed, opts.amount);
   const wall = ((last || performance.now()) - t0) / 1000;
   const cpu1 = cpuSeconds(opts.pid);
+  const redis1 = opts.redisUsec?.();
   const total = r.requests.total;
   const rps = opts.amount !== undefined ? total / wall : r.requests.total / (r.duration || opts.seconds);
   return {
     ...(cpu0 !== undefined && cpu1 !== undefined && total > 0
       ? { cpuUsPerRequest: ((cpu1 - cpu0) * 1e6) / total }
+      : {}),
+    ...(redis0 !== undefined && redis1 !== undefined && total > 0
+      ? { redisUsPerRequest: (redis1 - redis0) / total }
       : {}),
     rps,
     p50: r.latency.p50,

@@ -114,7 +114,7 @@ export function formatTable(rows: Row[]): string {
   return [render(lines[0]!), sep, ...lines.slice(1).map(render), ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
 
-/** The same rows as a Markdown table (for the README). */
+/** The same rows as a Markdown table (for docs/benchmarks.md). */
 export function formatMarkdown(rows: Row[]): string {
   const out = [
     "| benchmark | Sigil req/s | p50 / p99 ms | CPU µs/req | figure | baseline | req/s | p50 / p99 ms | CPU µs/req | figure | ratio | ratio (CPU) | goal |",

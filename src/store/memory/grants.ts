@@ -1,160 +1,17 @@
-// The embedded store's part for sign-in: accounts, sessions, apps and grants, in maps.
+// The in-process store's grants: consents, codes, access and refresh tokens, and what revokes them.
 import { ExpiringMap } from "./expiring-map.js";
+import { clone } from "./clone.js";
 import type {
   AccountStore,
-  AppRecord,
-  AppStore,
   CodeRecord,
   GrantStore,
   RefreshRecord,
   RefreshState,
   RotateResult,
-  SessionOwner,
-  SessionStore,
-  SessionSummary,
   TokenRecord,
-  UserChange,
-  UserRecord,
 } from "../port.js";
-import { bySeen, changedUser, corsOriginKey, summaryOf } from "../port.js";
+import type { MemoryApps } from "./apps.js";
 import type { MemoryConsentScopes } from "./keys.js";
-
-const clone = <T>(v: T): T => structuredClone(v);
-
-export class MemoryAccounts implements AccountStore {
-  private readonly users = new Map<string, UserRecord>();
-  private readonly names = new Map<string, string>();
-  private readonly pictures = new Map<string, Buffer>();
-
-  async create(user: UserRecord): Promise<boolean> {
-    if (this.names.has(user.username)) return false;
-    this.names.set(user.username, user.id);
-    this.users.set(user.id, clone(user));
-    return true;
-  }
-  async byId(id: string) {
-    const u = this.users.get(id);
-    return u ? clone(u) : null;
-  }
-  async byUsername(username: string) {
-    const id = this.names.get(username);
-    return id === undefined ? null : this.byId(id);
-  }
-  /** Read, change and write with no await between: atomic in this process. */
-  async update(id: string, change: UserChange) {
-    const current = this.users.get(id);
-    if (!current) return null;
-    const next = changedUser(current, change);
-    if (next) this.users.set(id, clone(next));
-    return clone(next ?? current);
-  }
-  async delete(user: UserRecord) {
-    const had = this.users.delete(user.id);
-    if (this.names.get(user.username) === user.id) this.names.delete(user.username);
-    this.pictures.delete(user.id);
-    return had;
-  }
-  async savePicture(id: string, data: Buffer) {
-    this.pictures.set(id, Buffer.from(data));
-  }
-  async picture(id: string) {
-    return this.pictures.get(id) ?? null;
-  }
-}
-
-export class MemorySessions implements SessionStore {
-  readonly map = new ExpiringMap<string>();
-  /**
-   * userId → sid → summary: the per-user index. Entries of ended sessions are dropped on read and
-   * by a sweep each minute, as Redis expires the index with the user's last session.
-   */
-  private readonly index = new Map<string, Map<string, SessionSummary>>();
-  private readonly sweeper = setInterval(() => this.sweep(), 60_000).unref();
-  sweep(): void {
-    const now = Date.now();
-    for (const [userId, sessions] of this.index) {
-      for (const [sid, e] of sessions) if (e.expiresAt <= now || !this.map.has(sid)) sessions.delete(sid);
-      if (sessions.size === 0) this.index.delete(userId);
-    }
-  }
-  close(): void {
-    clearInterval(this.sweeper);
-    this.map.close();
-    this.index.clear();
-  }
-  async get(sid: string) {
-    return this.map.get(sid) ?? null;
-  }
-  async set(sid: string, data: string, ttlSeconds: number, owner?: SessionOwner) {
-    if (owner && !owner.create && !this.map.has(sid)) return;
-    this.map.set(sid, data, ttlSeconds * 1000);
-    if (!owner) return;
-    let sessions = this.index.get(owner.userId);
-    if (!sessions) this.index.set(owner.userId, (sessions = new Map()));
-    sessions.set(sid, summaryOf(sid, owner, Date.now() + ttlSeconds * 1000));
-  }
-  async destroy(sid: string, userId?: string) {
-    this.map.delete(sid);
-    if (userId !== undefined) this.forget(userId, sid);
-  }
-  async listForUser(userId: string) {
-    const sessions = this.index.get(userId);
-    if (!sessions) return [];
-    const now = Date.now();
-    for (const [sid, e] of sessions) if (e.expiresAt <= now || !this.map.has(sid)) sessions.delete(sid);
-    if (sessions.size === 0) this.index.delete(userId);
-    return [...sessions.values()].map(clone).sort(bySeen);
-  }
-  async destroyForUser(userId: string, exceptSid?: string) {
-    let n = 0;
-    for (const sid of [...(this.index.get(userId)?.keys() ?? [])]) {
-      if (sid === exceptSid) continue;
-      if (this.map.has(sid)) n++;
-      this.map.delete(sid);
-      this.forget(userId, sid);
-    }
-    return n;
-  }
-  /** How many users have index entries (tests: nothing outlives a deleted user). */
-  indexedUsers(): string[] {
-    return [...this.index.keys()];
-  }
-  private forget(userId: string, sid: string) {
-    const sessions = this.index.get(userId);
-    sessions?.delete(sid);
-    if (sessions?.size === 0) this.index.delete(userId);
-  }
-}
-
-export class MemoryApps implements AppStore {
-  private readonly apps = new Map<string, AppRecord>();
-  async create(app: AppRecord) {
-    this.apps.set(app.clientId, clone(app));
-  }
-  async get(clientId: string) {
-    const a = this.apps.get(clientId);
-    return a ? clone(a) : null;
-  }
-  async update(app: AppRecord) {
-    if (this.apps.has(app.clientId)) this.apps.set(app.clientId, clone(app));
-  }
-  async delete(clientId: string) {
-    this.apps.delete(clientId);
-  }
-  /** Whether the app exists, at once (the grant store's writes check it in the same step). */
-  has(clientId: string): boolean {
-    return this.apps.has(clientId);
-  }
-  async listByOwner(ownerId: string) {
-    return [...this.apps.values()].filter((a) => a.ownerId === ownerId).map(clone);
-  }
-  async publicOriginKnown(origin: string) {
-    for (const a of this.apps.values()) {
-      if (a.public && a.redirectUris.some((u) => corsOriginKey(u) === origin)) return true;
-    }
-    return false;
-  }
-}
 
 /** What was issued for one app (forgetApp): the users who consented, its grants (code hashes), its access tokens. */
 interface AppIssued {

@@ -1,0 +1,21 @@
+// Every `sigil` command (docs/cli.md), each defined in src/cli/<resource>.ts, and the usage text
+// that lists them. src/cli.ts runs them; test/docs-claims.test.ts checks docs/cli.md against them.
+import { appsCreate } from "./apps.js";
+import type { CliCommand } from "./common.js";
+import { keysRotate } from "./keys.js";
+import { tokensCommands } from "./tokens.js";
+import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
+
+export const commands: readonly CliCommand[] = [
+  usersCreate,
+  usersResetPassword,
+  usersResetTwoFactor,
+  usersDelete,
+  appsCreate,
+  ...tokensCommands(),
+  keysRotate,
+];
+
+export function usage(): string {
+  return ["usage: sigil <command> [options]", ...commands.map((c) => `  sigil ${c.name} ${c.usage}`)].join("\n");
+}
