@@ -181,6 +181,7 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
         email: `${name}@mail.example`,
       });
       expect(r.status, r.text).to.equal(303);
+      await person.confirm();
       await person.submit("/account", "/account/email", { email: `${name}@other.example` });
       await person.submit("/account", "/account/email/resend", {});
       const mails = [
