@@ -111,6 +111,7 @@ const schema = z.object({
     .optional(),
   EMAIL_CONFIRM_TTL: intIn(1, 604800).default(86400),
   PASSWORD_RESET_TTL: intIn(1, 86400).default(1800),
+  REAUTH_MAX_AGE: intIn(1, 86400).default(300),
   SERVICE_LOGO_URL: z
     .string()
     .refine((s) => {
@@ -197,6 +198,8 @@ export interface Config {
   readonly mailFrom: string;
   /** Seconds an email confirmation link works. */
   readonly emailConfirmTtl: number;
+  /** Seconds a "Confirm it's you" proof lasts for the sensitive account actions (docs/http-api.md#confirming-its-you). */
+  readonly reauthMaxAge: number;
   /** Seconds a password reset link works. */
   readonly passwordResetTtl: number;
 }
@@ -314,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       e.MAIL_FROM?.trim() ?? `"${e.SERVICE_NAME.replace(/["\\]/g, "")}" <no-reply@${new URL(baseUrl).hostname}>`,
     emailConfirmTtl: e.EMAIL_CONFIRM_TTL,
     passwordResetTtl: e.PASSWORD_RESET_TTL,
+    reauthMaxAge: e.REAUTH_MAX_AGE,
   };
   return { config: deepFreeze(config), warnings };
 }

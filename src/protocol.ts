@@ -12,6 +12,7 @@ export type ErrorCode =
   | "insufficient_scope"
   | "unauthorized_client"
   | "access_denied"
+  | "reauth_required"
   | "unsupported_response_type"
   | "not_found"
   | "method_not_allowed"

@@ -119,6 +119,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
     );
     expect((await dora.postRaw("/account", m.body, m.type)).status).to.equal(303);
     // An email address (this node sends no mail: it is saved unconfirmed, and indexed for /forgot).
+    await dora.confirm();
     expect((await dora.submit("/account", "/account/email", { email: `${username}@Mail.Example` })).status).to.equal(
       200,
     );

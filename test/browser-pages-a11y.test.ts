@@ -170,14 +170,34 @@ describeBackends(
           },
         ],
         [
-          "account, email refused",
+          "account, email refused (after confirming it's you, the typed address kept)",
           async () => {
             await page.fill("#email", "ada@localhost");
+            await Promise.all([
+              page.waitForURL(`${node.url}/confirm?**`),
+              page.click('form[action="/account/email"] button[type=submit]'),
+            ]);
+            await page.fill("#password", PASSWORD);
+            await Promise.all([page.waitForURL(`${node.url}/account`), page.click("main button[type=submit]")]);
+            expect(await page.inputValue("#email")).to.equal("ada@localhost");
             await Promise.all([
               page.waitForLoadState(),
               page.click('form[action="/account/email"] button[type=submit]'),
             ]);
             expect(await page.getAttribute("#email", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "account, new password refused",
+          async () => {
+            // The server's rule, not the browser's (minlength would stop the form before it is sent).
+            await page.evaluate('document.getElementById("new_password").removeAttribute("minlength")');
+            await page.fill("#new_password", "short");
+            await Promise.all([
+              page.waitForLoadState(),
+              page.click('form[action="/account/password"] button[type=submit]'),
+            ]);
+            expect(await page.getAttribute("#new_password", "aria-invalid")).to.equal("true");
           },
         ],
         ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],
@@ -266,9 +286,37 @@ describeBackends(
           },
         ],
         [
-          "two-factor setup (QR code and key)",
+          "confirm it's you (sent there by the two-factor set-up)",
           async () => {
             await devPage.goto(`${node.url}/account`);
+            await Promise.all([
+              devPage.waitForURL(`${node.url}/confirm?**`),
+              devPage.click('form[action="/account/2fa/setup"] button'),
+            ]);
+            expect(await devPage.locator("#code").count()).to.equal(0);
+          },
+        ],
+        [
+          "confirm it's you, a wrong password",
+          async () => {
+            await devPage.fill("#password", "not the password");
+            await Promise.all([devPage.waitForLoadState(), devPage.click("main button[type=submit]")]);
+            expect(await devPage.getAttribute("#password", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "two-factor setup (QR code and key), after confirming with the keyboard alone",
+          async () => {
+            await devPage.goto(`${node.url}/confirm?return_to=%2Faccount`);
+            for (let i = 0; i < 30; i++) {
+              if (await devPage.evaluate(() => document.activeElement?.id === "password")) break;
+              await devPage.keyboard.press("Tab");
+            }
+            const ring = await focusRing(devPage);
+            expect(ring.tag).to.equal("INPUT");
+            expect(ring.style).to.not.equal("none");
+            await devPage.keyboard.type(PASSWORD);
+            await Promise.all([devPage.waitForURL(`${node.url}/account`), devPage.keyboard.press("Enter")]);
             await Promise.all([devPage.waitForNavigation(), devPage.click('form[action="/account/2fa/setup"] button')]);
             const qr = await devPage.locator("svg.qr").boundingBox();
             expect(qr!.width).to.be.above(150);
@@ -299,6 +347,24 @@ describeBackends(
           },
         ],
         ["account, two-factor on", () => devPage.goto(`${node.url}/account`)],
+        [
+          "confirm it's you, with a code (two-factor on), a wrong code",
+          async () => {
+            await devPage.goto(`${node.url}/confirm?return_to=%2Faccount`);
+            await devPage.fill("#code", "abc");
+            await Promise.all([devPage.waitForLoadState(), devPage.click('input[value="code"] ~ button')]);
+            expect(await devPage.getAttribute("#code", "aria-invalid")).to.equal("true");
+          },
+        ],
+        ...(["fr", "de", "es", "ja", "en"] as const).map((lang): [string, () => Promise<unknown>] => [
+          `confirm it's you in ${lang}`,
+          async () => {
+            const back = encodeURIComponent("/confirm?return_to=/account");
+            await devPage.goto(`${node.url}/lang?lang=${lang}&return_to=${back}`);
+            expect(new URL(devPage.url()).pathname).to.equal("/confirm");
+            expect(await devPage.getAttribute("html", "lang")).to.equal(lang);
+          },
+        ]),
         [
           "sign-in, the code step",
           async () => {

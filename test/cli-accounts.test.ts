@@ -172,7 +172,7 @@ describe("CLI: users reset-password and delete", function () {
       expect(signup.status).to.equal(303);
       const confirm = linkOf(await smtp.next("olga@mail.example"));
       expect((await c.get(confirm.pathname + confirm.search)).status).to.equal(200);
-      await enroll(c);
+      await enroll(c, "old password 1");
       await smtp.next("olga@mail.example", 1);
       const expectMail = (n: number, subject: string) => {
         const mail = smtp.mails.filter((m) => m.to === "olga@mail.example")[n];

@@ -113,6 +113,7 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       const before = await offlinePairWith(alice, app, "openid email");
       let info = await oidcUserinfo(base, before.access);
       expect(info.json).to.not.have.property("email");
+      await alice.confirm("password123");
       const change = await alice.submit("/account", "/account/email", { email: "alice@example.org" });
       expect(change.status).to.equal(200);
       expect(pageWords(change.text)).to.include("We sent a confirmation link to alice@example.org");
@@ -151,6 +152,7 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
     it("then a mailbox cannot be flooded: 5 confirmation mails per account an hour, then 429; a port, path or %-escape in the domain is refused", async () => {
       const person = new PageClient(base);
       await person.signUp(unique());
+      await person.confirm();
       for (let i = 0; i < 5; i++) {
         const r = await person.submit("/account", "/account/email", { email: `flood${i}@example.org` });
         expect(r.status).to.equal(200);
@@ -179,6 +181,7 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
         email: `${name}@mail.example`,
       });
       expect(r.status, r.text).to.equal(303);
+      await person.confirm();
       await person.submit("/account", "/account/email", { email: `${name}@other.example` });
       await person.submit("/account", "/account/email/resend", {});
       const mails = [
@@ -236,6 +239,7 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
     it("then the reset link sets the password once, ends the grants, and a French user gets French mail", async () => {
       const { app, alice } = await people(base);
       await alice.get("/lang?lang=fr&return_to=/account");
+      await alice.confirm("password123");
       await alice.submit("/account", "/account/email", { email: "alice@example.net" });
       await alice.get(pathOf(linkOf(await smtp.next("alice@example.net"))));
       const pair = await offlinePair(base, alice, app);
@@ -457,6 +461,7 @@ describeBackends("Email, confirmation and password recovery", (backend) => {
       await person.signUp("nosmtp");
       const account = await person.get("/account");
       expect(pageWords(account.text)).to.include("cannot send email");
+      await person.confirm();
       const saved = await person.submit("/account", "/account/email", { email: "nosmtp@example.org" });
       expect(saved.status).to.equal(200);
       expect(pageWords(saved.text)).to.include("Your email address is saved.");

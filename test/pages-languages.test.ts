@@ -85,6 +85,17 @@ describeBackends("Pages in five languages", (backend) => {
       const notDeleted = await user.post("/account/delete", { _csrf: csrfOf(account.text), password: "not it at all" });
       expect(notDeleted.status).to.equal(401);
       keep("account, deletion refused", notDeleted.text);
+      // "Confirm it's you": its page, a wrong password, then the right one (the email forms need it).
+      const confirmPath = "/confirm?return_to=%2Faccount";
+      const confirmPage = await user.get(confirmPath);
+      keep("confirm it's you", confirmPage.text);
+      const notConfirmed = await user.post(confirmPath, { _csrf: csrfOf(confirmPage.text), password: "not it at all" });
+      expect(notConfirmed.status).to.equal(401);
+      keep("confirm it's you, refused", notConfirmed.text);
+      await user.confirm(PASSWORD);
+      const badPassword = await user.submit("/account", "/account/password", { new_password: "short" });
+      expect(badPassword.status).to.equal(400);
+      keep("account, new password refused", badPassword.text);
       const badEmail = await user.submit("/account", "/account/email", { email: "not an address" });
       expect(badEmail.status).to.equal(400);
       keep("account, email refused", badEmail.text);
@@ -148,6 +159,15 @@ describeBackends("Pages in five languages", (backend) => {
       keep("recovery codes", shown.text);
       const on = await user.get("/account");
       keep("account, two-factor on", on.text);
+      const withCode = await user.get(confirmPath);
+      keep("confirm it's you, with a code", withCode.text);
+      const codeNotConfirmed = await user.post(confirmPath, {
+        _csrf: csrfOf(withCode.text),
+        method: "code",
+        code: "x",
+      });
+      expect(codeNotConfirmed.status).to.equal(401);
+      keep("confirm it's you, code refused", codeNotConfirmed.text);
       keep(
         "two-factor off refused",
         (await user.post("/account/2fa/disable", { _csrf: csrfOf(on.text), code: "x" })).text,

@@ -184,6 +184,7 @@ describeBackends("Passkeys over HTTP", (backend) => {
     const node = await backend.startNode(PASSKEY_ENV);
     const c = new PageClient(node.url);
     await c.signUp("owl");
+    await c.confirm();
     const account = await c.get("/account");
     expect(account.text).to.contain('id="passkeys"');
     expect(account.text).to.contain("You have no passkey yet.");

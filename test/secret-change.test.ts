@@ -161,6 +161,7 @@ describeBackends("Two-factor after a SECRET change", (backend) => {
     const browser = new PageClient(node.url);
     const r = await browser.submit("/signin", "/signin", { username: "erin", password: PASSWORD });
     expect(r.status).to.equal(303);
+    await browser.confirm();
     expect((await browser.submit("/account", "/account/2fa/setup", {})).status).to.equal(200);
   });
 });

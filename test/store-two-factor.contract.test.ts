@@ -27,6 +27,35 @@ describeBackends("Store contract: two-factor", (backend) => {
     expect(await store.twoFactor.useRecoveryCode("u1", "d")).to.equal(false);
   });
 
+  it("When enabling expects a state (off, or the enabledAt to replace), then it writes only in that state; 20 at once from off: one writes", async () => {
+    expect(await store.twoFactor.enable("u1", rec, ["a"], { replaces: 7 })).to.equal(false);
+    expect(await store.twoFactor.get("u1")).to.equal(null);
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.twoFactor.enable("u1", { ...rec, enabledAt: 1_700_000_000_000 + i }, [`h${i}`], { replaces: null }),
+      ),
+    );
+    expect(tries.filter(Boolean)).to.have.length(1);
+    const on = (await store.twoFactor.get("u1"))!;
+    expect(await store.twoFactor.enable("u1", rec, ["x"], { replaces: null })).to.equal(false);
+    expect(await store.twoFactor.enable("u1", rec, ["x"], { replaces: on.enabledAt + 1 })).to.equal(false);
+    expect(await store.twoFactor.get("u1")).to.deep.equal(on);
+    expect(
+      await store.twoFactor.enable("u1", { ...rec, enabledAt: 5 }, ["y", "z"], { replaces: on.enabledAt }),
+    ).to.equal(true);
+    expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(2);
+  });
+
+  it("When the recovery codes are replaced, then only the new ones work; while off nothing is written", async () => {
+    expect(await store.twoFactor.replaceRecoveryCodes("u1", ["a"])).to.equal(false);
+    expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(0);
+    await store.twoFactor.enable("u1", rec, ["a", "b"]);
+    expect(await store.twoFactor.replaceRecoveryCodes("u1", ["c", "d", "e"])).to.equal(true);
+    expect(await store.twoFactor.useRecoveryCode("u1", "a")).to.equal(false);
+    expect(await store.twoFactor.useRecoveryCode("u1", "c")).to.equal(true);
+    expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(2);
+  });
+
   it("When one recovery code and one step are used 50 times at once, then exactly one use succeeds each", async () => {
     await store.twoFactor.enable("u1", rec, ["a", "b"]);
     const codes = await Promise.all(Array.from({ length: 50 }, () => store.twoFactor.useRecoveryCode("u1", "a")));

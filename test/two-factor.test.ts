@@ -92,6 +92,7 @@ describeBackends("Two-factor", (backend) => {
     it("then the QR code on the page holds the otpauth URI of the key shown in text", async () => {
       const c = new PageClient(base);
       await c.signUp("quinn", PASSWORD);
+      await c.confirm(PASSWORD);
       const setup = await c.submit("/account", "/account/2fa/setup", {});
       const secret = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
       const svg = /<svg[\s\S]*?<\/svg>/.exec(setup.text)![0];
@@ -113,6 +114,7 @@ describeBackends("Two-factor", (backend) => {
     it("then a wrong first code leaves it off, and an expired or forged setup is refused", async () => {
       const c = new PageClient(base);
       await c.signUp("ursula", PASSWORD);
+      await c.confirm(PASSWORD);
       const setup = await c.submit("/account", "/account/2fa/setup", {});
       const secret = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
       const pending = decodeHtml(/name="pending" value="([^"]+)"/.exec(setup.text)![1]!);
@@ -148,11 +150,13 @@ describeBackends("Two-factor", (backend) => {
     it("then another user's setup form cannot turn it on for this one", async () => {
       const a = new PageClient(base);
       await a.signUp("vera", PASSWORD);
+      await a.confirm(PASSWORD);
       const setup = await a.submit("/account", "/account/2fa/setup", {});
       const secret = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!.replace(/\s/g, "");
       const pending = decodeHtml(/name="pending" value="([^"]+)"/.exec(setup.text)![1]!);
       const b = new PageClient(base);
       await b.signUp("walt", PASSWORD);
+      await b.confirm(PASSWORD);
       const page = await b.get("/account");
       const r = await b.post("/account/2fa/confirm", { _csrf: csrfOf(page.text), pending, code: codeAt(secret) });
       expect(r.status).to.equal(400);

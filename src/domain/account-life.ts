@@ -156,4 +156,15 @@ export class AccountLife {
     await this.deps.oauth.grants.revokeUserGrants(user.id);
     this.deps.securityMails.notify(user.id, { kind: "passwordChanged" }, OPERATOR);
   }
+
+  /**
+   * The signed-in user's own change (after "Confirm it's you"): as a reset, but the session that
+   * changed it (sid) stays signed in; the confirmed address is told. A FormError when the
+   * password breaks a rule.
+   */
+  async changePassword(user: UserRecord, password: string, sid: string, origin: ChangeOrigin): Promise<void> {
+    await this.deps.accounts.setPassword(user, password, sid);
+    await this.deps.oauth.grants.revokeUserGrants(user.id);
+    this.deps.securityMails.notify(user.id, { kind: "passwordChanged" }, origin);
+  }
 }

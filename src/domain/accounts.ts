@@ -131,13 +131,14 @@ export class Accounts {
   }
 
   /**
-   * Sets a new password (the rules of sign-up), then signs the user out everywhere; the caller
+   * Sets a new password (the rules of sign-up), then signs the user out everywhere (but in the
+   * session exceptSid, when given: the one that changed it); the caller
    * revokes their grants (Grants.revokeUserGrants). A FormError when the password breaks a rule.
    */
-  async setPassword(user: UserRecord, password: string): Promise<void> {
+  async setPassword(user: UserRecord, password: string, exceptSid?: string): Promise<void> {
     const passwordHash = await this.passwords.hash(checkPassword(password));
     await this.store.accounts.update(user.id, (u) => ({ ...u, passwordHash }));
-    await this.endSessions(user.id);
+    await this.endSessions(user.id, exceptSid);
   }
 
   /**

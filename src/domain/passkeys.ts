@@ -29,12 +29,16 @@ const MAX_NAME = 64;
 const MAX_PASSKEYS = 20;
 
 /**
- * What a challenge was made for: adding a passkey, signing in, or confirming the deletion of one
- * user's account. An answer is good only for the ceremony (and the user) its challenge names. The
- * user is named by a keyed hash of their id (Passkeys.userTag), so that a challenge left behind
- * by a deleted account names nobody.
+ * What a challenge was made for: adding a passkey, signing in, confirming the deletion of one
+ * user's account, or confirming it's you (step-up). An answer is good only for the ceremony (and
+ * the user) its challenge names. The user is named by a keyed hash of their id (Passkeys.userTag),
+ * so that a challenge left behind by a deleted account names nobody.
  */
-type Ceremony = { kind: "register"; user: string } | { kind: "signin" } | { kind: "delete"; user: string };
+type Ceremony =
+  | { kind: "register"; user: string }
+  | { kind: "signin" }
+  | { kind: "delete"; user: string }
+  | { kind: "reauth"; user: string };
 
 export interface RelyingParty {
   id: string;
@@ -310,22 +314,8 @@ export class Passkeys {
    * request options name only that user's passkeys, and the challenge is bound to the user and to
    * "delete" (5 minutes, once). A 400 when the user has no passkey.
    */
-  async deletionOptions(user: UserRecord): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const rp = this.requireRp();
-    const limit = await this.ceremonies.consume(`delete:${user.id}`);
-    if (!limit.allowed)
-      throw rateLimited(limit.retryAfterMs / 1000, "Too many passkey confirmations begun; try again later.");
-    const mine = await this.deps.store.passkeys.listForUser(user.id);
-    if (mine.length === 0) throw invalidRequest("This account has no passkey; confirm with your password.");
-    const options = await generateAuthenticationOptions({
-      rpID: rp.id,
-      userVerification: "required",
-      timeout: TIMEOUT_MS,
-      allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
-    });
-    const state: Ceremony = { kind: "delete", user: this.userTag(user.id) };
-    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
-    return options;
+  deletionOptions(user: UserRecord): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return this.ownOptions(user, "delete");
   }
 
   /**
@@ -341,6 +331,54 @@ export class Passkeys {
     const passkey = await this.deps.store.passkeys.byId(response.id);
     if (!passkey || passkey.userId !== user.id) throw cannotVerify();
     await this.verifyAssertion(rp, challenge, passkey, response);
+  }
+
+  /** Begins a "Confirm it's you" with a passkey (domain/step-up.ts): as deletionOptions, bound to "reauth". */
+  reauthOptions(user: UserRecord): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return this.ownOptions(user, "reauth");
+  }
+
+  /**
+   * Verifies a "Confirm it's you" answer: one of the user's own passkeys, for a reauth challenge
+   * of this user; its amr. Limited and counted like a passkey sign-in from `address` (a refused
+   * answer is a failed sign-in for this user from there; 429 past a limit, and while one is used up).
+   */
+  async confirmReauth(user: UserRecord, response: AuthenticationResponseJSON, address: string): Promise<string[]> {
+    const rp = this.requireRp();
+    await this.deps.limits.check(user.username, address);
+    try {
+      const { challenge, ceremony } = await this.take(response);
+      if (ceremony.kind !== "reauth" || ceremony.user !== this.userTag(user.id) || typeof response.id !== "string")
+        throw cannotVerify();
+      const passkey = await this.deps.store.passkeys.byId(response.id);
+      if (!passkey || passkey.userId !== user.id) throw cannotVerify();
+      return amrOf(await this.verifyAssertion(rp, challenge, passkey, response));
+    } catch (err) {
+      if (err instanceof SigilError && err.status === 400) await this.deps.limits.fail(user.username, address);
+      throw err;
+    }
+  }
+
+  /** Request options naming only the user's passkeys, the challenge bound to the user and `kind`. */
+  private async ownOptions(
+    user: UserRecord,
+    kind: "delete" | "reauth",
+  ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const rp = this.requireRp();
+    const limit = await this.ceremonies.consume(`${kind}:${user.id}`);
+    if (!limit.allowed)
+      throw rateLimited(limit.retryAfterMs / 1000, "Too many passkey confirmations begun; try again later.");
+    const mine = await this.deps.store.passkeys.listForUser(user.id);
+    if (mine.length === 0) throw invalidRequest("This account has no passkey; confirm with your password.");
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      userVerification: "required",
+      timeout: TIMEOUT_MS,
+      allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
+    });
+    const state: Ceremony = { kind, user: this.userTag(user.id) };
+    await this.deps.store.passkeys.saveChallenge(options.challenge, JSON.stringify(state), CHALLENGE_TTL);
+    return options;
   }
 
   /** Checks an assertion against a stored passkey and saves its new counter; the updated record. */

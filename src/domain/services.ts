@@ -18,6 +18,7 @@ import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
 import { TwoFactor } from "./two-factor.js";
+import { StepUp } from "./step-up.js";
 
 export interface Services {
   accounts: Accounts;
@@ -39,6 +40,8 @@ export interface Services {
   twoFactor: TwoFactor;
   /** The mails about changes to how an account is signed in to or recovered. */
   securityMails: SecurityMails;
+  /** "Confirm it's you": the fresh proof the sensitive account actions need (REAUTH_MAX_AGE). */
+  stepUp: StepUp;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -68,6 +71,31 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+  });
+  const passkeys = new Passkeys({
+    store,
+    authUrl: config.authUrl,
+    serviceName: config.serviceName,
+    limits: accounts.limits,
+    secret: config.secret,
+    securityMails,
+  });
+  const twoFactor = new TwoFactor({
+    store,
+    secret: config.secret,
+    issuer: config.serviceName,
+    securityMails,
+    // The user (never the sealed key): who needs `sigil users reset-2fa`.
+    onUnreadable: (userId) =>
+      void store.accounts
+        .byId(userId)
+        .catch(() => null)
+        .then((user) =>
+          log?.error(
+            { user_id: userId, username: user?.username },
+            "two-factor key cannot be opened with this SECRET (SECRET changed since it was set up): the user cannot sign in with a password until `sigil users reset-2fa` turns it off",
+          ),
+        ),
   });
   return {
     accounts,
@@ -104,31 +132,9 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       onError: onMailError,
       securityMails,
     }),
-    passkeys: new Passkeys({
-      store,
-      authUrl: config.authUrl,
-      serviceName: config.serviceName,
-      limits: accounts.limits,
-      secret: config.secret,
-      securityMails,
-    }),
-    twoFactor: new TwoFactor({
-      store,
-      secret: config.secret,
-      issuer: config.serviceName,
-      securityMails,
-      // The user (never the sealed key): who needs `sigil users reset-2fa`.
-      onUnreadable: (userId) =>
-        void store.accounts
-          .byId(userId)
-          .catch(() => null)
-          .then((user) =>
-            log?.error(
-              { user_id: userId, username: user?.username },
-              "two-factor key cannot be opened with this SECRET (SECRET changed since it was set up): the user cannot sign in with a password until `sigil users reset-2fa` turns it off",
-            ),
-          ),
-    }),
+    passkeys,
+    twoFactor,
     securityMails,
+    stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
   };
 }

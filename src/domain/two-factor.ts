@@ -35,7 +35,20 @@ export interface TwoFactorSetup {
   uri: string;
   /** The pending setup, sealed for this user: the form carries it back with the first code. */
   pending: string;
+  /** The enabledAt of the two-factor this set-up replaces, or null for a first set-up. */
+  replaces: number | null;
 }
+
+/** What a pending value holds (sealed): the secret, until when, and what it replaces (older ones: none). */
+interface PendingSetup {
+  s: string;
+  until: number;
+  replaces?: number | null;
+}
+
+export const ALREADY_ON = "Two-factor is already on.";
+export const IS_OFF = "Two-factor is off.";
+export const CHANGED_MEANWHILE = "Two-factor changed since this set-up began; start again.";
 
 const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
 
@@ -112,25 +125,35 @@ export class TwoFactor {
     return { on, recoveryCodesLeft: on ? await this.deps.store.twoFactor.recoveryCodesLeft(userId) : 0 };
   }
 
-  /** A new secret to set up, not stored: the pending value carries it (sealed) to confirm(). */
-  newSetup(userId: string, username: string): TwoFactorSetup {
+  /**
+   * A new secret to set up, not stored: the pending value carries it (sealed) to confirm(), with
+   * the two-factor it is to replace (the enabledAt of the one on now, or none): one secret at a
+   * time, so a set-up confirms only while that is still so (confirm: 409 otherwise).
+   */
+  async newSetup(userId: string, username: string): Promise<TwoFactorSetup> {
+    const current = await this.deps.store.twoFactor.get(userId);
     const secret = new OTPAuth.Secret({ size: 20 }).base32;
     const uri = totpFor(secret, username, this.deps.issuer).toString();
     const until = this.now() + SETUP_SECONDS * 1000;
-    return { secret, uri, pending: seal(this.key, JSON.stringify({ s: secret, until }), `setup ${userId}`) };
+    const replaces = current ? current.enabledAt : null;
+    const state: PendingSetup = { s: secret, until, replaces };
+    return { secret, uri, pending: seal(this.key, JSON.stringify(state), `setup ${userId}`), replaces };
   }
 
   /** The setup in a pending value (for showing the page again after a wrong code); FormError when expired. */
   reopenSetup(userId: string, username: string, pending: string): TwoFactorSetup {
     const opened = unseal(this.key, pending, `setup ${userId}`);
-    const p = opened ? (JSON.parse(opened) as { s: string; until: number }) : null;
+    const p = opened ? (JSON.parse(opened) as PendingSetup) : null;
     if (!p || p.until < this.now()) throw new FormError(SETUP_EXPIRED);
-    return { secret: p.s, uri: totpFor(p.s, username, this.deps.issuer).toString(), pending };
+    const replaces: number | null = typeof p.replaces === "number" ? p.replaces : null;
+    return { secret: p.s, uri: totpFor(p.s, username, this.deps.issuer).toString(), pending, replaces };
   }
 
   /**
-   * Turns two-factor on when the code matches the pending setup's secret: the recovery codes, in
-   * clear, for showing once. FormError when the code is wrong or the setup expired.
+   * Turns two-factor on (or replaces it) when the code matches the pending setup's secret: the
+   * recovery codes, in clear, for showing once. FormError when the code is wrong or the setup
+   * expired; 409, and nothing changes, when two-factor is no longer as it was when the set-up began
+   * (a first set-up while it is on; a replacement of a secret that was replaced or turned off).
    */
   async confirm(
     userId: string,
@@ -141,19 +164,42 @@ export class TwoFactor {
   ): Promise<string[]> {
     const address = origin.address;
     const setup = this.reopenSetup(userId, username, pending);
+    await this.expectState(userId, setup.replaces);
     await this.guarded(userId, address, async () => {
       const step = this.matchingStep(setup.secret, code);
       return step !== null && (await this.deps.store.twoFactor.useStep(userId, step, STEP_MARK_SECONDS));
     });
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-    const wasOn = await this.isOn(userId);
-    await this.deps.store.twoFactor.enable(
+    // Atomic in the store: of set-ups confirmed at once, one wins and the others change nothing.
+    const done = await this.deps.store.twoFactor.enable(
       userId,
-      { sealedSecret: seal(this.key, setup.secret, `totp ${userId}`), enabledAt: this.now() },
+      { sealedSecret: seal(this.key, setup.secret, `totp ${userId}`), enabledAt: this.enabledAtAfter(setup.replaces) },
       codes.map((c) => this.recoveryHash(userId, c.replace("-", ""))),
+      { replaces: setup.replaces },
     );
-    this.deps.securityMails.notify(userId, { kind: wasOn ? "twoFactorReplaced" : "twoFactorOn" }, origin);
+    if (!done) throw this.stateError(setup.replaces);
+    this.deps.securityMails.notify(
+      userId,
+      { kind: setup.replaces !== null ? "twoFactorReplaced" : "twoFactorOn" },
+      origin,
+    );
     return codes;
+  }
+
+  /** 409 unless the user's two-factor is still what the set-up began with (off, or that enabledAt). */
+  private async expectState(userId: string, replaces: number | null): Promise<void> {
+    const current = await this.deps.store.twoFactor.get(userId);
+    if ((current?.enabledAt ?? null) !== replaces) throw this.stateError(replaces);
+  }
+
+  private stateError(replaces: number | null): FormError {
+    return new FormError(replaces === null ? ALREADY_ON : CHANGED_MEANWHILE, 409);
+  }
+
+  /** A new enabledAt, never the one replaced (it names the secret a set-up expects). */
+  private enabledAtAfter(replaces: number | null): number {
+    const now = this.now();
+    return replaces !== null && now <= replaces ? replaces + 1 : now;
   }
 
   /**
@@ -162,7 +208,12 @@ export class TwoFactor {
    * Limited like passwords (Accounts.signIn): checked first, only failures count, per user and per
    * address; a wrong code past the limit is answered 429.
    */
-  async verify(userId: string, code: string, address: string): Promise<"otp" | "recovery"> {
+  async verify(
+    userId: string,
+    code: string,
+    address: string,
+    opts: { totpOnly?: boolean } = {},
+  ): Promise<"otp" | "recovery"> {
     let used: "otp" | "recovery" = "otp";
     await this.guarded(userId, address, async () => {
       const rec = await this.deps.store.twoFactor.get(userId);
@@ -175,11 +226,24 @@ export class TwoFactor {
       }
       used = "recovery";
       return (
+        !opts.totpOnly &&
         /^[a-z0-9]{10}$/.test(c) &&
         (await this.deps.store.twoFactor.useRecoveryCode(userId, this.recoveryHash(userId, c)))
       );
     });
     return used;
+  }
+
+  /**
+   * New recovery codes (after "Confirm it's you"): the old ones stop working at once; the new
+   * ones, in clear, for showing once; the confirmed address is told. 409 when two-factor is off.
+   */
+  async newRecoveryCodes(userId: string, origin: BrowserOrigin): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    const hashes = codes.map((c) => this.recoveryHash(userId, c.replace("-", "")));
+    if (!(await this.deps.store.twoFactor.replaceRecoveryCodes(userId, hashes))) throw new FormError(IS_OFF, 409);
+    this.deps.securityMails.notify(userId, { kind: "recoveryCodes" }, origin);
+    return codes;
   }
 
   /** Turns two-factor off after a current code (or a recovery code). */

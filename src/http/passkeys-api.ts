@@ -15,6 +15,7 @@ import { currentUser, type PagesDeps } from "./pages/context.js";
 import { safeReturnTo } from "./pages/return-to.js";
 import { bindPasskeyBrowser, clearPasskeyBrowser, passkeyBrowser } from "./pages/passkey-browser.js";
 import { endSession, signInSession } from "./pages/session.js";
+import { keepProof, requireProof } from "./pages/step-up.js";
 import { changeOrigin } from "./pages/user-agent.js";
 
 // ---- JSON endpoints -----------------------------------------------------------------------------
@@ -82,6 +83,8 @@ export function registrationOptions(deps: PagesDeps & { passkeys: Passkeys }) {
   return jsonEndpoint(async (req) => {
     const user = await currentUser(req, deps);
     if (!user) throw signedOut();
+    // Where passkeys are not offered, the domain's 404 says so first.
+    if (deps.passkeys.enabled) requireProof(req, deps, user);
     return { status: 200, body: await deps.passkeys.registrationOptions(user) };
   });
 }
@@ -90,6 +93,7 @@ export function addPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
   return jsonEndpoint(async (req) => {
     const user = await currentUser(req, deps);
     if (!user) throw signedOut();
+    if (deps.passkeys.enabled) requireProof(req, deps, user);
     const name = bodyObject(req).name;
     if (typeof name !== "string") throw invalidRequest("name must be a string of 1 to 64 characters.");
     const passkey = await deps.passkeys.register(user, credentialOf(req) as never, name, changeOrigin(req));
@@ -113,6 +117,32 @@ export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     // No second step: a passkey with user verification is two factors already (CONTRACT §10).
     await signInSession(req, user.id, amr);
     clearPasskeyBrowser(res, deps.config);
+    return { status: 200, body: { redirect: returnTo } };
+  });
+}
+
+const signedOutConfirm = () => new SigilError(403, "access_denied", "Sign in first: there is nobody to confirm.");
+
+/** POST /confirm/passkey/options: begins "Confirm it's you" with one of the signed-in user's passkeys. */
+export function confirmOptions(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => {
+    const user = await currentUser(req, deps);
+    if (!user) throw signedOutConfirm();
+    return { status: 200, body: await deps.stepUp.passkeyOptions(user) };
+  });
+}
+
+/**
+ * POST /confirm/passkey: the passkey's answer to that challenge; a right one is noted on the
+ * session (pages/step-up.ts) and the page goes back to return_to. Limited as a passkey sign-in.
+ */
+export function confirmWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
+  return jsonEndpoint(async (req) => {
+    const user = await currentUser(req, deps);
+    if (!user) throw signedOutConfirm();
+    const raw = bodyObject(req).return_to;
+    const returnTo = safeReturnTo(typeof raw === "string" ? raw : undefined, deps.config.authUrl);
+    keepProof(req, await deps.stepUp.withPasskey(user, credentialOf(req) as never, req.ip ?? "unknown"));
     return { status: 200, body: { redirect: returnTo } };
   });
 }
@@ -163,6 +193,11 @@ const common = {
   404: errorResponse("not_found: passkeys are not offered on this server (AUTH_URL's host is an IP address)"),
   503: errorResponse("the store cannot be reached"),
 };
+const reauth = {
+  401: errorResponse(
+    "reauth_required: the session holds no proof (password, passkey or two-factor code) from the last REAUTH_MAX_AGE seconds; confirm on /confirm first",
+  ),
+};
 export const passkeySpecs: ApiOperation[] = [
   {
     method: "post",
@@ -171,7 +206,7 @@ export const passkeySpecs: ApiOperation[] = [
       "Begin adding a passkey (signed-in session): WebAuthn creation options; the challenge is good for 5 minutes, once.",
     tags: ["passkeys"],
     headers: csrfHeader,
-    responses: { 200: { description: "creation options", schema: Options }, ...common },
+    responses: { 200: { description: "creation options", schema: Options }, ...common, ...reauth },
   },
   {
     method: "post",
@@ -198,6 +233,40 @@ export const passkeySpecs: ApiOperation[] = [
         }),
       },
       ...common,
+      ...reauth,
+    },
+  },
+  {
+    method: "post",
+    path: "/confirm/passkey/options",
+    summary:
+      "Begin \"Confirm it's you\" with a passkey (signed-in session): WebAuthn request options naming that user's passkeys; the challenge is bound to the user, good for 5 minutes, once.",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    responses: {
+      200: { description: "request options", schema: Options },
+      ...common,
+      429: errorResponse("too many confirmations begun for this account"),
+    },
+  },
+  {
+    method: "post",
+    path: "/confirm/passkey",
+    summary:
+      "Finish \"Confirm it's you\": verifies the passkey's answer (this user's passkey, a confirmation challenge of this user), notes the proof on the session (good for REAUTH_MAX_AGE seconds) and says where to go next (return_to).",
+    tags: ["passkeys"],
+    headers: csrfHeader,
+    body: {
+      schema: z.object({ response: Credential, return_to: z.string().optional() }),
+      contentTypes: ["application/json"],
+      required: true,
+    },
+    responses: {
+      200: { description: "confirmed", schema: z.object({ redirect: z.string() }) },
+      ...common,
+      429: errorResponse(
+        "the failed sign-in limits (shared with passwords) are used up for this user from this address",
+      ),
     },
   },
   {

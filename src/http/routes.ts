@@ -52,6 +52,7 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
           passkeys: services.passkeys,
           email: services.email,
           twoFactor: services.twoFactor,
+          stepUp: services.stepUp,
         },
         api,
       ),

@@ -1,5 +1,5 @@
 // The pages' one script (docs/pages.md#passkeys): passkeys on /signin (the button and autofill)
-// and on /account (adding one, deleting the account with one), with @simplewebauthn/browser. Bundled by scripts/build-pages-js.mjs
+// and on /account (adding one, deleting the account with one), on /confirm ("Confirm it's you"), with @simplewebauthn/browser. Bundled by scripts/build-pages-js.mjs
 // into dist/browser/passkeys.js, served as /assets/passkeys.<hash>.js. Everything it needs comes
 // from the page's data attributes (CSRF token, return_to, translated messages) and JSON fetches;
 // nothing inline. Without WebAuthn it leaves the page as the server sent it.
@@ -19,6 +19,11 @@ async function post(path: string, csrf: string, body: unknown): Promise<Record<s
     body: JSON.stringify(body),
   });
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  // "Confirm it's you" first (a proof older than REAUTH_MAX_AGE): to /confirm, and back here after.
+  if (res.status === 401 && json.error === "reauth_required") {
+    window.location.assign(`/confirm?${new URLSearchParams({ return_to: window.location.pathname })}`);
+    throw new Error("reauth_required");
+  }
   if (!res.ok)
     throw new Error(typeof json.error_description === "string" ? json.error_description : `HTTP ${res.status}`);
   return json;
@@ -111,6 +116,28 @@ function setUpDelete(box: HTMLElement) {
   });
 }
 
+/** "Confirm with a passkey" on /confirm: a confirmation ceremony, then back where the server says. */
+function setUpConfirm(box: HTMLElement) {
+  box.hidden = false;
+  const button = document.getElementById("passkey-confirm-button");
+  const error = document.getElementById("passkey-confirm-error");
+  button?.addEventListener("click", () => {
+    const csrf = box.dataset.csrf ?? "";
+    if (error) error.hidden = true;
+    void (async () => {
+      try {
+        const optionsJSON = (await post("/confirm/passkey/options", csrf, {})) as never;
+        const response = await startAuthentication({ optionsJSON });
+        const done = await post("/confirm/passkey", csrf, { response, return_to: box.dataset.returnTo ?? "/account" });
+        window.location.assign(typeof done.redirect === "string" ? done.redirect : "/account");
+      } catch (err) {
+        if (err instanceof Error && err.name === "NotAllowedError") return; // the person cancelled
+        showError(error);
+      }
+    })();
+  });
+}
+
 function start() {
   if (!browserSupportsWebAuthn()) return;
   const box = document.getElementById("passkey-signin");
@@ -119,6 +146,8 @@ function start() {
   if (form instanceof HTMLFormElement) setUpAdd(form);
   const del = document.getElementById("passkey-delete");
   if (del) setUpDelete(del);
+  const confirmBox = document.getElementById("passkey-confirm");
+  if (confirmBox) setUpConfirm(confirmBox);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -9,6 +9,8 @@ export function AccountEmail(p: {
   /** Whether mail can be sent (SMTP_URL). */
   mail: boolean;
   error?: FormProblem | undefined;
+  /** What was typed before "Confirm it's you", shown instead of the address. */
+  typed?: string | undefined;
 }) {
   const { t } = p.ui;
   const { email, emailVerified } = p.user;
@@ -29,7 +31,7 @@ export function AccountEmail(p: {
         <EmailField
           label={t("account.email")}
           hint={email ? t("account.emailHint") : undefined}
-          value={email ?? ""}
+          value={p.typed ?? email ?? ""}
           problem={p.error}
         />
         <button type="submit">{t("account.emailSave")}</button>

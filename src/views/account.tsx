@@ -6,8 +6,9 @@ import { AccountData } from "./account-delete.js";
 import { AccountSessions, type SessionRow } from "./account-sessions.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 import { AccountEmail } from "./account-email.js";
+import { AccountPassword } from "./account-password.js";
 
-const ACCOUNT_FIELDS = ["display_name", "picture", "email", "password", "code"];
+const ACCOUNT_FIELDS = ["display_name", "picture", "email", "new_password", "password", "code"];
 
 export function AccountPage(p: {
   ui: Ui;
@@ -28,6 +29,8 @@ export function AccountPage(p: {
   passkeyDelete?: boolean | undefined;
   /** Two-factor (views/two-factor.tsx). */
   twoFactor: { on: boolean; recoveryCodesLeft: number };
+  /** What a form sent to "Confirm it's you" held (its safe fields), shown again. */
+  draft?: Record<string, string> | undefined;
 }) {
   const { t, rich, number } = p.ui;
   const mb = number(1, { style: "unit", unit: "megabyte", unitDisplay: "short" });
@@ -87,7 +90,15 @@ export function AccountPage(p: {
           <button type="submit">{t("account.upload")}</button>
         </form>
       </Card>
-      <AccountEmail ui={p.ui} user={p.user} csrf={p.csrf} mail={p.mail ?? false} error={p.error} />
+      <AccountEmail
+        ui={p.ui}
+        user={p.user}
+        csrf={p.csrf}
+        mail={p.mail ?? false}
+        error={p.error}
+        typed={p.draft?.email}
+      />
+      <AccountPassword ui={p.ui} csrf={p.csrf} error={p.error} />
       <AccountTwoFactor ui={p.ui} csrf={p.csrf} status={p.twoFactor} error={p.error} />
       <Card labelledBy="apps">
         <h2 id="apps">{t("account.apps")}</h2>

@@ -31,7 +31,7 @@ function QrImage(p: { qr: QrCode; label: string }) {
   );
 }
 
-function CodeField(p: { ui: Ui; problem?: FormProblem | undefined; hint?: string }) {
+export function CodeField(p: { ui: Ui; problem?: FormProblem | undefined; hint?: string }) {
   return (
     <Field
       id="code"
@@ -119,12 +119,25 @@ export function TwoFactorSetupPage(p: {
 }
 
 /** The recovery codes, shown once, right after two-factor is turned on. */
-export function RecoveryCodesPage(p: { ui: Ui; user: { username: string }; csrf: string; codes: string[] }) {
+export function RecoveryCodesPage(p: {
+  ui: Ui;
+  user: { username: string };
+  csrf: string;
+  codes: string[];
+  /** New codes for two-factor that was on already (not a set-up). */
+  fresh?: boolean;
+}) {
   const { t } = p.ui;
   return (
-    <Page ui={p.ui} title={t("twofa.onTitle")} user={p.user} csrf={p.csrf} current="account">
+    <Page
+      ui={p.ui}
+      title={t(p.fresh ? "twofa.recoveryTitle" : "twofa.onTitle")}
+      user={p.user}
+      csrf={p.csrf}
+      current="account"
+    >
       <Notice>
-        <p>{t("twofa.onNotice")}</p>
+        <p>{t(p.fresh ? "twofa.newCodesNotice" : "twofa.onNotice")}</p>
       </Notice>
       <Card labelledBy="recovery">
         <h2 id="recovery">{t("twofa.recoveryTitle")}</h2>
@@ -163,6 +176,21 @@ export function AccountTwoFactor(p: {
             <CodeField ui={p.ui} problem={p.error} hint={t("twofa.offHint")} />
             <button type="submit" class="danger">
               {t("twofa.turnOff")}
+            </button>
+          </form>
+          <form method="post" action="/account/2fa/recovery" class="subsection">
+            <Csrf token={p.csrf} />
+            <p class="muted">{t("twofa.newCodesHint")}</p>
+            <button type="submit" class="secondary">
+              {t("twofa.newCodes")}
+            </button>
+          </form>
+          <form method="post" action="/account/2fa/setup" class="subsection">
+            <Csrf token={p.csrf} />
+            <input type="hidden" name="replace" value="1" />
+            <p class="muted">{t("twofa.replaceHint")}</p>
+            <button type="submit" class="secondary">
+              {t("twofa.replace")}
             </button>
           </form>
         </>

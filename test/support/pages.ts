@@ -70,6 +70,17 @@ export class PageClient {
     return this.post(action, { _csrf: csrfOf(page.text), ...fields });
   }
 
+  /**
+   * "Confirm it's you" with the password (POST /confirm), as the sensitive forms need first; the
+   * answer (303 back to return_to when right).
+   */
+  async confirm(password = "correct horse battery", returnTo = "/account"): Promise<TestResponse> {
+    const path = `/confirm?${new URLSearchParams({ return_to: returnTo })}`;
+    const r = await this.submit(path, path, { password });
+    if (r.status !== 303) throw new Error(`confirm: expected 303, got ${r.status} ${r.text.slice(0, 300)}`);
+    return r;
+  }
+
   signUp(username: string, password = "correct horse battery", displayName?: string): Promise<TestResponse> {
     return this.submit("/signup", "/signup", {
       username,

@@ -98,7 +98,17 @@ export async function signUpIn(page: Page, base: string, username: string): Prom
   await Promise.all([page.waitForURL(`${base}/account`), page.click('button[type="submit"]')]);
 }
 
+/** "Confirm it's you" with the password in the browser, then back on /account. */
+export async function confirmInBrowser(page: Page, password = "correct horse battery"): Promise<void> {
+  const base = new URL(page.url()).origin;
+  await page.goto(`${base}/confirm?return_to=%2Faccount`);
+  await page.fill('form[action^="/confirm"] input[name="password"]', password);
+  await Promise.all([page.waitForURL(`${base}/account`), page.click('form[action^="/confirm"] button[type="submit"]')]);
+}
+
+/** Adds a passkey on /account (after "Confirm it's you" with the password). */
 export async function addPasskey(page: Page, name: string): Promise<void> {
+  await confirmInBrowser(page);
   await page.waitForSelector("#passkey-add:not([hidden])");
   await page.fill("#passkey-new-name", name);
   await Promise.all([page.waitForEvent("load"), page.click('#passkey-add button[type="submit"]')]);
@@ -132,12 +142,17 @@ export function postCeremony(
 
 const cookieOf = (c: PageClient) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
-/** The signed-in user of `c` adds a passkey made by `authenticator` (the /account ceremony); its id. */
+/**
+ * The signed-in user of `c` adds a passkey made by `authenticator` (the /account ceremony), after
+ * "Confirm it's you" with `password`; its id.
+ */
 export async function addSoftPasskey(
   c: PageClient,
   authenticator: SoftAuthenticator,
   name = "Laptop",
+  password = "correct horse battery",
 ): Promise<string> {
+  await c.confirm(password);
   const csrf = csrfOf((await c.get("/account")).text);
   const options = await postCeremony(c.base, "/account/passkeys/options", {}, { csrf, cookie: cookieOf(c) });
   if (options.status !== 200) throw new Error(`passkey options: ${options.status} ${options.text}`);

@@ -20,8 +20,12 @@ export interface Enrolled {
   recovery: string[];
 }
 
-/** Sets two-factor up on /account (the person is signed in): the secret shown, and the recovery codes. */
-export async function enroll(c: PageClient): Promise<Enrolled> {
+/**
+ * Sets two-factor up on /account (the person is signed in): "Confirm it's you" with `password`
+ * first, then the setup; the secret shown, and the recovery codes.
+ */
+export async function enroll(c: PageClient, password = "correct horse battery"): Promise<Enrolled> {
+  await c.confirm(password);
   const setup = await c.submit("/account", "/account/2fa/setup", {});
   expect(setup.status, setup.text.slice(0, 300)).to.equal(200);
   const shown = /class="secret totp-secret">([^<]+)</.exec(setup.text)![1]!;

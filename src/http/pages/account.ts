@@ -13,6 +13,7 @@ import { browserSummary, changeOrigin } from "./user-agent.js";
 import { pageUi, problem } from "./ui.js";
 import { PasskeysSection } from "../../views/account-passkeys.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
+import { takeDraft } from "./step-up.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -32,7 +33,7 @@ export async function render(
   deps: PagesDeps,
   user: UserRecord,
   status: number,
-  extra: { error?: string; notice?: string } = {},
+  extra: { error?: string; notice?: string; errorField?: string } = {},
 ) {
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
@@ -68,9 +69,14 @@ export async function render(
       consents,
       sessions,
       csrf,
-      error: extra.error === undefined ? undefined : problem(ui, extra.error),
+      error:
+        extra.error === undefined
+          ? undefined
+          : { ...problem(ui, extra.error), ...(extra.errorField ? { field: extra.errorField } : {}) },
       notice: extra.notice,
       mail: deps.email.enabled,
+      // A form sent to "Confirm it's you" comes back with what was typed (step-up.ts).
+      draft: takeDraft(req),
     }),
   );
 }
@@ -196,6 +202,24 @@ export function deleteAccount(deps: PagesDeps) {
     await endSession(req);
     res.clearCookie("sigil.sid", { path: "/" });
     res.redirect(303, "/signin");
+  });
+}
+
+/**
+ * POST /account/password (new_password; after "Confirm it's you"): the new password, every other
+ * session of the user ended and their apps' tokens revoked; this browser stays signed in.
+ */
+export function changePassword(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    try {
+      await deps.accountLife.changePassword(user, field(req, "new_password"), req.sessionID, changeOrigin(req));
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      return render(req, res, deps, user, err.status, { error: err.description, errorField: "new_password" });
+    }
+    await render(req, res, deps, user, 200, { notice: pageUi(req, deps.config).t("account.passwordChanged") });
   });
 }
 

@@ -10,6 +10,7 @@ import type { OpenId } from "../../domain/oidc-setup.js";
 import type { EmailService } from "../../domain/email.js";
 import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
+import type { StepUp } from "../../domain/step-up.js";
 import type { Store, UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
@@ -30,6 +31,8 @@ export interface PagesDeps {
   passkeys: Passkeys;
   /** Two-factor: the second sign-in step and its setup on /account. */
   twoFactor: TwoFactor;
+  /** "Confirm it's you": the fresh proof the sensitive account actions need (pages/step-up.ts). */
+  stepUp: StepUp;
 }
 
 /** The signed-in user, or undefined (a session whose user is gone counts as signed out). */

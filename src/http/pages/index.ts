@@ -10,6 +10,7 @@ import { route } from "../route.js";
 import {
   accountPage,
   accountWithError,
+  changePassword,
   deleteAccount,
   renderAccountError,
   exportAccount,
@@ -35,6 +36,8 @@ import type { ApiRegistry } from "../openapi.js";
 import { removePasskey, renamePasskey } from "./passkeys.js";
 import {
   addPasskey,
+  confirmOptions,
+  confirmWithPasskey,
   deleteWithPasskey,
   deletionOptions,
   passkeySpecs,
@@ -42,7 +45,15 @@ import {
   signInOptions,
   signInWithPasskey,
 } from "../passkeys-api.js";
-import { confirmTwoFactor, disableTwoFactor, secondStep, secondStepPage, setupTwoFactor } from "./two-factor.js";
+import {
+  confirmTwoFactor,
+  disableTwoFactor,
+  newRecoveryCodes,
+  secondStep,
+  secondStepPage,
+  setupTwoFactor,
+} from "./two-factor.js";
+import { confirm, confirmPage, freshProof } from "./step-up.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -56,6 +67,7 @@ const PAGE_PATHS = [
   "/forgot",
   "/reset",
   "/email",
+  "/confirm",
 ];
 
 /** The passkey JSON endpoints among the pages: their errors are JSON, whoever raised them. */
@@ -98,16 +110,29 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
   route(router, "/signin/code", { get: secondStepPage(deps), post: [csrfCheck, secondStep(deps)] });
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
+  // "Confirm it's you" (step-up.ts): the sensitive forms below pass freshProof first.
+  const confirmed = freshProof(deps, { returnTo: "/account" });
+  route(router, "/confirm", { get: confirmPage(deps), post: [csrfCheck, confirm(deps)] });
+  route(router, "/confirm/passkey/options", { post: confirmOptions(deps) });
+  route(router, "/confirm/passkey", { post: confirmWithPasskey(deps) });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
-  route(router, "/account/2fa/setup", { post: [csrfCheck, setupTwoFactor(deps, accountWithError(deps))] });
-  route(router, "/account/2fa/confirm", { post: [csrfCheck, confirmTwoFactor(deps, accountWithError(deps))] });
+  route(router, "/account/2fa/setup", { post: [csrfCheck, confirmed, setupTwoFactor(deps, accountWithError(deps))] });
+  route(router, "/account/2fa/confirm", {
+    post: [csrfCheck, confirmed, confirmTwoFactor(deps, accountWithError(deps))],
+  });
+  route(router, "/account/2fa/recovery", {
+    post: [csrfCheck, confirmed, newRecoveryCodes(deps, accountWithError(deps))],
+  });
   route(router, "/account/2fa/disable", { post: [csrfCheck, disableTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/consents/withdraw", { post: [csrfCheck, withdrawConsent(deps)] });
   route(router, "/account/sessions/signout", { post: [csrfCheck, signOutSession(deps)] });
   route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });
   route(router, "/account/export", { get: exportAccount(deps) });
   route(router, "/account/delete", { post: [csrfCheck, deleteAccount(deps)] });
-  route(router, "/account/email", { post: [csrfCheck, setEmail(deps)] });
+  route(router, "/account/email", {
+    post: [csrfCheck, freshProof(deps, { returnTo: "/account", keep: ["email"] }), setEmail(deps)],
+  });
+  route(router, "/account/password", { post: [csrfCheck, confirmed, changePassword(deps)] });
   route(router, "/account/email/resend", { post: [csrfCheck, resendConfirmation(deps)] });
   route(router, "/email/confirm", { get: confirmEmail(deps) });
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
@@ -115,7 +140,7 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
   route(router, "/account/passkeys", { post: addPasskey(deps) });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
-  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, removePasskey(deps)] });
+  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, confirmed, removePasskey(deps)] });
   route(router, "/account/delete/passkey/options", { post: deletionOptions(deps) });
   route(router, "/account/delete/passkey", { post: deleteWithPasskey(deps) });
   route(router, "/signin/passkey/options", { post: signInOptions(deps) });

@@ -5,6 +5,7 @@ import type { Request, Response } from "express";
 import QRCode from "qrcode";
 import { FormError } from "../../domain/accounts.js";
 import { seal, sealingKey, unseal } from "../../domain/seal.js";
+import { ALREADY_ON } from "../../domain/two-factor.js";
 import type { UserRecord } from "../../store/port.js";
 import { RecoveryCodesPage, TwoFactorCodePage, TwoFactorSetupPage, type QrCode } from "../../views/two-factor.js";
 import { currentUser, field, page, queryParam, type PagesDeps } from "./context.js";
@@ -122,13 +123,18 @@ async function renderSetup(
   );
 }
 
-/** POST /account/2fa/setup: a new secret to scan (nothing stored until a first code confirms it). */
+/**
+ * POST /account/2fa/setup: a new secret to scan (nothing stored until a first code confirms it).
+ * With two-factor on, only as a replacement (`replace=1`): its own confirmed step, whose first code
+ * swaps the secret and the recovery codes (one secret at a time: TwoFactor.confirm).
+ */
 export function setupTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    if (await deps.twoFactor.isOn(user.id)) return renderAccount(req, res, user, 409, "Two-factor is already on.");
-    await renderSetup(req, res, deps, user, deps.twoFactor.newSetup(user.id, user.username), 200);
+    if ((await deps.twoFactor.isOn(user.id)) && field(req, "replace") !== "1")
+      return renderAccount(req, res, user, 409, ALREADY_ON);
+    await renderSetup(req, res, deps, user, await deps.twoFactor.newSetup(user.id, user.username), 200);
   });
 }
 
@@ -164,8 +170,30 @@ export function confirmTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
       sendPage(res, 200, RecoveryCodesPage({ ui: pageUi(req, deps.config), user, csrf: await csrfToken(req), codes }));
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
+      // 409: two-factor is no longer as it was when this set-up began; the set-up is of no use now.
+      if (err.status === 409) return renderAccount(req, res, user, err.status, err.description);
       await renderSetup(req, res, deps, user, setup, err.status, err.description);
     }
+  });
+}
+
+/** POST /account/2fa/recovery (after "Confirm it's you"): ten new recovery codes, shown once; the old ones stop working. */
+export function newRecoveryCodes(deps: PagesDeps, renderAccount: AccountRenderer) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, "/signin");
+    let codes: string[];
+    try {
+      codes = await deps.twoFactor.newRecoveryCodes(user.id, changeOrigin(req));
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      return renderAccount(req, res, user, err.status, err.description);
+    }
+    sendPage(
+      res,
+      200,
+      RecoveryCodesPage({ ui: pageUi(req, deps.config), user, csrf: await csrfToken(req), codes, fresh: true }),
+    );
   });
 }
 

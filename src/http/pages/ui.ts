@@ -48,7 +48,7 @@ export function pageLocale(req: Request): Locale {
 function here(req: Request, authUrl: string): string {
   if (req.method === "GET" || req.method === "HEAD") return safeReturnTo(req.originalUrl, authUrl);
   const path = req.path;
-  if (path === "/signin" || path === "/signup" || path === "/signin/code")
+  if (path === "/signin" || path === "/signup" || path === "/signin/code" || path === "/confirm")
     return safeReturnTo(req.originalUrl, authUrl);
   if (path.startsWith("/developers")) return "/developers";
   return "/account";

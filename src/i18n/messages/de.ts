@@ -386,4 +386,29 @@ export const de: Messages = {
   "err.twofaAlreadyOn": "Zwei-Faktor ist bereits eingeschaltet.",
   "err.twofaUnreadable":
     "Die Zwei-Faktor-Anmeldung dieses Kontos kann nicht mehr geprüft werden, weil sich die Einstellungen des Dienstes geändert haben. Bitte den Betreiber des Dienstes, sie auszuschalten, und richte sie danach neu ein.",
+  "confirm.title": "Bestätigen Sie, dass Sie es sind",
+  "confirm.lead":
+    "Für diese Änderung müssen Sie bestätigen, dass Sie es sind. Danach werden Sie in diesem Browser {minutes} Minuten lang nicht erneut gefragt.",
+  "confirm.withPassword": "Mit Ihrem Passwort",
+  "confirm.withCode": "Mit einem Code aus Ihrer Authenticator-App",
+  "confirm.codeHint": "Der 6-stellige Code, den Ihre App gerade anzeigt.",
+  "confirm.submit": "Bestätigen",
+  "confirm.orPasskey": "Oder verwenden Sie einen Ihrer Passkeys:",
+  "confirm.withPasskey": "Mit einem Passkey bestätigen",
+  "twofa.replace": "Eine neue Authenticator-App verwenden",
+  "twofa.replaceHint":
+    "Richtet einen neuen Schlüssel und neue Wiederherstellungscodes ein; die bisherigen gelten, bis der neue Schlüssel bestätigt ist.",
+  "err.reauthRequired":
+    "Bestätigen Sie zuerst, dass Sie es sind: Dafür ist Ihr Passwort, ein Passkey oder ein Zwei-Faktor-Code aus den letzten Minuten nötig.",
+  "err.twofaOff": "Zwei-Faktor ist ausgeschaltet; bestätigen Sie mit Ihrem Passwort oder einem Passkey.",
+  "err.twofaChanged": "Zwei-Faktor hat sich seit Beginn dieser Einrichtung geändert; beginnen Sie von vorn.",
+  "account.passwordTitle": "Passwort",
+  "account.passwordLead":
+    "Eine Änderung meldet alle anderen Browser ab, und Apps verlieren den Zugriff, bis Sie sich dort wieder anmelden.",
+  "account.passwordSave": "Passwort ändern",
+  "account.passwordChanged": "Ihr Passwort ist geändert. Alle anderen Browser wurden abgemeldet.",
+  "twofa.newCodes": "Neue Wiederherstellungscodes erstellen",
+  "twofa.newCodesHint": "Zehn neue Codes ersetzen die verbleibenden; die alten gelten sofort nicht mehr.",
+  "twofa.newCodesNotice": "Ihre neuen Wiederherstellungscodes sind bereit; die alten gelten nicht mehr.",
+  "err.twofaIsOff": "Zwei-Faktor ist ausgeschaltet.",
 };

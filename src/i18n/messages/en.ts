@@ -380,6 +380,31 @@ export const en = {
   "err.twofaAlreadyOn": "Two-factor is already on.",
   "err.twofaUnreadable":
     "Two-factor cannot be checked for this account since the service's settings changed. Ask the service's operator to turn it off; then set it up again.",
+  "confirm.title": "Confirm it's you",
+  "confirm.lead":
+    "This change needs you to confirm it's you. Once confirmed, you will not be asked again for {minutes} minutes in this browser.",
+  "confirm.withPassword": "With your password",
+  "confirm.withCode": "With a code from your authenticator app",
+  "confirm.codeHint": "The 6-digit code your app shows now.",
+  "confirm.submit": "Confirm",
+  "confirm.orPasskey": "Or use one of your passkeys:",
+  "confirm.withPasskey": "Confirm with a passkey",
+  "twofa.replace": "Use a new authenticator app",
+  "twofa.replaceHint":
+    "Sets up a new key and new recovery codes; the current ones keep working until the new key is confirmed.",
+  "err.reauthRequired":
+    "Confirm it's you first: this needs your password, a passkey or a two-factor code given in the last few minutes.",
+  "err.twofaOff": "Two-factor is off; confirm with your password or a passkey.",
+  "err.twofaChanged": "Two-factor changed since this set-up began; start again.",
+  "account.passwordTitle": "Password",
+  "account.passwordLead":
+    "Changing it signs out every other browser, and apps lose access until you sign in to them again.",
+  "account.passwordSave": "Change password",
+  "account.passwordChanged": "Your password is changed. Every other browser was signed out.",
+  "twofa.newCodes": "Make new recovery codes",
+  "twofa.newCodesHint": "Ten new codes replace the ones left; the old ones stop working at once.",
+  "twofa.newCodesNotice": "Your new recovery codes are ready; the old ones no longer work.",
+  "err.twofaIsOff": "Two-factor is off.",
 };
 
 /** Every key of the catalogs. */

@@ -378,4 +378,29 @@ export const es: Messages = {
   "err.twofaAlreadyOn": "La verificación en dos pasos ya está activada.",
   "err.twofaUnreadable":
     "La verificación en dos pasos de esta cuenta ya no se puede comprobar porque cambió la configuración del servicio. Pide al responsable del servicio que la desactive y vuelve a configurarla después.",
+  "confirm.title": "Confirma que eres tú",
+  "confirm.lead":
+    "Este cambio requiere que confirmes que eres tú. Una vez confirmado, no se te volverá a pedir durante {minutes} minutos en este navegador.",
+  "confirm.withPassword": "Con tu contraseña",
+  "confirm.withCode": "Con un código de tu aplicación de autenticación",
+  "confirm.codeHint": "El código de 6 dígitos que muestra ahora tu aplicación.",
+  "confirm.submit": "Confirmar",
+  "confirm.orPasskey": "O usa una de tus llaves de acceso:",
+  "confirm.withPasskey": "Confirmar con una llave de acceso",
+  "twofa.replace": "Usar una nueva aplicación de autenticación",
+  "twofa.replaceHint":
+    "Configura una clave nueva y códigos de recuperación nuevos; los actuales siguen valiendo hasta que se confirme la clave nueva.",
+  "err.reauthRequired":
+    "Primero confirma que eres tú: hace falta tu contraseña, una llave de acceso o un código de verificación de hace pocos minutos.",
+  "err.twofaOff": "La verificación en dos pasos está desactivada; confirma con tu contraseña o una llave de acceso.",
+  "err.twofaChanged": "La verificación en dos pasos cambió desde que empezó esta configuración; vuelve a empezar.",
+  "account.passwordTitle": "Contraseña",
+  "account.passwordLead":
+    "Cambiarla cierra la sesión en todos los demás navegadores, y las aplicaciones pierden el acceso hasta que vuelvas a iniciar sesión en ellas.",
+  "account.passwordSave": "Cambiar la contraseña",
+  "account.passwordChanged": "Tu contraseña se ha cambiado. Se cerró la sesión en todos los demás navegadores.",
+  "twofa.newCodes": "Crear nuevos códigos de recuperación",
+  "twofa.newCodesHint": "Diez códigos nuevos sustituyen a los que quedan; los antiguos dejan de funcionar al momento.",
+  "twofa.newCodesNotice": "Tus nuevos códigos de recuperación están listos; los antiguos ya no funcionan.",
+  "err.twofaIsOff": "La verificación en dos pasos está desactivada.",
 };

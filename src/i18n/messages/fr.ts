@@ -386,4 +386,30 @@ export const fr: Messages = {
   "err.twofaAlreadyOn": "La vérification en deux étapes est déjà activée.",
   "err.twofaUnreadable":
     "La vérification en deux étapes de ce compte ne peut plus être contrôlée, car les réglages du service ont changé. Demandez à l’exploitant du service de la désactiver, puis configurez-la à nouveau.",
+  "confirm.title": "Confirmez votre identité",
+  "confirm.lead":
+    "Cette modification demande de confirmer votre identité. Une fois confirmée, elle ne vous sera plus demandée pendant {minutes} minutes dans ce navigateur.",
+  "confirm.withPassword": "Avec votre mot de passe",
+  "confirm.withCode": "Avec un code de votre application d'authentification",
+  "confirm.codeHint": "Le code à 6 chiffres que votre application affiche maintenant.",
+  "confirm.submit": "Confirmer",
+  "confirm.orPasskey": "Ou utilisez l'une de vos clés d'accès :",
+  "confirm.withPasskey": "Confirmer avec une clé d'accès",
+  "twofa.replace": "Utiliser une nouvelle application d'authentification",
+  "twofa.replaceHint":
+    "Crée une nouvelle clé et de nouveaux codes de récupération ; les actuels restent valables jusqu'à la confirmation de la nouvelle clé.",
+  "err.reauthRequired":
+    "Confirmez d'abord votre identité : il faut votre mot de passe, une clé d'accès ou un code de vérification saisi il y a quelques minutes au plus.",
+  "err.twofaOff":
+    "La vérification en deux étapes est désactivée ; confirmez avec votre mot de passe ou une clé d'accès.",
+  "err.twofaChanged": "La vérification en deux étapes a changé depuis le début de cette configuration ; recommencez.",
+  "account.passwordTitle": "Mot de passe",
+  "account.passwordLead":
+    "Le changer déconnecte tous les autres navigateurs, et les applications perdent l'accès jusqu'à ce que vous vous y reconnectiez.",
+  "account.passwordSave": "Changer le mot de passe",
+  "account.passwordChanged": "Votre mot de passe est changé. Tous les autres navigateurs ont été déconnectés.",
+  "twofa.newCodes": "Créer de nouveaux codes de récupération",
+  "twofa.newCodesHint": "Dix nouveaux codes remplacent ceux qui restent ; les anciens cessent aussitôt de fonctionner.",
+  "twofa.newCodesNotice": "Vos nouveaux codes de récupération sont prêts ; les anciens ne fonctionnent plus.",
+  "err.twofaIsOff": "La vérification en deux étapes est désactivée.",
 };

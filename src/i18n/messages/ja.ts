@@ -372,4 +372,27 @@ export const ja: Messages = {
   "err.twofaAlreadyOn": "2 段階認証はすでに有効です。",
   "err.twofaUnreadable":
     "サービスの設定が変わったため、このアカウントの 2 段階認証を確認できません。サービスの運営者に無効にしてもらい、その後もう一度設定してください。",
+  "confirm.title": "本人確認",
+  "confirm.lead": "この変更には本人確認が必要です。確認後 {minutes} 分間は、このブラウザで再度求められません。",
+  "confirm.withPassword": "パスワードで確認",
+  "confirm.withCode": "認証アプリのコードで確認",
+  "confirm.codeHint": "アプリに今表示されている 6 桁のコード。",
+  "confirm.submit": "確認",
+  "confirm.orPasskey": "または、パスキーを使う：",
+  "confirm.withPasskey": "パスキーで確認",
+  "twofa.replace": "新しい認証アプリを使う",
+  "twofa.replaceHint": "新しいキーと新しい復旧コードを設定します。新しいキーを確認するまでは、現在のものが使えます。",
+  "err.reauthRequired":
+    "まず本人確認をしてください：数分以内に入力したパスワード、パスキー、または 2 段階認証のコードが必要です。",
+  "err.twofaOff": "2 段階認証は無効です。パスワードかパスキーで確認してください。",
+  "err.twofaChanged": "この設定を始めてから 2 段階認証が変更されました。最初からやり直してください。",
+  "account.passwordTitle": "パスワード",
+  "account.passwordLead":
+    "変更すると、ほかのすべてのブラウザからログアウトし、アプリは再びログインするまでアクセスできなくなります。",
+  "account.passwordSave": "パスワードを変更",
+  "account.passwordChanged": "パスワードを変更しました。ほかのすべてのブラウザからログアウトしました。",
+  "twofa.newCodes": "新しい復旧コードを作成",
+  "twofa.newCodesHint": "残っているコードを新しい 10 個のコードに置き換えます。古いコードはすぐに使えなくなります。",
+  "twofa.newCodesNotice": "新しい復旧コードができました。古いコードはもう使えません。",
+  "err.twofaIsOff": "2 段階認証は無効です。",
 };

@@ -11,9 +11,16 @@ export class MemoryTwoFactor implements TwoFactorStore {
     const r = this.records.get(userId);
     return r ? { ...r } : null;
   }
-  async enable(userId: string, record: TwoFactorRecord, recoveryHashes: string[]) {
+  async enable(
+    userId: string,
+    record: TwoFactorRecord,
+    recoveryHashes: string[],
+    expect?: { replaces: number | null },
+  ) {
+    if (expect && (this.records.get(userId)?.enabledAt ?? null) !== expect.replaces) return false;
     this.records.set(userId, { ...record });
     this.recovery.set(userId, new Set(recoveryHashes));
+    return true;
   }
   async disable(userId: string) {
     this.recovery.delete(userId);
@@ -30,6 +37,11 @@ export class MemoryTwoFactor implements TwoFactorStore {
   }
   async useRecoveryCode(userId: string, hash: string) {
     return this.recovery.get(userId)?.delete(hash) ?? false;
+  }
+  async replaceRecoveryCodes(userId: string, recoveryHashes: string[]) {
+    if (!this.records.has(userId)) return false;
+    this.recovery.set(userId, new Set(recoveryHashes));
+    return true;
   }
   async recoveryCodesLeft(userId: string) {
     return this.recovery.get(userId)?.size ?? 0;

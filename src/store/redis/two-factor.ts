@@ -19,6 +19,35 @@ redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 return added`,
 );
 
+// KEYS record, recovery codes; ARGV expected ("any", "off" or the enabledAt to replace), the
+// record, the recovery code hashes. Writes both only when the record is as expected; 1 when written.
+const ENABLE = luaScript(
+  2,
+  `
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == 'off' then
+  if current then return 0 end
+elseif ARGV[1] ~= 'any' then
+  if not current then return 0 end
+  local at = cjson.decode(current).enabledAt
+  if tostring(at) ~= ARGV[1] and string.format('%.0f', at) ~= ARGV[1] then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
+for i = 3, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+return 1`,
+);
+
+// KEYS record, recovery codes; ARGV the new recovery code hashes. Only while the record exists.
+const REPLACE_RECOVERY = luaScript(
+  2,
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('DEL', KEYS[2])
+for i = 1, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+return 1`,
+);
+
 export class RedisTwoFactor implements TwoFactorStore {
   constructor(
     private readonly redis: RedisClient,
@@ -28,16 +57,25 @@ export class RedisTwoFactor implements TwoFactorStore {
     const raw = await guarded(() => this.redis.get(this.keys.twoFactor(userId)));
     return raw ? (JSON.parse(raw) as TwoFactorRecord) : null;
   }
-  async enable(userId: string, record: TwoFactorRecord, recoveryHashes: string[]) {
-    const codes = this.keys.twoFactorRecovery(userId);
-    await guarded(() =>
-      this.redis
-        .multi()
-        .set(this.keys.twoFactor(userId), JSON.stringify(record))
-        .del(codes)
-        .sadd(codes, ...recoveryHashes)
-        .exec(),
+  async enable(
+    userId: string,
+    record: TwoFactorRecord,
+    recoveryHashes: string[],
+    expect?: { replaces: number | null },
+  ) {
+    const expected = expect === undefined ? "any" : expect.replaces === null ? "off" : String(expect.replaces);
+    const done = await guarded(() =>
+      runScript(
+        this.redis,
+        ENABLE,
+        this.keys.twoFactor(userId),
+        this.keys.twoFactorRecovery(userId),
+        expected,
+        JSON.stringify(record),
+        ...recoveryHashes,
+      ),
     );
+    return done === 1;
   }
   async disable(userId: string) {
     const [n] = await guarded(() =>
@@ -58,6 +96,18 @@ export class RedisTwoFactor implements TwoFactorStore {
   }
   async useRecoveryCode(userId: string, hash: string) {
     return (await guarded(() => this.redis.srem(this.keys.twoFactorRecovery(userId), hash))) === 1;
+  }
+  async replaceRecoveryCodes(userId: string, recoveryHashes: string[]) {
+    const done = await guarded(() =>
+      runScript(
+        this.redis,
+        REPLACE_RECOVERY,
+        this.keys.twoFactor(userId),
+        this.keys.twoFactorRecovery(userId),
+        ...recoveryHashes,
+      ),
+    );
+    return done === 1;
   }
   async recoveryCodesLeft(userId: string) {
     return guarded(() => this.redis.scard(this.keys.twoFactorRecovery(userId)));
