@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import { spawn, spawnSync } from "node:child_process";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { areas, settings } from "../src/config/settings.js";
 import { http } from "./support/http.js";
 
 const bad = (env: Record<string, string>) => {
@@ -98,6 +99,35 @@ describe("Configuration", () => {
       [{ REDIS_ADAPTER: "fast" }, 'REDIS_ADAPTER: Invalid option: expected one of "classic"|"sharded"'],
     ];
     for (const [env, expected] of cases) expect(message(env), JSON.stringify(env)).to.equal(expected);
+  });
+
+  it("When the settings table is read, then each variable and each field is there once, documented, and fills the Config", () => {
+    const names = areas.flatMap((a) => Object.keys(a.settings));
+    expect(names.length, "a variable in two areas").to.equal(new Set(names).size);
+    expect(Object.keys(settings)).to.have.members(names);
+    const fields = Object.values(settings).map((s) => s.field);
+    expect(fields.length, "a field filled by two settings").to.equal(new Set(fields).size);
+    const { config } = loadConfig({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "1" });
+    const fieldsOf = config as unknown as Record<string, Record<string, unknown> | undefined>;
+    for (const [name, s] of Object.entries(settings)) {
+      for (const text of Object.values(s.doc)) expect(text.trim(), `${name}'s docs`).to.not.equal("");
+      const [top, inner] = s.field.split(".") as [string, string | undefined];
+      expect(config, `${name} fills ${s.field}`).to.have.property(top);
+      if (inner !== undefined) expect(fieldsOf[top], `${name} fills ${s.field}`).to.have.property(inner);
+    }
+    const tops = new Set(fields.map((f) => f.split(".")[0]!));
+    expect(
+      Object.keys(config).filter((k) => !tops.has(k)),
+      "Config fields no setting fills",
+    ).to.deep.equal([]);
+  });
+
+  it("When the newest settings are set, then REAUTH_MAX_AGE and ID_TOKEN_SIGNING_ALG are read, with their defaults", () => {
+    expect(loadConfig({}).config).to.include({ reauthMaxAge: 300, idTokenSigningAlg: "RS256" });
+    expect(loadConfig({ REAUTH_MAX_AGE: "60", ID_TOKEN_SIGNING_ALG: "EdDSA" }).config).to.include({
+      reauthMaxAge: 60,
+      idTokenSigningAlg: "EdDSA",
+    });
   });
 
   it("When REDIS_WAIT_REPLICAS is set, then it needs REDIS_URL and a whole number; unset, writes do not wait", () => {
