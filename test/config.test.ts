@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import { spawn, spawnSync } from "node:child_process";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { areas, settings } from "../src/config/settings.js";
 import { http } from "./support/http.js";
 
 const bad = (env: Record<string, string>) => {
@@ -50,6 +51,83 @@ describe("Configuration", () => {
     expect(bad({ HOT_ROUTES: "no" })).to.equal("HOT_ROUTES");
     expect(bad({ SIGNING_KEY_AT_START: "later" })).to.equal("SIGNING_KEY_AT_START");
     expect(bad({ KEEP_ALIVE_TIMEOUT: "0" })).to.equal("KEEP_ALIVE_TIMEOUT");
+  });
+
+  it("When a setting is bad, then the error says what it accepts, in the same words as ever", () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        if (e instanceof ConfigError) return e.message;
+        throw e;
+      }
+      return "accepted";
+    };
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: "http" }, "PORT: must be a whole number from 0 to 65535"],
+      [{ PORT: "70000" }, "PORT: must be at most 65535"],
+      [{ CODE_TTL: "0" }, "CODE_TTL: must be at least 1"],
+      [{ ACCESS_TOKEN_TTL: "+60" }, "ACCESS_TOKEN_TTL: must be a whole number from 60 to 86400"],
+      [{ REAUTH_MAX_AGE: "86401" }, "REAUTH_MAX_AGE: must be at most 86400"],
+      [{ REAUTH_MAX_AGE: "0" }, "REAUTH_MAX_AGE: must be at least 1"],
+      [{ BASE_URL: "https://a.example/?q" }, "BASE_URL: must be an absolute http(s) URL without query or fragment"],
+      [{ AUTH_URL: "ftp://x" }, "AUTH_URL: must be an absolute http(s) URL without query or fragment"],
+      [{ REDIS_URL: "http://r" }, "REDIS_URL: must be redis://, rediss:// or redis+cluster://host:port,host:port"],
+      [{ KEY_PREFIX: "a b" }, "KEY_PREFIX: must be 1-32 of A-Z a-z 0-9 _ . : -"],
+      [{ SECRET: "short" }, "SECRET: must be at least 32 bytes"],
+      [{ NODE_ENV: "production" }, "SECRET: is required when NODE_ENV=production"],
+      [
+        { REDIS_WAIT_REPLICAS: "1" },
+        "REDIS_WAIT_REPLICAS: needs REDIS_URL: the embedded store has no replicas to wait for",
+      ],
+      [
+        { CORS_ORIGINS: "https://a.example/" },
+        'CORS_ORIGINS: "https://a.example/" is not an origin like https://app.example',
+      ],
+      [{ ID_TOKEN_SIGNING_ALG: "HS256" }, "ID_TOKEN_SIGNING_ALG: must be RS256, ES256 or EdDSA"],
+      [{ HOT_ROUTES: "yes" }, "HOT_ROUTES: must be on or off"],
+      [{ SIGNING_KEY_AT_START: "later" }, "SIGNING_KEY_AT_START: must be on or off"],
+      [{ SERVICE_NAME: " " }, "SERVICE_NAME: must be 1-40 characters"],
+      [{ SERVICE_LOGO_URL: "/logo.svg" }, "SERVICE_LOGO_URL: must be an absolute http(s) URL"],
+      [{ SMTP_URL: "http://mail.example" }, "SMTP_URL: must be smtp://[user:password@]host[:port] or smtps://…"],
+      [{ MAIL_FROM: "nobody" }, "MAIL_FROM: must be an address, or Name <address>"],
+      [{ NODE_ENV: "staging" }, 'NODE_ENV: Invalid option: expected one of "production"|"development"|"test"'],
+      [
+        { LOG_LEVEL: "loud" },
+        'LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"',
+      ],
+      [{ REDIS_ADAPTER: "fast" }, 'REDIS_ADAPTER: Invalid option: expected one of "classic"|"sharded"'],
+    ];
+    for (const [env, expected] of cases) expect(message(env), JSON.stringify(env)).to.equal(expected);
+  });
+
+  it("When the settings table is read, then each variable and each field is there once, documented, and fills the Config", () => {
+    const names = areas.flatMap((a) => Object.keys(a.settings));
+    expect(names.length, "a variable in two areas").to.equal(new Set(names).size);
+    expect(Object.keys(settings)).to.have.members(names);
+    const fields = Object.values(settings).map((s) => s.field);
+    expect(fields.length, "a field filled by two settings").to.equal(new Set(fields).size);
+    const { config } = loadConfig({ REDIS_URL: "redis://r:6380", REDIS_WAIT_REPLICAS: "1" });
+    const fieldsOf = config as unknown as Record<string, Record<string, unknown> | undefined>;
+    for (const [name, s] of Object.entries(settings)) {
+      for (const text of Object.values(s.doc)) expect(text.trim(), `${name}'s docs`).to.not.equal("");
+      const [top, inner] = s.field.split(".") as [string, string | undefined];
+      expect(config, `${name} fills ${s.field}`).to.have.property(top);
+      if (inner !== undefined) expect(fieldsOf[top], `${name} fills ${s.field}`).to.have.property(inner);
+    }
+    const tops = new Set(fields.map((f) => f.split(".")[0]!));
+    expect(
+      Object.keys(config).filter((k) => !tops.has(k)),
+      "Config fields no setting fills",
+    ).to.deep.equal([]);
+  });
+
+  it("When the newest settings are set, then REAUTH_MAX_AGE and ID_TOKEN_SIGNING_ALG are read, with their defaults", () => {
+    expect(loadConfig({}).config).to.include({ reauthMaxAge: 300, idTokenSigningAlg: "RS256" });
+    expect(loadConfig({ REAUTH_MAX_AGE: "60", ID_TOKEN_SIGNING_ALG: "EdDSA" }).config).to.include({
+      reauthMaxAge: 60,
+      idTokenSigningAlg: "EdDSA",
+    });
   });
 
   it("When REDIS_WAIT_REPLICAS is set, then it needs REDIS_URL and a whole number; unset, writes do not wait", () => {
