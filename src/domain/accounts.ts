@@ -1,6 +1,6 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
-import { SigilError } from "../errors.js";
+import { SigilError, type MessageRef, type PlainErrorId } from "../errors.js";
 import type { SessionSummary, Store, UserRecord } from "../store/port.js";
 import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
@@ -11,28 +11,29 @@ export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
 
 /** A rule a person broke in a form: shown on the page next to the form, status 400. */
 export class FormError extends SigilError {
-  constructor(message: string, status = 400) {
-    super(status, "invalid_request", message);
+  constructor(message: PlainErrorId | MessageRef, status = 400) {
+    const ref = typeof message === "string" ? { id: message, params: {} } : message;
+    super(status, "invalid_request", ref.id, ref.params as never);
   }
 }
 
 export function checkUsername(raw: string): string {
   const u = raw.trim().toLowerCase();
-  if (!USERNAME.test(u)) throw new FormError("Usernames are 3 to 32 of a-z, 0-9, _ . and -.");
+  if (!USERNAME.test(u)) throw new FormError("err.username");
   return u;
 }
 
 export function checkDisplayName(raw: string): string {
   const d = raw.trim();
   const n = codePointLength(d);
-  if (n < 1 || n > 64) throw new FormError("Display names are 1 to 64 characters.");
-  if (/[\x00-\x1f\x7f]/.test(d)) throw new FormError("Display names cannot hold control characters.");
+  if (n < 1 || n > 64) throw new FormError("err.displayName");
+  if (/[\x00-\x1f\x7f]/.test(d)) throw new FormError("err.displayNameControl");
   return d;
 }
 
 export function checkPassword(raw: string): string {
   const n = codePointLength(raw);
-  if (n < 8 || n > 128) throw new FormError("Passwords are 8 to 128 characters.");
+  if (n < 8 || n > 128) throw new FormError("err.password");
   return raw;
 }
 
@@ -65,7 +66,7 @@ export class Accounts {
       createdAt: Date.now(),
       ...(input.locale ? { locale: input.locale } : {}),
     };
-    if (!(await this.store.accounts.create(user))) throw new FormError("That username is taken.", 409);
+    if (!(await this.store.accounts.create(user))) throw new FormError("err.taken", 409);
     return user;
   }
 
@@ -92,7 +93,7 @@ export class Accounts {
     );
     if (!user || !ok) {
       await this.limits.fail(username, address);
-      throw new FormError("The username or password is wrong.", 401);
+      throw new FormError("err.wrongCredentials", 401);
     }
     await this.limits.check(username, address);
     return user;
@@ -149,7 +150,7 @@ export class Accounts {
     try {
       await this.signIn(user.username, password, address);
     } catch (err) {
-      if (err instanceof FormError && err.status === 401) throw new FormError("The password is wrong.", 401);
+      if (err instanceof FormError && err.status === 401) throw new FormError("err.wrongPassword", 401);
       throw err;
     }
   }

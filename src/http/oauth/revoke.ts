@@ -26,7 +26,7 @@ export function revokeEndpoint(deps: { apps: Apps; oauth: OAuth; limiter: Attemp
     const body = bodyOf(req);
     const app = await authenticateClient(deps.apps, deps.limiter, readCredentials(req, body), req.ip ?? "");
     const token = str(body.token, "token");
-    if (!token) throw invalidRequest("token is required.");
+    if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");
     await deps.oauth.grants.revoke(token, app.clientId);
     res.status(200).json({});

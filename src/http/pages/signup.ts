@@ -36,8 +36,7 @@ export function signUp(deps: PagesDeps) {
     };
     try {
       const limit = await perAddress.consume(req.ip ?? "");
-      if (!limit.allowed)
-        throw rateLimited(limit.retryAfterMs / 1000, "Too many sign-ups from this address; try again later.");
+      if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.signupThrottled");
       if (form.email.trim()) normalizeEmail(form.email); // refused before the account is made
       const locale = pageUi(req, deps.config).locale;
       const user = await deps.accounts.create({ ...form, locale });
@@ -54,7 +53,7 @@ export function signUp(deps: PagesDeps) {
           ui,
           csrf: await csrfToken(req),
           returnTo,
-          error: problem(ui, err.description),
+          error: problem(ui, err),
           username: form.username,
           displayName: form.displayName,
           email: form.email,
