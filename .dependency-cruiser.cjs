@@ -42,6 +42,14 @@ module.exports = {
       to: { path: "^src/http/" },
     },
     {
+      name: "adapters-reach-data-through-domain",
+      severity: "error",
+      comment:
+        "Data flows one way: http/ and realtime/ call domain/, never the store. From store/ they may name record types and pure helpers (store/port.ts), never a backend, openStore or the limiter; test/layers.test.ts checks that they never hold the store itself.",
+      from: { path: "^src/(http|realtime)/" },
+      to: { path: "^src/store/", pathNot: "^src/store/port\\.ts$" },
+    },
+    {
       name: "store-is-the-bottom",
       severity: "error",
       comment: "store/ is the lowest layer: it never imports http/, realtime/ or domain/.",

@@ -43,6 +43,12 @@ export class AccountLife {
     return list.map((s) => ({ ...s, id: publicSessionId(this.deps.secret, s.sid) }));
   }
 
+  /** Signs out the user's session with this public id (from the list) at once; any other id: nothing. */
+  async endSession(userId: string, id: string): Promise<void> {
+    const target = (await this.sessions(userId)).find((x) => x.id === id);
+    if (target) await this.deps.store.sessions.destroy(target.sid, userId);
+  }
+
   /**
    * Everything Sigil holds about the user, as JSON: the account (never the password hash: only
    * that a password is set), the picture's URL, the signed-in sessions, the consents with their

@@ -1,7 +1,8 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
-import { SigilError, type MessageRef, type PlainErrorId } from "../errors.js";
-import type { SessionSummary, Store, UserRecord } from "../store/port.js";
+import { SigilError, rateLimited, type MessageRef, type PlainErrorId } from "../errors.js";
+import type { AttemptLimiter, SessionSummary, Store, UserRecord } from "../store/port.js";
+import { LIMITS } from "./limits.js";
 import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
@@ -40,12 +41,21 @@ export function checkPassword(raw: string): string {
 export class Accounts {
   /** The failed sign-in limits, shared with passkey sign-in (services.ts hands them to Passkeys). */
   readonly limits: SignInLimits;
+  /** Sign-up posts per address (LIMITS.signUpPerAddress). */
+  private readonly signUps: AttemptLimiter;
 
   constructor(
     private readonly store: Store,
     private readonly passwords = new Passwords(),
   ) {
     this.limits = new SignInLimits(store);
+    this.signUps = store.limiter(LIMITS.signUpPerAddress);
+  }
+
+  /** Counts a sign-up post from the address, before anything is checked; 429 past the limit. */
+  async countSignUp(address: string): Promise<void> {
+    const limit = await this.signUps.consume(address);
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.signupThrottled");
   }
 
   async create(input: {

@@ -1,6 +1,6 @@
 // Apps (OAuth clients): registration, secret rotation with a grace period, deletion, lookup.
 // Secrets are stored only as keyed hashes and compared in constant time.
-import type { AppRecord, Store } from "../store/port.js";
+import { corsOriginKey, type AppRecord, type Store } from "../store/port.js";
 import { FormError } from "./accounts.js";
 import { redirectUriProblem } from "./redirect-uris.js";
 import { keyedHash, randomId, randomToken, sameDigest } from "./secrets.js";
@@ -119,6 +119,23 @@ export class Apps {
   async byClientId(clientId: string): Promise<AppRecord | null> {
     if (!CLIENT_ID.test(clientId)) return null;
     return this.deps.store.apps.get(clientId);
+  }
+
+  /**
+   * CORS for /token and /revoke (docs/http-api.md#public-clients), a preflight: whether any public
+   * client has a redirect URL on this origin (the preflight names no client).
+   */
+  async publicOriginKnown(origin: string): Promise<boolean> {
+    const key = corsOriginKey(origin);
+    return key ? this.deps.store.apps.publicOriginKnown(key) : false;
+  }
+
+  /** CORS for /token and /revoke, a request: whether the app it names is public, with a redirect URL on this origin. */
+  async publicClientOn(clientId: string, origin: string): Promise<boolean> {
+    const key = corsOriginKey(origin);
+    if (!key) return false;
+    const app = await this.byClientId(clientId);
+    return app?.public === true && app.redirectUris.some((u) => corsOriginKey(u) === key);
   }
 
   listByOwner(ownerId: string): Promise<AppRecord[]> {

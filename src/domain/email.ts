@@ -8,6 +8,7 @@ import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
 import { mailLocale, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
 import { translator, type Locale } from "../i18n/index.js";
 import type { AttemptLimiter, MailLinkRecord, Store, UserRecord } from "../store/port.js";
+import { LIMITS } from "./limits.js";
 
 const EMAIL_MAX = 254;
 
@@ -92,14 +93,14 @@ export class EmailService {
   private readonly perRecipient: AttemptLimiter;
 
   constructor(private readonly deps: EmailDeps) {
-    // No mail bombing: at most 3 reset mails per account per hour, whoever asks; 5 confirmation
-    // mails per account per hour (a refusal the user sees); and 10 mails of any kind per
-    // recipient address per hour, however many accounts give it (the others are dropped).
-    // And 10 /forgot requests per client address per 15 minutes (a refusal the asker sees).
-    this.perClientAddress = deps.store.limiter({ name: "forgot-addr", points: 10, windowSeconds: 900 });
-    this.perAccount = deps.store.limiter({ name: "forgot-user", points: 3, windowSeconds: 3600 });
-    this.confirmPerAccount = deps.store.limiter({ name: "confirm-user", points: 5, windowSeconds: 3600 });
-    this.perRecipient = deps.store.limiter({ name: "mail-to", points: 10, windowSeconds: 3600 });
+    // No mail bombing (the numbers: domain/limits.ts): reset mails per account, whoever asks;
+    // confirmation mails per account (a refusal the user sees); and mails of any kind per
+    // recipient address, however many accounts give it (the others are dropped). And /forgot
+    // requests per client address (a refusal the asker sees).
+    this.perClientAddress = deps.store.limiter(LIMITS.forgotPerAddress);
+    this.perAccount = deps.store.limiter(LIMITS.resetMailsPerUser);
+    this.confirmPerAccount = deps.store.limiter(LIMITS.confirmMailsPerUser);
+    this.perRecipient = deps.store.limiter(LIMITS.mailsPerRecipient);
   }
 
   /** Counts a confirmation mail for the user; 429 past the limit (nothing changed then). */

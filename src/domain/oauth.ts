@@ -5,6 +5,7 @@ import { insufficientScope, invalidGrant, invalidToken } from "../errors.js";
 import type { AppRecord, CodeRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { Grants } from "./grants.js";
+import { covers } from "./oidc.js";
 import { redirectUriMatches } from "./redirect-uris.js";
 import { keyedHash, randomToken, sameDigest } from "./secrets.js";
 
@@ -19,6 +20,9 @@ export interface OAuthDeps {
 
 /** RFC 7636 §4.1/4.2: 43–128 unreserved characters. */
 export const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** What a consent given before OpenID Connect (or to a plain OAuth request) allows. */
+const LEGACY_SCOPES: readonly string[] = ["openid", "profile"];
 
 export class OAuth {
   /** Refresh tokens, revocation, introspection (domain/grants.ts). */
@@ -138,6 +142,35 @@ export class OAuth {
   consents(userId: string) {
     return this.deps.store.grants.consents(userId);
   }
+
+  /** The scopes the user's consent to the app allows; null without a consent. */
+  private async consentScopes(userId: string, clientId: string): Promise<readonly string[] | null> {
+    if (!(await this.hasConsent(userId, clientId))) return null;
+    return (await this.deps.store.consentScopes.get(userId, clientId)) ?? LEGACY_SCOPES;
+  }
+
+  /**
+   * Whether the user's consent to the app covers the scopes asked (a consent from before OpenID
+   * Connect: openid and profile). The plain OAuth path asks for profile like any other scope: a
+   * consent to "openid email" alone does not let it through silently.
+   */
+  async consentCovers(userId: string, clientId: string, asked: readonly string[]): Promise<boolean> {
+    const granted = await this.consentScopes(userId, clientId);
+    return granted !== null && covers(granted, asked);
+  }
+
+  /**
+   * The user allows the app these scopes (undefined: a plain OAuth request, which allows what
+   * openid and profile read), added to what they still allow; a withdrawn consent's old scopes
+   * are forgotten. Then the consent is given.
+   */
+  async allow(userId: string, clientId: string, scopes: readonly string[] | undefined): Promise<void> {
+    const before = (await this.consentScopes(userId, clientId)) ?? [];
+    const now = scopes ?? LEGACY_SCOPES;
+    await this.deps.store.consentScopes.set(userId, clientId, [...new Set([...before, ...now])]);
+    await this.grantConsent(userId, clientId);
+  }
+
   /** Withdraws the consent and revokes at once the app's tokens for the user and its unredeemed codes. */
   async withdrawConsent(userId: string, clientId: string): Promise<void> {
     if (!CLIENT_ID.test(clientId)) return;

@@ -20,6 +20,7 @@ import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js"
 import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
 import { keyedHash } from "./secrets.js";
 import type { SignInLimits } from "./signin-limits.js";
+import { LIMITS } from "./limits.js";
 import type { ChangeOrigin, SecurityMails } from "./security-mails.js";
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
@@ -144,7 +145,7 @@ export class Passkeys {
     },
   ) {
     this.rp = relyingParty(deps.authUrl);
-    this.ceremonies = deps.store.limiter({ name: "passkey-ceremonies", points: 300, windowSeconds: 300 });
+    this.ceremonies = deps.store.limiter(LIMITS.passkeyCeremonies);
   }
 
   /** How a stored challenge names its user: a keyed hash of the id, never the id. */

@@ -6,6 +6,7 @@ import { Passwords } from "./passwords.js";
 import { Accounts } from "./accounts.js";
 import { AccountLife } from "./account-life.js";
 import { appExistsIn, Apps } from "./apps.js";
+import { ClientAuth } from "./client-auth.js";
 import { ChannelEvents } from "./channel-events.js";
 import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
@@ -19,12 +20,16 @@ import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
 import { TwoFactor } from "./two-factor.js";
 import { StepUp } from "./step-up.js";
+import { Readiness } from "./readiness.js";
+import { PageSessions } from "./page-sessions.js";
 
 export interface Services {
   accounts: Accounts;
   /** Export, deletion and password reset of an account (domain/account-life.ts). */
   accountLife: AccountLife;
   apps: Apps;
+  /** Client authentication at /token, /revoke and /introspect, its failures counted once for all three. */
+  clientAuth: ClientAuth;
   /** CUSTOM TOKENs: create, list, revoke (for /developers, the channel and the CLI). */
   customTokens: CustomTokens;
   oauth: OAuth;
@@ -42,6 +47,10 @@ export interface Services {
   securityMails: SecurityMails;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (REAUTH_MAX_AGE). */
   stepUp: StepUp;
+  /** The pages' sessions as saved (express-session's store). */
+  pageSessions: PageSessions;
+  /** GET /readyz: whether the store answers. */
+  readiness: Readiness;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -110,6 +119,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       securityMails,
     }),
     apps,
+    clientAuth: new ClientAuth({ store, apps }),
     customTokens,
     oauth,
     events: new ChannelEvents(store, config),
@@ -136,5 +146,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     twoFactor,
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
+    pageSessions: new PageSessions(store),
+    readiness: new Readiness(store),
   };
 }

@@ -1,9 +1,10 @@
-// The sign-in limits (docs/http-api.md#rate-limits): failed sign-ins per username and address (10 per
-// 15 minutes) and per address (100 per 15 minutes). One pair of counters for every way of signing
+// The sign-in limits (docs/http-api.md#rate-limits, numbers in domain/limits.ts): failed sign-ins per
+// username and address, and per address. One pair of counters for every way of signing
 // in — a wrong password (accounts.ts) and a refused passkey answer (passkeys.ts) — so that neither
 // way gives more tries than the other, and switching between them gives none at all.
 import { rateLimited } from "../errors.js";
 import type { AttemptLimiter, LimitResult, Store } from "../store/port.js";
+import { LIMITS } from "./limits.js";
 
 /**
  * The per-username limit is counted per address too (docs/http-api.md#pages): counting a username's failures
@@ -31,8 +32,8 @@ export class SignInLimits {
   private readonly perAddress: AttemptLimiter;
 
   constructor(store: Store) {
-    this.perUserAddress = store.limiter({ name: "signin-user-addr", points: 10, windowSeconds: 900 });
-    this.perAddress = store.limiter({ name: "signin-addr", points: 100, windowSeconds: 900 });
+    this.perUserAddress = store.limiter(LIMITS.signInPerUserAddress);
+    this.perAddress = store.limiter(LIMITS.signInPerAddress);
   }
 
   /** 429 when this address, or this username from it, has used up its failures; counts nothing. */

@@ -10,6 +10,7 @@ import { FormError } from "./accounts.js";
 import { seal, sealingKey, unseal } from "./seal.js";
 import { keyedHash } from "./secrets.js";
 import type { BrowserOrigin, SecurityMails } from "./security-mails.js";
+import { LIMITS } from "./limits.js";
 
 const PERIOD = 30;
 const DIGITS = 6;
@@ -79,8 +80,8 @@ export class TwoFactor {
     },
   ) {
     this.key = sealingKey(deps.secret, "sigil totp secret seal v1");
-    this.perUser = deps.store.limiter({ name: "2fa-user", points: 10, windowSeconds: 900 });
-    this.perAddress = deps.store.limiter({ name: "2fa-addr", points: 100, windowSeconds: 900 });
+    this.perUser = deps.store.limiter(LIMITS.twoFactorPerUser);
+    this.perAddress = deps.store.limiter(LIMITS.twoFactorPerAddress);
     this.now = deps.now ?? Date.now;
   }
 

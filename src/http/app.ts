@@ -8,7 +8,6 @@ import type { Config } from "../config.js";
 import type { Services } from "../domain/services.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import type { Store } from "../store/port.js";
 import { clientAddressOf, compileTrust } from "./client-address.js";
 import { fastPath } from "./hot-routes.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
@@ -19,7 +18,6 @@ import { routes } from "./routes.js";
 
 export interface HttpAppDeps {
   config: Config;
-  store: Store;
   services: Services;
   logger: Logger;
   metrics: Metrics;

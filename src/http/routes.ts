@@ -6,7 +6,6 @@ import type { Router } from "express";
 import type { Config } from "../config.js";
 import type { Services } from "../domain/services.js";
 import type { Metrics } from "../metrics.js";
-import type { Store } from "../store/port.js";
 import { VERSION } from "../version.js";
 import { challengeJsonRoutes, challengeRoutes } from "./challenges/index.js";
 import { clientBundleRoutes } from "./client-bundle.js";
@@ -20,7 +19,6 @@ import type { JsonRoute } from "./route.js";
 
 export interface RouteDeps {
   config: Config;
-  store: Store;
   services: Services;
   metrics: Metrics;
   /** The OpenAPI document's registry: routers add their operations (JSON routes are added for them). */
@@ -28,7 +26,7 @@ export interface RouteDeps {
 }
 
 export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] } {
-  const { config, store, services, metrics, api } = deps;
+  const { config, services, metrics, api } = deps;
   const { accounts, accountLife, apps, oauth, customTokens, challenges, openid } = services;
   return {
     json: [
@@ -38,11 +36,11 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
     ],
     routers: [
       challengeRoutes(challenges, api),
-      oauthRoutes({ config, store, accounts, apps, oauth, openid }, api),
+      oauthRoutes({ config, accounts, apps, clientAuth: services.clientAuth, oauth, openid }, api),
       pageRoutes(
         {
           config,
-          store,
+          pageSessions: services.pageSessions,
           accounts,
           accountLife,
           apps,
@@ -56,7 +54,7 @@ export function routes(deps: RouteDeps): { json: JsonRoute[]; routers: Router[] 
         },
         api,
       ),
-      opsRoutes({ store, metrics, api, baseUrl: config.baseUrl, version: VERSION }),
+      opsRoutes({ readiness: services.readiness, metrics, api, baseUrl: config.baseUrl, version: VERSION }),
       clientBundleRoutes(),
     ],
   };

@@ -4,7 +4,7 @@
 // what the plain OAuth flow gives; the OpenID parameters (prompt, max_age, …) are read only with it.
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
-import { covers, grantedScopes } from "../../domain/oidc.js";
+import { grantedScopes } from "../../domain/oidc.js";
 import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oidc-request.js";
 import { codePointLength } from "../../domain/text.js";
 import { english, message, type MessageRef } from "../../errors.js";
@@ -172,22 +172,12 @@ function signInFirst(res: Response, c: Checked): void {
   res.redirect(303, `/signin?${new URLSearchParams(q)}`);
 }
 
-/** What a consent given before OpenID Connect (or to a plain OAuth request) allows. */
-const LEGACY_SCOPES = ["openid", "profile"];
-
 /** What a plain OAuth request (no openid) asks for: the profile that /auth/user reads. */
 const PLAIN_SCOPES = ["profile"];
 
-/**
- * Whether the user's consent to the app covers the scopes asked (a consent from before OpenID
- * Connect: openid and profile). The plain OAuth path asks for profile like any other scope: a
- * consent to "openid email" alone does not let it through silently.
- */
-async function consentCovers(deps: PagesDeps, user: UserRecord, c: Checked): Promise<boolean> {
-  if (!(await deps.oauth.hasConsent(user.id, c.app.clientId))) return false;
-  const granted = (await deps.store.consentScopes.get(user.id, c.app.clientId)) ?? LEGACY_SCOPES;
-  return covers(granted, c.oidc ? c.oidc.scopes : PLAIN_SCOPES);
-}
+/** Whether the user's consent to the app covers the scopes asked (OAuth.consentCovers). */
+const consentCovers = (deps: PagesDeps, user: UserRecord, c: Checked) =>
+  deps.oauth.consentCovers(user.id, c.app.clientId, c.oidc ? c.oidc.scopes : PLAIN_SCOPES);
 
 async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
   sendPage(
@@ -240,14 +230,8 @@ export function authorizePost(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return signInFirst(res, c);
     if (body.decision === "allow") {
-      // What the user allowed now, added to what they still allow (a plain OAuth consent reads
-      // what openid and profile read); a withdrawn consent's old scopes are forgotten.
-      const before = (await deps.oauth.hasConsent(user.id, c.app.clientId))
-        ? ((await deps.store.consentScopes.get(user.id, c.app.clientId)) ?? LEGACY_SCOPES)
-        : [];
-      const now = c.oidc ? c.oidc.scopes : LEGACY_SCOPES;
-      await deps.store.consentScopes.set(user.id, c.app.clientId, [...new Set([...before, ...now])]);
-      await deps.oauth.grantConsent(user.id, c.app.clientId);
+      // What the user allowed now, added to what they still allow (OAuth.allow).
+      await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);
       return approve(deps, req, res, c, user.id);
     }
     if (body.decision === "deny") {

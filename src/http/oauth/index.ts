@@ -5,12 +5,11 @@ import { Router } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
 import type { Apps } from "../../domain/apps.js";
+import type { ClientAuth } from "../../domain/client-auth.js";
 import type { OAuth } from "../../domain/oauth.js";
-import type { Store } from "../../store/port.js";
 import type { ApiRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import type { OpenId } from "../../domain/oidc-setup.js";
-import { clientAuthLimiter } from "./client-auth.js";
 import { introspectEndpoint, introspectSpec } from "./introspect.js";
 import { jwksEndpoint, jwksSpec } from "./jwks.js";
 import { discoverySpecs, metadataEndpoint, openIdConfigurationEndpoint } from "./metadata.js";
@@ -21,13 +20,11 @@ import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./token.js";
 import { userinfoPostSpec } from "./userinfo.js";
 
 export function oauthRoutes(
-  deps: { config: Config; store: Store; accounts: Accounts; apps: Apps; oauth: OAuth; openid: OpenId },
+  deps: { config: Config; accounts: Accounts; apps: Apps; clientAuth: ClientAuth; oauth: OAuth; openid: OpenId },
   api: ApiRegistry,
 ): Router {
   const router = Router();
   const { config, openid } = deps;
-  // One failure count for client authentication, wherever it fails.
-  const limiter = clientAuthLimiter(deps.store);
   const cors = publicClientCors(deps);
   // A refresh of an OpenID Connect grant answers with a new ID token too (OpenID Connect Core §12.2).
   const idTokenForRefresh: IdTokenForRefresh = ({ grant, accessToken, scope }) =>
@@ -45,12 +42,12 @@ export function oauthRoutes(
       noStore,
       tokenBodyParser,
       cors.request,
-      tokenEndpoint({ ...deps, limiter, idTokens: openid.idTokens, idTokenForRefresh }),
+      tokenEndpoint({ ...deps, idTokens: openid.idTokens, idTokenForRefresh }),
     ],
   });
-  route(router, "/revoke", { post: [noStore, tokenBodyParser, cors.request, revokeEndpoint({ ...deps, limiter })] });
+  route(router, "/revoke", { post: [noStore, tokenBodyParser, cors.request, revokeEndpoint(deps)] });
   route(router, "/introspect", {
-    post: [noStore, tokenBodyParser, introspectEndpoint({ ...deps, limiter, issuer: deps.config.baseUrl })],
+    post: [noStore, tokenBodyParser, introspectEndpoint({ ...deps, issuer: deps.config.baseUrl })],
   });
   route(router, "/jwks", { get: jwksEndpoint(openid.keys, config.keyActivationDelay) });
   route(router, "/.well-known/oauth-authorization-server", { get: metadataEndpoint(config) });

@@ -2,12 +2,11 @@
 // Client authentication as /token; a client sees only its own tokens (others: {"active": false}).
 import type { Request, Response } from "express";
 import { z } from "zod";
-import type { Apps } from "../../domain/apps.js";
+import type { ClientAuth } from "../../domain/client-auth.js";
 import type { OAuth } from "../../domain/oauth.js";
 import { invalidRequest } from "../../errors.js";
-import type { AttemptLimiter } from "../../store/port.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import { authenticateClient, readCredentials } from "./client-auth.js";
+import { readCredentials } from "./client-auth.js";
 import { bodyOf, str } from "./fields.js";
 
 export const IntrospectRequest = z.object({
@@ -28,10 +27,10 @@ export const IntrospectResponse = z.object({
   iss: z.string().optional(),
 });
 
-export function introspectEndpoint(deps: { apps: Apps; oauth: OAuth; limiter: AttemptLimiter; issuer: string }) {
+export function introspectEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth; issuer: string }) {
   return async (req: Request, res: Response) => {
     const body = bodyOf(req);
-    const app = await authenticateClient(deps.apps, deps.limiter, readCredentials(req, body), req.ip ?? "");
+    const app = await deps.clientAuth.authenticate(readCredentials(req, body), req.ip ?? "");
     const token = str(body.token, "token");
     if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");

@@ -4,7 +4,6 @@
 // names is a public client with a redirect URL on that origin. No cookies are involved.
 import type { NextFunction, Request, Response } from "express";
 import type { Apps } from "../../domain/apps.js";
-import { corsOriginKey, type Store } from "../../store/port.js";
 
 /** The Origin header when it is one serialized http(s) origin, as browsers send it. */
 function originOf(req: Request): string | undefined {
@@ -17,15 +16,14 @@ function originOf(req: Request): string | undefined {
   }
 }
 
-export function publicClientCors(deps: { store: Store; apps: Apps }) {
+export function publicClientCors(deps: { apps: Apps }) {
   return {
     /** OPTIONS: the preflight of a browser's POST. */
     async preflight(req: Request, res: Response, next: NextFunction) {
       if (req.headers["access-control-request-method"] === undefined) return next();
       res.vary("Origin");
       const origin = originOf(req);
-      const key = origin && corsOriginKey(origin);
-      if (origin && key && (await deps.store.apps.publicOriginKnown(key))) {
+      if (origin && (await deps.apps.publicOriginKnown(origin))) {
         res.set({
           "Access-Control-Allow-Origin": origin,
           "Access-Control-Allow-Methods": "POST",
@@ -39,16 +37,12 @@ export function publicClientCors(deps: { store: Store; apps: Apps }) {
     async request(req: Request, res: Response, next: NextFunction) {
       res.vary("Origin");
       const origin = originOf(req);
-      const key = origin && corsOriginKey(origin);
       const id: unknown = (req.body as Record<string, unknown> | undefined)?.client_id;
-      if (origin && key && typeof id === "string") {
-        const app = await deps.apps.byClientId(id);
-        if (app?.public && app.redirectUris.some((u) => corsOriginKey(u) === key)) {
-          res.set({
-            "Access-Control-Allow-Origin": origin,
-            "Access-Control-Expose-Headers": "Retry-After, WWW-Authenticate",
-          });
-        }
+      if (origin && typeof id === "string" && (await deps.apps.publicClientOn(id, origin))) {
+        res.set({
+          "Access-Control-Allow-Origin": origin,
+          "Access-Control-Expose-Headers": "Retry-After, WWW-Authenticate",
+        });
       }
       next();
     },

@@ -3,12 +3,11 @@
 // also for a token that is unknown, expired or another client's (§2.2: nothing to tell).
 import type { Request, Response } from "express";
 import { z } from "zod";
-import type { Apps } from "../../domain/apps.js";
+import type { ClientAuth } from "../../domain/client-auth.js";
 import type { OAuth } from "../../domain/oauth.js";
 import { invalidRequest } from "../../errors.js";
-import type { AttemptLimiter } from "../../store/port.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import { authenticateClient, readCredentials } from "./client-auth.js";
+import { readCredentials } from "./client-auth.js";
 import { bodyOf, str } from "./fields.js";
 
 export const RevokeRequest = z.object({
@@ -21,10 +20,10 @@ export const RevokeRequest = z.object({
   client_secret: z.string().optional().meta({ description: "absent for a public client" }),
 });
 
-export function revokeEndpoint(deps: { apps: Apps; oauth: OAuth; limiter: AttemptLimiter }) {
+export function revokeEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth }) {
   return async (req: Request, res: Response) => {
     const body = bodyOf(req);
-    const app = await authenticateClient(deps.apps, deps.limiter, readCredentials(req, body), req.ip ?? "");
+    const app = await deps.clientAuth.authenticate(readCredentials(req, body), req.ip ?? "");
     const token = str(body.token, "token");
     if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");

@@ -3,15 +3,14 @@
 // bodies; never cached.
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
-import type { Apps } from "../../domain/apps.js";
+import type { ClientAuth } from "../../domain/client-auth.js";
 import { scopeOf } from "../../domain/grants.js";
 import type { OAuth } from "../../domain/oauth.js";
 import type { IdTokens } from "../../domain/oidc.js";
 import { SigilError, invalidRequest } from "../../errors.js";
 import type { OpenIdTokenResponse, TokenResponse } from "../../protocol.js";
-import type { AttemptLimiter, Store } from "../../store/port.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
-import { authenticateClient, clientAuthLimiter, readCredentials } from "./client-auth.js";
+import { readCredentials } from "./client-auth.js";
 import { str } from "./fields.js";
 import { refreshGrant, type IdTokenForRefresh } from "./refresh.js";
 
@@ -43,17 +42,14 @@ export const TokenResponseSchema = z.object({
 export const tokenBodyParser = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });
 
 export function tokenEndpoint(deps: {
-  apps: Apps;
+  /** Client authentication, its failures counted with /revoke's and /introspect's. */
+  clientAuth: ClientAuth;
   oauth: OAuth;
-  store: Store;
-  /** Shared with /revoke and /introspect (client-auth.ts); one of its own by default. */
-  limiter?: AttemptLimiter;
   /** The ID token of a refresh response (OpenID Connect), once signing keys exist. */
   idTokenForRefresh?: IdTokenForRefresh;
   /** Signs the ID token of an OpenID Connect code's answer. */
   idTokens: IdTokens;
 }) {
-  const limiter = deps.limiter ?? clientAuthLimiter(deps.store);
   return async (req: Request, res: Response) => {
     res.set({ "Cache-Control": "no-store", Pragma: "no-cache" });
     const body = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<
@@ -62,7 +58,7 @@ export function tokenEndpoint(deps: {
     >;
     const grantType = str(body.grant_type, "grant_type") ?? "authorization_code";
     const creds = readCredentials(req, body);
-    const app = await authenticateClient(deps.apps, limiter, creds, req.ip ?? "");
+    const app = await deps.clientAuth.authenticate(creds, req.ip ?? "");
     if (grantType === "refresh_token") {
       res.status(200).json(await refreshGrant(deps, app, body));
       return;

@@ -151,8 +151,7 @@ export function signOutSession(deps: PagesDeps) {
       res.clearCookie("sigil.sid", { path: "/" });
       return res.redirect(303, "/signin");
     }
-    const target = (await deps.accountLife.sessions(user.id)).find((x) => x.id === id);
-    if (target) await deps.store.sessions.destroy(target.sid, user.id);
+    await deps.accountLife.endSession(user.id, id);
     res.redirect(303, "/account");
   });
 }

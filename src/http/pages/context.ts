@@ -11,11 +11,13 @@ import type { EmailService } from "../../domain/email.js";
 import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
 import type { StepUp } from "../../domain/step-up.js";
-import type { Store, UserRecord } from "../../store/port.js";
+import type { PageSessions } from "../../domain/page-sessions.js";
+import type { UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
   config: Config;
-  store: Store;
+  /** The pages' sessions as saved (express-session's store, pages/session.ts). */
+  pageSessions: PageSessions;
   accounts: Accounts;
   /** Export and deletion of an account, the sessions list (domain/account-life.ts). */
   accountLife: AccountLife;

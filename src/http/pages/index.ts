@@ -103,7 +103,7 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   router.use(
     PAGE_PATHS,
     pageHeaders(deps.config),
-    sessions(deps.config, deps.store.sessions),
+    sessions(deps.config, deps.pageSessions),
     express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }),
   );
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });

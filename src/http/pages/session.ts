@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import session from "express-session";
 import type { Config } from "../../config.js";
 import { keyedHash } from "../../domain/secrets.js";
-import type { SessionOwner, SessionStore } from "../../store/port.js";
+import type { PageSessions, SessionOwner } from "../../domain/page-sessions.js";
 
 declare module "express-session" {
   interface SessionData {
@@ -40,9 +40,9 @@ declare module "express-serve-static-core" {
 /** A session exists only once signed in, and lasts a week. */
 const DEFAULT_TTL = 7 * 24 * 3600;
 
-/** express-session's Store contract, on our SessionStore port. */
+/** express-session's Store contract, on the domain's page sessions. */
 class PortSessionStore extends session.Store {
-  constructor(private readonly sessions: SessionStore) {
+  constructor(private readonly sessions: PageSessions) {
     super();
   }
   private static ttl(sess: session.SessionData): number {
@@ -52,7 +52,7 @@ class PortSessionStore extends session.Store {
   // Callbacks run outside the promise chain (nextTick), so nothing they do becomes an unhandled
   // rejection; a session that cannot be parsed counts as no session.
   override get(sid: string, cb: (err: unknown, s?: session.SessionData | null) => void): void {
-    this.sessions.get(sid).then(
+    this.sessions.read(sid).then(
       (raw) => {
         let s: session.SessionData | null;
         try {
@@ -78,20 +78,20 @@ class PortSessionStore extends session.Store {
           create: fresh === true,
         }
       : undefined;
-    this.sessions.set(sid, JSON.stringify(data), PortSessionStore.ttl(s), owner).then(
+    this.sessions.save(sid, JSON.stringify(data), PortSessionStore.ttl(s), owner).then(
       () => process.nextTick(() => cb?.()),
       (e: unknown) => process.nextTick(() => cb?.(e)),
     );
   }
   override destroy(sid: string, cb?: (err?: unknown) => void): void {
-    this.sessions.destroy(sid).then(
+    this.sessions.end(sid).then(
       () => process.nextTick(() => cb?.()),
       (e: unknown) => process.nextTick(() => cb?.(e)),
     );
   }
   /** Ends a session and drops it from its user's index at once. */
   destroyOwned(sid: string, userId: string): Promise<void> {
-    return this.sessions.destroy(sid, userId);
+    return this.sessions.end(sid, userId);
   }
   // The cookie's expiry is fixed at sign-in (rolling: false), so a touch has nothing to change:
   // an unmodified session is not rewritten on every request (last seen is written by seen()).
@@ -107,7 +107,7 @@ export const SEEN_EVERY_MS = 60_000;
  * What every page needs before its handler: cookies, the session (read when the browser has one;
  * written only by signInSession) and the CSRF helpers.
  */
-export function sessions(config: Config, store: SessionStore): RequestHandler[] {
+export function sessions(config: Config, saved: PageSessions): RequestHandler[] {
   const secure = config.authUrl.startsWith("https:");
   const csrf = doubleCsrf({
     getSecret: () => keyedHash(config.secret, "sigil page csrf"),
@@ -146,7 +146,7 @@ export function sessions(config: Config, store: SessionStore): RequestHandler[] 
     session({
       name: "sigil.sid",
       secret: config.secret,
-      store: new PortSessionStore(store),
+      store: new PortSessionStore(saved),
       resave: false,
       saveUninitialized: false,
       rolling: false,

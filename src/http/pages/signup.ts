@@ -1,7 +1,6 @@
 // GET/POST {auth_url}/signup — create an account, then continue to return_to (docs/http-api.md#signup-and-signin).
 import { FormError } from "../../domain/accounts.js";
 import { normalizeEmail } from "../../domain/email.js";
-import { rateLimited } from "../../errors.js";
 import { sendPage } from "./send-page.js";
 import { SignUpPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
@@ -25,7 +24,6 @@ export function signUpPage(deps: PagesDeps) {
 }
 
 export function signUp(deps: PagesDeps) {
-  const perAddress = deps.store.limiter({ name: "signup-addr", points: 30, windowSeconds: 3600 });
   return page(async (req, res) => {
     const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     const form = {
@@ -35,8 +33,7 @@ export function signUp(deps: PagesDeps) {
       email: field(req, "email"),
     };
     try {
-      const limit = await perAddress.consume(req.ip ?? "");
-      if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.signupThrottled");
+      await deps.accounts.countSignUp(req.ip ?? "");
       if (form.email.trim()) normalizeEmail(form.email); // refused before the account is made
       const locale = pageUi(req, deps.config).locale;
       const user = await deps.accounts.create({ ...form, locale });

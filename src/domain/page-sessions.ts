@@ -1,0 +1,25 @@
+// The pages' sessions as saved (http/pages/session.ts adapts them to express-session's Store
+// contract): a session's data under its id, and, once signed in, its entry in its user's index (the
+// sessions list on /account, Accounts.endSessions). Only a sign-in makes one (docs/http-api.md#pages).
+import type { SessionOwner, Store } from "../store/port.js";
+
+export type { SessionOwner };
+
+export class PageSessions {
+  constructor(private readonly store: Store) {}
+
+  /** The session's saved data (JSON), or null when there is none. */
+  read(sid: string): Promise<string | null> {
+    return this.store.sessions.get(sid);
+  }
+
+  /** Saves the session for ttlSeconds; with owner, also its entry in the owner's index. */
+  save(sid: string, data: string, ttlSeconds: number, owner?: SessionOwner): Promise<void> {
+    return this.store.sessions.set(sid, data, ttlSeconds, owner);
+  }
+
+  /** Ends the session; with userId, also drops its entry from the user's index at once. */
+  end(sid: string, userId?: string): Promise<void> {
+    return this.store.sessions.destroy(sid, userId);
+  }
+}
