@@ -1,6 +1,18 @@
-// The one error family of Sigil (docs/errors.md). Domain code throws these; http/ maps them to a
-// response once (http/middleware/errors.ts) and realtime/ maps them to an ack or connect_error.
+// The one error family of Sigil (docs/errors.md). Domain code throws these, with a message id of
+// the catalogs and its values (i18n/message-ids.ts), never English text; logFailure maps any thrown
+// value to one and logs a 5xx, for http/ (middleware/errors.ts) and realtime/ (acks, connect_error).
 
+import {
+  english,
+  toRef,
+  type PlainErrorId,
+  type ErrorId,
+  type MessageRef,
+  type Param,
+  type ParamArgs,
+  type ParamsOf,
+} from "./i18n/message-ids.js";
+import type { Logger } from "./log.js";
 import type { ErrorCode } from "./protocol.js";
 
 export type { ErrorCode };
@@ -10,20 +22,44 @@ export interface ErrorBody {
   error_description: string;
 }
 
-export class SigilError extends Error {
+export type { ErrorId, MessageRef, ParamArgs, ParamsOf, PlainErrorId } from "./i18n/message-ids.js";
+export { english, message, toRef } from "./i18n/message-ids.js";
+
+type Headers = Readonly<Record<string, string>>;
+
+/**
+ * An error with its HTTP status, its protocol code and its message as data: the id of an `err.*`
+ * entry of the catalogs and the values of its placeholders (docs/errors.md#messages). The JSON
+ * API's `error_description` is the English rendering; pages and mails render the id in their
+ * own language (i18n/index.ts message()), never by reading the English text back.
+ */
+export class SigilError<K extends ErrorId = ErrorId> extends Error implements MessageRef {
   readonly status: number;
   readonly code: ErrorCode;
-  readonly description: string;
+  readonly id: K;
+  readonly params: Readonly<Record<string, Param>>;
   /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
-  readonly headers: Readonly<Record<string, string>>;
+  readonly headers: Headers;
 
-  constructor(status: number, code: ErrorCode, description: string, headers: Record<string, string> = {}) {
-    super(description);
+  constructor(status: number, code: ErrorCode, id: K, params: ParamsOf<K>, headers: Headers = {}) {
+    const values = params as Readonly<Record<string, Param>>;
+    super(english({ id, params: values }));
     this.name = "SigilError";
     this.status = status;
     this.code = code;
-    this.description = description;
+    this.id = id;
+    this.params = values;
     this.headers = headers;
+  }
+
+  /** An error for a message held as data (a rule's problem, a message inside a message). */
+  static of(status: number, code: ErrorCode, ref: MessageRef, headers: Headers = {}): SigilError {
+    return new SigilError(status, code, ref.id, ref.params as never, headers);
+  }
+
+  /** The message in English: the JSON API's `error_description` (and the CLI's, and the log's). */
+  get description(): string {
+    return this.message;
   }
 
   toBody(): ErrorBody {
@@ -39,22 +75,37 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-export const invalidRequest = (d: string) => new SigilError(400, "invalid_request", d);
-export const notFound = (d = "There is nothing at this address.") => new SigilError(404, "not_found", d);
-export const invalidToken = (d = "The access token is missing, unknown, expired or revoked.") =>
-  new SigilError(401, "invalid_token", d, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+const args = <K extends ErrorId>(a: ParamArgs<K>): ParamsOf<K> => (a[0] ?? {}) as ParamsOf<K>;
+
+export const invalidRequest = <K extends ErrorId>(id: K, ...params: ParamArgs<K>) =>
+  new SigilError(400, "invalid_request", id, args(params));
+export const notFound = <K extends ErrorId = "err.nothingHere">(
+  id: K = "err.nothingHere" as K,
+  ...params: ParamArgs<K>
+) => new SigilError(404, "not_found", id, args(params));
+const INVALID_TOKEN = { "WWW-Authenticate": 'Bearer error="invalid_token"' };
+export const invalidToken = <K extends ErrorId = "err.invalidToken">(
+  id: K = "err.invalidToken" as K,
+  ...params: ParamArgs<K>
+) => new SigilError(401, "invalid_token", id, args(params), INVALID_TOKEN);
 /** RFC 6750 §3.1: the token is good but its grant does not cover what is asked. */
 export const insufficientScope = (scope: string) =>
-  new SigilError(403, "insufficient_scope", `The access token was not granted the "${scope}" scope.`, {
-    "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"`,
+  new SigilError(
+    403,
+    "insufficient_scope",
+    "err.insufficientScope",
+    { scope },
+    { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
+  );
+export const rateLimited = <K extends ErrorId>(retryAfterSeconds: number, id: K, ...params: ParamArgs<K>) =>
+  new SigilError(429, "rate_limited", id, args(params), {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
-export const rateLimited = (retryAfterSeconds: number, d = "Too many attempts; try again later.") =>
-  new SigilError(429, "rate_limited", d, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-export const unavailable = () =>
-  new SigilError(503, "unavailable", "The service cannot reach its store right now; try again shortly.", {
-    "Retry-After": "1",
-  });
-export const serverError = () => new SigilError(500, "server_error", "Something went wrong on our side.");
+/** RFC 6749 §5.2: the code or refresh token presented is not good (and the scope asked for). */
+export const invalidGrant = (id: PlainErrorId) => SigilError.of(400, "invalid_grant", toRef(id));
+export const invalidScope = (id: PlainErrorId) => SigilError.of(400, "invalid_scope", toRef(id));
+export const unavailable = () => new SigilError(503, "unavailable", "err.unavailable", {}, { "Retry-After": "1" });
+export const serverError = () => new SigilError(500, "server_error", "err.serverError", {});
 
 /**
  * A client-side error raised by a library that read the request (body-parser, raw-body, zlib
@@ -69,11 +120,11 @@ function fromClientError(err: unknown): SigilError | undefined {
   const status = typeof e.status === "number" ? e.status : e.statusCode;
   if (typeof status !== "number" || status < 400 || status > 499) return undefined;
   // The router's 400 for a path parameter that is not valid percent-encoding has no `expose`.
-  if (err instanceof URIError && status === 400) return invalidRequest("The address could not be read.");
+  if (err instanceof URIError && status === 400) return invalidRequest("err.addressUnreadable");
   if (e.expose !== true) return undefined;
-  if (status === 413) return new SigilError(413, "request_too_large", "The body is larger than this endpoint accepts.");
-  if (e.type === "entity.parse.failed") return invalidRequest("The body is not valid JSON.");
-  return invalidRequest("The body cannot be read: check its Content-Type, charset and Content-Encoding.");
+  if (status === 413) return new SigilError(413, "request_too_large", "err.bodyTooLarge", {});
+  if (e.type === "entity.parse.failed") return invalidRequest("err.badJson");
+  return invalidRequest("err.unreadableBody");
 }
 
 /** Any thrown value → a SigilError safe to show (unexpected errors lose their detail). */
@@ -96,4 +147,24 @@ export function causeForLog(err: unknown, depth = 0): Record<string, unknown> {
   if (err.stack) out.stack = err.stack;
   if (err.cause !== undefined && depth < 3) out.cause = causeForLog(err.cause, depth + 1);
   return out;
+}
+
+/**
+ * Maps any thrown value to the error to answer with, and logs every 5xx once: HTTP on the
+ * request's logger (its request id), the channel with the socket's id and event. The client
+ * gets the mapped error only (server_error says nothing of the cause); the line holds the cause
+ * as causeForLog reads it, never the error's other fields (a library error can carry secrets).
+ * The store being away is a warning (the 503 says so), a deliberate 5xx a warning, anything
+ * else an error. Both adapters call it once per failure (docs/errors.md#logs).
+ */
+export function logFailure(err: unknown, log: Logger | undefined, where: Record<string, string> = {}): SigilError {
+  const mapped = toSigilError(err);
+  if (mapped.status < 500) return mapped;
+  const cause = err instanceof StoreUnavailableError ? (err.cause ?? err) : err;
+  // Under `cause`, not `err`: pino's err serializer would copy every field of the error.
+  const line = { ...where, status: mapped.status, error: mapped.code, cause: causeForLog(cause) };
+  if (err instanceof StoreUnavailableError) log?.warn(line, "store unavailable");
+  else if (err instanceof SigilError) log?.warn(line, mapped.description);
+  else log?.error(line, "unexpected error");
+  return mapped;
 }

@@ -3,6 +3,7 @@ import { expect } from "chai";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { describeBackends } from "./support/backends.js";
+import { call, readyClient } from "./support/channel.js";
 import { challengeApi, http, type TestResponse } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf, registerApp } from "./support/pages.js";
@@ -363,6 +364,20 @@ describe("HTTP errors: every 5xx is logged once", () => {
       headers: { key: "7d444840-9dc0-11d1-b245-5ffdce74fad2", "x-request-id": "q-500" },
     });
     expectOneLine(q, "q-500", 500, "GET /challenge/q");
+  });
+
+  it("When a socket event meets an unexpected error, then the ack is server_error without detail, and one log line with the socket's id, the event and the cause", async () => {
+    const { token } = await node.server.customTokens.create({ app: "test-app", name: "logs" });
+    const c = await readyClient(node.url, { token });
+    const ack = await call<Record<string, unknown>>(c, "challenge:new", { question: "q", answer: "a" });
+    expect(ack).to.deep.equal({ error: "server_error", error_description: "Something went wrong on our side." });
+    const lines = problemLines(node, c.socket.id!);
+    expect(lines, JSON.stringify(lines)).to.have.length(1);
+    expect(lines[0]!.level).to.equal("error");
+    expect(lines[0]!.event).to.equal("challenge:new");
+    expect(lines[0]!.status).to.equal(500);
+    expect(lines[0]!.cause?.message).to.equal("ERR the store broke");
+    expect(JSON.stringify(lines[0])).to.not.contain(MARKER);
   });
 
   it("When a page meets an unexpected error, then a 500 page without detail, and one log line with the request id and the cause", async () => {

@@ -1,6 +1,6 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
-import { SigilError, rateLimited } from "../errors.js";
+import { SigilError, rateLimited, type MessageRef, type PlainErrorId } from "../errors.js";
 import type { AttemptLimiter, SessionSummary, Store, UserRecord } from "../store/port.js";
 import { LIMITS } from "./limits.js";
 import { codePointLength } from "./text.js";
@@ -12,28 +12,29 @@ export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
 
 /** A rule a person broke in a form: shown on the page next to the form, status 400. */
 export class FormError extends SigilError {
-  constructor(message: string, status = 400) {
-    super(status, "invalid_request", message);
+  constructor(message: PlainErrorId | MessageRef, status = 400) {
+    const ref = typeof message === "string" ? { id: message, params: {} } : message;
+    super(status, "invalid_request", ref.id, ref.params as never);
   }
 }
 
 export function checkUsername(raw: string): string {
   const u = raw.trim().toLowerCase();
-  if (!USERNAME.test(u)) throw new FormError("Usernames are 3 to 32 of a-z, 0-9, _ . and -.");
+  if (!USERNAME.test(u)) throw new FormError("err.username");
   return u;
 }
 
 export function checkDisplayName(raw: string): string {
   const d = raw.trim();
   const n = codePointLength(d);
-  if (n < 1 || n > 64) throw new FormError("Display names are 1 to 64 characters.");
-  if (/[\x00-\x1f\x7f]/.test(d)) throw new FormError("Display names cannot hold control characters.");
+  if (n < 1 || n > 64) throw new FormError("err.displayName");
+  if (/[\x00-\x1f\x7f]/.test(d)) throw new FormError("err.displayNameControl");
   return d;
 }
 
 export function checkPassword(raw: string): string {
   const n = codePointLength(raw);
-  if (n < 8 || n > 128) throw new FormError("Passwords are 8 to 128 characters.");
+  if (n < 8 || n > 128) throw new FormError("err.password");
   return raw;
 }
 
@@ -54,8 +55,7 @@ export class Accounts {
   /** Counts a sign-up post from the address, before anything is checked; 429 past the limit. */
   async countSignUp(address: string): Promise<void> {
     const limit = await this.signUps.consume(address);
-    if (!limit.allowed)
-      throw rateLimited(limit.retryAfterMs / 1000, "Too many sign-ups from this address; try again later.");
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.signupThrottled");
   }
 
   async create(input: {
@@ -76,7 +76,7 @@ export class Accounts {
       createdAt: Date.now(),
       ...(input.locale ? { locale: input.locale } : {}),
     };
-    if (!(await this.store.accounts.create(user))) throw new FormError("That username is taken.", 409);
+    if (!(await this.store.accounts.create(user))) throw new FormError("err.taken", 409);
     return user;
   }
 
@@ -103,7 +103,7 @@ export class Accounts {
     );
     if (!user || !ok) {
       await this.limits.fail(username, address);
-      throw new FormError("The username or password is wrong.", 401);
+      throw new FormError("err.wrongCredentials", 401);
     }
     await this.limits.check(username, address);
     return user;
@@ -160,7 +160,7 @@ export class Accounts {
     try {
       await this.signIn(user.username, password, address);
     } catch (err) {
-      if (err instanceof FormError && err.status === 401) throw new FormError("The password is wrong.", 401);
+      if (err instanceof FormError && err.status === 401) throw new FormError("err.wrongPassword", 401);
       throw err;
     }
   }

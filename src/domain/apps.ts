@@ -5,6 +5,7 @@ import { FormError } from "./accounts.js";
 import { redirectUriProblem } from "./redirect-uris.js";
 import { keyedHash, randomId, randomToken, sameDigest } from "./secrets.js";
 import { codePointLength } from "./text.js";
+import { message } from "../errors.js";
 
 export interface AppsDeps {
   store: Store;
@@ -32,10 +33,10 @@ export class Apps {
   /** Validates a name and redirect URLs as a person typed them. */
   static check(name: string, redirectUris: string[]): { name: string; redirectUris: string[] } {
     const n = name.trim();
-    if (codePointLength(n) < 1 || codePointLength(n) > 64) throw new FormError("App names are 1 to 64 characters.");
+    if (codePointLength(n) < 1 || codePointLength(n) > 64) throw new FormError("err.appName");
     const uris = [...new Set(redirectUris.map((u) => u.trim()).filter(Boolean))];
-    if (uris.length === 0) throw new FormError("Give at least one redirect URL.");
-    if (uris.length > 20) throw new FormError("An app has at most 20 redirect URLs.");
+    if (uris.length === 0) throw new FormError("err.noRedirect");
+    if (uris.length > 20) throw new FormError("err.tooManyRedirects");
     for (const u of uris) {
       const problem = redirectUriProblem(u);
       if (problem) throw new FormError(problem);
@@ -64,9 +65,7 @@ export class Apps {
       u.password ||
       h.length > 2000
     )
-      throw new FormError(
-        "The homepage must be an absolute http or https URL of at most 2000 characters, without a user name or password.",
-      );
+      throw new FormError("err.homepage");
     return u.href;
   }
 
@@ -76,10 +75,10 @@ export class Apps {
    */
   static checkPostLogout(uris: string[]): string[] {
     const list = [...new Set(uris.map((u) => u.trim()).filter(Boolean))];
-    if (list.length > 20) throw new FormError("An app has at most 20 post-logout redirect URLs.");
+    if (list.length > 20) throw new FormError("err.tooManyPostLogout");
     for (const u of list) {
       const problem = redirectUriProblem(u);
-      if (problem) throw new FormError(`Post-logout redirect URL: ${problem}`);
+      if (problem) throw new FormError(message("err.postLogoutProblem", { problem }));
     }
     return list;
   }
@@ -151,7 +150,7 @@ export class Apps {
 
   /** A new secret; the old one keeps working for the grace period unless revokeNow. */
   async rotateSecret(app: AppRecord, revokeNow: boolean): Promise<string> {
-    if (app.public) throw new FormError("A public client has no secret.");
+    if (app.public) throw new FormError("err.publicNoSecret");
     const clientSecret = randomToken(32);
     const next: AppRecord = { ...app, secretHash: this.hash(app.clientId, clientSecret) };
     delete next.previousSecretHash;

@@ -109,10 +109,9 @@ export class Challenges {
     const attempt = { key, address, answerHash: this.hashAnswer(key, answer), at: at.toISOString() };
     const r = await this.deps.store.challenges.solve(attempt, this.rules);
     if (r.status === "unknown") throw unknownChallenge();
-    if (r.status === "limited")
-      throw rateLimited(r.retryAfterMs / 1000, "Too many wrong answers for this challenge; try again later.");
+    if (r.status === "limited") throw rateLimited(r.retryAfterMs / 1000, "err.challengeThrottled");
     return { key, correct: r.correct, at, ...(r.event ? { owner: r.event.app } : {}) };
   }
 }
 
-const unknownChallenge = () => notFound("No challenge has this key, or it has expired.");
+const unknownChallenge = () => notFound("err.unknownChallenge");

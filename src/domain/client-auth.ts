@@ -14,17 +14,18 @@ export interface ClientCredentials {
   basic: boolean;
 }
 
-const secretRequired = () => invalidRequest("client_secret is required (in the body or as HTTP Basic).");
+const secretRequired = () => invalidRequest("err.secretRequired");
 
 const invalidClient = (basic: boolean) =>
   new SigilError(
     401,
     "invalid_client",
-    "The client is unknown or its secret is wrong.",
+    "err.invalidClient",
+    {},
     basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {},
   );
 
-const tooMany = (ms: number) => rateLimited(ms / 1000, "Too many failed client authentications; try again later.");
+const tooMany = (ms: number) => rateLimited(ms / 1000, "err.clientAuthThrottled");
 
 export class ClientAuth {
   /** The one failure counter of client authentication, shared by /token, /revoke and /introspect. */

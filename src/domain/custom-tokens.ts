@@ -48,12 +48,12 @@ export class CustomTokens {
   /** Issues a token; its value is returned here once and never stored. */
   async create(input: IssueInput): Promise<{ id: string; token: string; record: CustomTokenRecord }> {
     const name = (input.name ?? "").trim() || "custom token";
-    if ([...name].length > 64) throw invalidRequest("name must be 1 to 64 characters.");
+    if ([...name].length > 64) throw invalidRequest("err.lengthRange", { name: "name", min: "1", max: "64" });
     const exp = input.expiresIn;
     if (exp !== undefined && (!Number.isInteger(exp) || exp < 1 || exp > MAX_EXPIRES_IN)) {
-      throw invalidRequest(`expires-in must be a whole number of seconds from 1 to ${MAX_EXPIRES_IN}.`);
+      throw invalidRequest("err.expiresIn", { max: String(MAX_EXPIRES_IN) });
     }
-    if (!(await this.deps.appExists(input.app))) throw notFound("No app has this client_id.");
+    if (!(await this.deps.appExists(input.app))) throw notFound("err.noAppClientId");
     const now = Date.now();
     const record: CustomTokenRecord = {
       id: randomId(), // never begins with "-" (docs/cli.md#sigil-tokens-create)
@@ -83,7 +83,7 @@ export class CustomTokens {
 
   /** Revokes one of the app's tokens; its live sockets are dropped on every node. */
   async revoke(app: string, id: string): Promise<void> {
-    if (!(await this.deps.store.customTokens.revoke(app, id))) throw notFound("This app has no token with this id.");
+    if (!(await this.deps.store.customTokens.revoke(app, id))) throw notFound("err.noTokenId");
   }
 
   /** Revokes every token of an app (call when the app is deleted: its tokens die with it). */
@@ -118,7 +118,7 @@ export class CustomTokens {
   }
 }
 
-const invalid = () => invalidToken("The custom token is missing, malformed, unknown, expired or revoked.");
+const invalid = () => invalidToken("err.customTokenInvalid");
 
 /** The token of an `Authorization: Bearer <token>` header value (undefined when absent). */
 export function bearerToken(header: string | undefined): string | undefined {

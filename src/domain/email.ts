@@ -20,7 +20,7 @@ const EMAIL_MAX = 254;
  */
 export function normalizeEmail(raw: string): string {
   const s = raw.trim();
-  const bad = () => new FormError("That email address does not look right.");
+  const bad = () => new FormError("err.emailInvalid");
   if (s.length > EMAIL_MAX || /[\s\x00-\x1f\x7f<>(),;:"\\[\]]/.test(s)) throw bad();
   const at = s.lastIndexOf("@");
   if (at < 1 || s.indexOf("@") !== at) throw bad();
@@ -106,7 +106,7 @@ export class EmailService {
   /** Counts a confirmation mail for the user; 429 past the limit (nothing changed then). */
   private async confirmAllowed(userId: string): Promise<void> {
     const limit = await this.confirmPerAccount.consume(userId);
-    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "Too many confirmation mails; try again later.");
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.confirmThrottled");
   }
 
   /** Whether mail can be sent (SMTP_URL is set). */
@@ -223,11 +223,7 @@ export class EmailService {
    */
   async requestReset(identifier: string, clientAddress: string): Promise<void> {
     const limit = await this.perClientAddress.consume(clientAddress);
-    if (!limit.allowed)
-      throw rateLimited(
-        limit.retryAfterMs / 1000,
-        "Too many password reset requests from this address; try again later.",
-      );
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.forgotThrottled");
     this.forgot(identifier);
   }
 

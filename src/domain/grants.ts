@@ -2,7 +2,7 @@
 // detection (RFC 6749 §6, RFC 9700 §4.14), revocation (RFC 7009), introspection (RFC 7662), and
 // revoking every grant of a user. A grant is what one redeemed code began; its id is the code's
 // hash, and the code's "revoked" mark ends every access and refresh token of it at once.
-import { SigilError } from "../errors.js";
+import { invalidGrant, invalidScope } from "../errors.js";
 import type { CodeRecord, RefreshRecord, Store, TokenRecord } from "../store/port.js";
 import { keyedHash, randomToken } from "./secrets.js";
 
@@ -20,9 +20,6 @@ export const OFFLINE_ACCESS = "offline_access";
 
 /** The granted scopes of a record; records from before OpenID Connect granted "profile". */
 export const scopeOf = (scope: string[] | undefined): string[] => scope ?? ["profile"];
-
-const invalidGrant = (d: string) => new SigilError(400, "invalid_grant", d);
-const invalidScope = (d: string) => new SigilError(400, "invalid_scope", d);
 
 /** What a refresh hands back: the new pair, and what an ID token on it would need. */
 export interface Refreshed {
@@ -81,7 +78,7 @@ export class Grants {
     const issuedAt = Math.floor(now / 1000);
     const saved: TokenRecord = { ...record, issuedAt, expiresAt: issuedAt + this.deps.accessTokenTtl };
     if (!(await this.deps.store.grants.saveToken(this.hash("token", token), saved, this.deps.accessTokenTtl))) {
-      throw invalidGrant("The app was deleted.");
+      throw invalidGrant("err.appDeleted");
     }
     return token;
   }
@@ -104,7 +101,7 @@ export class Grants {
     };
     const token = randomToken(32);
     if (!(await this.deps.store.grants.startRefresh(this.hash("refresh", token), record, now))) {
-      throw invalidGrant("The code was revoked (already used, or the user withdrew the consent).");
+      throw invalidGrant("err.codeRevoked");
     }
     return token;
   }
@@ -114,7 +111,7 @@ export class Grants {
    * used before revokes its whole grant. `scope` may narrow the grant's scopes, never widen them.
    */
   async refresh(input: { refreshToken: string; clientId: string; scope?: string[] | undefined }): Promise<Refreshed> {
-    const gone = "The refresh token is unknown, expired, revoked or was issued to another client.";
+    const gone = "err.refreshUnknown";
     if (input.refreshToken.length > 512) throw invalidGrant(gone);
     const presented = this.hash("refresh", input.refreshToken);
     if (input.scope !== undefined) {
@@ -122,14 +119,14 @@ export class Grants {
       const state = await this.deps.store.grants.refreshToken(presented, input.clientId);
       // A used token goes on to the rotation, which finds it reused (a wider scope is no way around that).
       if (state?.active && !input.scope.every((s) => state.record.scope.includes(s))) {
-        throw invalidScope("A refresh may narrow the granted scope, never widen it.");
+        throw invalidScope("err.scopeWiden");
       }
     }
     const next = randomToken(32);
     const now = Date.now();
     const r = await this.deps.store.grants.rotateRefresh(presented, input.clientId, this.hash("refresh", next), now);
     if (r.kind === "reused") {
-      throw invalidGrant("The refresh token was already used; every token of its grant is revoked.");
+      throw invalidGrant("err.refreshReused");
     }
     if (r.kind !== "rotated") throw invalidGrant(gone);
     const grant = r.record;

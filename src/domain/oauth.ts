@@ -1,7 +1,7 @@
 // Authorization codes and access tokens (RFC 6749 §4.1, RFC 7636 PKCE S256). Codes and tokens
 // are opaque random strings; the store holds only their keyed hashes.
 import { createHash } from "node:crypto";
-import { SigilError, insufficientScope, invalidToken } from "../errors.js";
+import { insufficientScope, invalidGrant, invalidToken } from "../errors.js";
 import type { AppRecord, CodeRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { Grants } from "./grants.js";
@@ -20,8 +20,6 @@ export interface OAuthDeps {
 
 /** RFC 7636 §4.1/4.2: 43–128 unreserved characters. */
 export const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
-
-export const invalidGrant = (d: string) => new SigilError(400, "invalid_grant", d);
 
 /** What a consent given before OpenID Connect (or to a plain OAuth request) allows. */
 const LEGACY_SCOPES: readonly string[] = ["openid", "profile"];
@@ -99,31 +97,29 @@ export class OAuth {
     /** A public client: its codes must carry a PKCE challenge (docs/http-api.md#public-clients). */
     publicClient?: boolean;
   }) {
-    if (input.code.length > 512) throw invalidGrant("The code is unknown, expired or already used.");
+    if (input.code.length > 512) throw invalidGrant("err.codeUnknown");
     const codeHash = this.hash("code", input.code);
     const taken = await this.deps.store.grants.takeCode(codeHash, this.markTtl);
-    if (taken.kind === "replay")
-      throw invalidGrant("The code was already used; the tokens issued from it are revoked.");
-    if (taken.kind === "revoked")
-      throw invalidGrant("The code was revoked (already used, or the user withdrew the consent).");
-    if (taken.kind === "unknown") throw invalidGrant("The code is unknown, expired or already used.");
+    if (taken.kind === "replay") throw invalidGrant("err.codeReused");
+    if (taken.kind === "revoked") throw invalidGrant("err.codeRevoked");
+    if (taken.kind === "unknown") throw invalidGrant("err.codeUnknown");
     const code = taken.code;
-    if (code.clientId !== input.clientId) throw invalidGrant("The code was issued to another client.");
+    if (code.clientId !== input.clientId) throw invalidGrant("err.codeOtherClient");
     const redirectOk =
       input.redirectUri === undefined ? !code.redirectUriGiven : input.redirectUri === code.redirectUri;
-    if (!redirectOk) throw invalidGrant("The redirect_uri does not match the authorization request.");
+    if (!redirectOk) throw invalidGrant("err.redirectMismatch");
     if (code.codeChallenge === undefined) {
-      if (input.publicClient) throw invalidGrant("A public client's code must come with PKCE.");
-      if (input.codeVerifier !== undefined) throw invalidGrant("A code_verifier was sent but no code_challenge was.");
+      if (input.publicClient) throw invalidGrant("err.pkceRequired");
+      if (input.codeVerifier !== undefined) throw invalidGrant("err.verifierWithoutChallenge");
     } else {
       if (input.codeVerifier === undefined || !PKCE_VALUE.test(input.codeVerifier)) {
-        throw invalidGrant("The code_verifier is missing or malformed.");
+        throw invalidGrant("err.verifierMalformed");
       }
       const s256 = createHash("sha256").update(input.codeVerifier).digest("base64url");
       const same =
         Buffer.from(s256).length === Buffer.from(code.codeChallenge).length &&
         sameDigest(Buffer.from(s256).toString("hex"), Buffer.from(code.codeChallenge).toString("hex"));
-      if (!same) throw invalidGrant("The code_verifier does not match the code_challenge.");
+      if (!same) throw invalidGrant("err.verifierMismatch");
     }
     const record: TokenRecord = {
       userId: code.userId,

@@ -1,5 +1,6 @@
 // The OpenID Connect parameters of an authorization request (OpenID Connect Core §3.1.2.1;
 // docs/http-api.md#authorization-parameters), checked: read only when `scope` holds openid.
+import { message, type MessageRef, type PlainErrorId } from "../errors.js";
 import { grantedScopes, type IdTokenHint } from "./oidc.js";
 import { codePointLength } from "./text.js";
 
@@ -28,13 +29,16 @@ export interface OpenIdParams {
   registration?: string | undefined;
 }
 
-/** An error to send back to the app: the redirect's error and error_description. */
+/** An error to send back to the app: the redirect's error and (rendered in English) error_description. */
 export interface OpenIdRefusal {
   error: string;
-  description: string;
+  description: MessageRef;
 }
 
-const refuse = (error: string, description: string): OpenIdRefusal => ({ error, description });
+const refuse = (error: string, id: PlainErrorId | MessageRef): OpenIdRefusal => ({
+  error,
+  description: typeof id === "string" ? message(id) : id,
+});
 
 /**
  * Checks the OpenID Connect parameters: what is asked, or the refusal to redirect with.
@@ -44,29 +48,25 @@ export async function readOpenIdRequest(
   p: OpenIdParams,
   verifyHint: (hint: string) => Promise<IdTokenHint | null>,
 ): Promise<OpenIdAsk | OpenIdRefusal> {
-  if (p.request !== undefined) return refuse("request_not_supported", "Request objects (request) are not supported.");
-  if (p.request_uri !== undefined)
-    return refuse("request_uri_not_supported", "Request objects by reference (request_uri) are not supported.");
-  if (p.registration !== undefined)
-    return refuse("registration_not_supported", "The registration parameter is not supported.");
-  if (p.response_type === undefined)
-    return refuse("invalid_request", "response_type is required for an OpenID Connect request (use code).");
+  if (p.request !== undefined) return refuse("request_not_supported", "err.requestObject");
+  if (p.request_uri !== undefined) return refuse("request_uri_not_supported", "err.requestUri");
+  if (p.registration !== undefined) return refuse("registration_not_supported", "err.registration");
+  if (p.response_type === undefined) return refuse("invalid_request", "err.oidcResponseType");
   if (p.response_mode !== undefined && p.response_mode !== "query")
-    return refuse("invalid_request", "Only response_mode=query is supported.");
-  if (p.nonce !== undefined && codePointLength(p.nonce) > 2000)
-    return refuse("invalid_request", "nonce is longer than 2000 characters.");
+    return refuse("invalid_request", "err.responseMode");
+  if (p.nonce !== undefined && codePointLength(p.nonce) > 2000) return refuse("invalid_request", "err.nonceTooLong");
   const prompt = new Set((p.prompt ?? "").split(" ").filter(Boolean));
-  if (prompt.has("none") && prompt.size > 1)
-    return refuse("invalid_request", "prompt=none cannot be combined with other prompt values.");
+  if (prompt.has("none") && prompt.size > 1) return refuse("invalid_request", "err.promptNone");
   let maxAge: number | undefined;
   if (p.max_age !== undefined) {
-    if (!/^\d{1,10}$/.test(p.max_age)) return refuse("invalid_request", "max_age must be a whole number of seconds.");
+    if (!/^\d{1,10}$/.test(p.max_age))
+      return refuse("invalid_request", message("err.wholeSeconds", { name: "max_age" }));
     maxAge = Number(p.max_age);
   }
   let hint: IdTokenHint | undefined;
   if (p.id_token_hint !== undefined) {
     const h = await verifyHint(p.id_token_hint);
-    if (!h) return refuse("invalid_request", "id_token_hint is not an ID token this service issued.");
+    if (!h) return refuse("invalid_request", "err.hintUnknown");
     hint = h;
   }
   return {

@@ -99,7 +99,7 @@ export class IdTokens {
    */
   async sign(g: IdTokenGrant): Promise<string> {
     const user = await this.deps.store.accounts.byId(g.userId);
-    if (!user) throw new SigilError(400, "invalid_grant", "The user of this grant no longer exists.");
+    if (!user) throw new SigilError(400, "invalid_grant", "err.userGone", {});
     const signer = await this.deps.keys.signer();
     const iat = Math.floor((this.deps.now ?? Date.now)() / 1000);
     const claims: Record<string, unknown> = {

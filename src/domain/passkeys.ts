@@ -104,9 +104,8 @@ function boundKey(challenge: string, browser: string): string {
   return `${challenge}.${createHash("sha256").update(browser).digest("base64url")}`;
 }
 
-const cannotVerify = () => invalidRequest("The passkey could not be verified; try again.");
-const unknownPasskey = () =>
-  invalidRequest("This passkey is not known here (it may have been removed); sign in another way.");
+const cannotVerify = () => invalidRequest("err.passkeyUnverified");
+const unknownPasskey = () => invalidRequest("err.passkeyNotKnown");
 
 /** Reads the challenge a WebAuthn response answers (from its clientDataJSON), or throws 400. */
 function challengeOf(response: { response?: { clientDataJSON?: unknown } }): string {
@@ -123,7 +122,7 @@ function challengeOf(response: { response?: { clientDataJSON?: unknown } }): str
 
 export function checkPasskeyName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0 || [...name].length > MAX_NAME) throw invalidRequest("A passkey's name is 1 to 64 characters.");
+  if (name.length === 0 || [...name].length > MAX_NAME) throw invalidRequest("err.passkeyName");
   return name;
 }
 
@@ -159,10 +158,7 @@ export class Passkeys {
   }
 
   private requireRp(): RelyingParty {
-    if (!this.rp)
-      throw notFound(
-        "Passkeys are not offered on this server: its AUTH_URL host is not a name (an IP address, or plain http).",
-      );
+    if (!this.rp) throw notFound("err.passkeysOff");
     return this.rp;
   }
 
@@ -179,15 +175,14 @@ export class Passkeys {
     const raw = await this.deps.store.passkeys.takeChallenge(
       browser === undefined ? challenge : boundKey(challenge, browser),
     );
-    if (raw === null) throw invalidRequest("This passkey request expired or was used already; start again.");
+    if (raw === null) throw invalidRequest("err.passkeyRequestGone");
     return { challenge, ceremony: JSON.parse(raw) as Ceremony };
   }
 
   async registrationOptions(user: UserRecord): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const rp = this.requireRp();
     const existing = await this.deps.store.passkeys.listForUser(user.id);
-    if (existing.length >= MAX_PASSKEYS)
-      throw invalidRequest(`An account holds at most ${MAX_PASSKEYS} passkeys; remove one first.`);
+    if (existing.length >= MAX_PASSKEYS) throw invalidRequest("err.passkeyLimit", { max: MAX_PASSKEYS });
     const options = await generateRegistrationOptions({
       rpName: this.deps.serviceName,
       rpID: rp.id,
@@ -243,7 +238,7 @@ export class Passkeys {
       aaguid: info.aaguid,
       createdAt: Date.now(),
     };
-    if (!(await this.deps.store.passkeys.add(record))) throw invalidRequest("This passkey is registered already.");
+    if (!(await this.deps.store.passkeys.add(record))) throw invalidRequest("err.passkeyDuplicate");
     this.deps.securityMails.notify(user.id, { kind: "passkeyAdded", name }, origin);
     return viewOf(record);
   }
@@ -256,8 +251,7 @@ export class Passkeys {
   async authenticationOptions(address: string, browser: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.requireRp();
     const limit = await this.ceremonies.consume(address);
-    if (!limit.allowed)
-      throw rateLimited(limit.retryAfterMs / 1000, "Too many passkey sign-ins begun; try again later.");
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.passkeySigninThrottled");
     // No allowCredentials: discoverable credentials, the authenticator says who the user is.
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
@@ -367,10 +361,9 @@ export class Passkeys {
   ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const rp = this.requireRp();
     const limit = await this.ceremonies.consume(`${kind}:${user.id}`);
-    if (!limit.allowed)
-      throw rateLimited(limit.retryAfterMs / 1000, "Too many passkey confirmations begun; try again later.");
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.passkeyConfirmThrottled");
     const mine = await this.deps.store.passkeys.listForUser(user.id);
-    if (mine.length === 0) throw invalidRequest("This account has no passkey; confirm with your password.");
+    if (mine.length === 0) throw invalidRequest("err.noPasskey");
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: "required",
@@ -435,14 +428,14 @@ export class Passkeys {
   async rename(userId: string, id: string, rawName: string): Promise<void> {
     const name = checkPasskeyName(rawName);
     if (!(await this.deps.store.passkeys.update(userId, id, (p) => ({ ...p, name }))))
-      throw notFound("There is no such passkey on your account.");
+      throw notFound("err.passkeyUnknown");
   }
 
   /** Removes one of the user's passkeys (of removals at once, one succeeds and is mailed about). */
   async remove(userId: string, id: string, origin: ChangeOrigin): Promise<void> {
     const passkey = await this.deps.store.passkeys.byId(id);
     if (passkey?.userId !== userId || !(await this.deps.store.passkeys.remove(userId, id)))
-      throw notFound("There is no such passkey on your account.");
+      throw notFound("err.passkeyUnknown");
     this.deps.securityMails.notify(userId, { kind: "passkeyRemoved", name: passkey.name }, origin);
   }
 

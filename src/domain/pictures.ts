@@ -3,6 +3,7 @@
 // so every app that shows the picture gets a small, plain image. sharp (libvips) does the work.
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Metadata } from "sharp";
+import { message, type MessageRef } from "../errors.js";
 
 /** Most pixels on a side, and in all, of a picture that is decoded at all. */
 export const MAX_SIDE = 8000;
@@ -22,7 +23,7 @@ const FORMATS: Readonly<Record<string, string>> = {
 sharp.cache(false);
 
 export type PreparedPicture =
-  { ok: true; type: "image/png" | "image/jpeg"; data: Buffer } | { ok: false; problem: string };
+  { ok: true; type: "image/png" | "image/jpeg"; data: Buffer } | { ok: false; problem: MessageRef };
 
 /**
  * The picture to store for these uploaded bytes, or the problem to show the person.
@@ -32,24 +33,24 @@ export type PreparedPicture =
 export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
   const kind = await fileTypeFromBuffer(bytes);
   const format = kind ? FORMATS[kind.mime] : undefined;
-  if (!format) return { ok: false, problem: "The picture must be a PNG, JPEG, GIF or WebP image." };
+  if (!format) return { ok: false, problem: message("err.pictureType") };
   let meta: Metadata;
   try {
     // Reads the header only (libvips decodes lazily), so no pixel limit is needed for this step.
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    return { ok: false, problem: "The picture could not be read." };
+    return { ok: false, problem: message("err.pictureUnreadable") };
   }
-  if (meta.format !== format) return { ok: false, problem: "The picture could not be read." };
+  if (meta.format !== format) return { ok: false, problem: message("err.pictureUnreadable") };
   const width = meta.width ?? 0;
   const height = Math.max(meta.height ?? 0, meta.pageHeight ?? 0);
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
     return {
       ok: false,
-      problem: `The picture is ${width}×${height} pixels; pictures may be at most 8,000 pixels on each side and 40 megapixels.`,
+      problem: message("err.pictureTooLarge", { width: String(width), height: String(height) }),
     };
   }
-  if (width < 1 || height < 1) return { ok: false, problem: "The picture could not be read." };
+  if (width < 1 || height < 1) return { ok: false, problem: message("err.pictureUnreadable") };
   const png = format === "png" || meta.hasAlpha === true;
   try {
     // limitInputPixels again, in case the decoder sees more than the header said; the first frame
@@ -63,6 +64,6 @@ export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
       : await pipeline.jpeg({ quality: 85 }).toBuffer();
     return { ok: true, type: png ? "image/png" : "image/jpeg", data };
   } catch {
-    return { ok: false, problem: "The picture could not be read." };
+    return { ok: false, problem: message("err.pictureUnreadable") };
   }
 }

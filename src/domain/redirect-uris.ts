@@ -1,5 +1,7 @@
 // Redirect URL rules (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages; RFC 8252 §7.3 for loopback).
 
+import { message, type MessageRef } from "../errors.js";
+
 const LOOPBACK = new Set(["127.0.0.1", "[::1]"]);
 
 export function isLoopback(u: URL): boolean {
@@ -7,19 +9,19 @@ export function isLoopback(u: URL): boolean {
 }
 
 /** Why a URL cannot be registered, or undefined when it can. */
-export function redirectUriProblem(raw: string): string | undefined {
+export function redirectUriProblem(raw: string): MessageRef | undefined {
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    return `"${raw.slice(0, 100)}" is not an absolute URL.`;
+    return message("err.notAbsolute", { url: raw.slice(0, 100) });
   }
-  if (raw.length > 2000) return "Redirect URLs are at most 2000 characters.";
-  if (raw.includes("#")) return "Redirect URLs cannot hold a fragment (#).";
-  if (u.username || u.password) return "Redirect URLs cannot hold a user name or password.";
+  if (raw.length > 2000) return message("err.redirectLength");
+  if (raw.includes("#")) return message("err.redirectFragment");
+  if (u.username || u.password) return message("err.redirectUserinfo");
   if (u.protocol === "https:") return undefined;
   if (u.protocol === "http:" && isLoopback(u)) return undefined;
-  return "Redirect URLs must use https (http only for 127.0.0.1 or [::1]).";
+  return message("err.redirectScheme");
 }
 
 /** Whether `given` matches a registered URL: exact string equality, save the loopback port. */

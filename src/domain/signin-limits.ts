@@ -60,5 +60,5 @@ export class SignInLimits {
 function refuseWhenLimited(results: LimitResult[]): void {
   if (results.every((r) => r.allowed)) return;
   const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
-  throw rateLimited(Math.max(...waits) / 1000, "Too many sign-in attempts; try again later.");
+  throw rateLimited(Math.max(...waits) / 1000, "err.signinThrottled");
 }

@@ -23,13 +23,8 @@ export interface Proof {
   method: ProofMethod;
 }
 
-export const REAUTH_REQUIRED =
-  "Confirm it's you first: this needs your password, a passkey or a two-factor code given in the last few minutes.";
-
 /** 401 reauth_required: the JSON endpoints' answer to a request without a fresh proof. */
-export const reauthRequired = () => new SigilError(401, "reauth_required", REAUTH_REQUIRED);
-
-export const TWO_FACTOR_OFF = "Two-factor is off; confirm with your password or a passkey.";
+export const reauthRequired = () => new SigilError(401, "reauth_required", "err.reauthRequired", {});
 
 export class StepUp {
   private readonly now: () => number;
@@ -77,7 +72,7 @@ export class StepUp {
    * phone), with two-factor on: limited and counted as the second sign-in step.
    */
   async withCode(user: UserRecord, code: string, address: string): Promise<Proof> {
-    if (!(await this.deps.twoFactor.isOn(user.id))) throw new FormError(TWO_FACTOR_OFF);
+    if (!(await this.deps.twoFactor.isOn(user.id))) throw new FormError("err.twofaOff");
     await this.deps.twoFactor.verify(user.id, code, address, { totpOnly: true });
     return this.proof(user, "otp");
   }

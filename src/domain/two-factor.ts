@@ -24,11 +24,6 @@ export const RECOVERY_CODES = 10;
 /** Recovery code letters: no 0/o, 1/l/i to misread. */
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
-export const WRONG_CODE = "The code is wrong.";
-export const SETUP_EXPIRED = "The setup has expired; start again.";
-export const TWO_FACTOR_UNREADABLE =
-  "Two-factor cannot be checked for this account since the service's settings changed. Ask the service's operator to turn it off; then set it up again.";
-
 export interface TwoFactorSetup {
   /** Base32, to type into an app (grouped by 4 for reading on the page). */
   secret: string;
@@ -46,10 +41,6 @@ interface PendingSetup {
   until: number;
   replaces?: number | null;
 }
-
-export const ALREADY_ON = "Two-factor is already on.";
-export const IS_OFF = "Two-factor is off.";
-export const CHANGED_MEANWHILE = "Two-factor changed since this set-up began; start again.";
 
 const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
 
@@ -111,7 +102,7 @@ export class TwoFactor {
     const secret = unseal(this.key, rec.sealedSecret, `totp ${userId}`);
     if (secret !== null) return secret;
     this.deps.onUnreadable?.(userId);
-    throw new FormError(TWO_FACTOR_UNREADABLE, 409);
+    throw new FormError("err.twofaUnreadable", 409);
   }
 
   /** Before asking for a code: a FormError (409) when the user's two-factor cannot be checked any more (openKey). */
@@ -145,7 +136,7 @@ export class TwoFactor {
   reopenSetup(userId: string, username: string, pending: string): TwoFactorSetup {
     const opened = unseal(this.key, pending, `setup ${userId}`);
     const p = opened ? (JSON.parse(opened) as PendingSetup) : null;
-    if (!p || p.until < this.now()) throw new FormError(SETUP_EXPIRED);
+    if (!p || p.until < this.now()) throw new FormError("err.setupExpired");
     const replaces: number | null = typeof p.replaces === "number" ? p.replaces : null;
     return { secret: p.s, uri: totpFor(p.s, username, this.deps.issuer).toString(), pending, replaces };
   }
@@ -194,7 +185,7 @@ export class TwoFactor {
   }
 
   private stateError(replaces: number | null): FormError {
-    return new FormError(replaces === null ? ALREADY_ON : CHANGED_MEANWHILE, 409);
+    return new FormError(replaces === null ? "err.twofaAlreadyOn" : "err.twofaChanged", 409);
   }
 
   /** A new enabledAt, never the one replaced (it names the secret a set-up expects). */
@@ -242,7 +233,8 @@ export class TwoFactor {
   async newRecoveryCodes(userId: string, origin: BrowserOrigin): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     const hashes = codes.map((c) => this.recoveryHash(userId, c.replace("-", "")));
-    if (!(await this.deps.store.twoFactor.replaceRecoveryCodes(userId, hashes))) throw new FormError(IS_OFF, 409);
+    if (!(await this.deps.store.twoFactor.replaceRecoveryCodes(userId, hashes)))
+      throw new FormError("err.twofaIsOff", 409);
     this.deps.securityMails.notify(userId, { kind: "recoveryCodes" }, origin);
     return codes;
   }
@@ -274,7 +266,7 @@ export class TwoFactor {
     const limited = (results: LimitResult[]) => {
       if (results.every((r) => r.allowed)) return;
       const waits = results.map((r) => (r.allowed ? 0 : r.retryAfterMs));
-      throw rateLimited(Math.max(...waits) / 1000, "Too many code attempts; try again later.");
+      throw rateLimited(Math.max(...waits) / 1000, "err.codeThrottled");
     };
     // The per-user counter is keyed by a keyed hash of the user id: like the sign-in throttle's, it
     // names no user and ends within its window (it outlives an account's deletion by at most that).
@@ -283,7 +275,7 @@ export class TwoFactor {
     await check();
     if (!(await attempt())) {
       limited(await Promise.all([this.perUser.consume(user), this.perAddress.consume(address)]));
-      throw new FormError(WRONG_CODE, 401);
+      throw new FormError("err.wrongCode", 401);
     }
     await check();
   }

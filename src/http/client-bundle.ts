@@ -27,7 +27,7 @@ function serveFile(dir: string, file: string, type: string) {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       req.log?.warn({ file }, "client bundle not built");
-      throw notFound("The browser client has not been built on this server (run npm run build).");
+      throw notFound("err.clientNotBuilt");
     }
     res.set({
       "Content-Type": type,

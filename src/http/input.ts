@@ -18,7 +18,7 @@ export function headerText(req: { headers: IncomingHttpHeaders }, name: string):
   try {
     return utf8.decode(Buffer.from(s, "latin1"));
   } catch {
-    throw invalidRequest(`The ${name} header is not valid UTF-8.`);
+    throw invalidRequest("err.headerUtf8", { name });
   }
 }
 
@@ -27,13 +27,13 @@ export function bodyObject(req: { body?: unknown }): Record<string, unknown> {
   const b: unknown = req.body;
   if (b === undefined || b === null) return {};
   if (typeof b === "object" && !Array.isArray(b)) return b as Record<string, unknown>;
-  throw invalidRequest("The body must be a JSON object.");
+  throw invalidRequest("err.bodyObject");
 }
 
 /** A whole number given as a header string or a JSON number. */
 export function wholeNumber(raw: unknown, name: string): unknown {
   if (typeof raw === "string") {
-    if (!/^\d{1,10}$/.test(raw)) throw invalidRequest(`${name} must be a whole number of seconds.`);
+    if (!/^\d{1,10}$/.test(raw)) throw invalidRequest("err.wholeSeconds", { name });
     return Number(raw);
   }
   return raw;

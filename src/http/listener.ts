@@ -3,7 +3,7 @@
 // limit, 400 for a request it cannot parse), listening, and the drain.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { ErrorBody } from "../errors.js";
+import { english, message, type ErrorBody } from "../errors.js";
 
 /** Headers in all: 16 KB (docs/http-api.md#conventions). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -24,7 +24,7 @@ export function createHttpServer(keepAliveSeconds: number): Server {
   server.on("checkExpectation", (req, res) => {
     const body = JSON.stringify({
       error: "expectation_failed",
-      error_description: "The Expect header is not supported; only 100-continue is.",
+      error_description: english(message("err.expectHeader")),
     } satisfies ErrorBody);
     res.writeHead(417, {
       "Content-Type": "application/json; charset=utf-8",
@@ -41,7 +41,7 @@ export function createHttpServer(keepAliveSeconds: number): Server {
     if (err.code === "HPE_HEADER_OVERFLOW") {
       const body = JSON.stringify({
         error: "request_too_large",
-        error_description: "The request headers are larger than 16 KB in all.",
+        error_description: english(message("err.headersTooLarge")),
       });
       // A response to HEAD has no body: a client would read it as the start of another response.
       const raw = (err as { rawPacket?: unknown }).rawPacket;

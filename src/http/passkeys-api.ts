@@ -30,43 +30,35 @@ function jsonEndpoint(fn: (req: Request, res: Response) => Promise<{ status: num
   return (req, res) => {
     void (async () => {
       try {
-        if (!req.is("application/json"))
-          throw invalidRequest("The body must be JSON (Content-Type: application/json).");
+        if (!req.is("application/json")) throw invalidRequest("err.jsonBody");
         await new Promise<void>((resolve, reject) =>
           parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
         );
         bodyObject(req);
-        if (!req.pageCsrf?.validateRequest(req))
-          throw new SigilError(
-            403,
-            "access_denied",
-            "The page's security token (X-CSRF-Token) is missing or expired; reload the page.",
-          );
+        if (!req.pageCsrf?.validateRequest(req)) throw new SigilError(403, "access_denied", "err.csrf", {});
         const r = await fn(req, res);
         res.set("Cache-Control", "no-store");
         sendJson(res, r.status, r.body);
       } catch (err) {
         // express.json's own errors (bad JSON, too large) carry a status; map them like the API does.
         const e = err as { type?: string; status?: number };
-        if (e.type === "entity.parse.failed") return sendError(req, res, invalidRequest("The body is not valid JSON."));
+        if (e.type === "entity.parse.failed") return sendError(req, res, invalidRequest("err.badJson"));
         if (e.type === "entity.too.large")
-          return sendError(req, res, new SigilError(413, "request_too_large", "The body is over 64 KB."));
+          return sendError(req, res, new SigilError(413, "request_too_large", "err.bodyOver64k", {}));
         sendError(req, res, err);
       }
     })();
   };
 }
 
-const signedOut = () =>
-  new SigilError(403, "access_denied", "Sign in first: adding a passkey needs a signed-in session.");
+const signedOut = () => new SigilError(403, "access_denied", "err.signInToAddPasskey", {});
 
 /** The `response` field: a WebAuthn credential as @simplewebauthn/browser sends it (checked by the library). */
 function credentialOf(
   req: Request,
 ): { id: string; rawId: string; type: "public-key"; response: Record<string, unknown> } & Record<string, unknown> {
   const r = bodyObject(req).response;
-  if (!r || typeof r !== "object" || Array.isArray(r))
-    throw invalidRequest("response must be the passkey's answer (an object).");
+  if (!r || typeof r !== "object" || Array.isArray(r)) throw invalidRequest("err.passkeyResponse");
   const c = r as Record<string, unknown>;
   if (
     typeof c.id !== "string" ||
@@ -75,7 +67,7 @@ function credentialOf(
     typeof c.response !== "object" ||
     !c.response
   )
-    throw invalidRequest("response must be the passkey's answer (an object).");
+    throw invalidRequest("err.passkeyResponse");
   return c as never;
 }
 
@@ -95,7 +87,7 @@ export function addPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     if (!user) throw signedOut();
     if (deps.passkeys.enabled) requireProof(req, deps, user);
     const name = bodyObject(req).name;
-    if (typeof name !== "string") throw invalidRequest("name must be a string of 1 to 64 characters.");
+    if (typeof name !== "string") throw invalidRequest("err.passkeyNameType");
     const passkey = await deps.passkeys.register(user, credentialOf(req) as never, name, changeOrigin(req));
     return { status: 201, body: { passkey } };
   });
@@ -121,7 +113,7 @@ export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
   });
 }
 
-const signedOutConfirm = () => new SigilError(403, "access_denied", "Sign in first: there is nobody to confirm.");
+const signedOutConfirm = () => new SigilError(403, "access_denied", "err.signInToConfirm", {});
 
 /** POST /confirm/passkey/options: begins "Confirm it's you" with one of the signed-in user's passkeys. */
 export function confirmOptions(deps: PagesDeps & { passkeys: Passkeys }) {
@@ -147,8 +139,7 @@ export function confirmWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
   });
 }
 
-const signedOutDelete = () =>
-  new SigilError(403, "access_denied", "Sign in first: deleting an account needs a signed-in session.");
+const signedOutDelete = () => new SigilError(403, "access_denied", "err.signInToDelete", {});
 
 /** POST /account/delete/passkey/options: begins confirming the deletion with one of the user's passkeys. */
 export function deletionOptions(deps: PagesDeps & { passkeys: Passkeys }) {

@@ -31,7 +31,13 @@ export function route(
       return;
     }
     next(
-      new SigilError(405, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }),
+      new SigilError(
+        405,
+        "method_not_allowed",
+        "err.methodNotAllowed",
+        { method: req.method, allow },
+        { Allow: allow },
+      ),
     );
   });
 }

@@ -1,17 +1,18 @@
 // One language's strings and formats for a page: t() for a catalog string, rich() for one with
-// markup in its placeholders, date() and number() through Intl, and message() for the English
-// messages the service raises. See docs/pages.md for how a page uses it.
+// markup in its placeholders, date() and number() through Intl, and message() for the
+// service's error messages by id (i18n/message-ids.ts). See docs/pages.md for how a page uses it.
 import type { ComponentChild } from "preact";
-import { fill, localizeMessage } from "./errors.js";
 import type { Locale } from "./locales.js";
 import { de } from "./messages/de.js";
 import { en, type MessageKey, type Messages } from "./messages/en.js";
 import { es } from "./messages/es.js";
 import { fr } from "./messages/fr.js";
 import { ja } from "./messages/ja.js";
+import { FIELDS, fill, renderMessage, type MessageRef } from "./message-ids.js";
 
 export type { Locale } from "./locales.js";
 export type { MessageKey, Messages } from "./messages/en.js";
+export type { ErrorId, MessageRef } from "./message-ids.js";
 export { LOCALES, LANGUAGE_NAMES, DEFAULT_LOCALE, negotiate, isLocale } from "./locales.js";
 
 export const CATALOGS: Readonly<Record<Locale, Messages>> = { en, fr, de, es, ja };
@@ -27,8 +28,8 @@ export interface Translator {
   /** A date and time (UTC, named so) in the language's format. */
   date(ms: number): string;
   number(n: number, options?: Intl.NumberFormatOptions): string;
-  /** An English message the service raised, in this language, and the form field it is about. */
-  message(english: string): { text: string; field: string | undefined };
+  /** A message the service raised (a SigilError, a MessageRef), in this language, and its form field. */
+  message(ref: MessageRef): { text: string; field: string | undefined };
 }
 
 export function translator(locale: Locale): Translator {
@@ -54,6 +55,6 @@ export function translator(locale: Locale): Translator {
         }),
     date: (ms) => `${dates.format(new Date(ms))} UTC`,
     number: (n, options) => new Intl.NumberFormat(locale, options).format(n),
-    message: (english) => localizeMessage(messages, english),
+    message: (ref) => ({ text: renderMessage(messages, ref, (n) => numbers.format(n)), field: FIELDS[ref.id] }),
   };
 }

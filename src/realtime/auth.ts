@@ -1,7 +1,7 @@
 // Handshake authentication (docs/realtime.md#connecting): a CUSTOM TOKEN from `auth.token` or the Authorization
 // header; refusals reach the client as connect_error with message = error code, data = the error object (docs/errors.md).
 import { bearerToken } from "../domain/custom-tokens.js";
-import { toSigilError, unavailable } from "../errors.js";
+import { logFailure, unavailable } from "../errors.js";
 import type { Logger } from "../log.js";
 import { isEventId } from "../store/port.js";
 import { nextInOneFlush } from "./one-flush.js";
@@ -25,8 +25,7 @@ export function handshakeAuth(tokens: VerifiedTokens, ctx: SessionContext, logge
       socket.data = new Session(await tokens.verify(token), since, ctx);
       nextInOneFlush(socket, next);
     } catch (err) {
-      const e = toSigilError(err);
-      if (e.status >= 500 && e.code !== "unavailable") logger.error({ err }, "handshake failed");
+      const e = logFailure(err, logger, { reqId: socket.id, event: "handshake" });
       next(Object.assign(new Error(e.code), { data: e.toBody() }));
     }
   };

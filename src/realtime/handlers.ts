@@ -4,7 +4,7 @@
 // socket as `this`); what differs per socket is in its Session (socket.data).
 import type { IncomingMessage } from "node:http";
 import type { Challenges } from "../domain/challenges.js";
-import { rateLimited, toSigilError } from "../errors.js";
+import { logFailure, rateLimited } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { ChannelSocket } from "./types.js";
 
@@ -47,9 +47,7 @@ export function makeHandlers(
       try {
         reply(await fn(this, payload));
       } catch (err) {
-        const e = toSigilError(err);
-        if (e.status >= 500 && e.code !== "unavailable") logger.error({ err, event: name }, "socket event failed");
-        reply(e.toBody());
+        reply(logFailure(err, logger, { reqId: this.id, event: name }).toBody());
       }
     };
 
@@ -60,7 +58,7 @@ export function makeHandlers(
         return;
       }
       const { reply } = args(packet.slice(1));
-      reply(rateLimited(1, "Too many events on this connection; slow down.").toBody());
+      reply(rateLimited(1, "err.socketThrottled").toBody());
     },
     onNew: handle("challenge:new", (socket, p) => {
       const { app } = socket.data;

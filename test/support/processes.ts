@@ -162,10 +162,18 @@ export function spawnNode(
   return startProcess(opts);
 }
 
-/** A test node in a child process: the shared test secret, loopback, a short drain. */
-export function startProcessNode(env: Record<string, string> = {}, readyTimeoutMs = 15_000): Promise<ServerProcess> {
+/**
+ * A test node in a child process: the shared test secret, loopback, a short drain. `entry` runs
+ * another file that starts it (a fixture that changes something first).
+ */
+export function startProcessNode(
+  env: Record<string, string> = {},
+  readyTimeoutMs = 15_000,
+  entry?: string,
+): Promise<ServerProcess> {
   return startProcess({
     readyTimeoutMs,
+    ...(entry ? { entry } : {}),
     env: { NODE_ENV: "test", SECRET: TEST_SECRET, HOST: "127.0.0.1", SHUTDOWN_TIMEOUT: "2", ...hotRoutes(), ...env },
   });
 }

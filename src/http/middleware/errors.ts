@@ -1,7 +1,8 @@
 // The one place where errors become HTTP responses (docs/errors.md), for the JSON API, the hot
-// routes and the pages alike (sendError): the mapping is toSigilError (errors.ts); this adds the log line.
+// routes and the pages alike (sendError): the mapping and the log line are logFailure (errors.ts),
+// which the socket channel uses too.
 import type { NextFunction, Request, Response } from "express";
-import { SigilError, StoreUnavailableError, causeForLog, notFound, toSigilError } from "../../errors.js";
+import { SigilError, causeForLog, logFailure, notFound } from "../../errors.js";
 import type { Logger } from "../../log.js";
 import { sendJson } from "../route.js";
 
@@ -9,20 +10,9 @@ export function notFoundHandler(_req: Request, _res: Response, next: NextFunctio
   next(notFound());
 }
 
-/**
- * Maps any thrown value to the error to send, and logs every 5xx once, on the request's logger
- * (so with its request id) and with its cause. Call it once per failed request.
- */
+/** Maps any thrown value to the error to send, logging a 5xx once with the request id (logFailure). */
 export function errorReply(err: unknown, log: Logger | undefined): SigilError {
-  const mapped = toSigilError(err);
-  if (mapped.status >= 500) {
-    const cause = err instanceof StoreUnavailableError ? (err.cause ?? err) : err;
-    // Under `cause`, not `err`: pino's err serializer would copy every field of the error.
-    const line = { status: mapped.status, error: mapped.code, cause: causeForLog(cause) };
-    if (err instanceof StoreUnavailableError) log?.warn(line, "store unavailable");
-    else log?.error(line, err instanceof SigilError ? mapped.description : "unexpected error");
-  }
-  return mapped;
+  return logFailure(err, log);
 }
 
 /**

@@ -7,6 +7,7 @@ import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
 import { grantedScopes } from "../../domain/oidc.js";
 import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oidc-request.js";
 import { codePointLength } from "../../domain/text.js";
+import { english, message, type MessageRef } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
 import { sendPage } from "../pages/send-page.js";
@@ -64,7 +65,7 @@ interface Checked {
   p: Params;
   /** Set when scope holds openid. */
   oidc: OpenIdAsk | undefined;
-  fail: (error: string, description: string) => void;
+  fail: (error: string, description: MessageRef) => void;
 }
 
 /** Validates a request; answers it (error page or error redirect) and returns undefined when bad. */
@@ -75,46 +76,45 @@ async function check(
   source: Record<string, unknown>,
 ): Promise<Checked | undefined> {
   const p = readParams(source);
-  const bad = (message: string) => {
+  const bad = (problem: MessageRef) => {
     const ui = pageUi(req, deps.config);
-    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLink"), message: ui.message(message).text }));
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLink"), message: ui.message(problem).text }));
   };
-  if (p === "repeated") return void bad("A parameter was given more than once.");
+  if (p === "repeated") return void bad(message("err.repeated"));
   const app = p.client_id ? await deps.apps.byClientId(p.client_id) : null;
-  if (!app)
-    return void bad(
-      `The app that sent you here is not registered with ${deps.config.serviceName} (unknown client_id).`,
-    );
+  if (!app) return void bad(message("err.unknownClient", { service: deps.config.serviceName }));
   const redirectUri = OAuth.resolveRedirect(app, p.redirect_uri);
-  if (!redirectUri) return void bad("The app sent you here with a redirect URL it has not registered.");
+  if (!redirectUri) return void bad(message("err.unknownRedirect"));
   // A state over its bound is never echoed (by this or any later error): a Location of up to the
   // whole 16 KB request would make the response's headers too large for clients to read.
   if (p.state !== undefined && codePointLength(p.state) > 2000) {
     return void redirectWith(res, redirectUri, {
       error: "invalid_request",
-      error_description: "state is longer than 2000 characters.",
+      error_description: english(message("err.stateTooLong")),
       iss: deps.config.baseUrl,
     });
   }
-  const fail = (error: string, description: string) =>
-    redirectWith(res, redirectUri, { error, error_description: description, iss: deps.config.baseUrl, state: p.state });
+  const fail = (error: string, description: MessageRef) =>
+    redirectWith(res, redirectUri, {
+      error,
+      error_description: english(description),
+      iss: deps.config.baseUrl,
+      state: p.state,
+    });
   if (p.response_type !== undefined && p.response_type !== "code") {
-    return void fail("unsupported_response_type", "Only response_type=code is supported.");
+    return void fail("unsupported_response_type", message("err.responseType"));
   }
   if (p.code_challenge_method !== undefined && p.code_challenge_method !== "S256") {
-    return void fail("invalid_request", "Only code_challenge_method=S256 is supported.");
+    return void fail("invalid_request", message("err.pkceMethod"));
   }
   if (p.code_challenge_method !== undefined && p.code_challenge === undefined) {
-    return void fail("invalid_request", "code_challenge_method was sent without code_challenge.");
+    return void fail("invalid_request", message("err.pkceMethodAlone"));
   }
   if (p.code_challenge !== undefined && !PKCE_VALUE.test(p.code_challenge)) {
-    return void fail("invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.");
+    return void fail("invalid_request", message("err.pkceChallenge"));
   }
   if (app.public && p.code_challenge === undefined) {
-    return void fail(
-      "invalid_request",
-      "A public client must use PKCE (code_challenge with code_challenge_method=S256).",
-    );
+    return void fail("invalid_request", message("err.publicPkce"));
   }
   let oidc: OpenIdAsk | undefined;
   if (grantedScopes(p.scope).openid) {
@@ -211,11 +211,11 @@ export function authorizeGet(deps: PagesDeps) {
     // OpenID Connect: prompt=none shows no page; it answers login_required or consent_required.
     const silent = ask.prompt.has("none");
     if (!user || needsSignIn(ask, { userId: user.id, authTime: req.session.authTime }, Date.now())) {
-      if (silent) return c.fail("login_required", "The user is not signed in (or must sign in again).");
+      if (silent) return c.fail("login_required", message("err.loginRequired"));
       return signInFirst(res, c);
     }
     if (ask.prompt.has("consent") || !(await consentCovers(deps, user, c))) {
-      if (silent) return c.fail("consent_required", "The user has not allowed this app what it asks for.");
+      if (silent) return c.fail("consent_required", message("err.consentRequired"));
       return showConsent(deps, req, res, c, user);
     }
     return approve(deps, req, res, c, user.id);
@@ -237,7 +237,7 @@ export function authorizePost(deps: PagesDeps) {
     if (body.decision === "deny") {
       return redirectWith(res, c.redirectUri, {
         error: "access_denied",
-        error_description: "The user denied access.",
+        error_description: english(message("err.accessDenied")),
         iss: deps.config.baseUrl,
         state: c.p.state,
       });

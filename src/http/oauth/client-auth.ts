@@ -9,7 +9,7 @@ function formDecode(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, " "));
   } catch {
-    throw invalidRequest("The Basic credentials are not properly encoded.");
+    throw invalidRequest("err.basicEncoding");
   }
 }
 
@@ -20,17 +20,15 @@ export function readCredentials(req: Request, body: Record<string, unknown>): Cl
   const bodySecret = typeof body.client_secret === "string" ? body.client_secret : undefined;
   if (auth !== undefined) {
     const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(auth);
-    if (!m) throw invalidRequest("The Authorization header must be Basic client credentials.");
+    if (!m) throw invalidRequest("err.basicHeader");
     const decoded = Buffer.from(m[1]!, "base64").toString("utf8"); // the group is mandatory
     const i = decoded.indexOf(":");
-    if (i < 0) throw invalidRequest("The Basic credentials must be client_id:client_secret.");
-    if (bodySecret !== undefined)
-      throw invalidRequest("Send the client credentials either as Basic or in the body, not both.");
+    if (i < 0) throw invalidRequest("err.basicFormat");
+    if (bodySecret !== undefined) throw invalidRequest("err.credentialsTwice");
     const clientId = formDecode(decoded.slice(0, i));
-    if (bodyId !== undefined && bodyId !== clientId)
-      throw invalidRequest("client_id differs from the Basic credentials.");
+    if (bodyId !== undefined && bodyId !== clientId) throw invalidRequest("err.clientIdDiffers");
     return { clientId, clientSecret: formDecode(decoded.slice(i + 1)), basic: true };
   }
-  if (!bodyId) throw invalidRequest("client_id is required.");
+  if (!bodyId) throw invalidRequest("err.required", { name: "client_id" });
   return { clientId: bodyId, clientSecret: bodySecret || undefined, basic: false };
 }

@@ -5,7 +5,7 @@ import { invalidRequest } from "../../errors.js";
 /** A field given once as text, or undefined when absent or empty; invalid_request otherwise. */
 export const str = (v: unknown, name: string): string | undefined => {
   if (v === undefined || v === "") return undefined;
-  if (typeof v !== "string") throw invalidRequest(`${name} must be given once, as text.`);
+  if (typeof v !== "string") throw invalidRequest("err.givenOnceText", { name });
   return v;
 };
 

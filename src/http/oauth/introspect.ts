@@ -32,7 +32,7 @@ export function introspectEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth;
     const body = bodyOf(req);
     const app = await deps.clientAuth.authenticate(readCredentials(req, body), req.ip ?? "");
     const token = str(body.token, "token");
-    if (!token) throw invalidRequest("token is required.");
+    if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");
     const found = await deps.oauth.grants.introspect(token, app.clientId);
     res.status(200).json(found.active ? { ...found, iss: deps.issuer } : found);

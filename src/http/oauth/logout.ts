@@ -8,6 +8,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { IdTokenHint } from "../../domain/oidc.js";
 import { codePointLength } from "../../domain/text.js";
+import { toRef, type PlainErrorId } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ErrorPage } from "../../views/consent.js";
 import { LogoutConfirmPage, SignedOutPage } from "../../views/logout.js";
@@ -47,30 +48,29 @@ async function check(
   res: Response,
   source: Record<string, unknown>,
 ): Promise<Checked | undefined> {
-  const bad = (message: string) => {
+  const bad = (id: PlainErrorId) => {
     const ui = pageUi(req, deps.config);
-    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLogoutLink"), message: ui.message(message).text }));
+    sendPage(res, 400, ErrorPage({ ui, title: ui.t("error.brokenLogoutLink"), message: ui.message(toRef(id)).text }));
   };
   const p: Params = {};
   for (const k of PARAMS) {
     const v = source[k];
     if (v === undefined || v === "") continue;
-    if (typeof v !== "string") return void bad("A parameter was given more than once.");
+    if (typeof v !== "string") return void bad("err.repeated");
     p[k] = v;
   }
-  if (p.state !== undefined && codePointLength(p.state) > 2000)
-    return void bad("state is longer than 2000 characters.");
+  if (p.state !== undefined && codePointLength(p.state) > 2000) return void bad("err.stateTooLong");
   const hint = p.id_token_hint ? ((await deps.openid.idTokens.verifyHint(p.id_token_hint)) ?? undefined) : undefined;
   if (hint && p.client_id !== undefined && p.client_id !== hint.aud) {
-    return void bad("client_id is not the app the id_token_hint was issued to.");
+    return void bad("err.hintMismatch");
   }
   const clientId = hint?.aud ?? p.client_id;
   const app = clientId ? ((await deps.apps.byClientId(clientId)) ?? undefined) : undefined;
   let destination: string | undefined;
   if (p.post_logout_redirect_uri !== undefined) {
-    if (!app) return void bad("post_logout_redirect_uri needs a valid id_token_hint or client_id naming the app.");
+    if (!app) return void bad("err.logoutNeedsApp");
     if (!(app.postLogoutRedirectUris ?? []).includes(p.post_logout_redirect_uri)) {
-      return void bad("The app has not registered this post_logout_redirect_uri.");
+      return void bad("err.logoutUnregistered");
     }
     const url = new URL(p.post_logout_redirect_uri);
     if (p.state !== undefined) url.searchParams.append("state", p.state);

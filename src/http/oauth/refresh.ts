@@ -30,10 +30,10 @@ export async function refreshGrant(
   body: Record<string, unknown>,
 ): Promise<TokenResponse & { id_token?: string }> {
   const refreshToken = str(body.refresh_token, "refresh_token");
-  if (!refreshToken) throw invalidRequest("refresh_token is required.");
+  if (!refreshToken) throw invalidRequest("err.required", { name: "refresh_token" });
   const rawScope = str(body.scope, "scope");
   if (rawScope !== undefined && (rawScope.length > 1000 || !SCOPE.test(rawScope))) {
-    throw invalidRequest("scope must be scope names separated by single spaces.");
+    throw invalidRequest("err.scopeFormat");
   }
   const r = await deps.oauth.grants.refresh({
     refreshToken,

@@ -64,14 +64,10 @@ export function tokenEndpoint(deps: {
       return;
     }
     if (grantType !== "authorization_code") {
-      throw new SigilError(
-        400,
-        "unsupported_grant_type",
-        "Only grant_type=authorization_code and refresh_token are supported.",
-      );
+      throw new SigilError(400, "unsupported_grant_type", "err.grantType", {});
     }
     const code = str(body.code, "code");
-    if (!code) throw invalidRequest("code is required.");
+    if (!code) throw invalidRequest("err.required", { name: "code" });
     const issued = await deps.oauth.redeem({
       code,
       clientId: app.clientId,

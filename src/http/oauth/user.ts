@@ -21,7 +21,7 @@ export const UserInfoSchema = z.object({
 /** The token of `Authorization: Bearer <token>` or a bare `Authorization: <token>`. */
 function bearer(req: { headers: IncomingMessage["headers"] }): string {
   const raw = req.headers.authorization?.trim();
-  if (!raw) throw invalidToken("An access token is required (Authorization: Bearer <token>).");
+  if (!raw) throw invalidToken("err.bearerRequired");
   const m = /^Bearer +(\S+)$/i.exec(raw);
   if (m) return m[1]!; // the group is mandatory
   if (/^\S+$/.test(raw)) return raw;
@@ -36,7 +36,7 @@ export const USER_HEADERS: Readonly<Record<string, string>> = { "Cache-Control":
 /** The profile for a request's headers (Authorization, client_id); the query is checked by the caller. */
 export async function userInfo(deps: UserDeps, req: { headers: IncomingMessage["headers"] }): Promise<UserInfo> {
   const clientId = headerText(req, "client_id");
-  if (!clientId) throw invalidRequest("The client_id header is required.");
+  if (!clientId) throw invalidRequest("err.clientIdHeader");
   // A deleted app's tokens (and a deleted user's) stop working at once.
   const user = await deps.oauth.tokenUser(bearer(req), clientId);
   return {
@@ -54,7 +54,7 @@ export function userRoute(deps: UserDeps): JsonRoute {
     headers: USER_HEADERS,
     async handle(req) {
       if ("access_token" in req.query) {
-        throw invalidRequest("Send the access token in the Authorization header, never in the URL.");
+        throw invalidRequest("err.tokenInUrlHeader");
       }
       return { status: 200, body: await userInfo(deps, req) };
     },

@@ -19,19 +19,20 @@ export const userinfoBodyParser = express.urlencoded({ extended: false, limit: "
  */
 function readToken(query: Readonly<Record<string, unknown>>, headers: IncomingHttpHeaders, form: unknown): string {
   if ("access_token" in query) {
-    throw invalidRequest("Send the access token in the Authorization header or a form body, never in the URL.");
+    throw invalidRequest("err.tokenInUrl");
   }
   const header = headers.authorization?.trim();
   const fromBody = form && typeof form === "object" ? (form as Record<string, unknown>).access_token : undefined;
-  if (fromBody !== undefined && typeof fromBody !== "string") throw invalidRequest("access_token must be given once.");
-  if (header && fromBody !== undefined) throw invalidRequest("Send the access token one way only.");
+  if (fromBody !== undefined && typeof fromBody !== "string")
+    throw invalidRequest("err.givenOnce", { name: "access_token" });
+  if (header && fromBody !== undefined) throw invalidRequest("err.tokenTwoWays");
   if (fromBody !== undefined) {
-    if (fromBody === "") throw invalidToken("An access token is required.");
+    if (fromBody === "") throw invalidToken("err.tokenRequired");
     return fromBody;
   }
-  if (!header) throw invalidToken("An access token is required (Authorization: Bearer <token>).");
+  if (!header) throw invalidToken("err.bearerRequired");
   const m = /^Bearer +(\S+)$/i.exec(header);
-  if (!m) throw invalidToken("The Authorization header must be Bearer <access_token>.");
+  if (!m) throw invalidToken("err.bearerFormat");
   return m[1]!;
 }
 

@@ -14,6 +14,7 @@ import { pageUi, problem } from "./ui.js";
 import { PasskeysSection } from "../../views/account-passkeys.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 import { takeDraft } from "./step-up.js";
+import type { MessageRef } from "../../errors.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -33,7 +34,7 @@ export async function render(
   deps: PagesDeps,
   user: UserRecord,
   status: number,
-  extra: { error?: string; notice?: string; errorField?: string } = {},
+  extra: { error?: MessageRef; notice?: string; errorField?: string } = {},
 ) {
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
@@ -83,7 +84,7 @@ export async function render(
 
 /** The account page with an error (the two-factor forms answer with it). */
 export const accountWithError =
-  (deps: PagesDeps) => (req: Request, res: Response, user: UserRecord, status: number, error?: string) =>
+  (deps: PagesDeps) => (req: Request, res: Response, user: UserRecord, status: number, error?: MessageRef) =>
     render(req, res, deps, user, status, error === undefined ? {} : { error });
 
 export function accountPage(deps: PagesDeps) {
@@ -115,12 +116,12 @@ export function updateAccount(deps: PagesDeps): RequestHandler[] {
       } else if ("display_name" in ((req.body as object | undefined) ?? {})) {
         await deps.accounts.setDisplayName(user.id, field(req, "display_name"));
       } else {
-        throw new FormError("Nothing to change.");
+        throw new FormError("err.nothingToChange");
       }
       res.redirect(303, "/account");
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await render(req, res, deps, user, err.status, { error: err.description });
+      await render(req, res, deps, user, err.status, { error: err });
     }
   });
   return [check, update];
@@ -195,7 +196,7 @@ export function deleteAccount(deps: PagesDeps) {
       // Deleted meanwhile (another request of this browser): nothing left to confirm.
       if (!(await deps.accounts.byId(user.id))) return res.redirect(303, "/signin");
       if (!(err instanceof FormError)) throw err;
-      return render(req, res, deps, user, err.status, { error: err.description });
+      return render(req, res, deps, user, err.status, { error: err });
     }
     await deps.accountLife.deleteAccount(user, changeOrigin(req));
     await endSession(req);
@@ -216,7 +217,7 @@ export function changePassword(deps: PagesDeps) {
       await deps.accountLife.changePassword(user, field(req, "new_password"), req.sessionID, changeOrigin(req));
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      return render(req, res, deps, user, err.status, { error: err.description, errorField: "new_password" });
+      return render(req, res, deps, user, err.status, { error: err, errorField: "new_password" });
     }
     await render(req, res, deps, user, 200, { notice: pageUi(req, deps.config).t("account.passwordChanged") });
   });
@@ -224,7 +225,7 @@ export function changePassword(deps: PagesDeps) {
 
 /** Renders /account with a refused form's message (the passkey rename form). */
 export function renderAccountError(deps: PagesDeps) {
-  return async (req: Request, res: Response, message: string) => {
+  return async (req: Request, res: Response, message: MessageRef) => {
     const user = await currentUser(req, deps);
     if (!user) return void res.redirect(303, "/signin");
     await render(req, res, deps, user, 400, { error: message });

@@ -2,13 +2,13 @@
 // is shown once, in the answer to that POST, and nowhere else) and revokes it. To anyone but the
 // owner the app does not exist: 404, the same as an unknown client_id.
 import type { Request, Response } from "express";
-import { notFound, SigilError } from "../../errors.js";
+import { message, notFound, SigilError } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
 import { currentUser, field, page, type PagesDeps } from "./context.js";
 import { renderConsole } from "./developers.js";
 
-const NO_SUCH_APP = "There is no such app.";
-const NO_SUCH_TOKEN = "This app has no such token.";
+const NO_SUCH_APP = message("err.noSuchApp");
+const NO_SUCH_TOKEN = message("err.noSuchToken");
 
 /** Token ids are 16 random bytes in base64url; anything else cannot name a token. */
 const TOKEN_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -20,8 +20,7 @@ const TOKEN_ID = /^[A-Za-z0-9_-]{1,64}$/;
  */
 function expiresIn(raw: string): number | undefined {
   if (raw.trim() === "") return undefined;
-  if (!/^\d{1,10}$/.test(raw.trim()))
-    throw new SigilError(400, "invalid_request", "Expiry must be a whole number of seconds, or empty for never.");
+  if (!/^\d{1,10}$/.test(raw.trim())) throw new SigilError(400, "invalid_request", "err.expiry", {});
   return Number(raw.trim());
 }
 
@@ -62,7 +61,7 @@ export function createToken(deps: PagesDeps) {
     } catch (err) {
       // Bad input is the console again with the reason; anything else is the page error handler's.
       if (!(err instanceof SigilError) || err.status !== 400) throw err;
-      await renderConsole(req, res, deps, user, 400, { error: err.description });
+      await renderConsole(req, res, deps, user, 400, { error: err });
     }
   });
 }

@@ -9,13 +9,14 @@ import { sendPage } from "./send-page.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
 import { csrfToken } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { message, type MessageRef } from "../../errors.js";
 
 /** What one response shows beyond the console itself: a secret or token (once), or an error. */
 export interface ConsoleExtras {
   shown?: ShownSecret;
   shownToken?: ShownToken;
   /** The English message the service raised (shown in the page's language). */
-  error?: string;
+  error?: MessageRef;
   /** The registration form as it was sent, when it was refused. */
   form?: {
     name: string;
@@ -90,7 +91,7 @@ export function createApp(deps: PagesDeps) {
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       await renderConsole(req, res, deps, user, err.status, {
-        error: err.description,
+        error: err,
         form: {
           name: name.slice(0, 200),
           redirectUris: redirectUris(req).join("\n").slice(0, 8000),
@@ -108,8 +109,8 @@ export function rotateSecret(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
     const app = await deps.apps.owned(user.id, String(req.params.clientId));
-    if (!app) return renderConsole(req, res, deps, user, 404, { error: "There is no such app." });
-    if (app.public) return renderConsole(req, res, deps, user, 400, { error: "A public client has no secret." });
+    if (!app) return renderConsole(req, res, deps, user, 404, { error: message("err.noSuchApp") });
+    if (app.public) return renderConsole(req, res, deps, user, 400, { error: message("err.publicNoSecret") });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
     const what = pageUi(req, deps.config).t(revokeNow ? "dev.rotatedRevoked" : "dev.rotated");

@@ -39,7 +39,7 @@ export function setEmail(deps: PagesDeps) {
       await render(req, res, deps, fresh, 200, { notice });
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await render(req, res, deps, user, err.status, { error: err.description });
+      await render(req, res, deps, user, err.status, { error: err });
     }
   });
 }
@@ -145,7 +145,7 @@ export function reset(deps: PagesDeps) {
           token,
           passkeys: ((await deps.email.resetLinkState(token))?.passkeys ?? 0) > 0,
           removePasskeys: field(req, "remove_passkeys") !== "",
-          error: problem(ui, err.description),
+          error: problem(ui, err),
         }),
       );
     }

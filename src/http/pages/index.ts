@@ -90,7 +90,7 @@ const pageErrors = (config: Config) =>
     const e = errorReply(err, req.log);
     res.set(e.headers);
     const title = ui.t(e.status === 429 ? "error.slowDown" : e.status >= 500 ? "error.server" : "error.generic");
-    sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e.description).text }));
+    sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e).text }));
   };
 
 export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Request, Response } from "express";
 import type { Passkeys } from "../../domain/passkeys.js";
-import { SigilError, invalidRequest } from "../../errors.js";
+import { SigilError, invalidRequest, type MessageRef } from "../../errors.js";
 import { currentUser, field, page, type PagesDeps } from "./context.js";
 import { changeOrigin } from "./user-agent.js";
 
@@ -67,14 +67,13 @@ export function servePasskeyScript(req: Request, res: Response): boolean {
 
 function credentialParam(req: Request): string {
   const id = req.params.id;
-  if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,1400}$/.test(id))
-    throw invalidRequest("That is not a passkey's id.");
+  if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,1400}$/.test(id)) throw invalidRequest("err.passkeyId");
   return id;
 }
 
 export function renamePasskey(
   deps: PagesDeps & { passkeys: Passkeys },
-  onError: (req: Request, res: Response, message: string) => Promise<void>,
+  onError: (req: Request, res: Response, message: MessageRef) => Promise<void>,
 ) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
@@ -83,7 +82,7 @@ export function renamePasskey(
       await deps.passkeys.rename(user.id, credentialParam(req), field(req, "name"));
     } catch (err) {
       if (!(err instanceof SigilError) || err.status !== 400) throw err;
-      return onError(req, res, err.description);
+      return onError(req, res, err);
     }
     res.redirect(303, "/account#passkeys");
   });

@@ -28,7 +28,7 @@ export function closeAfterAnswer(res: Response): void {
   res.setHeader("Connection", "close");
 }
 
-const unreadable = () => new SigilError(400, "invalid_request", "The upload could not be read.");
+const unreadable = () => new SigilError(400, "invalid_request", "err.uploadUnreadable", {});
 
 /**
  * Reads the form. checkToken gets the first part's value when that part is the `_csrf` field
@@ -66,9 +66,7 @@ export function readAccountForm(
     const encoding = req.headers["content-encoding"];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") {
       closeAfterAnswer(res);
-      return reject(
-        new SigilError(400, "invalid_request", "The upload cannot be read: its Content-Encoding is not supported."),
-      );
+      return reject(new SigilError(400, "invalid_request", "err.uploadEncoding", {}));
     }
     try {
       bb = busboy({
@@ -93,9 +91,7 @@ export function readAccountForm(
             if (name !== "picture") return fail(unreadable());
             const chunks: Buffer[] = [];
             stream.on("data", (c: Buffer) => chunks.push(c));
-            stream.on("limit", () =>
-              fail(new SigilError(413, "request_too_large", "The picture is larger than 1 MB.")),
-            );
+            stream.on("limit", () => fail(new SigilError(413, "request_too_large", "err.pictureBytes", {})));
             stream.on("end", () => {
               if (!stream.truncated) picture = Buffer.concat(chunks);
               fileDone();

@@ -13,7 +13,7 @@ export function getPicture(deps: PagesDeps) {
   return async (req: Request, res: Response) => {
     const id = String(req.params.id);
     const user = ID.test(id) ? await deps.accounts.byId(id) : null;
-    if (!user) throw notFound("There is no such user.");
+    if (!user) throw notFound("err.noSuchUser");
     res.set({
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",

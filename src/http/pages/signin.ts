@@ -53,7 +53,7 @@ export function signIn(deps: PagesDeps) {
           ui,
           csrf: await csrfToken(req),
           returnTo,
-          error: problem(ui, err.description),
+          error: problem(ui, err),
           username: username.slice(0, 64),
           passkeyScript: passkeyScriptFor(deps.passkeys),
         }),

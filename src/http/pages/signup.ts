@@ -50,7 +50,7 @@ export function signUp(deps: PagesDeps) {
           ui,
           csrf: await csrfToken(req),
           returnTo,
-          error: problem(ui, err.description),
+          error: problem(ui, err),
           username: form.username,
           displayName: form.displayName,
           email: form.email,

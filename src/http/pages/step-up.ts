@@ -13,6 +13,7 @@ import { safeReturnTo } from "./return-to.js";
 import { sendPage } from "./send-page.js";
 import { csrfToken } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import type { MessageRef } from "../../errors.js";
 
 declare module "express-session" {
   interface SessionData {
@@ -74,7 +75,7 @@ async function renderConfirm(
   deps: PagesDeps,
   user: UserRecord,
   status: number,
-  error?: { message: string; form: "password" | "code" },
+  error?: { message: MessageRef; form: "password" | "code" },
 ) {
   const ui = pageUi(req, deps.config);
   const passkeyScript = passkeyScriptFor(deps.passkeys);
@@ -125,7 +126,7 @@ export function confirm(deps: PagesDeps) {
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       await renderConfirm(req, res, deps, user, err.status, {
-        message: err.description,
+        message: err,
         form: byCode ? "code" : "password",
       });
     }

@@ -5,7 +5,6 @@ import type { Request, Response } from "express";
 import QRCode from "qrcode";
 import { FormError } from "../../domain/accounts.js";
 import { seal, sealingKey, unseal } from "../../domain/seal.js";
-import { ALREADY_ON } from "../../domain/two-factor.js";
 import type { UserRecord } from "../../store/port.js";
 import { RecoveryCodesPage, TwoFactorCodePage, TwoFactorSetupPage, type QrCode } from "../../views/two-factor.js";
 import { currentUser, field, page, queryParam, type PagesDeps } from "./context.js";
@@ -14,6 +13,7 @@ import { sendPage } from "./send-page.js";
 import { csrfToken, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
 import { changeOrigin } from "./user-agent.js";
+import { message, type MessageRef } from "../../errors.js";
 
 /** How long the half-signed-in state (password right, code not yet given) lasts. */
 const PENDING_SECONDS = 5 * 60;
@@ -81,7 +81,7 @@ export function secondStep(deps: PagesDeps) {
       sendPage(
         res,
         err.status,
-        TwoFactorCodePage({ ui, csrf: await csrfToken(req), returnTo, error: problem(ui, err.description) }),
+        TwoFactorCodePage({ ui, csrf: await csrfToken(req), returnTo, error: problem(ui, err) }),
       );
     }
   });
@@ -105,7 +105,7 @@ async function renderSetup(
   user: UserRecord,
   setup: { secret: string; uri: string; pending: string },
   status: number,
-  error?: string,
+  error?: MessageRef,
 ) {
   const ui = pageUi(req, deps.config);
   sendPage(
@@ -133,7 +133,7 @@ export function setupTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer) 
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
     if ((await deps.twoFactor.isOn(user.id)) && field(req, "replace") !== "1")
-      return renderAccount(req, res, user, 409, ALREADY_ON);
+      return renderAccount(req, res, user, 409, message("err.twofaAlreadyOn"));
     await renderSetup(req, res, deps, user, await deps.twoFactor.newSetup(user.id, user.username), 200);
   });
 }
@@ -143,7 +143,7 @@ export type AccountRenderer = (
   res: Response,
   user: UserRecord,
   status: number,
-  error?: string,
+  error?: MessageRef,
 ) => Promise<void>;
 
 /** POST /account/2fa/confirm: the first code turns it on; the recovery codes are shown once. */
@@ -157,7 +157,7 @@ export function confirmTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
       setup = deps.twoFactor.reopenSetup(user.id, user.username, pending);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      return renderAccount(req, res, user, err.status, err.description);
+      return renderAccount(req, res, user, err.status, err);
     }
     try {
       const codes = await deps.twoFactor.confirm(
@@ -171,8 +171,8 @@ export function confirmTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
       // 409: two-factor is no longer as it was when this set-up began; the set-up is of no use now.
-      if (err.status === 409) return renderAccount(req, res, user, err.status, err.description);
-      await renderSetup(req, res, deps, user, setup, err.status, err.description);
+      if (err.status === 409) return renderAccount(req, res, user, err.status, err);
+      await renderSetup(req, res, deps, user, setup, err.status, err);
     }
   });
 }
@@ -187,7 +187,7 @@ export function newRecoveryCodes(deps: PagesDeps, renderAccount: AccountRenderer
       codes = await deps.twoFactor.newRecoveryCodes(user.id, changeOrigin(req));
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      return renderAccount(req, res, user, err.status, err.description);
+      return renderAccount(req, res, user, err.status, err);
     }
     sendPage(
       res,
@@ -207,7 +207,7 @@ export function disableTwoFactor(deps: PagesDeps, renderAccount: AccountRenderer
       res.redirect(303, "/account");
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
-      await renderAccount(req, res, user, err.status, err.description);
+      await renderAccount(req, res, user, err.status, err);
     }
   });
 }

@@ -2,7 +2,7 @@
 // docs/pages.md#languages says, with the service's name, logo and stylesheet.
 import type { Request } from "express";
 import type { Config } from "../../config.js";
-import { negotiate, translator, type Locale } from "../../i18n/index.js";
+import { negotiate, translator, type Locale, type MessageRef } from "../../i18n/index.js";
 import type { FormProblem, Ui } from "../../views/layout.js";
 import { STYLESHEET_PATH } from "./assets.js";
 import { ICON_PATH } from "./icon.js";
@@ -64,7 +64,7 @@ export function pageUi(req: Request, config: Config): Ui {
   };
 }
 
-/** A problem the service raised in English (FormError, SigilError), in the page's language. */
-export function problem(ui: Ui, english: string): FormProblem {
-  return ui.message(english);
+/** A problem the service raised (a SigilError, a MessageRef), in the page's language, with its field. */
+export function problem(ui: Ui, raised: MessageRef): FormProblem {
+  return ui.message(raised);
 }
