@@ -437,17 +437,29 @@ describeBackends("Realtime channel", (backend) => {
       expect(keep.socket.connected).to.equal(true);
     });
 
+    /**
+     * A token that expires about 2 s from now. A token's expiry is whole seconds (the JWT's exp)
+     * counted from the second it was issued in, so one made with expires-in 1 late in a second lived
+     * a few ms: on a busy machine the handshake came after it had expired, and the socket never
+     * connected (seen in a fresh-clone run beside two CPU-bound loops). Made just after a second
+     * begins, expires-in 2 leaves the handshake ~2 s.
+     */
+    const tokenForTwoSeconds = async () => {
+      await sleep(1000 - (Date.now() % 1000) + 5);
+      return node.server.customTokens.create({ app: APP, expiresIn: 2 });
+    };
+
     it("then its expiry disconnects the socket", async () => {
-      const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+      const t = await tokenForTwoSeconds();
       const c = await readyClient(node.url, { token: t.token });
-      expect(await c.waitDisconnect(2500)).to.equal("io server disconnect");
+      expect(await c.waitDisconnect(3500)).to.equal("io server disconnect");
     });
 
     it("then its expiry disconnects every socket of it, and none of another token", async () => {
-      const t = await node.server.customTokens.create({ app: APP, expiresIn: 1 });
+      const t = await tokenForTwoSeconds();
       const cs = await Promise.all([1, 2, 3].map(() => readyClient(node.url, { token: t.token })));
       const keep = await readyClient(node.url, { token });
-      const reasons = await Promise.all(cs.map((c) => c.waitDisconnect(2500)));
+      const reasons = await Promise.all(cs.map((c) => c.waitDisconnect(3500)));
       expect(reasons).to.deep.equal(Array(3).fill("io server disconnect"));
       expect((await refusal(node.url, { token: t.token })).message).to.equal("invalid_token");
       expect(keep.socket.connected).to.equal(true);
