@@ -40,7 +40,11 @@ describe("Realtime channel through Redis trouble", function () {
     return Number(n);
   }
 
-  it("When the nodes' subscriptions are cut while solves go on, then the sockets still get every event", async () => {
+  /**
+   * Two nodes; a socket of the app on node A, solves sent to node B; the first solve's event has
+   * reached the socket, so the feed works before a test cuts it.
+   */
+  async function listeningOnA() {
     const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
     nodes.push(a!, b!);
     const { token } = await a!.server.customTokens.create({ app: "test-app" });
@@ -49,6 +53,11 @@ describe("Realtime channel through Redis trouble", function () {
     const key = await api.createKey("q", "a", { authorization: `Bearer ${token}` });
     await solved(api, key, "a");
     await cl.waitEvents(1);
+    return { cl, api, key };
+  }
+
+  it("When the nodes' subscriptions are cut while solves go on, then the sockets still get every event", async () => {
+    const { cl, api, key } = await listeningOnA();
     // Cut every subscriber connection; publishes made before they are back reach nobody.
     redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
     for (let i = 0; i < 3; i++) await solved(api, key, "no");
@@ -59,14 +68,7 @@ describe("Realtime channel through Redis trouble", function () {
   });
 
   it("When a solve lands right after the subscriptions are back, then the solves made while they were away still arrive, in order", async () => {
-    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
-    nodes.push(a!, b!);
-    const { token } = await a!.server.customTokens.create({ app: "test-app" });
-    const cl = await readyClient(a!.url, { token });
-    const api = challengeApi(b!.url);
-    const key = await api.createKey("q", "a", { authorization: `Bearer ${token}` });
-    await solved(api, key, "a");
-    await cl.waitEvents(1);
+    const { cl, api, key } = await listeningOnA();
     redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
     await solved(api, key, "missed"); // published while node A's feed is away: A does not hear it
     // Both nodes' feeds subscribed again, then at once a solve that A hears live.
