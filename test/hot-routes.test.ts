@@ -8,6 +8,7 @@
 // the HTTP suites twice (HOT_ROUTES=off npm run test:express-only runs those whole, by hand).
 import { expect } from "chai";
 import fc from "fast-check";
+import { settings } from "../src/config/settings.js";
 import { isHot } from "../src/http/route.js";
 import { routes } from "../src/http/routes.js";
 import { createMetrics } from "../src/metrics.js";
@@ -146,6 +147,8 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       "POST /challenge/new",
       "POST /challenge/solve",
     ]);
+    // HOT_ROUTES's documentation (docs/settings.md is made from it) names each of them.
+    for (const r of hot) expect(settings.HOT_ROUTES.doc.meaning, "HOT_ROUTES's meaning").to.include(`\`${r}\``);
   });
 
   for (const corsOrigins of ["", "https://app.example"]) {

@@ -3,12 +3,15 @@
 // of a running node and the document it serves, both ways, and knock on every path with every
 // method, so that a route added, removed or changed in one place only cannot pass.
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createMetrics } from "../src/metrics.js";
 import { allowOf, type JsonRoute } from "../src/http/route.js";
 import { routes } from "../src/http/routes.js";
 import { describeBackends } from "./support/backends.js";
 import { http, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
+import { ROOT } from "./support/processes.js";
 
 const METHODS = ["get", "post", "put", "delete", "patch"] as const;
 
@@ -107,6 +110,11 @@ describeBackends(
         const paths = pathsOf(table);
         const browsers = new Set(table.filter((r) => r.cors === "browsers").map((r) => r.spec.path));
         expect([...browsers]).to.include.members(["/challenge/new", "/challenge/solve", "/auth/user", "/userinfo"]);
+        // docs/http-api.md#cors names exactly these paths.
+        const corsDoc = readFileSync(join(ROOT, "docs/http-api.md"), "utf8").split("\n## CORS\n")[1]!.split("\n\n")[0]!;
+        expect([...corsDoc.matchAll(/`(\/[^`]*)`/g)].map((m) => m[1]).sort(), "docs/http-api.md#cors").to.deep.equal(
+          [...browsers].sort(),
+        );
         const preflight = (path: string, origin: string, method: string) =>
           http(node.url, path, {
             method: "OPTIONS",
