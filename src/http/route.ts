@@ -85,11 +85,6 @@ interface RouteCommon {
   /** Its OpenAPI operation: method, path, input schemas, responses — the one place both are written. */
   spec: ApiOperation;
   cors?: CorsPolicy;
-  /**
-   * Steps every request to the path goes through first, whatever its method (a 405 and OPTIONS
-   * too): the pages' headers and session for the passkey endpoints. Express only.
-   */
-  before?: readonly RequestHandler[];
 }
 
 /** A JSON endpoint, declared once, in the table of http/routes.ts. */
@@ -103,7 +98,10 @@ export type JsonRoute = RouteCommon &
         handle(req: JsonRequest): Promise<{ status: number; body: unknown }>;
         /** Response headers of every answer, errors included. */
         headers?: Readonly<Record<string, string>>;
+        /** The fast path runs the middleware list and this handler, nothing else. */
+        cors?: "browsers";
         express?: undefined;
+        before?: undefined;
       }
     | {
         /**
@@ -112,6 +110,11 @@ export type JsonRoute = RouteCommon &
          * "public clients" CORS step runs just before the last one, after the body is read.
          */
         express: RequestHandler[];
+        /**
+         * Steps every request to the path goes through first, whatever its method (a 405 and
+         * OPTIONS too): the pages' headers and session for the passkey endpoints.
+         */
+        before?: readonly RequestHandler[];
         handle?: undefined;
         headers?: undefined;
       }
@@ -156,7 +159,7 @@ export async function serveJson(
 
 /** The steps of the "public clients" CORS policy (http/oauth/public-cors.ts). */
 export interface PublicClientCors {
-  /** OPTIONS: answers a preflight; anything else goes on (next()). */
+  /** OPTIONS: a preflight's CORS headers, then next() (the route's 204 + Allow). */
   preflight: RequestHandler;
   /** Before the endpoint, after its body is read: the CORS headers for the client it names. */
   request: RequestHandler;
