@@ -1,7 +1,8 @@
-// The JSON endpoints of the two passkey ceremonies (docs/http-api.md#passkeys), mounted with the
-// pages (their sessions and CSRF helpers): /account/passkeys/options and /account/passkeys (add
-// one, signed in), /signin/passkey/options and /signin/passkey (sign in, then continue to
-// return_to). They take the page's CSRF token in X-CSRF-Token and answer errors in the JSON API's
+// The JSON endpoints of the passkey ceremonies (docs/http-api.md#passkeys), rows of the route
+// table (http/routes.ts) that run after the pages' own steps (their headers, sessions and CSRF
+// helpers): /account/passkeys/options and /account/passkeys (add one, signed in),
+// /signin/passkey/options and /signin/passkey (sign in, then continue to return_to), and the
+// confirmation and deletion ones. They take the page's CSRF token in X-CSRF-Token and answer errors in the JSON API's
 // format (docs/errors.md), never as a page; the pages' script (src/pages-js/passkeys.ts) calls them.
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
