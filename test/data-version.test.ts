@@ -3,7 +3,7 @@
 // versions, and starts unchanged on a Redis filled by the code before versions were recorded.
 import { expect } from "chai";
 import { spawn, spawnSync } from "node:child_process";
-import { CURRENT_DATA_VERSION } from "../src/store/migrations.js";
+import { CURRENT_DATA_VERSION, type Migration } from "../src/store/migrations.js";
 import { TEST_SECRET, startNode } from "./support/nodes.js";
 import { PageClient, registerApp, userInfo } from "./support/pages.js";
 import { offlinePair, refresh } from "./support/grants.js";
@@ -79,6 +79,37 @@ describe("Upgrades: the data version at start", function () {
     }
   });
 
+  it("When two nodes start at once on a store of an older version, then the migration runs once and both serve at the new version", async () => {
+    redis.cli("SET", "sigil:data-version", "1");
+    let runs = 0;
+    const step: Migration = {
+      from: 1,
+      to: 2,
+      what: "counted",
+      run: async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 500));
+      },
+    };
+    const migrate = { current: 2, migrations: [step], pollMs: 50 };
+    const nodes = await Promise.all([
+      startNode({ redisUrl: redis.url, migrate }),
+      startNode({ redisUrl: redis.url, migrate }),
+    ]);
+    try {
+      expect(runs).to.equal(1);
+      expect(redis.cli("GET", "sigil:data-version")).to.equal("2");
+      const said = nodes.map((n) => n.logs.some((l) => l.includes("migrating the data from version 1 to 2")));
+      expect(said.toSorted(), "one node migrated").to.deep.equal([false, true]);
+      for (const n of nodes) {
+        const key = await challengeApi(n.url).createKey("after?", "yes");
+        expect((await challengeApi(n.url).solve(key, "yes")).json).to.deep.equal({ correct: true });
+      }
+    } finally {
+      await Promise.all(nodes.map((n) => n.close()));
+    }
+  });
+
   it("When a node process starts on a Redis stamped with a newer version, then it exits non-zero with one line naming both versions, and listens on nothing", async () => {
     redis.cli("SET", "sigil:data-version", "7");
     const port = await freePort();
@@ -98,22 +129,33 @@ describe("Upgrades: the data version at start", function () {
     expect(redis.cli("GET", "sigil:data-version")).to.equal("7");
   });
 
-  it("When Redis is away at start and answers later with a newer version, then the node logs the refusal once Redis answers (on which main.ts exits)", async () => {
+  it("When a node process started while Redis was away finds a newer version once Redis answers, then it exits non-zero naming both", async () => {
     const kept = await TestRedis.start({ appendonly: true });
     try {
       kept.cli("SET", "sigil:data-version", "9");
       await kept.stop();
-      const node = await startNode({ redisUrl: kept.url });
+      const port = await freePort();
+      const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: ROOT,
+        env: nodeEnv(kept.url, port),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      proc.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
       try {
-        expect(node.logs.some((l) => l.includes("checked once it answers"))).to.equal(true);
+        await waitFor("the node to listen, Redis away", () => out.includes("sigil is listening"), {
+          ms: 60_000,
+          seen: () => out,
+        });
         await kept.start();
-        await waitFor(
-          "the refusal once Redis answers",
-          () => node.logs.find((l) => l.includes('"level":"fatal"') && l.includes("version 9")),
-          { ms: 15_000, seen: () => node.logs.join("\n") },
-        );
+        const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running"), 30_000))]);
+        expect(code, out).to.equal(1);
+        const line = out.split("\n").find((l) => l.includes("refusing to start"));
+        expect(line, out).to.include("version 9").and.include(`data version ${CURRENT_DATA_VERSION}`);
       } finally {
-        await node.close();
+        proc.kill("SIGKILL");
       }
     } finally {
       await kept.destroy();

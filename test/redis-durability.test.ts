@@ -2,9 +2,12 @@
 // asks every master how it keeps data, warns when it persists nothing, and refuses one that may
 // evict keys unless REDIS_ALLOW_EVICTION=true; where CONFIG is disabled it warns and starts.
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { StoreRefusedError } from "../src/store/refused.js";
 import { TestCluster } from "./support/cluster.js";
-import { startNode, type TestNode } from "./support/nodes.js";
+import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { freePort } from "./support/ports.js";
+import { ROOT } from "./support/processes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 
 const warnings = (node: TestNode) =>
@@ -24,7 +27,7 @@ async function refusedStart(redisUrl: string, env: Record<string, string> = {}):
 }
 
 describe("Redis as a system of record", function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let redis: TestRedis;
   before(async function () {
     requireRedis(this);
@@ -68,6 +71,28 @@ describe("Redis as a system of record", function () {
       expect(redis.cli("EXISTS", "sigil:data-version"), "nothing written").to.equal("0");
     });
   }
+
+  it("When a node process starts on a Redis that may evict, then it exits non-zero with one line naming the setting, and listens on nothing", async () => {
+    redis.cli("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+    const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "test",
+        SECRET: TEST_SECRET,
+        HOST: "127.0.0.1",
+        PORT: String(await freePort()),
+        REDIS_URL: redis.url,
+      },
+      encoding: "utf8",
+      timeout: 90_000,
+    });
+    expect(r.status, r.stdout + r.stderr).to.equal(1);
+    const lines = r.stdout.split("\n").filter((l) => l.includes("refusing to start"));
+    expect(lines, r.stdout + r.stderr).to.have.length(1);
+    expect(lines[0]).to.include("maxmemory-policy allkeys-lru").and.include("Set maxmemory-policy noeviction");
+    expect(r.stdout).to.not.include("sigil is listening");
+  });
 
   it("When REDIS_ALLOW_EVICTION=true, then a node on an evicting Redis starts, with a warning naming the policy and the setting", async () => {
     redis.cli("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
