@@ -42,6 +42,7 @@ export async function readMasterSettings(redis: RedisClient): Promise<RedisSetti
     return [await readSettings(r, `${r.options.host ?? "localhost"}:${r.options.port ?? 6379}`)];
   }
   const masters = (redis as Cluster).nodes("master");
+  if (masters.length === 0) throw new Error("the Cluster client knows no master yet");
   return Promise.all(
     masters.map(async (m) => {
       const { host, port } = m.options;
