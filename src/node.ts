@@ -74,7 +74,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
 
   let built;
   try {
-    const services = createServices(config, opened.store, logger);
+    const services = createServices(config, storeChecks.store, logger);
     const http = createHttpApp({ config, services, logger, metrics, draining: () => draining });
     server.on("request", http.handle);
     const realtime = attachRealtime(server, {

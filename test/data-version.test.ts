@@ -7,7 +7,7 @@ import { CURRENT_DATA_VERSION, type Migration } from "../src/store/migrations.js
 import { TEST_SECRET, startNode } from "./support/nodes.js";
 import { PageClient, registerApp, userInfo } from "./support/pages.js";
 import { offlinePair, refresh } from "./support/grants.js";
-import { challengeApi } from "./support/http.js";
+import { challengeApi, http } from "./support/http.js";
 import { ROOT } from "./support/processes.js";
 import { freePort } from "./support/ports.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
@@ -107,6 +107,38 @@ describe("Upgrades: the data version at start", function () {
       }
     } finally {
       await Promise.all(nodes.map((n) => n.close()));
+    }
+  });
+
+  it("When a node started while Redis was away must migrate once Redis answers, then it answers 503 until the migration is done, then serves", async () => {
+    const kept = await TestRedis.start({ appendonly: true });
+    try {
+      kept.cli("SET", "sigil:data-version", "1");
+      await kept.stop();
+      let url = "";
+      const during: number[] = [];
+      const step: Migration = {
+        from: 1,
+        to: 2,
+        what: "asks the node meanwhile",
+        run: async () => {
+          during.push((await challengeApi(url).create("now?", "yes")).status);
+          during.push((await http(url, "/readyz")).status);
+        },
+      };
+      const node = await startNode({ redisUrl: kept.url, migrate: { current: 2, migrations: [step] } });
+      url = node.url;
+      try {
+        await kept.start();
+        await waitFor("the migration", () => kept.cli("GET", "sigil:data-version") === "2", { ms: 15_000 });
+        expect(during, "a challenge and /readyz while migrating").to.deep.equal([503, 503]);
+        await waitFor("the node to serve", async () => (await http(url, "/readyz")).status === 200, { ms: 5000 });
+        expect((await challengeApi(url).create("now?", "yes")).status).to.equal(201);
+      } finally {
+        await node.close();
+      }
+    } finally {
+      await kept.destroy();
     }
   });
 
