@@ -9,6 +9,7 @@ import { createMetrics } from "../../src/metrics.js";
 import { startNode as startSigilNode } from "../../src/node.js";
 import type { ChannelServer } from "../../src/realtime/types.js";
 import { openStore, type OpenedNode } from "../../src/store/index.js";
+import type { MigrateOptions } from "../../src/store/migrations.js";
 import type { AppRecord, Store } from "../../src/store/port.js";
 
 /** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
@@ -63,6 +64,8 @@ export async function startNode(
      * nodes of different settings over the same data, on either backend (test/hot-routes.test.ts).
      */
     sameStoreAs?: TestNode;
+    /** The code's data version and migrations, instead of the real ones (src/store/migrations.ts). */
+    migrate?: MigrateOptions;
   } = {},
 ): Promise<TestNode> {
   const { config } = loadConfig({
@@ -97,7 +100,12 @@ export async function startNode(
   const store = withTestApps(opts.wrapStore ? opts.wrapStore(opened.store) : opened.store);
   let node;
   try {
-    node = await startSigilNode(config, { opened: { ...opened, store }, logger, metrics: createMetrics() });
+    node = await startSigilNode(config, {
+      opened: { ...opened, store },
+      logger,
+      metrics: createMetrics(),
+      ...(opts.migrate ? { migrate: opts.migrate } : {}),
+    });
   } catch (err) {
     if (!shared) await opened.close();
     throw err;
