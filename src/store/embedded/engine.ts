@@ -49,8 +49,10 @@ export interface Engine {
   write<T>(fn: () => T): Promise<T>;
   /** Deletes expired records (runs by itself every sweepMs too). */
   sweep(): Promise<void>;
-  /** Every table and its records, for tests and diagnostics (each line "table key => value"). */
+  /** Every table and its live records, for tests and diagnostics (each line "table key => value"). */
   dump(): string[];
+  /** How many records are held, expired ones not yet swept included (the sweep's index too). */
+  heldCount(): number;
   close(): Promise<void>;
 }
 

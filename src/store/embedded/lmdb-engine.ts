@@ -129,7 +129,9 @@ export class LmdbEngine implements Engine {
   }
 
   write<T>(fn: () => T): Promise<T> {
-    return this.root.transaction(() => this.scope.run(fn));
+    // The batched transaction of this event turn, and in it a child transaction for this step
+    // alone: a step that throws is rolled back whole, and the others of the batch still commit.
+    return this.root.transaction(() => this.root.transactionSync(() => this.scope.run(fn)));
   }
 
   async sweep(): Promise<void> {
@@ -155,6 +157,12 @@ export class LmdbEngine implements Engine {
       for (const { key, value } of t.db.getRange({}))
         if (live(value, now)) lines.push(dumpLine(t.name, partsOf(key), value.v));
     return lines;
+  }
+
+  heldCount(): number {
+    let n = 0;
+    for (const db of [this.expiry, ...[...this.tables.values()].map((t) => t.db)]) for (const _ of db.getKeys({})) n++;
+    return n;
   }
 
   async close(): Promise<void> {

@@ -140,6 +140,12 @@ export class MapEngine implements Engine {
     return lines;
   }
 
+  heldCount(): number {
+    let n = 0;
+    for (const t of this.tables.values()) for (const g of t.groups.values()) n += g.size;
+    return n;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.tables.clear();
