@@ -71,7 +71,8 @@ export class Backend {
 
 export function describeBackends(
   title: string,
-  fn: (b: Backend) => void,
+  /** Called as the suite's function (`this` is the mocha suite: this.timeout() works). */
+  fn: (this: Mocha.Suite, b: Backend) => void,
   backends: BackendName[] = DEFAULT_BACKENDS,
 ): void {
   for (const name of backends) {
@@ -91,12 +92,12 @@ export function describeBackends(
         await backend.redis?.destroy();
         if (backend.dataDir) rmSync(backend.dataDir, { recursive: true, force: true });
       });
-      fn(backend);
+      fn.call(this, backend);
     });
   }
 }
 
 /** A store contract suite: on every backend (the in-process engine included). */
-export function describeStoreContract(title: string, fn: (b: Backend) => void): void {
+export function describeStoreContract(title: string, fn: (this: Mocha.Suite, b: Backend) => void): void {
   describeBackends(title, fn, ALL_BACKENDS);
 }
