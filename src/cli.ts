@@ -1,5 +1,5 @@
 // The `sigil` command (docs/cli.md): operators' and scripts' access to the store named by
-// REDIS_URL, with the service's SECRET. Each command prints one JSON object, or one clear error
+// REDIS_URL or DATA_DIR (beside the running server), with the service's SECRET. Each command prints one JSON object, or one clear error
 // line and exits non-zero.
 import { parseArgs } from "node:util";
 import { commands, usage } from "./cli/commands.js";
@@ -7,7 +7,7 @@ import { joinOptionValues, UsageError } from "./cli/common.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
-import { openStore, type OpenedStore } from "./store/index.js";
+import { IN_MEMORY, openStore, type OpenedStore } from "./store/index.js";
 import { prepareStore } from "./store/start.js";
 
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -24,13 +24,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const args = joinOptionValues(argv.slice(cmd.name.split(" ").length), cmd.options);
     const { values } = parseArgs({ args, options: cmd.options, strict: true });
     const { config } = loadConfig(env);
-    if (config.redisUrl === undefined && cmd.embedded) {
+    if (config.redisUrl === undefined && config.dataDir === IN_MEMORY && cmd.embedded) {
       process.stdout.write(`${JSON.stringify(cmd.embedded())}\n`);
       return 0;
     }
-    if (config.redisUrl === undefined) {
+    if (config.redisUrl === undefined && config.dataDir === IN_MEMORY) {
       throw new UsageError(
-        "REDIS_URL is not set: the embedded store lives inside the server process, so the CLI cannot reach it. Run the service on Redis to use the CLI.",
+        "DATA_DIR=:memory: and no REDIS_URL: that store lives inside the server process, so the CLI cannot reach it. Give the CLI the server's DATA_DIR (or REDIS_URL).",
       );
     }
     // A one-shot command can afford patience that a request path cannot (a busy machine, a

@@ -25,9 +25,9 @@ function derive(v: Values, warnings: string[]) {
       "SECRET is not set: generated one for this process; tokens and challenges will not survive a restart",
     );
   }
-  if (v.REDIS_URL === undefined) {
+  if (v.REDIS_URL === undefined && v.DATA_DIR === ":memory:") {
     warnings.push(
-      "REDIS_URL is not set: using the embedded in-process store (one node only, all data is lost on exit)",
+      "REDIS_URL is not set and DATA_DIR=:memory:: using the embedded in-process store (one node only, all data is lost on exit)",
     );
   }
   if (v.REDIS_WAIT_REPLICAS > 0 && v.REDIS_URL === undefined) {

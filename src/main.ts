@@ -3,8 +3,13 @@ import { ConfigError, loadConfig } from "./config.js";
 import { createLogger, stdoutLog } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { startNode } from "./node.js";
-import { openStore } from "./store/index.js";
+import { resolve } from "node:path";
+import { IN_MEMORY, openStore } from "./store/index.js";
 import { StoreRefusedError } from "./store/start.js";
+
+/** Where the embedded store keeps its data (the start-up line says it), or nothing on Redis. */
+const storeWhere = (config: { redisUrl?: string; dataDir: string }) =>
+  config.redisUrl === undefined ? { dataDir: config.dataDir === IN_MEMORY ? IN_MEMORY : resolve(config.dataDir) } : {};
 
 /** What SHUTDOWN_TIMEOUT keeps for the last log lines after a drain that took too long. */
 const LAST_LINES_MS = 250;
@@ -53,7 +58,7 @@ async function main(): Promise<void> {
   }
   const { address, everyInterface } = node.listening;
   logger.info(
-    { address, url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind },
+    { address, url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind, ...storeWhere(config) },
     `sigil is listening on ${address}${everyInterface ? " (every interface)" : ""}, serving ${node.config.baseUrl}`,
   );
 

@@ -6,14 +6,13 @@
 // embedded store's every map and counter) and searched. On both stores, with a real SMTP server.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { memoryDump } from "./support/memory.js";
+import { embeddedDump } from "./support/embedded.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { PASSKEY_ENV, addSoftPasskey, postCeremony } from "./support/passkeys.js";
 import { redisDump } from "./support/redis.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
 import { SoftAuthenticator } from "./support/soft-authenticator.js";
 import { enroll } from "./support/two-factor.js";
-import type { MemoryStore } from "../src/store/memory/index.js";
 
 const PASSWORD = "correct horse battery";
 const pathOf = (u: URL) => u.pathname + u.search;
@@ -68,7 +67,7 @@ describeBackends("After an account is deleted, the store names the user nowhere"
     expect(deleted.status).to.equal(303);
     expect(await node.opened.store.accounts.byId(id)).to.equal(null);
 
-    const dump = backend.redis ? redisDump(backend.redis) : memoryDump(node.opened.store as MemoryStore);
+    const dump = backend.redis ? redisDump(backend.redis) : embeddedDump(node.opened.store);
     expect(dump.length, "the dump reads the store").to.be.above(100);
     for (const needle of [id, username, email, encodeURIComponent(email)]) {
       const hits = dump.split("\n").filter((l) => l.includes(needle));

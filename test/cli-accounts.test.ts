@@ -1,35 +1,28 @@
 // docs/cli.md: `sigil users reset-password` and `sigil users delete`, run as the real command
-// against a private Redis, with a node on that Redis showing what they did.
+// against a private Redis, or beside the node on the embedded store's DATA_DIR, with the node
+// showing what they did.
 import { execFile, spawnSync } from "node:child_process";
 import { expect } from "chai";
-import { TestRedis, requireRedis } from "./support/redis.js";
-import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { describeBackends } from "./support/backends.js";
+import { embeddedDump } from "./support/embedded.js";
+import { redisDump } from "./support/redis.js";
+import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { readyClient, refusal } from "./support/channel.js";
 import { PageClient, authorize, csrfOf, token } from "./support/pages.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
 import { enroll } from "./support/two-factor.js";
 
-describe("CLI: users reset-password and delete", function () {
+describeBackends("CLI: users reset-password and delete", function (this: Mocha.Suite, backend) {
   this.timeout(120_000);
-  let redis: TestRedis;
   let node: TestNode;
-  before(async function () {
-    requireRedis(this);
-    redis = await TestRedis.start();
-  });
   beforeEach(async () => {
-    redis.cli("FLUSHALL");
-    node = await startNode({ redisUrl: redis.url });
-  });
-  afterEach(() => node.close());
-  after(async () => {
-    await redis?.destroy();
+    node = await backend.startNode();
   });
 
   function sigil(...args: string[]) {
     const r = spawnSync("node", ["bin/sigil.js", ...args], {
       encoding: "utf8",
-      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url },
+      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() },
     });
     return { code: r.status, out: r.stdout, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
   }
@@ -116,24 +109,12 @@ describe("CLI: users reset-password and delete", function () {
     for (const c of jars) expect((await c.get("/account")).status).to.equal(303);
     // The app is gone with its owner: its client authentication fails.
     expect((await refresh()).status).to.equal(401);
-    // Every key and value left in the Redis: none names the user, their username or their app
-    // (but throttle counters, windows of at most 15 minutes kept on purpose: docs/http-api.md#account;
-    // the refresh attempt above made one).
-    const read: Record<string, string[]> = {
-      string: ["GET"],
-      hash: ["HGETALL"],
-      set: ["SMEMBERS"],
-      zset: ["ZRANGE", "0", "-1"],
-      stream: ["XRANGE", "-", "+"],
-    };
-    const dump = redis
-      .cli("--scan")
+    // Every record left in the store (Redis keys and values, or every table of the embedded store):
+    // none names the user, their username or their app (but Redis's throttle counters, windows of
+    // at most 15 minutes kept on purpose: docs/http-api.md#account; the refresh attempt above made one).
+    const dump = (backend.redis ? redisDump(backend.redis) : embeddedDump(node.opened.store))
       .split("\n")
-      .filter((k) => k && !k.startsWith("sigil:rl:"))
-      .map(
-        (k) =>
-          `${k} => ${redis.cli(...(read[redis.cli("TYPE", k)] ?? ["TYPE"]), k, ...(read[redis.cli("TYPE", k)] ?? []).slice(1))}`,
-      );
+      .filter((l) => l && !l.startsWith("sigil:rl:"));
     for (const needle of ["dana", userId, app.client_id]) {
       expect(
         dump.filter((l) => l.includes(needle)),
@@ -154,15 +135,15 @@ describe("CLI: users reset-password and delete", function () {
     /** The command, run without blocking this process (the test's SMTP server answers meanwhile). */
     const sigilMailing = (...args: string[]) =>
       new Promise<{ code: number; err: string }>((resolve) => {
-        const env = { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url };
+        const env = { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() };
         execFile("node", ["bin/sigil.js", ...args], { env: { ...env, SMTP_URL: smtp.url } }, (err, _out, stderr) =>
           resolve({ code: err ? Number(err.code ?? 1) : 0, err: stderr }),
         );
       });
 
     it("then each operator's change is mailed to it, saying the operator made it, before the command ends", async () => {
-      await node.close();
-      node = await startNode({ redisUrl: redis.url, env: { SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" } });
+      await backend.closeNodes();
+      node = await backend.startNode({ SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" });
       const c = new PageClient(node.url);
       const signup = await c.submit("/signup", "/signup", {
         username: "olga",

@@ -106,9 +106,9 @@ describe("CLI: users and apps", function () {
     expect(badUri.err).to.contain("https");
   });
 
-  it("When REDIS_URL is not set, then it says the embedded store lives in the server and stops", () => {
-    const r = sigil(["users", "create", "--username", "quinn", "--password", "password123"], {});
+  it("When the store is the in-process one (DATA_DIR=:memory:), then it says that store lives in the server and stops", () => {
+    const r = sigil(["users", "create", "--username", "quinn", "--password", "password123"], { DATA_DIR: ":memory:" });
     expect(r.code).to.not.equal(0);
-    expect(r.err).to.contain("embedded store");
+    expect(r.err).to.contain("DATA_DIR=:memory:").and.contain("inside the server process");
   });
 });

@@ -1,6 +1,9 @@
 // docs/cli.md#sigil-status: `sigil status` says which store and which data version, only reading;
 // the commands that write check the data version first, as a node does at start.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { CURRENT_DATA_VERSION } from "../src/store/migrations.js";
 import { TEST_SECRET } from "./support/nodes.js";
@@ -50,7 +53,19 @@ describe("CLI: sigil status and the data version", function () {
     expect(r.err.trim()).to.equal(`sigil: the store's data version is not a whole number ("two")`);
   });
 
-  it("When there is no REDIS_URL, then status names the in-process store at the code's version", () => {
-    expect(sigil({}, "status").json).to.deep.equal({ store: "memory", data_version: CURRENT_DATA_VERSION });
+  it("When there is no REDIS_URL, then status reads DATA_DIR's store (null before any write, then the code's version); with DATA_DIR=:memory: it names the code's version", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sigil-status-"));
+    try {
+      const embedded = (...args: string[]) => sigil({ DATA_DIR: dir }, ...args);
+      expect(embedded("status").json).to.deep.equal({ store: "embedded", data_version: null });
+      expect(embedded("users", "create", "--username", "ada", "--password", "correct horse battery").code).to.equal(0);
+      expect(embedded("status").json).to.deep.equal({ store: "embedded", data_version: CURRENT_DATA_VERSION });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(sigil({ DATA_DIR: ":memory:" }, "status").json).to.deep.equal({
+      store: "embedded",
+      data_version: CURRENT_DATA_VERSION,
+    });
   });
 });

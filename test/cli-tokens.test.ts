@@ -1,4 +1,6 @@
-// `sigil tokens create|revoke` (docs/cli.md) against a private Redis.
+// `sigil tokens create|revoke` (docs/cli.md) against a private Redis, and against the embedded
+// store's DATA_DIR beside the running server (the node of this process owns it; the CLI's child
+// process opens it too, and what it revokes reaches the node through the notices table).
 import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import { tokensCommands } from "../src/cli/tokens.js";
@@ -64,11 +66,11 @@ describeBackends(
       }
     });
 
-    /** The real `sigil` command against this suite's Redis, with the node's SECRET. */
+    /** The real `sigil` command against this suite's store (Redis, or the node's DATA_DIR), with the node's SECRET. */
     const sigil = (...args: string[]) => {
       const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
         encoding: "utf8",
-        env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: node.config.secret },
+        env: { PATH: process.env.PATH, ...backend.env(), SECRET: node.config.secret },
       });
       return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
     };
@@ -164,5 +166,5 @@ describeBackends(
       })();
     });
   },
-  ["redis"],
+  ["lmdb", "redis"],
 );

@@ -16,7 +16,7 @@ const bad = (env: Record<string, string>) => {
 };
 
 describe("Configuration", () => {
-  it("When nothing is set, then the documented defaults apply, with warnings for the store and the secret", () => {
+  it("When nothing is set, then the documented defaults apply (the embedded store in ./data), with a warning for the secret", () => {
     const { config, warnings } = loadConfig({});
     expect(config.port).to.equal(3000);
     expect(config.baseUrl).to.equal("http://localhost:3000");
@@ -25,9 +25,11 @@ describe("Configuration", () => {
     expect(config.codeTtl).to.equal(60);
     expect(config.keepAliveTimeout, "above a load balancer's usual 60 s").to.equal(72);
     expect(Buffer.byteLength(config.secret)).to.be.at.least(32);
-    expect(warnings.join("\n"))
-      .to.match(/REDIS_URL/)
-      .and.match(/SECRET/);
+    expect(config.dataDir).to.equal("./data");
+    expect(warnings.join("\n")).to.match(/SECRET/);
+    expect(warnings.join("\n"), "the default store keeps its data").to.not.match(/REDIS_URL|in-process/);
+    // The in-process store (tests, demos) says that it forgets everything.
+    expect(loadConfig({ DATA_DIR: ":memory:" }).warnings.join("\n")).to.match(/in-process store .*lost on exit/);
     expect(Object.isFrozen(config) && Object.isFrozen(config.solveLimits)).to.equal(true);
   });
 
@@ -158,7 +160,7 @@ describe("Configuration", () => {
 
   it("When PORT=0 and BASE_URL is unset, then the node listens on a free port and its URLs name that port", async () => {
     const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+      env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", DATA_DIR: ":memory:" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {

@@ -4,7 +4,8 @@ import { expect } from "chai";
 import { Apps } from "../src/domain/apps.js";
 import { CustomTokens } from "../src/domain/custom-tokens.js";
 import { randomId } from "../src/domain/secrets.js";
-import { MemoryStore } from "../src/store/memory/index.js";
+import { EmbeddedStore } from "../src/store/embedded/index.js";
+import { MapEngine } from "../src/store/embedded/map-engine.js";
 import { TEST_SECRET } from "./support/nodes.js";
 
 const DRAWS = 5000;
@@ -24,8 +25,8 @@ function expectIds(ids: string[]): void {
 }
 
 describe("Ids people paste into command lines", () => {
-  let store: MemoryStore;
-  beforeEach(() => (store = new MemoryStore()));
+  let store: EmbeddedStore;
+  beforeEach(() => (store = new EmbeddedStore(new MapEngine())));
   afterEach(() => store.close());
 
   it(`When ${DRAWS} random ids are drawn, then none begins with "-"`, () => {

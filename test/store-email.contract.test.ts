@@ -1,9 +1,9 @@
 // The email part of the store port (src/store/ports/email.ts): one contract, both stores.
 import { expect } from "chai";
-import { describeBackends } from "./support/backends.js";
+import { describeStoreContract } from "./support/backends.js";
 import type { Store } from "../src/store/port.js";
 
-describeBackends("Store contract: email", (backend) => {
+describeStoreContract("Store contract: email", (backend) => {
   let store: Store;
   beforeEach(async () => {
     store = (await backend.startNode()).opened.store;

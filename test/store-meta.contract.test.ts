@@ -3,7 +3,12 @@
 // an older, the same or a newer data version, alone or with other nodes starting at once.
 import { expect } from "chai";
 import { createLogger } from "../src/log.js";
-import { MemoryStore } from "../src/store/memory/index.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddedStore } from "../src/store/embedded/index.js";
+import { LmdbEngine } from "../src/store/embedded/lmdb-engine.js";
+import { MapEngine } from "../src/store/embedded/map-engine.js";
 import { CURRENT_DATA_VERSION, migrateStore, type MigrateOptions, type Migration } from "../src/store/migrations.js";
 import type { Store } from "../src/store/port.js";
 import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis/redis-client.js";
@@ -232,8 +237,10 @@ function metaContract(name: string, backend: () => MetaBackend) {
 
 /** Another node's lock in place of the holder's (the holder's token is not known here): a lapse and a take. */
 async function forceTakeOver(s: Store): Promise<void> {
-  if (s instanceof MemoryStore) {
-    (s.meta as unknown as { lock: unknown }).lock = { token: "other", until: Date.now() + 60_000 };
+  if (s instanceof EmbeddedStore) {
+    await s.engine.write(() =>
+      s.engine.table("meta").put("migration-lock", { token: "other", until: Date.now() + 60_000 }),
+    );
   } else {
     const r = s as RedisStore;
     await r.redis.set(r.keys.migrationLock, "other", "PX", 60_000);
@@ -241,11 +248,29 @@ async function forceTakeOver(s: Store): Promise<void> {
 }
 
 metaContract("memory", () => {
-  const shared = new MemoryStore();
+  const shared = new EmbeddedStore(new MapEngine());
   return {
     open: async () => shared,
     clean: async () => {},
     closeAll: () => shared.close(),
+  };
+});
+
+// Each open() is another process's view of one DATA_DIR (a node, the CLI).
+metaContract("lmdb", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sigil-meta-"));
+  const opened: EmbeddedStore[] = [];
+  return {
+    async open() {
+      const s = new EmbeddedStore(new LmdbEngine(dir));
+      opened.push(s);
+      return s;
+    },
+    clean: async () => {},
+    async closeAll() {
+      for (const s of opened.splice(0)) await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 });
 

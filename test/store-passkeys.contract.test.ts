@@ -3,7 +3,7 @@
 // bring a passkey back); removeForUser leaves nothing (account deletion); a ceremony's challenge
 // is taken once, even by 50 takers at once, and expires.
 import { expect } from "chai";
-import { describeBackends } from "./support/backends.js";
+import { describeStoreContract } from "./support/backends.js";
 import type { PasskeyRecord, Store } from "../src/store/port.js";
 
 const passkey = (id: string, userId: string, createdAt = Date.now()): PasskeyRecord => ({
@@ -18,7 +18,7 @@ const passkey = (id: string, userId: string, createdAt = Date.now()): PasskeyRec
   createdAt,
 });
 
-describeBackends("Store contract: passkeys", (backend) => {
+describeStoreContract("Store contract: passkeys", (backend) => {
   let store: Store;
   beforeEach(async () => {
     store = (await backend.startNode()).opened.store;

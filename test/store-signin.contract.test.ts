@@ -1,6 +1,6 @@
 // The sign-in part of the store port (src/store/port.ts): one contract, both stores.
 import { expect } from "chai";
-import { describeBackends } from "./support/backends.js";
+import { describeStoreContract } from "./support/backends.js";
 import type { AppRecord, Store, UserRecord } from "../src/store/port.js";
 
 const user = (id: string, username: string): UserRecord => ({
@@ -20,7 +20,7 @@ const app = (clientId: string, ownerId: string): AppRecord => ({
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describeBackends("Store contract: sign-in", (backend) => {
+describeStoreContract("Store contract: sign-in", (backend) => {
   let store: Store;
   beforeEach(async () => {
     store = (await backend.startNode()).opened.store;

@@ -1,11 +1,11 @@
 // The two-factor part of the store port (src/store/ports/two-factor.ts): one contract, both stores.
 import { expect } from "chai";
-import { describeBackends } from "./support/backends.js";
+import { describeStoreContract } from "./support/backends.js";
 import type { Store } from "../src/store/port.js";
 
 const rec = { sealedSecret: "sealed", enabledAt: 1 };
 
-describeBackends("Store contract: two-factor", (backend) => {
+describeStoreContract("Store contract: two-factor", (backend) => {
   let store: Store;
   beforeEach(async () => {
     store = (await backend.startNode()).opened.store;

@@ -1,7 +1,12 @@
 // One contract, both stores: what the domain relies on from persistence.
 import { expect } from "chai";
 import { StoreUnavailableError } from "../src/errors.js";
-import { MemoryStore } from "../src/store/memory/index.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddedStore } from "../src/store/embedded/index.js";
+import { LmdbEngine } from "../src/store/embedded/lmdb-engine.js";
+import { MapEngine } from "../src/store/embedded/map-engine.js";
 import type { SolveResult, Store } from "../src/store/port.js";
 import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis/redis-client.js";
 import { RedisStore } from "../src/store/redis/index.js";
@@ -164,8 +169,20 @@ function storeContract(name: string, make: () => Promise<{ store: Store; cleanup
 }
 
 storeContract("memory", async () => {
-  const store = new MemoryStore();
+  const store = new EmbeddedStore(new MapEngine());
   return { store, cleanup: () => store.close() };
+});
+
+storeContract("lmdb", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sigil-store-"));
+  const store = new EmbeddedStore(new LmdbEngine(dir));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 });
 
 describe("Redis store", function () {

@@ -9,8 +9,8 @@ export const status: CliCommand = {
   usage: "",
   options: {},
   readOnly: true,
-  // The in-process store lives and dies with the server process, which makes it at this version.
-  embedded: () => ({ store: "memory", data_version: CURRENT_DATA_VERSION }),
+  // DATA_DIR=:memory: lives and dies with the server process, which makes it at this version.
+  embedded: () => ({ store: "embedded", data_version: CURRENT_DATA_VERSION }),
   async run({ opened }) {
     return { store: opened.store.kind, data_version: await opened.store.meta.dataVersion() };
   },

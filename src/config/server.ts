@@ -75,8 +75,14 @@ export const addresses = area("addresses", "accepted values", {
   }),
   REDIS_URL: setting("redisUrl", redisUrl.optional(), {
     meaning: "the store",
-    default: "none: the embedded in-process store",
+    default: "none: the embedded store in `DATA_DIR`",
     values: "`redis://…`, `rediss://…`, or `redis+cluster://host:port,host:port,…`",
+  }),
+  DATA_DIR: setting("dataDir", z.string().min(1).default("./data"), {
+    meaning:
+      "without `REDIS_URL`: the folder of the embedded store (LMDB; one server process owns it, the CLI opens it beside)",
+    default: "`./data`",
+    values: "a folder path (made when missing), or `:memory:` for an in-process store that forgets everything at exit",
   }),
   REDIS_ADAPTER: setting("redisAdapter", z.enum(["classic", "sharded"]).optional(), {
     meaning: "Socket.IO adapter linking the nodes",

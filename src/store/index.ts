@@ -1,21 +1,60 @@
 // Opening the store named by the configuration: Redis when REDIS_URL is set, else the embedded
-// in-process store. Used by main.ts, the CLI, the test support and the benches, so all wire it
-// the same way. Each backend (memory/, redis/) builds its own realtime clients.
+// store in DATA_DIR (LMDB), or in process memory with DATA_DIR=:memory:. Used by main.ts, the CLI,
+// the test support and the benches, so all wire it the same way. Each backend (embedded/, redis/)
+// builds its own realtime clients.
+import { mkdirSync } from "node:fs";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
-import { openMemory } from "./memory/index.js";
+import type { Engine } from "./embedded/engine.js";
+import { openEmbedded } from "./embedded/index.js";
+import { LmdbEngine } from "./embedded/lmdb-engine.js";
+import { lockDataDir } from "./embedded/lock.js";
+import { MapEngine } from "./embedded/map-engine.js";
 import type { OpenedBackend, OpenedNode, OpenedStore } from "./port.js";
 import { openRedis } from "./redis/index.js";
 
 export type { OpenedNode, OpenedStore } from "./port.js";
+
+/** DATA_DIR's value for the in-process store. */
+export const IN_MEMORY = ":memory:";
 
 export interface OpenOptions {
   /** How long to wait for Redis before serving 503s regardless (default 5000). */
   waitMs?: number;
   /** The request-path client's command timeout. */
   commandTimeoutMs?: number;
-  /** false: the store alone, without the realtime channel's clients (the CLI). */
+  /**
+   * false: the store alone, without the realtime channel's clients (the CLI). On the embedded
+   * store such a process does not take DATA_DIR's lock, and what it publishes reaches the server.
+   */
   realtime?: boolean;
+}
+
+/** The embedded store: the server takes DATA_DIR's lock; the CLI opens the data beside it. */
+function openEmbeddedStore(config: Config, opts: OpenOptions): OpenedBackend {
+  const server = opts.realtime !== false;
+  if (config.dataDir === IN_MEMORY) return openEmbedded(new MapEngine());
+  let engine: Engine;
+  const release = server ? lockDataDir(ensureDir(config.dataDir)) : () => {};
+  try {
+    engine = new LmdbEngine(config.dataDir);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const backend = openEmbedded(engine, { toOthers: !server });
+  return {
+    ...backend,
+    async close() {
+      await backend.close();
+      release();
+    },
+  };
+}
+
+function ensureDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 /** The store and the realtime channel's clients (feed, adapter), or with realtime: false the store alone. */
@@ -32,7 +71,7 @@ export async function openStore(
 ): Promise<OpenedStore | OpenedNode> {
   const { redisUrl } = config;
   const backend: OpenedBackend =
-    redisUrl === undefined ? openMemory() : await openRedis({ ...config, redisUrl }, logger, opts);
+    redisUrl === undefined ? openEmbeddedStore(config, opts) : await openRedis({ ...config, redisUrl }, logger, opts);
   const { store, redis } = backend;
   const opened: OpenedStore = { store, ...(redis ? { redis } : {}), close: () => backend.close() };
   if (opts.realtime === false) return opened;

@@ -1,6 +1,6 @@
 // The store port: what the domain and the realtime channel need from persistence, and nothing
 // more. The ports live by area in ports/ (challenges, limits, signin, realtime); this file gathers
-// them, and says what a backend hands a node. Two implementations (redis/, memory/) pass one
+// them, and says what a backend hands a node. Two implementations (redis/, embedded/) pass one
 // contract suite (test/store.contract.test.ts, test/store-signin.contract.test.ts). Every method
 // may throw StoreUnavailableError when the backing store cannot be reached.
 import type { RedisClient } from "./redis/redis-client.js";
@@ -25,7 +25,8 @@ export * from "./ports/two-factor.js";
 export * from "./ports/meta.js";
 
 export interface Store {
-  readonly kind: "memory" | "redis";
+  /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
+  readonly kind: "embedded" | "redis";
   readonly challenges: ChallengeStore;
   readonly customTokens: CustomTokenStore;
   readonly events: EventLog;
@@ -54,7 +55,7 @@ export interface Store {
 
 /**
  * What a node's realtime channel needs beside the store: the feed, and the Redis clients of
- * @socket.io/redis-adapter. Each backend opens its own (memory/index.ts, redis/index.ts).
+ * @socket.io/redis-adapter. Each backend opens its own (embedded/index.ts, redis/index.ts).
  */
 export interface RealtimeClients {
   feed: Feed;

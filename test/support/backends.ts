@@ -1,24 +1,59 @@
-// One suite, every backend: describeBackends() runs the same tests on the embedded store and on
-// a private Redis, with a clean state for each test.
+// One suite, every backend: describeBackends() runs the same tests on the embedded store — in LMDB
+// (a fresh DATA_DIR, emptied before each test) and in process memory (DATA_DIR=:memory:) — and on a
+// private Redis (FLUSHALL before each test).
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { requireRedis, TestRedis } from "./redis.js";
 import { startNode, type TestNode } from "./nodes.js";
 
-export type BackendName = "memory" | "redis";
+export type BackendName = "memory" | "lmdb" | "redis";
+
+/**
+ * What HTTP-level suites run on: the embedded store as `npm start` runs it, and Redis.
+ * SIGIL_TEST_BACKENDS=memory,redis npx mocha … runs them on others (to compare times, say).
+ */
+export const DEFAULT_BACKENDS: BackendName[] = process.env.SIGIL_TEST_BACKENDS
+  ? (process.env.SIGIL_TEST_BACKENDS.split(",") as BackendName[])
+  : ["lmdb", "redis"];
+/** What store contract suites run on: every backend. */
+export const ALL_BACKENDS: BackendName[] = ["memory", "lmdb", "redis"];
 
 export class Backend {
   redis: TestRedis | undefined;
+  /** The lmdb backend's DATA_DIR. */
+  dataDir: string | undefined;
   private readonly nodes: TestNode[] = [];
   /** Nodes over another node's store: closed first. */
   private readonly twins: TestNode[] = [];
 
   constructor(readonly name: BackendName) {}
 
-  /** Starts a node on this backend; it is closed after the test. */
+  /** The settings that put a node on this backend. */
+  env(): Record<string, string> {
+    if (this.redis) return { REDIS_URL: this.redis.url };
+    return { DATA_DIR: this.dataDir ?? ":memory:" };
+  }
+
+  /**
+   * Starts a node on this backend; it is closed after the test. On the embedded store one server
+   * owns a DATA_DIR, so a second node at once gets a store of its own (as each in-process node has).
+   */
   async startNode(env: Record<string, string> = {}): Promise<TestNode> {
-    const node = await startNode({ ...(this.redis ? { redisUrl: this.redis.url } : {}), env });
+    let own: Record<string, string> = {};
+    if (this.dataDir && this.nodes.length > 0) {
+      const dir = mkdtempSync(join(tmpdir(), "sigil-test-"));
+      this.extraDirs.push(dir);
+      own = { DATA_DIR: dir };
+    }
+    const node = await startNode({
+      ...(this.redis ? { redisUrl: this.redis.url } : {}),
+      env: { ...this.env(), ...own, ...env },
+    });
     this.nodes.push(node);
     return node;
   }
+  private readonly extraDirs: string[] = [];
 
   /** Starts a node over `node`'s store with these settings; closed after the test, before it. */
   async startTwin(node: TestNode, env: Record<string, string>): Promise<TestNode> {
@@ -31,13 +66,24 @@ export class Backend {
     await Promise.all(this.twins.splice(0).map((n) => n.close()));
     const nodes = this.nodes.splice(0);
     await Promise.all(nodes.map((n) => n.close()));
+    for (const dir of this.extraDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Empties the store (no node is open: they close after each test). */
+  clean(): void {
+    this.redis?.cli("FLUSHALL");
+    if (this.dataDir) {
+      rmSync(this.dataDir, { recursive: true, force: true });
+      mkdirSync(this.dataDir);
+    }
   }
 }
 
 export function describeBackends(
   title: string,
-  fn: (b: Backend) => void,
-  backends: BackendName[] = ["memory", "redis"],
+  /** Called as the suite's function (`this` is the mocha suite: this.timeout() works). */
+  fn: (this: Mocha.Suite, b: Backend) => void,
+  backends: BackendName[] = DEFAULT_BACKENDS,
 ): void {
   for (const name of backends) {
     describe(`${title} [${name}]`, function () {
@@ -47,16 +93,21 @@ export function describeBackends(
           requireRedis(this);
           backend.redis = await TestRedis.start();
         }
+        if (name === "lmdb") backend.dataDir = mkdtempSync(join(tmpdir(), "sigil-test-"));
       });
-      beforeEach(() => {
-        backend.redis?.cli("FLUSHALL");
-      });
+      beforeEach(() => backend.clean());
       afterEach(() => backend.closeNodes());
       after(async () => {
         await backend.closeNodes();
         await backend.redis?.destroy();
+        if (backend.dataDir) rmSync(backend.dataDir, { recursive: true, force: true });
       });
-      fn(backend);
+      fn.call(this, backend);
     });
   }
+}
+
+/** A store contract suite: on every backend (the in-process engine included). */
+export function describeStoreContract(title: string, fn: (this: Mocha.Suite, b: Backend) => void): void {
+  describeBackends(title, fn, ALL_BACKENDS);
 }

@@ -81,6 +81,8 @@ export async function startNode(
     // processes and the CLI keep the default (14); test/passwords.test.ts checks that hashes of
     // either cost verify under the other.
     PASSWORD_HASH_COST: "10",
+    // The in-process store unless a test names a DATA_DIR (support/backends.ts: the "lmdb" backend).
+    DATA_DIR: ":memory:",
     // HOT_ROUTES=off npx mocha … runs a suite with every request through express.
     ...(process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),

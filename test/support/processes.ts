@@ -3,7 +3,9 @@
 // loopback port, ready once it answers HTTP, stopped by pid, killed if the test process exits.
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { dirname, resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEST_SECRET } from "./nodes.js";
 import { freePort } from "./ports.js";
@@ -100,9 +102,21 @@ async function startOn(port: number, opts: ProcessOptions): Promise<ServerProces
     "tsx",
     opts.entry ?? "src/main.ts",
   ];
+  // Without a store of its own, a child keeps its data in a fresh folder, removed once it exits (not
+  // in the project's ./data, which every test process would share).
+  const tempData =
+    opts.env?.DATA_DIR === undefined && opts.env?.REDIS_URL === undefined
+      ? mkdtempSync(join(tmpdir(), "sigil-data-"))
+      : undefined;
   const proc = spawn(cmd!, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...opts.env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      PORT: String(port),
+      ...(tempData ? { DATA_DIR: tempData } : {}),
+      ...opts.env,
+    },
     stdio: ["ignore", opts.stdout ?? "pipe", "pipe"],
     detached: true,
   });
@@ -118,6 +132,7 @@ async function startOn(port: number, opts: ProcessOptions): Promise<ServerProces
   const exited = new Promise<number | string>((res) =>
     proc.once("close", (code, signal) => {
       live.delete(proc);
+      if (tempData) rmSync(tempData, { recursive: true, force: true });
       res(code ?? signal ?? "unknown");
     }),
   );

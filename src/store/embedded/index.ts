@@ -1,0 +1,109 @@
+// The embedded store: one store over an engine (engine.ts) — in LMDB under DATA_DIR (lmdb-engine.ts;
+// the default: data that lasts) or in process memory (map-engine.ts; DATA_DIR=:memory:). Same
+// contract as Redis. A server process owns the data; the CLI opens it beside the server, and what
+// it publishes (a revoked CUSTOM TOKEN) reaches the server through the notices table.
+import { randomBytes } from "node:crypto";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { adaptLimiter, counterId, limiterKey } from "../limiter.js";
+import type { AttemptLimiter, LimiterSpec, OpenedBackend, Store } from "../port.js";
+import type { Engine } from "./engine.js";
+import { EmbeddedAccounts } from "./accounts.js";
+import { EmbeddedApps } from "./apps.js";
+import { EmbeddedChallenges } from "./challenges.js";
+import { EmbeddedEmail } from "./email.js";
+import { EmbeddedGrants } from "./grants.js";
+import { EmbeddedMeta } from "./meta.js";
+import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
+import { EmbeddedPasskeys } from "./passkeys.js";
+import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, NoticePoller } from "./realtime.js";
+import { EmbeddedSessions } from "./sessions.js";
+import { EmbeddedTwoFactor } from "./two-factor.js";
+
+export class EmbeddedStore implements Store {
+  readonly kind = "embedded" as const;
+  /** This process's feed of new events and revocations (EmbeddedFeed listens to it). */
+  readonly bus: EmbeddedBus;
+  readonly customTokens: EmbeddedCustomTokens;
+  readonly events: EmbeddedEventLog;
+  readonly challenges: EmbeddedChallenges;
+  readonly accounts: EmbeddedAccounts;
+  readonly sessions: EmbeddedSessions;
+  readonly apps: EmbeddedApps;
+  readonly consentScopes: EmbeddedConsentScopes;
+  readonly grants: EmbeddedGrants;
+  readonly signingKeys: EmbeddedSigningKeys;
+  readonly email: EmbeddedEmail;
+  readonly passkeys: EmbeddedPasskeys;
+  readonly twoFactor: EmbeddedTwoFactor;
+  readonly meta: EmbeddedMeta;
+
+  /**
+   * Counters live in this process (docs/choices.md: attempt limits on the embedded store), their
+   * ids hashed under a key of its own: nothing outlives it to share them with.
+   */
+  private readonly limiterKey = limiterKey(randomBytes(32));
+
+  /** toOthers: this process is not the server (the CLI), so what it publishes goes to the notices. */
+  constructor(
+    readonly engine: Engine,
+    opts: { toOthers?: boolean } = {},
+  ) {
+    this.bus = new EmbeddedBus(engine, opts.toOthers ?? false);
+    this.customTokens = new EmbeddedCustomTokens(engine, this.bus);
+    this.events = new EmbeddedEventLog(engine, this.bus);
+    this.challenges = new EmbeddedChallenges(engine, this.events);
+    this.accounts = new EmbeddedAccounts(engine);
+    this.sessions = new EmbeddedSessions(engine);
+    this.apps = new EmbeddedApps(engine);
+    this.consentScopes = new EmbeddedConsentScopes(engine, this.apps);
+    this.grants = new EmbeddedGrants(engine, {
+      accounts: this.accounts,
+      apps: this.apps,
+      consentScopes: this.consentScopes,
+    });
+    this.signingKeys = new EmbeddedSigningKeys(engine);
+    this.email = new EmbeddedEmail(engine);
+    this.passkeys = new EmbeddedPasskeys(engine);
+    this.twoFactor = new EmbeddedTwoFactor(engine);
+    this.meta = new EmbeddedMeta(engine);
+  }
+
+  limiter(spec: LimiterSpec): AttemptLimiter {
+    const rl = new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowSeconds });
+    return adaptLimiter(rl, (id) => counterId(this.limiterKey, spec.name, id));
+  }
+
+  /** Every live record, one line each ("table [key] => value"): tests look for what should not be there. */
+  dump(): string[] {
+    return this.engine.dump();
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    await this.engine.close();
+  }
+}
+
+/** The embedded store on an engine; its realtime clients are this process's feed (and, when the data is shared, the notices' poller). */
+export function openEmbedded(
+  engine: Engine,
+  opts: { toOthers?: boolean } = {},
+): OpenedBackend & { store: EmbeddedStore } {
+  const store = new EmbeddedStore(engine, opts);
+  return {
+    store,
+    openRealtime() {
+      const feed = new EmbeddedFeed(store.bus);
+      const poller = engine.shared ? new NoticePoller(engine, store.bus) : undefined;
+      return {
+        feed,
+        async close() {
+          poller?.close();
+          await feed.close();
+        },
+      };
+    },
+    close: () => store.close(),
+  };
+}

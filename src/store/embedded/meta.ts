@@ -1,0 +1,67 @@
+// The embedded store's own records (store/ports/meta.ts): the data version and the migration lock,
+// in the "meta" table. On LMDB they last with the data, so a DATA_DIR written by an older Sigil is
+// migrated at start as a Redis is; each step that is atomic on Redis is one write().
+import type { MetaStore } from "../port.js";
+import type { Engine } from "./engine.js";
+
+interface Lock {
+  token: string;
+  until: number;
+}
+
+export class EmbeddedMeta implements MetaStore {
+  private readonly meta;
+
+  constructor(private readonly engine: Engine) {
+    this.meta = engine.table<number | Lock>("meta");
+  }
+
+  async dataVersion(): Promise<number | null> {
+    const v = this.meta.get("data-version");
+    if (v === undefined) return null;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+      throw new Error("the store's data version is not a whole number");
+    return v;
+  }
+
+  stampDataVersion(version: number): Promise<number> {
+    return this.engine.write(() => {
+      const v = this.meta.get("data-version");
+      if (typeof v === "number") return v;
+      this.meta.put("data-version", version);
+      return version;
+    });
+  }
+
+  async setDataVersion(version: number): Promise<void> {
+    await this.engine.write(() => this.meta.put("data-version", version));
+  }
+
+  private lock(): Lock | undefined {
+    const l = this.meta.get("migration-lock");
+    return typeof l === "object" && l.until > Date.now() ? l : undefined;
+  }
+
+  takeMigrationLock(token: string, ttlMs: number): Promise<boolean> {
+    return this.engine.write(() => {
+      if (this.lock()) return false;
+      this.meta.put("migration-lock", { token, until: Date.now() + ttlMs });
+      return true;
+    });
+  }
+
+  renewMigrationLock(token: string, ttlMs: number): Promise<boolean> {
+    return this.engine.write(() => {
+      if (this.lock()?.token !== token) return false;
+      this.meta.put("migration-lock", { token, until: Date.now() + ttlMs });
+      return true;
+    });
+  }
+
+  async releaseMigrationLock(token: string): Promise<void> {
+    await this.engine.write(() => {
+      const l = this.meta.get("migration-lock");
+      if (typeof l === "object" && l.token === token) this.meta.remove("migration-lock");
+    });
+  }
+}

@@ -1,0 +1,108 @@
+// The embedded store's engines (src/store/embedded/engine.ts), one contract for both: LMDB in a
+// folder and the in-process Maps. What every store operation stands on: one write() is atomic and
+// sees its own writes, expired records are never returned and the sweep deletes them, ranges
+// come in key order.
+import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Engine } from "../src/store/embedded/engine.js";
+import { LmdbEngine } from "../src/store/embedded/lmdb-engine.js";
+import { MapEngine } from "../src/store/embedded/map-engine.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const engines: Array<[string, () => { engine: Engine; cleanup: () => void }]> = [
+  ["memory", () => ({ engine: new MapEngine(), cleanup: () => {} })],
+  [
+    "lmdb",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "sigil-engine-"));
+      return { engine: new LmdbEngine(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
+];
+
+for (const [name, make] of engines) {
+  describe(`Store engine contract [${name}]`, () => {
+    let engine: Engine;
+    let cleanup: () => void;
+    beforeEach(() => ({ engine, cleanup } = make()));
+    afterEach(async () => {
+      await engine.close();
+      cleanup();
+    });
+
+    it("When 50 read-modify-write steps run at once, then none is lost, and each saw its own writes", async () => {
+      const t = engine.table<number>("counters");
+      const seen = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          engine.write(() => {
+            const n = (t.get("c") ?? 0) + 1;
+            t.put("c", n);
+            return t.get("c");
+          }),
+        ),
+      );
+      expect(t.get("c")).to.equal(50);
+      expect([...seen].sort((a, b) => a! - b!)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+
+    it("When a write is attempted outside write(), then it throws, and a step that throws rejects", async () => {
+      const t = engine.table<number>("t");
+      expect(() => t.put("x", 1)).to.throw(/outside Engine.write/);
+      let err: unknown;
+      await engine
+        .write(() => {
+          throw new Error("boom");
+        })
+        .catch((e: unknown) => (err = e));
+      expect(String(err)).to.include("boom");
+    });
+
+    it("When a record's time passes, then no read returns it, and the sweep deletes it with its index entry", async () => {
+      const t = engine.table<string>("exp");
+      await engine.write(() => {
+        t.put(["g", "short"], "a", Date.now() + 300);
+        t.put(["g", "long"], "b", Date.now() + 60_000);
+        t.put(["g", "forever"], "c");
+      });
+      const held = engine.heldCount();
+      await sleep(400);
+      expect(t.get(["g", "short"])).to.equal(undefined);
+      expect(t.has(["g", "short"])).to.equal(false);
+      expect(t.range(["g"]).map((e) => e.value)).to.deep.equal(["c", "b"]); // key order: forever, long
+      expect(t.count(["g"])).to.equal(2);
+      expect(t.expiresAt(["g", "forever"])).to.equal(0);
+      await engine.sweep();
+      expect(engine.heldCount()).to.be.below(held);
+      expect(engine.dump().join("\n")).to.not.include("short");
+    });
+
+    it("When ranges are read, then they come in key order (numbers as numbers), after/before exclusive, limited", async () => {
+      const t = engine.table<number>("r");
+      await engine.write(() => {
+        for (const ms of [1000, 999, 20, 3]) for (const seq of [1, 0]) t.put(["app", ms, seq], ms * 10 + seq);
+        t.put(["other", 1, 0], -1);
+        t.put(["ap", 1, 0], -2);
+      });
+      expect(t.range(["app"]).map((e) => e.value)).to.deep.equal([30, 31, 200, 201, 9990, 9991, 10000, 10001]);
+      expect(t.range(["app"], { after: ["app", 20, 0], limit: 3 }).map((e) => e.value)).to.deep.equal([
+        201, 9990, 9991,
+      ]);
+      expect(t.range(["app"], { before: ["app", 999] }).map((e) => e.value)).to.deep.equal([30, 31, 200, 201]);
+      expect(t.range([]).length).to.equal(10);
+      expect(t.range(["nope"])).to.deep.equal([]);
+    });
+
+    it("When a record is read, then changing what was read does not change what is stored", async () => {
+      const t = engine.table<{ list: string[] }>("copies");
+      const v = { list: ["a"] };
+      await engine.write(() => t.put("k", v));
+      v.list.push("changed after put");
+      const read = t.get("k")!;
+      read.list.push("changed after get");
+      expect(t.get("k")).to.deep.equal({ list: ["a"] });
+    });
+  });
+}
