@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
 import { openStore, type OpenedStore } from "./store/index.js";
+import { prepareStore } from "./store/start.js";
 
 /** Where a command's output goes: the process's stdout and stderr, or a test's buffers. */
 export interface CliOutput {
@@ -39,6 +40,10 @@ export async function runCli(
     const args = joinOptionValues(argv.slice(cmd.name.split(" ").length), cmd.options);
     const { values } = parseArgs({ args, options: cmd.options, strict: true });
     const { config } = loadConfig(env);
+    if (config.redisUrl === undefined && cmd.embedded) {
+      process.stdout.write(`${JSON.stringify(cmd.embedded())}\n`);
+      return 0;
+    }
     if (config.redisUrl === undefined) {
       throw new UsageError(
         "REDIS_URL is not set: the embedded store lives inside the server process, so the CLI cannot reach it. Run the service on Redis to use the CLI.",
@@ -52,6 +57,9 @@ export async function runCli(
       realtime: false,
     });
     await opened.store.ping();
+    // A command that writes works only on data of this code's version (migrated first, as a node
+    // does at start); Redis's own settings are the node's to check.
+    if (!cmd.readOnly) await prepareStore(opened, config, createLogger("silent"), { redisSettings: false });
     const services = createServices(config, opened.store);
     const out = await cmd.run({ config, opened, services, values });
     // The mail a change sends (a security mail) goes out before the process ends.

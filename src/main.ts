@@ -4,6 +4,7 @@ import { createLogger, stdoutLog } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { startNode } from "./node.js";
 import { openStore } from "./store/index.js";
+import { StoreRefusedError } from "./store/start.js";
 
 /** What SHUTDOWN_TIMEOUT keeps for the last log lines after a drain that took too long. */
 const LAST_LINES_MS = 250;
@@ -32,7 +33,24 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
 
   const opened = await openStore(config, logger);
-  const node = await startNode(config, { opened, logger, metrics: createMetrics({ defaultMetrics: true }) });
+  // A store this code must not serve on (store/start.ts): one line naming why, and exit code 1.
+  const refuse = async (err: StoreRefusedError): Promise<never> => {
+    logger.fatal(`refusing to start: ${err.message}`);
+    await Promise.race([opened.close(), new Promise((r) => setTimeout(r, 1000))]);
+    return exit(1, Date.now() + 1000);
+  };
+  let node;
+  try {
+    node = await startNode(config, {
+      opened,
+      logger,
+      metrics: createMetrics({ defaultMetrics: true }),
+      onStoreRefused: (err) => void refuse(err),
+    });
+  } catch (err) {
+    if (err instanceof StoreRefusedError) return refuse(err);
+    throw err;
+  }
   const { address, everyInterface } = node.listening;
   logger.info(
     { address, url: node.url, baseUrl: node.config.baseUrl, store: opened.store.kind },

@@ -13,6 +13,8 @@ import type { Metrics } from "./metrics.js";
 import { attachRealtime } from "./realtime/index.js";
 import type { ChannelServer } from "./realtime/types.js";
 import type { OpenedNode } from "./store/index.js";
+import type { MigrateOptions } from "./store/migrations.js";
+import { checkStoreAtStart, type StoreRefusedError } from "./store/start.js";
 
 export interface NodeOptions {
   /** The store and the realtime channel's clients (openStore); the caller closes it after the node. */
@@ -20,6 +22,13 @@ export interface NodeOptions {
   logger: Logger;
   /** Where the node counts requests and sockets (createMetrics; main.ts adds the process metrics). */
   metrics: Metrics;
+  /**
+   * A store that could not be checked at start (Redis away) and is refused once it answers: a
+   * newer data version, or eviction (store/start.ts). main.ts exits; by default it is logged.
+   */
+  onStoreRefused?: (err: StoreRefusedError) => void;
+  /** The code's data version and migrations (tests inject their own; store/migrations.ts). */
+  migrate?: MigrateOptions;
 }
 
 export interface SigilNode {
@@ -41,6 +50,15 @@ const FEED_WAIT_MS = 3000;
 
 export async function startNode(given: Config, opts: NodeOptions): Promise<SigilNode> {
   const { logger, opened, metrics } = opts;
+  // Before anything listens: a store this code must not serve on (a newer data version, a Redis
+  // that evicts) stops the start with StoreRefusedError; an older one is migrated first.
+  const storeChecks = await checkStoreAtStart(
+    opened,
+    given,
+    logger,
+    opts.onStoreRefused ?? ((err) => logger.fatal(err.message)),
+    opts.migrate ? { migrate: opts.migrate } : {},
+  );
   let draining = false;
   // The request handler comes below, before the realtime channel (which wraps it for /socket.io/).
   const server = createHttpServer(given.keepAliveTimeout);
@@ -56,7 +74,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
 
   let built;
   try {
-    const services = createServices(config, opened.store, logger);
+    const services = createServices(config, storeChecks.store, logger);
     const http = createHttpApp({ config, services, logger, metrics, draining: () => draining });
     server.on("request", http.handle);
     const realtime = attachRealtime(server, {
@@ -71,6 +89,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     });
     built = { services, realtime };
   } catch (err) {
+    storeChecks.stop();
     server.close(); // e.g. a TRUST_PROXY that proxy-addr cannot read
     throw err;
   }
@@ -94,6 +113,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     services,
     io: realtime.io,
     async close() {
+      storeChecks.stop();
       draining = true;
       await realtime.close();
       await drain(server, config.shutdownTimeout);

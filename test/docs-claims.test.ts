@@ -8,6 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { commands, usage } from "../src/cli/commands.js";
 import { loadConfig } from "../src/config.js";
 import { ROOT } from "./support/processes.js";
+import { renderSettingsDoc } from "../scripts/settings-doc.js";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const DOCS = readdirSync(join(ROOT, "docs"))
@@ -92,6 +93,18 @@ describe("What the README and docs/ claim", () => {
       [...inCode].filter((n) => !inDoc.has(n)),
       "read by src/config.ts, not in docs/settings.md",
     ).to.deep.equal([]);
+  });
+
+  it("When docs/settings.md is read, then its tables are what the settings table makes (npm run docs:settings)", () => {
+    const doc = read("docs/settings.md");
+    expect(doc === renderSettingsDoc(doc), "docs/settings.md is stale: run npm run docs:settings").to.equal(true);
+  });
+
+  it("When a setting's row changes in src/config/, then the check sees the doc as stale", () => {
+    const doc = read("docs/settings.md");
+    const edited = doc.replace(/^\| `PORT` \| [^|]*\|/m, "| `PORT` | something else |");
+    expect(edited).to.not.equal(doc);
+    expect(renderSettingsDoc(edited)).to.equal(doc);
   });
 
   it("When the README's settings table names a setting, then src/config.ts reads it", () => {

@@ -8,7 +8,7 @@ import { PageClient } from "./support/pages.js";
 import { startProcessNode, type ServerProcess } from "./support/processes.js";
 
 const PASSWORD = "correct horse battery";
-/** English entries worded otherwise than in src/i18n/messages/en.ts. */
+/** English entries worded otherwise than in src/i18n/messages/en/. */
 const REWORDED = {
   "err.taken": "Someone already signed up with that username.",
   "err.unknownChallenge": "That challenge is gone.",

@@ -1,12 +1,20 @@
-// The hot routes (the JSON routes: POST /challenge/solve, POST /challenge/new, GET /auth/user,
-// GET /userinfo)
-// are served on the fast path when the URL is exactly theirs and there is no body; the same
-// request with a query string ("?") or a body goes through express. Both must look the same from
-// outside: every header but Date and X-Request-Id, the status and the body.
+// The hot routes (the route table's JSON-in-JSON-out rows: POST /challenge/solve, POST
+// /challenge/new, GET /auth/user, GET /userinfo) are served on the fast path when the URL is
+// exactly theirs and there is no body; the same request with a query string ("?") or a body goes
+// through express, and so does every request on a node with HOT_ROUTES=off. All must look the
+// same from outside: every header but Date and X-Request-Id, the status and the body. Each case
+// below runs several of these ways, one on a second node over the same store with HOT_ROUTES=off:
+// this is how `npm test` runs the hot routes' cases with the fast path off too, without running
+// the HTTP suites twice (HOT_ROUTES=off npm run test:express-only runs those whole, by hand).
 import { expect } from "chai";
 import fc from "fast-check";
-import { describeBackends } from "./support/backends.js";
+import { settings } from "../src/config/settings.js";
+import { isHot } from "../src/http/route.js";
+import { routes } from "../src/http/routes.js";
+import { createMetrics } from "../src/metrics.js";
+import { describeBackends, type Backend } from "./support/backends.js";
 import { challengeApi, http, utf8Header, type TestResponse } from "./support/http.js";
+import type { TestNode } from "./support/nodes.js";
 import { signInWith } from "./support/oidc.js";
 import { PageClient, authorize, basic, registerApp, token } from "./support/pages.js";
 
@@ -25,11 +33,32 @@ const allHeaders = (r: TestResponse) => {
   return rest;
 };
 
-/** The three ways to one route: the fast path, express by a query string, express by a body. */
-type Way = "fast" | "query" | "body";
-const WAYS: Way[] = ["fast", "query", "body"];
-function reach(base: string, way: Way, method: string, path: string, headers: Record<string, string>) {
+/** A node, and its twin over the same store with HOT_ROUTES=off. */
+interface Pair {
+  on: TestNode;
+  off: TestNode;
+}
+
+async function startPair(backend: Backend, env: Record<string, string> = {}): Promise<Pair> {
+  const on = await backend.startNode({ ...env, HOT_ROUTES: "on" });
+  return { on, off: await backend.startTwin(on, { ...env, HOT_ROUTES: "off" }) };
+}
+
+/**
+ * The ways to one route: the fast path, express by a query string, express by a body, and the
+ * plain request on the HOT_ROUTES=off twin.
+ */
+type Way = "fast" | "query" | "body" | "off";
+/**
+ * The challenge cases' ways: "query" would add nothing to "off" there (the same request through
+ * the same express code, a "?" apart), so the cases run three ways, as many requests as before
+ * the twin came; /auth/user and /userinfo, whose query string matters, run all four.
+ */
+const WAYS: Way[] = ["fast", "body", "off"];
+function reach(pair: Pair, way: Way, method: string, path: string, headers: Record<string, string>) {
+  const base = pair.on.url;
   if (way === "fast") return http(base, path, { method, headers });
+  if (way === "off") return http(pair.off.url, path, { method, headers });
   if (way === "query") return http(base, `${path}?`, { method, headers });
   return http(base, path, {
     method,
@@ -38,12 +67,18 @@ function reach(base: string, way: Way, method: string, path: string, headers: Re
   });
 }
 
-/** Status, every header but Date and X-Request-Id, and the body (a new challenge's key as "<key>"). */
-const answer = (r: TestResponse) => ({
-  status: r.status,
-  headers: allHeaders(r),
-  body: typeof r.json?.key === "string" ? { ...r.json, key: "<key>" } : (r.json ?? r.text),
-});
+/**
+ * Status, every header but Date and X-Request-Id, and the body (a new challenge's key as "<key>";
+ * the twin's own address, as in a picture URL, as the first node's).
+ */
+const answer = (r: TestResponse, pair?: Pair) => {
+  const json = pair && r.json !== undefined ? JSON.parse(r.text.replaceAll(pair.off.url, pair.on.url)) : r.json;
+  return {
+    status: r.status,
+    headers: allHeaders(r),
+    body: typeof json?.key === "string" ? { ...json, key: "<key>" } : (json ?? r.text),
+  };
+};
 
 describeBackends("Hot routes and the express path answer alike", (backend) => {
   for (const corsOrigins of ["", "https://app.example"]) {
@@ -88,23 +123,41 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     expect((await api.create("q", "a", { authorization: "Bearer nope" })).status).to.equal(401);
   });
 
-  it("When hot requests are served, then /metrics counts them under their route and X-Request-Id is echoed", async () => {
+  it("When hot requests are served, with the fast path on or off, then /metrics counts them under their route and X-Request-Id is echoed", async () => {
+    const pair = await startPair(backend);
+    for (const node of [pair.on, pair.off]) {
+      const api = challengeApi(node.url);
+      const r = await api.create("q", "a", { "x-request-id": "trace-123" });
+      expect(r.headers["x-request-id"]).to.equal("trace-123");
+      await api.solve(r.json.key, "a");
+      const metrics = (await http(node.url, "/metrics")).text;
+      expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/new",status="201"\} 1/);
+      expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/solve",status="200"\} 1/);
+    }
+  });
+
+  it("When the route table's hot routes are listed, then they are the four whose cases this file runs on the fast path, through express and with HOT_ROUTES=off", async () => {
     const node = await backend.startNode();
-    const api = challengeApi(node.url);
-    const r = await api.create("q", "a", { "x-request-id": "trace-123" });
-    expect(r.headers["x-request-id"]).to.equal("trace-123");
-    await api.solve(r.json.key, "a");
-    const metrics = (await http(node.url, "/metrics")).text;
-    expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/new",status="201"\} 1/);
-    expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/challenge\/solve",status="200"\} 1/);
+    const { api } = routes({ config: node.config, services: node.server.services, metrics: createMetrics() });
+    const hot = api.filter(isHot).map((r) => `${r.spec.method.toUpperCase()} ${r.spec.path}`);
+    // A new hot route needs its cases here (fast, express, HOT_ROUTES=off) before this list grows.
+    expect(hot.sort()).to.deep.equal([
+      "GET /auth/user",
+      "GET /userinfo",
+      "POST /challenge/new",
+      "POST /challenge/solve",
+    ]);
+    // HOT_ROUTES's documentation (docs/settings.md is made from it) names each of them.
+    for (const r of hot) expect(settings.HOT_ROUTES.doc.meaning, "HOT_ROUTES's meaning").to.include(`\`${r}\``);
   });
 
   for (const corsOrigins of ["", "https://app.example"]) {
-    it(`When each challenge route is reached the three ways (CORS_ORIGINS="${corsOrigins}"), then every header but Date and X-Request-Id, the status and the body match`, async () => {
-      const node = await backend.startNode({
+    it(`When each challenge route is reached the fast way, with a body and with HOT_ROUTES=off (CORS_ORIGINS="${corsOrigins}"), then every header but Date and X-Request-Id, the status and the body match`, async () => {
+      const pair = await startPair(backend, {
         SOLVE_LIMIT_PER_ADDRESS: "1",
         ...(corsOrigins ? { CORS_ORIGINS: corsOrigins } : {}),
       });
+      const node = pair.on;
       const api = challengeApi(node.url);
       const { token: customToken } = await node.server.customTokens.create({ app: "test-app" });
       const origins: Array<Record<string, string>> = [
@@ -154,11 +207,11 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
           const answers = [];
           for (const way of WAYS) {
             const headers = { ...(await c.setup!()), ...origin };
-            answers.push(answer(await reach(node.url, way, "POST", c.path, headers)));
+            answers.push(answer(await reach(pair, way, "POST", c.path, headers), pair));
           }
           const what = `${c.name} ${JSON.stringify(origin)}`;
-          expect(answers[1], `${what}: fast vs query`).to.deep.equal(answers[0]);
-          expect(answers[2], `${what}: fast vs body`).to.deep.equal(answers[0]);
+          expect(answers[1], `${what}: fast vs body`).to.deep.equal(answers[0]);
+          expect(answers[2], `${what}: fast vs HOT_ROUTES=off`).to.deep.equal(answers[0]);
         }
       }
     });
@@ -204,8 +257,9 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
     );
   });
-  it("When GET /auth/user is asked on the hot path and through express, then the status, the body and every header but Date and X-Request-Id match", async () => {
-    const node = await backend.startNode({ CORS_ORIGINS: "https://app.example" });
+  it("When GET /auth/user is asked on the hot path, through express and with HOT_ROUTES=off, then the status, the body and every header but Date and X-Request-Id match", async () => {
+    const pair = await startPair(backend, { CORS_ORIGINS: "https://app.example" });
+    const node = pair.on;
     const dev = new PageClient(node.url);
     await dev.signUp("devon");
     const app = await registerApp(dev);
@@ -233,10 +287,12 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     ];
     for (const headers of cases) {
       const h = { origin: "https://app.example", ...headers };
-      const hot = await reach(node.url, "fast", "GET", "/auth/user", h);
+      const hot = await reach(pair, "fast", "GET", "/auth/user", h);
       // "/auth/user?" is not the hot route's exact path: express serves it, with an empty query.
-      const viaExpress = await reach(node.url, "query", "GET", "/auth/user", h);
+      const viaExpress = await reach(pair, "query", "GET", "/auth/user", h);
+      const off = await reach(pair, "off", "GET", "/auth/user", h);
       expect(answer(viaExpress), JSON.stringify(headers)).to.deep.equal(answer(hot));
+      expect(answer(off, pair), `${JSON.stringify(headers)}, HOT_ROUTES=off`).to.deep.equal(answer(hot));
       expect(hot.headers["cache-control"]).to.equal("no-store");
     }
     expect(
@@ -250,8 +306,9 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     expect(metrics).to.match(/sigil_http_requests_total\{method="GET",route="\/auth\/user",status="200"\} \d+/);
   });
   for (const corsOrigins of ["", "https://app.example"]) {
-    it(`When GET /userinfo is asked on the hot path and through express (CORS_ORIGINS="${corsOrigins}"), then the status, the body and every header but Date and X-Request-Id match, and POST still works`, async () => {
-      const node = await backend.startNode(corsOrigins ? { CORS_ORIGINS: corsOrigins } : {});
+    it(`When GET /userinfo is asked on the hot path, through express and with HOT_ROUTES=off (CORS_ORIGINS="${corsOrigins}"), then the status, the body and every header but Date and X-Request-Id match, and POST still works`, async () => {
+      const pair = await startPair(backend, corsOrigins ? { CORS_ORIGINS: corsOrigins } : {});
+      const node = pair.on;
       const dev = new PageClient(node.url);
       await dev.signUp("devon");
       const app = await registerApp(dev);
@@ -287,10 +344,12 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
         for (const c of cases) {
           const h = { ...c.headers, ...origin };
           const what = JSON.stringify(h).replaceAll(full, "<full>");
-          const hot = await reach(node.url, "fast", "GET", "/userinfo", h);
+          const hot = await reach(pair, "fast", "GET", "/userinfo", h);
           // "/userinfo?" is not the hot route's exact path: express serves it, with an empty query.
-          const viaExpress = await reach(node.url, "query", "GET", "/userinfo", h);
+          const viaExpress = await reach(pair, "query", "GET", "/userinfo", h);
+          const off = await reach(pair, "off", "GET", "/userinfo", h);
           expect(answer(viaExpress), what).to.deep.equal(answer(hot));
+          expect(answer(off, pair), `${what}, HOT_ROUTES=off`).to.deep.equal(answer(hot));
           expect(hot.status, what).to.equal(c.status);
           expect(hot.headers["cache-control"], what).to.equal("no-store");
           expect(hot.headers.pragma, what).to.equal("no-cache");

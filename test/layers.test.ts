@@ -70,3 +70,14 @@ describe("Layers: http/ and realtime/ reach data through domain/", () => {
     ]);
   });
 });
+
+describe("Rooms that fit on a screen", () => {
+  it("When src/ is read, then no file is over 400 lines (split a longer one by what it does)", () => {
+    const files = [...sources(join(ROOT, "src")), ...sources(join(ROOT, "client/src"))];
+    expect(files.length, "files read").to.be.greaterThan(100);
+    const long = files
+      .map((f) => ({ file: relative(ROOT, f), lines: readFileSync(f, "utf8").split("\n").length - 1 }))
+      .filter((f) => f.lines > 400);
+    expect(long, "files over 400 lines").to.deep.equal([]);
+  });
+});

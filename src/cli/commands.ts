@@ -3,6 +3,7 @@
 import { appsCreate } from "./apps.js";
 import type { CliCommand } from "./common.js";
 import { keysRotate } from "./keys.js";
+import { status } from "./status.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
 
@@ -14,6 +15,7 @@ export const commands: readonly CliCommand[] = [
   appsCreate,
   ...tokensCommands(),
   keysRotate,
+  status,
 ];
 
 export function usage(): string {

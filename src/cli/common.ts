@@ -20,6 +20,10 @@ export interface CliCommand {
   usage: string;
   options: Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
   run(ctx: CliContext): Promise<unknown>;
+  /** Reads only: runs on a store of any data version, and never stamps or migrates it. */
+  readOnly?: boolean;
+  /** What it prints without REDIS_URL (the embedded store); unset: it refuses, as most commands do. */
+  embedded?: () => unknown;
 }
 
 export function required(values: CliContext["values"], name: string): string {

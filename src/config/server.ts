@@ -101,6 +101,18 @@ export const addresses = area("addresses", "accepted values", {
   REDIS_WAIT_TIMEOUT_MS: wholeNumber("redisWait.timeoutMs", 10, 10000, 500, {
     meaning: "how long such a write waits for the replicas before the node gives up on it",
   }),
+  REDIS_ALLOW_EVICTION: setting(
+    "redisAllowEviction",
+    z
+      .enum(["true", "false"], "must be true or false")
+      .default("false")
+      .transform((v) => v === "true"),
+    {
+      meaning:
+        "start on a Redis whose `maxmemory-policy` may evict keys (anything but `noeviction`), with a warning instead of refusing: only for a Redis whose data may be lost (tests, demos); see [operations.md](operations.md#redis-as-a-system-of-record)",
+      values: "`true`, `false` (refuse to start, naming the setting)",
+    },
+  ),
 });
 
 export const secrets = area("secrets", "accepted values", {

@@ -9,7 +9,7 @@ import type { OAuth } from "./oauth.js";
 import { pictureUrl } from "./pictures-url.js";
 import { keyedHash } from "./secrets.js";
 import { forgetUserEmail } from "./email.js";
-import { passkeysForExport } from "./passkeys.js";
+import { passkeysForExport } from "./webauthn.js";
 import { OPERATOR, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
 
 export interface AccountLifeDeps {

@@ -1,7 +1,7 @@
 // The HTTP side of a node: the middleware list and the routes (http/routes.ts) assembled into one
-// request handler. Express serves every route; the fast path (http/hot-routes.ts, unless
-// HOT_ROUTES=off) takes the JSON routes' plainest requests first, through the same middleware
-// list and the same route objects.
+// request handler. Express serves every route (the route table's first, by apiRouter); the fast
+// path (http/hot-routes.ts, unless HOT_ROUTES=off) takes the table's JSON routes' plainest
+// requests first, through the same middleware list and the same route objects.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import type { Config } from "../config.js";
@@ -12,8 +12,8 @@ import { clientAddressOf, compileTrust } from "./client-address.js";
 import { fastPath } from "./hot-routes.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
 import { middlewareList } from "./middleware/index.js";
-import { ApiRegistry } from "./openapi.js";
-import { jsonRoutes } from "./route.js";
+import { publicClientCors } from "./oauth/public-cors.js";
+import { apiRouter } from "./route.js";
 import { routes } from "./routes.js";
 
 export interface HttpAppDeps {
@@ -36,9 +36,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config } = deps;
   const trust = compileTrust(config.trustProxy);
   const clientAddress = clientAddressOf(config.trustProxy);
-  const api = new ApiRegistry();
-  const middleware = middlewareList(deps);
-  const { json, routers } = routes({ ...deps, api });
+  const { api, routers } = routes(deps);
+  const middleware = middlewareList({ ...deps, api });
 
   const app = express();
   app.disable("x-powered-by");
@@ -49,13 +48,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (m.paths) app.use([...m.paths], m.handle);
     else app.use(m.handle);
   }
-  app.use(jsonRoutes(json, api, clientAddress));
+  app.use(apiRouter(api, { clientAddress, publicClientCors: () => publicClientCors(deps.services), errorHandler }));
   for (const r of routers) app.use(r);
   app.use(notFoundHandler);
   app.use(errorHandler);
 
   if (!config.hotRoutes) return { handle: app, clientAddress };
-  const fast = fastPath({ routes: json, middleware, clientAddress });
+  const fast = fastPath({ routes: api, middleware, clientAddress });
   return {
     handle: (req, res) => {
       if (!fast(req, res)) app(req, res);

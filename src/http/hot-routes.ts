@@ -1,4 +1,5 @@
-// The fast path: the JSON routes (http/route.ts, JsonRoute) served on node's own request and
+// The fast path: the route table's JSON-in-JSON-out rows (http/routes.ts; JsonRoute with `handle`,
+// http/route.ts) served on node's own request and
 // response, without express's router and request/response prototypes, which profiling showed to
 // cost more than the Redis round trips on the busiest endpoints (docs/benchmarks.md).
 //
@@ -14,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
 import { sendError } from "./middleware/errors.js";
 import { appliesTo, type Middleware } from "./middleware/index.js";
-import { serveJson, type JsonRoute } from "./route.js";
+import { isHot, serveJson, type HotRoute, type JsonRoute } from "./route.js";
 
 /** Serves a request and returns true, or returns false to leave it to express. */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -22,7 +23,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 interface Entry {
-  route: JsonRoute;
+  route: HotRoute;
   /** The middleware entries that apply to the route's path, in order. */
   chain: RequestHandler[];
   /** The same without the body readers (Middleware.bodyOnly), for requests that announce no body. */
@@ -36,7 +37,7 @@ export function fastPath(deps: {
 }): FastPath {
   // path → method → the route and its middleware.
   const table = new Map<string, Map<string, Entry>>();
-  for (const route of deps.routes) {
+  for (const route of deps.routes.filter(isHot)) {
     const { method, path } = route.spec;
     const applying = deps.middleware.filter((m) => appliesTo(m, path));
     const entry: Entry = {

@@ -1,4 +1,5 @@
-// OpenAPI 3.1, generated from the zod schemas the handlers validate with, so it cannot drift.
+// OpenAPI 3.1, generated from the route table (http/routes.ts: each JSON route's operation) and the
+// zod schemas the handlers validate with, so it cannot drift.
 import { z } from "zod";
 
 export interface ApiResponse {
@@ -52,53 +53,49 @@ function parameters(where: "header" | "query", obj: z.ZodObject | undefined) {
   });
 }
 
-export class ApiRegistry {
-  private readonly ops: ApiOperation[] = [];
-
-  add(...ops: ApiOperation[]): void {
-    this.ops.push(...ops);
-  }
-
-  document(info: { title: string; version: string; serverUrl: string }): unknown {
-    const paths: Record<string, Record<string, unknown>> = {};
-    for (const op of this.ops) {
-      const body = op.body;
-      const responses: Record<string, unknown> = {};
-      for (const [status, r] of Object.entries(op.responses)) {
-        responses[status] = {
-          description: r.description,
-          ...(r.schema ? { content: { [r.contentType ?? "application/json"]: { schema: jsonSchema(r.schema) } } } : {}),
-        };
-      }
-      (paths[op.path] ??= {})[op.method] = {
-        summary: op.summary,
-        tags: op.tags,
-        parameters: [...parameters("header", op.headers), ...parameters("query", op.query)],
-        ...(body
-          ? {
-              requestBody: {
-                required: body.required ?? false,
-                content: Object.fromEntries(body.contentTypes.map((t) => [t, { schema: jsonSchema(body.schema) }])),
-              },
-            }
-          : {}),
-        ...(op.security ? { security: op.security } : {}),
-        responses,
+/** The OpenAPI document of these operations (the route table's, in its order). */
+export function openApiDocument(
+  ops: readonly ApiOperation[],
+  info: { title: string; version: string; serverUrl: string },
+): unknown {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of ops) {
+    const body = op.body;
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(op.responses)) {
+      responses[status] = {
+        description: r.description,
+        ...(r.schema ? { content: { [r.contentType ?? "application/json"]: { schema: jsonSchema(r.schema) } } } : {}),
       };
     }
-    return {
-      openapi: "3.1.0",
-      info: { title: info.title, version: info.version },
-      servers: [{ url: info.serverUrl }],
-      paths,
-      components: {
-        securitySchemes: {
-          bearer: { type: "http", scheme: "bearer" },
-          basic: { type: "http", scheme: "basic" },
-        },
-      },
+    (paths[op.path] ??= {})[op.method] = {
+      summary: op.summary,
+      tags: op.tags,
+      parameters: [...parameters("header", op.headers), ...parameters("query", op.query)],
+      ...(body
+        ? {
+            requestBody: {
+              required: body.required ?? false,
+              content: Object.fromEntries(body.contentTypes.map((t) => [t, { schema: jsonSchema(body.schema) }])),
+            },
+          }
+        : {}),
+      ...(op.security ? { security: op.security } : {}),
+      responses,
     };
   }
+  return {
+    openapi: "3.1.0",
+    info: { title: info.title, version: info.version },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer" },
+        basic: { type: "http", scheme: "basic" },
+      },
+    },
+  };
 }
 
 export const errorResponse = (description: string): ApiResponse => ({ description, schema: ErrorSchema });

@@ -2,15 +2,13 @@
 import { Router } from "express";
 import type { Readiness } from "../domain/readiness.js";
 import type { Metrics } from "../metrics.js";
-import type { ApiRegistry } from "./openapi.js";
 import { route } from "./route.js";
 
 export function opsRoutes(deps: {
   readiness: Readiness;
   metrics: Metrics;
-  api: ApiRegistry;
-  baseUrl: string;
-  version: string;
+  /** The OpenAPI document (http/openapi.ts, of the route table), made on first request. */
+  openApi: () => unknown;
 }): Router {
   const router = Router();
   route(router, "/healthz", { get: (_req, res) => void res.json({ status: "ok" }) });
@@ -27,7 +25,7 @@ export function opsRoutes(deps: {
   let doc: unknown;
   route(router, "/openapi.json", {
     get: (_req, res) => {
-      doc ??= deps.api.document({ title: "Sigil", version: deps.version, serverUrl: deps.baseUrl });
+      doc ??= deps.openApi();
       res.json(doc);
     },
   });

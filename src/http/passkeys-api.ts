@@ -1,7 +1,8 @@
-// The JSON endpoints of the two passkey ceremonies (docs/http-api.md#passkeys), mounted with the
-// pages (their sessions and CSRF helpers): /account/passkeys/options and /account/passkeys (add
-// one, signed in), /signin/passkey/options and /signin/passkey (sign in, then continue to
-// return_to). They take the page's CSRF token in X-CSRF-Token and answer errors in the JSON API's
+// The JSON endpoints of the passkey ceremonies (docs/http-api.md#passkeys), rows of the route
+// table (http/routes.ts) that run after the pages' own steps (their headers, sessions and CSRF
+// helpers): /account/passkeys/options and /account/passkeys (add one, signed in),
+// /signin/passkey/options and /signin/passkey (sign in, then continue to return_to), and the
+// confirmation and deletion ones. They take the page's CSRF token in X-CSRF-Token and answer errors in the JSON API's
 // format (docs/errors.md), never as a page; the pages' script (src/pages-js/passkeys.ts) calls them.
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
@@ -10,7 +11,7 @@ import { SigilError, invalidRequest } from "../errors.js";
 import { bodyObject } from "./input.js";
 import { sendError } from "./middleware/errors.js";
 import { errorResponse, type ApiOperation } from "./openapi.js";
-import { sendJson } from "./route.js";
+import { sendJson, type JsonRoute } from "./route.js";
 import { currentUser, type PagesDeps } from "./pages/context.js";
 import { safeReturnTo } from "./pages/return-to.js";
 import { bindPasskeyBrowser, clearPasskeyBrowser, passkeyBrowser } from "./pages/passkey-browser.js";
@@ -189,133 +190,170 @@ const reauth = {
     "reauth_required: the session holds no proof (password, passkey or two-factor code) from the last REAUTH_MAX_AGE seconds; confirm on /confirm first",
   ),
 };
-export const passkeySpecs: ApiOperation[] = [
+type PasskeyDeps = PagesDeps & { passkeys: Passkeys };
+
+/** Each endpoint: its OpenAPI operation and its handler. */
+const endpoints: Array<{ spec: ApiOperation; serve: (deps: PasskeyDeps) => RequestHandler }> = [
   {
-    method: "post",
-    path: "/account/passkeys/options",
-    summary:
-      "Begin adding a passkey (signed-in session): WebAuthn creation options; the challenge is good for 5 minutes, once.",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    responses: { 200: { description: "creation options", schema: Options }, ...common, ...reauth },
+    spec: {
+      method: "post",
+      path: "/account/passkeys/options",
+      summary:
+        "Begin adding a passkey (signed-in session): WebAuthn creation options; the challenge is good for 5 minutes, once.",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      responses: { 200: { description: "creation options", schema: Options }, ...common, ...reauth },
+    },
+    serve: registrationOptions,
   },
   {
-    method: "post",
-    path: "/account/passkeys",
-    summary: "Finish adding a passkey: verifies the authenticator's answer and saves the passkey under its name.",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    body: {
-      schema: z.object({ name: z.string().min(1).max(64), response: Credential }),
-      contentTypes: ["application/json"],
-      required: true,
-    },
-    responses: {
-      201: {
-        description: "the passkey",
-        schema: z.object({
-          passkey: z.object({
-            id: z.string(),
-            name: z.string(),
-            createdAt: z.number(),
-            lastUsedAt: z.number().optional(),
-            synced: z.boolean(),
-          }),
-        }),
+    spec: {
+      method: "post",
+      path: "/account/passkeys",
+      summary: "Finish adding a passkey: verifies the authenticator's answer and saves the passkey under its name.",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      body: {
+        schema: z.object({ name: z.string().min(1).max(64), response: Credential }),
+        contentTypes: ["application/json"],
+        required: true,
       },
-      ...common,
-      ...reauth,
+      responses: {
+        201: {
+          description: "the passkey",
+          schema: z.object({
+            passkey: z.object({
+              id: z.string(),
+              name: z.string(),
+              createdAt: z.number(),
+              lastUsedAt: z.number().optional(),
+              synced: z.boolean(),
+            }),
+          }),
+        },
+        ...common,
+        ...reauth,
+      },
     },
+    serve: addPasskey,
   },
   {
-    method: "post",
-    path: "/confirm/passkey/options",
-    summary:
-      "Begin \"Confirm it's you\" with a passkey (signed-in session): WebAuthn request options naming that user's passkeys; the challenge is bound to the user, good for 5 minutes, once.",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    responses: {
-      200: { description: "request options", schema: Options },
-      ...common,
-      429: errorResponse("too many confirmations begun for this account"),
+    spec: {
+      method: "post",
+      path: "/confirm/passkey/options",
+      summary:
+        "Begin \"Confirm it's you\" with a passkey (signed-in session): WebAuthn request options naming that user's passkeys; the challenge is bound to the user, good for 5 minutes, once.",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      responses: {
+        200: { description: "request options", schema: Options },
+        ...common,
+        429: errorResponse("too many confirmations begun for this account"),
+      },
     },
+    serve: confirmOptions,
   },
   {
-    method: "post",
-    path: "/confirm/passkey",
-    summary:
-      "Finish \"Confirm it's you\": verifies the passkey's answer (this user's passkey, a confirmation challenge of this user), notes the proof on the session (good for REAUTH_MAX_AGE seconds) and says where to go next (return_to).",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    body: {
-      schema: z.object({ response: Credential, return_to: z.string().optional() }),
-      contentTypes: ["application/json"],
-      required: true,
+    spec: {
+      method: "post",
+      path: "/confirm/passkey",
+      summary:
+        "Finish \"Confirm it's you\": verifies the passkey's answer (this user's passkey, a confirmation challenge of this user), notes the proof on the session (good for REAUTH_MAX_AGE seconds) and says where to go next (return_to).",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      body: {
+        schema: z.object({ response: Credential, return_to: z.string().optional() }),
+        contentTypes: ["application/json"],
+        required: true,
+      },
+      responses: {
+        200: { description: "confirmed", schema: z.object({ redirect: z.string() }) },
+        ...common,
+        429: errorResponse(
+          "the failed sign-in limits (shared with passwords) are used up for this user from this address",
+        ),
+      },
     },
-    responses: {
-      200: { description: "confirmed", schema: z.object({ redirect: z.string() }) },
-      ...common,
-      429: errorResponse(
-        "the failed sign-in limits (shared with passwords) are used up for this user from this address",
-      ),
-    },
+    serve: confirmWithPasskey,
   },
   {
-    method: "post",
-    path: "/signin/passkey/options",
-    summary:
-      "Begin a passkey sign-in: WebAuthn request options (discoverable credentials); the challenge is good for 5 minutes, once, and only in this browser (bound to the sigil.passkey cookie this answer sets).",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    responses: {
-      200: { description: "request options", schema: Options },
-      ...common,
-      429: errorResponse("too many ceremonies from this address"),
+    spec: {
+      method: "post",
+      path: "/signin/passkey/options",
+      summary:
+        "Begin a passkey sign-in: WebAuthn request options (discoverable credentials); the challenge is good for 5 minutes, once, and only in this browser (bound to the sigil.passkey cookie this answer sets).",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      responses: {
+        200: { description: "request options", schema: Options },
+        ...common,
+        429: errorResponse("too many ceremonies from this address"),
+      },
     },
+    serve: signInOptions,
   },
   {
-    method: "post",
-    path: "/signin/passkey",
-    summary: "Finish a passkey sign-in: starts the session (amr hwk/swk + user) and says where to go next (return_to).",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    body: {
-      schema: z.object({ response: Credential, return_to: z.string().optional() }),
-      contentTypes: ["application/json"],
-      required: true,
+    spec: {
+      method: "post",
+      path: "/signin/passkey",
+      summary:
+        "Finish a passkey sign-in: starts the session (amr hwk/swk + user) and says where to go next (return_to).",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      body: {
+        schema: z.object({ response: Credential, return_to: z.string().optional() }),
+        contentTypes: ["application/json"],
+        required: true,
+      },
+      responses: {
+        200: { description: "signed in", schema: z.object({ redirect: z.string() }) },
+        ...common,
+        429: errorResponse(
+          "the failed sign-in limits (shared with passwords) are used up for this address, or for the passkey's user from it",
+        ),
+      },
     },
-    responses: {
-      200: { description: "signed in", schema: z.object({ redirect: z.string() }) },
-      ...common,
-      429: errorResponse(
-        "the failed sign-in limits (shared with passwords) are used up for this address, or for the passkey's user from it",
-      ),
-    },
+    serve: signInWithPasskey,
   },
   {
-    method: "post",
-    path: "/account/delete/passkey/options",
-    summary:
-      "Begin confirming the deletion of the signed-in account with one of its passkeys: WebAuthn request options (that user's passkeys only); the challenge is bound to the user and to deletion, good for 5 minutes, once.",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    responses: {
-      200: { description: "request options", schema: Options },
-      ...common,
-      429: errorResponse("too many confirmations begun for this account"),
+    spec: {
+      method: "post",
+      path: "/account/delete/passkey/options",
+      summary:
+        "Begin confirming the deletion of the signed-in account with one of its passkeys: WebAuthn request options (that user's passkeys only); the challenge is bound to the user and to deletion, good for 5 minutes, once.",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      responses: {
+        200: { description: "request options", schema: Options },
+        ...common,
+        429: errorResponse("too many confirmations begun for this account"),
+      },
     },
+    serve: deletionOptions,
   },
   {
-    method: "post",
-    path: "/account/delete/passkey",
-    summary:
-      "Finish: verifies the passkey's answer (this user's passkey, a deletion challenge of this user), deletes the account and everything it owns, ends the session.",
-    tags: ["passkeys"],
-    headers: csrfHeader,
-    body: { schema: z.object({ response: Credential }), contentTypes: ["application/json"], required: true },
-    responses: {
-      200: { description: "deleted and signed out; where to go", schema: z.object({ redirect: z.string() }) },
-      ...common,
+    spec: {
+      method: "post",
+      path: "/account/delete/passkey",
+      summary:
+        "Finish: verifies the passkey's answer (this user's passkey, a deletion challenge of this user), deletes the account and everything it owns, ends the session.",
+      tags: ["passkeys"],
+      headers: csrfHeader,
+      body: { schema: z.object({ response: Credential }), contentTypes: ["application/json"], required: true },
+      responses: {
+        200: { description: "deleted and signed out; where to go", schema: z.object({ redirect: z.string() }) },
+        ...common,
+      },
     },
+    serve: deleteWithPasskey,
   },
 ];
+
+/**
+ * The eight endpoints as rows of the route table (http/routes.ts): after the pages' own steps
+ * (`before`: page headers, session and CSRF helpers; pages/index.ts pageStack), since they work on
+ * the page's session; no CORS (the pages' own origin calls them).
+ */
+export function passkeyRoutes(deps: PasskeyDeps, before: readonly RequestHandler[]): JsonRoute[] {
+  return endpoints.map((e) => ({ spec: e.spec, before, express: [e.serve(deps)] }));
+}

@@ -1,30 +1,50 @@
 // Routes on express: route() maps one path to its handlers, and any other method gets 405 with
-// Allow (OPTIONS: 204 + Allow). jsonRoutes() mounts JSON routes declared as JsonRoute: one object
-// per endpoint (its OpenAPI operation — method, path, input schemas, responses —, the headers it
-// sets and its handler), which the fast path (http/hot-routes.ts) serves from the same object.
+// Allow (OPTIONS: 204 + Allow). The JSON API is one table of JsonRoute objects (http/routes.ts):
+// one object per endpoint and method — its OpenAPI operation (method, path, input schemas,
+// responses), who may call it from other origins, and how it is served. Everything else is
+// derived from that table: the express routes with their 405/OPTIONS (apiRouter below), the
+// OpenAPI document (http/openapi.ts), the CORS middleware's paths and methods
+// (http/middleware/cors.ts) and the fast path (http/hot-routes.ts).
 // See docs/architecture.md, "Adding a route".
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { Router, type Request, type RequestHandler, type Response } from "express";
+import {
+  Router,
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
 import { SigilError } from "../errors.js";
 import { bodyObject } from "./input.js";
-import type { ApiOperation, ApiRegistry } from "./openapi.js";
+import type { ApiOperation } from "./openapi.js";
 
 type Method = "get" | "post" | "put" | "delete" | "patch";
+
+/** The Allow header of a path serving these methods: GET brings HEAD, and OPTIONS is always there. */
+export function allowOf(methods: readonly Method[]): string {
+  const allowed: string[] = [];
+  for (const m of methods) {
+    allowed.push(m.toUpperCase());
+    if (m === "get") allowed.push("HEAD");
+  }
+  allowed.push("OPTIONS");
+  return allowed.join(", ");
+}
 
 export function route(
   router: Router,
   path: string,
   handlers: Partial<Record<Method, RequestHandler | RequestHandler[]>>,
+  /** Steps for every request to the path, whatever its method, 405 and OPTIONS included. */
+  before: readonly RequestHandler[] = [],
 ) {
   const r = router.route(path);
-  const allowed: string[] = [];
+  if (before.length > 0) r.all(...before);
   for (const [m, h] of Object.entries(handlers) as Array<[Method, RequestHandler | RequestHandler[]]>) {
     r[m](...(Array.isArray(h) ? h : [h]));
-    allowed.push(m.toUpperCase());
-    if (m === "get") allowed.push("HEAD");
   }
-  allowed.push("OPTIONS");
-  const allow = allowed.join(", ");
+  const allow = allowOf(Object.keys(handlers) as Method[]);
   r.all((req, res, next) => {
     if (req.method === "OPTIONS") {
       res.set("Allow", allow).status(204).end();
@@ -53,21 +73,57 @@ export interface JsonRequest {
   address: string;
 }
 
-/** A JSON endpoint, declared once. */
-export interface JsonRoute {
-  /** Its OpenAPI operation: method (get or post), path, input schemas, responses. */
-  spec: ApiOperation & { method: "get" | "post" };
-  /** Response headers of every answer, errors included. */
-  headers?: Readonly<Record<string, string>>;
-  /** Serves the request: the reply's status and JSON body; a throw is mapped by errorReply. */
-  handle(req: JsonRequest): Promise<{ status: number; body: unknown }>;
-  /**
-   * Other methods on the same path that only express serves (say, a POST whose body is not JSON),
-   * so that they do not get the 405 of a path with one declared method. The fast path ignores
-   * them; their OpenAPI operations are the caller's to add.
-   */
-  express?: Partial<Record<Method, RequestHandler | RequestHandler[]>>;
+/**
+ * Who may call a route from a page on another origin (docs/http-api.md#cors):
+ * - "browsers": any origin, or the CORS_ORIGINS (the middleware list's CORS entries);
+ * - "public clients": the origins of public clients' redirect URLs (http/oauth/public-cors.ts);
+ * absent: no CORS headers (a route may still send its own `Access-Control-Allow-Origin: *`).
+ */
+export type CorsPolicy = "browsers" | "public clients";
+
+interface RouteCommon {
+  /** Its OpenAPI operation: method, path, input schemas, responses — the one place both are written. */
+  spec: ApiOperation;
+  cors?: CorsPolicy;
 }
+
+/** A JSON endpoint, declared once, in the table of http/routes.ts. */
+export type JsonRoute = RouteCommon &
+  (
+    | {
+        /**
+         * JSON in, JSON out: the reply's status and JSON body; a throw is mapped by sendError.
+         * Express serves it, and the fast path too (its plainest requests, HOT_ROUTES=on).
+         */
+        handle(req: JsonRequest): Promise<{ status: number; body: unknown }>;
+        /** Response headers of every answer, errors included. */
+        headers?: Readonly<Record<string, string>>;
+        /** The fast path runs the middleware list and this handler, nothing else. */
+        cors?: "browsers";
+        express?: undefined;
+        before?: undefined;
+      }
+    | {
+        /**
+         * Served by express only, by these handlers in order (a body parser, then the endpoint):
+         * for what is not JSON in and out (a form body, a text answer, the pages' sessions). The
+         * "public clients" CORS step runs just before the last one, after the body is read.
+         */
+        express: RequestHandler[];
+        /**
+         * Steps every request to the path goes through first, whatever its method (a 405 and
+         * OPTIONS too): the pages' headers and session for the passkey endpoints.
+         */
+        before?: readonly RequestHandler[];
+        handle?: undefined;
+        headers?: undefined;
+      }
+  );
+
+/** A route the fast path can serve: JSON in, JSON out. */
+export type HotRoute = Extract<JsonRoute, { handle: unknown }>;
+
+export const isHot = (r: JsonRoute): r is HotRoute => r.handle !== undefined;
 
 /** What res.json does, on node's response: Content-Type, Content-Length, the JSON text. */
 export function sendJson(
@@ -89,7 +145,7 @@ export function sendJson(
  * route's headers, its handler, the JSON reply. A throw is left to the caller's error path.
  */
 export async function serveJson(
-  route: JsonRoute,
+  route: HotRoute,
   req: IncomingMessage & { body?: unknown },
   res: ServerResponse,
   query: Readonly<Record<string, unknown>>,
@@ -101,20 +157,61 @@ export async function serveJson(
   sendJson(res, out.status, out.body);
 }
 
-/** A router serving these JSON routes through express (405/OPTIONS as route() does); adds them to the OpenAPI document. */
-export function jsonRoutes(
-  routes: readonly JsonRoute[],
-  api: ApiRegistry,
-  clientAddress: (req: IncomingMessage) => string,
+/** The steps of the "public clients" CORS policy (http/oauth/public-cors.ts). */
+export interface PublicClientCors {
+  /** OPTIONS: a preflight's CORS headers, then next() (the route's 204 + Allow). */
+  preflight: RequestHandler;
+  /** Before the endpoint, after its body is read: the CORS headers for the client it names. */
+  request: RequestHandler;
+}
+
+/**
+ * The express side of the table: every path's methods, with 405 + Allow for any other method and
+ * 204 + Allow for OPTIONS (route()), the "public clients" preflight, and the JSON error format for
+ * every failure on these paths, whatever router comes after (the pages' error page never sees them).
+ */
+export function apiRouter(
+  table: readonly JsonRoute[],
+  deps: {
+    clientAddress: (req: IncomingMessage) => string;
+    publicClientCors: () => PublicClientCors;
+    /** The JSON API's error handler (http/middleware/errors.ts). */
+    errorHandler: ErrorRequestHandler;
+  },
 ): Router {
   const router = Router();
-  const byPath = new Map<string, Partial<Record<Method, RequestHandler | RequestHandler[]>>>();
-  for (const r of routes) {
-    const handler = async (req: Request, res: Response) =>
-      serveJson(r, req, res, req.query as Record<string, unknown>, clientAddress(req));
-    byPath.set(r.spec.path, { ...byPath.get(r.spec.path), [r.spec.method]: handler, ...r.express });
-    api.add(r.spec);
+  const byPath = new Map<string, JsonRoute[]>();
+  for (const r of table) byPath.set(r.spec.path, [...(byPath.get(r.spec.path) ?? []), r]);
+  let publicCors: PublicClientCors | undefined;
+  for (const [path, routes] of byPath) {
+    const handlers: Partial<Record<Method, RequestHandler[]>> = {};
+    for (const r of routes) {
+      const { method } = r.spec;
+      if (handlers[method]) throw new Error(`the route table has ${method.toUpperCase()} ${path} twice`);
+      const steps = isHot(r)
+        ? [
+            (req: Request, res: Response, next: NextFunction) =>
+              serveJson(r, req, res, req.query as Record<string, unknown>, deps.clientAddress(req)).catch(next),
+          ]
+        : [...r.express];
+      if (r.cors === "public clients") {
+        publicCors ??= deps.publicClientCors();
+        steps.splice(steps.length - 1, 0, publicCors.request);
+      }
+      handlers[method] = steps;
+    }
+    if (routes.some((r) => r.cors === "public clients")) router.options(path, publicCors!.preflight);
+    const before = routes.find((r) => r.before)?.before;
+    if (before && routes.some((r) => r.before !== before)) throw new Error(`the rows of ${path} differ in before`);
+    route(router, path, handlers, before);
   }
-  for (const [path, handlers] of byPath) route(router, path, handlers);
+  const paths = [...byPath.keys()];
+  if (paths.length > 0) {
+    // Exactly these paths (express mounts by prefix: the rest of the URL is req.path then).
+    router.use(paths, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+      if (req.path === "/") deps.errorHandler(err, req, res, next);
+      else next(err);
+    });
+  }
   return router;
 }

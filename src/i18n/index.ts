@@ -3,15 +3,15 @@
 // service's error messages by id (i18n/message-ids.ts). See docs/pages.md for how a page uses it.
 import type { ComponentChild } from "preact";
 import type { Locale } from "./locales.js";
-import { de } from "./messages/de.js";
-import { en, type MessageKey, type Messages } from "./messages/en.js";
-import { es } from "./messages/es.js";
-import { fr } from "./messages/fr.js";
-import { ja } from "./messages/ja.js";
+import { de } from "./messages/de/index.js";
+import { en, type MessageKey, type Messages } from "./messages/en/index.js";
+import { es } from "./messages/es/index.js";
+import { fr } from "./messages/fr/index.js";
+import { ja } from "./messages/ja/index.js";
 import { FIELDS, fill, renderMessage, type MessageRef } from "./message-ids.js";
 
 export type { Locale } from "./locales.js";
-export type { MessageKey, Messages } from "./messages/en.js";
+export type { MessageKey, Messages } from "./messages/en/index.js";
 export type { ErrorId, MessageRef } from "./message-ids.js";
 export { LOCALES, LANGUAGE_NAMES, DEFAULT_LOCALE, negotiate, isLocale } from "./locales.js";
 

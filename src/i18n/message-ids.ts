@@ -4,7 +4,7 @@
 // API's `error_description` is this message rendered from the English catalog; a page or a mail
 // renders the same id from its own language's catalog, and each message names the form field it
 // is about, so the page can show it next to that field (aria-describedby).
-import { en, type Messages } from "./messages/en.js";
+import { en, type Messages } from "./messages/en/index.js";
 
 /** The `{name}` placeholders of a catalog string, as a union of names. */
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;

@@ -12,6 +12,7 @@ import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
 import type { TwoFactorStore } from "./ports/two-factor.js";
+import type { MetaStore } from "./ports/meta.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -21,6 +22,7 @@ export * from "./ports/keys.js";
 export * from "./ports/email.js";
 export * from "./ports/passkeys.js";
 export * from "./ports/two-factor.js";
+export * from "./ports/meta.js";
 
 export interface Store {
   readonly kind: "memory" | "redis";
@@ -41,6 +43,8 @@ export interface Store {
   readonly passkeys: PasskeyStore;
   /** Two-factor with an authenticator app, per user. */
   readonly twoFactor: TwoFactorStore;
+  /** The store's data version and migration lock (src/store/migrations.ts). */
+  readonly meta: MetaStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

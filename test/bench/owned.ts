@@ -6,18 +6,21 @@
 //   correct:false and 429), and POST /challenge/new with the app's CUSTOM TOKEN;
 // - for each, Redis's own time per request (INFO commandstats, usec summed over every command the
 //   measured run sent, scripts' inner calls included) on both sides, as a row of its own with the
-//   goal ≤ 1.5× the floor.
+//   goal ≤ 1.5× the floor;
+// - for each solve row, the events that reached the app's sockets against those owed (every
+//   counted solve, warm-up included, times the sockets): the row fails on any lost event (a timed
+//   run's last requests in flight are solved but not counted, so a few more may arrive).
 // Load goes to node A; BENCH_OWNED_SOCKETS sockets (default 10, half on each node) hear every
 // event. 100 sockets at ~10,000 solves/s would be 1,000,000 deliveries/s, four times what this
 // 2-core machine delivers at all (fan-out module): the rows would measure socket writes on both
 // sides, not the solve; BENCH_OWNED_SOCKETS=100 runs it so.
 import { Redis } from "ioredis";
 import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
-import { selected, sideBySide, type LoadOptions, type LoadRequest } from "./lib/load.js";
+import { selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
-import { appWithToken, num, ownedChallenges, startBenchSigil, startSwarm } from "./lib/sockets.js";
+import { appWithToken, num, ownedChallenges, sleep, startBenchSigil, startSwarm, type Swarm } from "./lib/sockets.js";
 
 const KEYS = 2000;
 const WRONG_KEYS = 1000;
@@ -40,6 +43,41 @@ const body = (s: string): { correct?: unknown; error?: unknown } | undefined => 
     return undefined;
   }
 };
+
+/**
+ * The share of the events owed to the app's sockets that reached them (counted solves × sockets,
+ * on each side), once the counts stop growing: a row that fails when any event was lost, so that
+ * a faster Sigil that drops deliveries cannot pass.
+ */
+async function deliveries(
+  swarm: Swarm,
+  before: Record<string, number>,
+  counted: { Sigil: number; floor: number },
+  sockets: number,
+  sides: { subject: Measurement; baseline: Measurement },
+): Promise<Row> {
+  const got = (now: Record<string, number>, side: "Sigil" | "floor") => (now[side] ?? 0) - (before[side] ?? 0);
+  let now = await swarm.counts();
+  for (let i = 0; i < 40; i++) {
+    await sleep(250);
+    const next = await swarm.counts();
+    const settled = next["Sigil"] === now["Sigil"] && next["floor"] === now["floor"];
+    now = next;
+    if (settled && got(now, "Sigil") >= counted.Sigil * sockets && got(now, "floor") >= counted.floor * sockets) break;
+  }
+  const share = (side: "Sigil" | "floor") => (100 * got(now, side)) / Math.max(1, counted[side] * sockets);
+  const s = share("Sigil");
+  return {
+    name: "  events delivered (solves × sockets)",
+    ...sides,
+    labels: ["Sigil", "floor"],
+    figure: { unit: "%", subject: s, baseline: share("floor"), digits: 2 },
+    note: `${got(now, "Sigil")} of ${counted.Sigil * sockets} for Sigil`,
+    // A timed run ends with requests in flight: solved, but their answers never read, so up to
+    // connections × runs × sockets more events than counted may arrive. None may be missing.
+    check: { goal: "none lost", met: got(now, "Sigil") >= counted.Sigil * sockets },
+  };
+}
 
 export const ownedBench: BenchModule = {
   name: "owned",
@@ -70,12 +108,15 @@ export const ownedBench: BenchModule = {
       procs.push(...floors);
       const [fa, fb] = floors as [ServerProcess, ServerProcess];
       const { token } = appWithToken(env);
-      for (const [x, y, t] of [
-        [a!, b!, token],
-        [fa, fb, undefined],
+      for (const [x, y, t, label] of [
+        [a!, b!, token, "Sigil"],
+        [fa, fb, undefined, "floor"],
       ] as const) {
         const half = Math.ceil(sockets / 2);
-        const c = [await swarm.connect(x.url, t, half, 50), await swarm.connect(y.url, t, sockets - half, 50)];
+        const c = [
+          await swarm.connect(x.url, t, half, 50, false, label),
+          await swarm.connect(y.url, t, sockets - half, 50, false, label),
+        ];
         if (c.some((r) => r.failed > 0)) throw new Error(`setup: sockets failed to connect to ${x.name}/${y.name}`);
       }
       const keys = await ownedChallenges(a!.url, token, KEYS);
@@ -144,13 +185,20 @@ export const ownedBench: BenchModule = {
       const rows: Row[] = [];
       for (const [name, opts] of loads) {
         if (!selected(settings, name)) continue;
+        // Every counted solve (a 200, warm-up included) is an event for each of the app's sockets.
+        const counted = { Sigil: 0, floor: 0 };
+        const counting = (side: keyof typeof counted) => (status: number) => {
+          if (status === 200) counted[side]++;
+        };
+        const before = await swarm.counts();
         const sides = await sideBySide(
           ctx,
           name,
-          { ...opts, url: a!.url, pid: a!.proc.pid, redisUsec: usec },
-          { ...opts, url: fa.url, pid: fa.proc.pid, redisUsec: usec },
+          { ...opts, url: a!.url, pid: a!.proc.pid, redisUsec: usec, onResponse: counting("Sigil") },
+          { ...opts, url: fa.url, pid: fa.proc.pid, redisUsec: usec, onResponse: counting("floor") },
         );
         rows.push({ name: `${name}, 2 nodes`, ...sides, goal: 0.7, labels: ["Sigil", "floor"] });
+        if (name.startsWith("owned solve")) rows.push(await deliveries(swarm, before, counted, sockets, sides));
         const s = sides.subject.redisUsPerRequest ?? NaN;
         const f = sides.baseline.redisUsPerRequest ?? NaN;
         rows.push({

@@ -8,6 +8,8 @@ export type BackendName = "memory" | "redis";
 export class Backend {
   redis: TestRedis | undefined;
   private readonly nodes: TestNode[] = [];
+  /** Nodes over another node's store: closed first. */
+  private readonly twins: TestNode[] = [];
 
   constructor(readonly name: BackendName) {}
 
@@ -18,7 +20,15 @@ export class Backend {
     return node;
   }
 
+  /** Starts a node over `node`'s store with these settings; closed after the test, before it. */
+  async startTwin(node: TestNode, env: Record<string, string>): Promise<TestNode> {
+    const twin = await startNode({ ...(this.redis ? { redisUrl: this.redis.url } : {}), env, sameStoreAs: node });
+    this.twins.push(twin);
+    return twin;
+  }
+
   async closeNodes(): Promise<void> {
+    await Promise.all(this.twins.splice(0).map((n) => n.close()));
     const nodes = this.nodes.splice(0);
     await Promise.all(nodes.map((n) => n.close()));
   }

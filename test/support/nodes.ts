@@ -3,11 +3,13 @@
 import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { CustomTokens } from "../../src/domain/custom-tokens.js";
+import type { Services } from "../../src/domain/services.js";
 import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
 import { startNode as startSigilNode } from "../../src/node.js";
 import type { ChannelServer } from "../../src/realtime/types.js";
 import { openStore, type OpenedNode } from "../../src/store/index.js";
+import type { MigrateOptions } from "../../src/store/migrations.js";
 import type { AppRecord, Store } from "../../src/store/port.js";
 
 /** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
@@ -17,7 +19,7 @@ export interface TestNode {
   url: string;
   config: Config;
   /** What the tests reach behind the HTTP and Socket.IO interfaces. */
-  server: { customTokens: CustomTokens; io: ChannelServer };
+  server: { customTokens: CustomTokens; io: ChannelServer; services: Services };
   opened: OpenedNode;
   /** Every log line the node wrote, as JSON text (for "nothing secret is logged" checks). */
   logs: string[];
@@ -57,6 +59,13 @@ export async function startNode(
      * needed, so that the hundreds of test nodes do not each pay for an RSA key).
      */
     signingKeyAtStart?: boolean;
+    /**
+     * Serve from that node's store instead of a store of its own (and leave it open on close): two
+     * nodes of different settings over the same data, on either backend (test/hot-routes.test.ts).
+     */
+    sameStoreAs?: TestNode;
+    /** The code's data version and migrations, instead of the real ones (src/store/migrations.ts). */
+    migrate?: MigrateOptions;
   } = {},
 ): Promise<TestNode> {
   const { config } = loadConfig({
@@ -86,27 +95,33 @@ export async function startNode(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const opened = await openStore(config, logger, { waitMs: 3000 });
+  const shared = opts.sameStoreAs?.opened;
+  const opened = shared ?? (await openStore(config, logger, { waitMs: 3000 }));
   const store = withTestApps(opts.wrapStore ? opts.wrapStore(opened.store) : opened.store);
   let node;
   try {
-    node = await startSigilNode(config, { opened: { ...opened, store }, logger, metrics: createMetrics() });
+    node = await startSigilNode(config, {
+      opened: { ...opened, store },
+      logger,
+      metrics: createMetrics(),
+      ...(opts.migrate ? { migrate: opts.migrate } : {}),
+    });
   } catch (err) {
-    await opened.close();
+    if (!shared) await opened.close();
     throw err;
   }
   let closed = false;
   return {
     url: node.url,
     config: node.config,
-    server: { customTokens: node.services.customTokens, io: node.io },
+    server: { customTokens: node.services.customTokens, io: node.io, services: node.services },
     opened,
     logs,
     async close() {
       if (closed) return;
       closed = true;
       await node.close();
-      await opened.close();
+      if (!shared) await opened.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 // Private redis-server processes for tests: on free ports (never 6379), nothing saved to disk
-// unless asked, stopped by pid. Where no redis-server exists the Redis suites say so loudly and
+// unless asked, never evicting keys, stopped by pid. Where no redis-server exists the Redis suites say so loudly and
 // skip; under CI=true they fail instead.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -87,6 +87,10 @@ export class TestRedis {
       this.opts.appendonly ? "yes" : "no",
       "--appendfsync",
       "always",
+      // What a node requires of Redis (src/store/redis/durability.ts): it never evicts keys. (It
+      // persists nothing unless asked: nodes on it warn so, once each.)
+      "--maxmemory-policy",
+      "noeviction",
       "--dir",
       this.dir,
       "--daemonize",

@@ -13,7 +13,8 @@ import type { Config } from "../../config.js";
 import type { Logger } from "../../log.js";
 import type { Metrics } from "../../metrics.js";
 import { requestContext } from "./context.js";
-import { apiCors } from "./cors.js";
+import type { JsonRoute } from "../route.js";
+import { corsMiddleware } from "./cors.js";
 
 export interface Middleware {
   /** For the reader and for errors at start: what it does. */
@@ -32,15 +33,14 @@ export interface Middleware {
 /** Bodies: 64 KB (docs/http-api.md#conventions). */
 export const MAX_BODY = "64kb";
 
-/** Paths of the endpoints browser apps call directly (docs/http-api.md#cors). */
-export const CORS_PATHS = ["/challenge", "/auth/user", "/userinfo"];
-
 export function middlewareList(deps: {
   config: Config;
   logger: Logger;
   metrics: Metrics;
   /** True once the node drains: answers then say Connection: close. */
   draining: () => boolean;
+  /** The route table (http/routes.ts): its "browsers" CORS rows get the CORS entries. */
+  api: readonly JsonRoute[];
 }): Middleware[] {
   const drainFlag: RequestHandler = (_req, res, next) => {
     if (deps.draining()) res.setHeader("Connection", "close");
@@ -49,7 +49,7 @@ export function middlewareList(deps: {
   return [
     { name: "request context (X-Request-Id, access log, metrics)", handle: requestContext(deps.logger, deps.metrics) },
     { name: "Connection: close while draining", handle: drainFlag },
-    { name: "CORS", paths: CORS_PATHS, handle: apiCors(deps.config) },
+    ...corsMiddleware(deps.config, deps.api),
     {
       name: "JSON body",
       bodyOnly: true,

@@ -72,23 +72,22 @@ export function staticJson(doc: unknown) {
 export const metadataEndpoint = (config: Config) => staticJson(metadataDocument(config));
 export const openIdConfigurationEndpoint = (config: Config) => staticJson(openIdConfiguration(config));
 
-export const discoverySpecs: ApiOperation[] = [
-  {
-    method: "get",
-    path: "/.well-known/openid-configuration",
-    summary: "OpenID Connect Discovery 1.0: the issuer, its endpoints and what they take.",
-    tags: ["openid"],
-    responses: {
-      200: { description: "the OpenID Provider metadata", schema: z.looseObject({ issuer: z.string() }) },
-    },
+export const openIdConfigurationSpec: ApiOperation = {
+  method: "get",
+  path: "/.well-known/openid-configuration",
+  summary: "OpenID Connect Discovery 1.0: the issuer, its endpoints and what they take.",
+  tags: ["openid"],
+  responses: {
+    200: { description: "the OpenID Provider metadata", schema: z.looseObject({ issuer: z.string() }) },
   },
-  {
-    method: "get",
-    path: "/.well-known/oauth-authorization-server",
-    summary: "RFC 8414 authorization server metadata: the same endpoints.",
-    tags: ["oauth"],
-    responses: {
-      200: { description: "the authorization server metadata", schema: z.looseObject({ issuer: z.string() }) },
-    },
+};
+
+export const metadataSpec: ApiOperation = {
+  method: "get",
+  path: "/.well-known/oauth-authorization-server",
+  summary: "RFC 8414 authorization server metadata: the same endpoints.",
+  tags: ["oauth"],
+  responses: {
+    200: { description: "the authorization server metadata", schema: z.looseObject({ issuer: z.string() }) },
   },
-];
+};

@@ -18,7 +18,7 @@ function originOf(req: Request): string | undefined {
 
 export function publicClientCors(deps: { apps: Apps }) {
   return {
-    /** OPTIONS: the preflight of a browser's POST. */
+    /** OPTIONS: the CORS headers of the preflight of a browser's POST, then on to the route's 204. */
     async preflight(req: Request, res: Response, next: NextFunction) {
       if (req.headers["access-control-request-method"] === undefined) return next();
       res.vary("Origin");
@@ -31,7 +31,7 @@ export function publicClientCors(deps: { apps: Apps }) {
           "Access-Control-Max-Age": "600",
         });
       }
-      res.status(204).end();
+      next(); // the route's OPTIONS answer: 204 + Allow (http/route.ts)
     },
     /** POST, after the body is read: the header when the named client is public and has the origin. */
     async request(req: Request, res: Response, next: NextFunction) {

@@ -1,7 +1,7 @@
 // GET and POST {base_url}/userinfo — OpenID Connect Core §5.3: the claims of an OpenID Connect
 // access token's scopes. The token comes as `Authorization: Bearer`, or as `access_token` in a
 // form-encoded POST body (RFC 6750 §2.2); errors as RFC 6750 §3 (docs/http-api.md#userinfo).
-// GET is a JSON route (http/route.ts), on the fast path too; POST is served by express only.
+// GET is JSON in and out (http/route.ts), on the fast path too; POST is served by express only.
 import type { IncomingHttpHeaders } from "node:http";
 import express, { type Request, type Response } from "express";
 import { z } from "zod";
@@ -55,10 +55,7 @@ export function userinfoPost(deps: UserinfoDeps) {
   };
 }
 
-/**
- * GET /userinfo, declared once for express and the fast path (http/route.ts); POST on the same
- * path is served by express only (`express`), since its token may come in a form body.
- */
+/** GET /userinfo, served by express and the fast path (http/route.ts). */
 export function userinfoRoute(deps: UserinfoDeps): JsonRoute {
   return {
     spec: userinfoGetSpec,
@@ -66,8 +63,12 @@ export function userinfoRoute(deps: UserinfoDeps): JsonRoute {
     async handle(req) {
       return { status: 200, body: await claims(deps, readToken(req.query, req.headers, undefined)) };
     },
-    express: { post: [userinfoBodyParser, userinfoPost(deps)] },
   };
+}
+
+/** POST /userinfo, served by express only, since its token may come in a form body. */
+export function userinfoPostRoute(deps: UserinfoDeps): JsonRoute {
+  return { spec: userinfoPostSpec, express: [userinfoBodyParser, userinfoPost(deps)] };
 }
 
 export const UserinfoSchema = z.object({
@@ -96,7 +97,6 @@ export const userinfoGetSpec: ApiOperation & { method: "get" } = {
   responses,
 };
 
-/** Added to the OpenAPI document by the oauth router (GET is added by jsonRoutes from the route). */
 export const userinfoPostSpec: ApiOperation = {
   method: "post",
   path: "/userinfo",

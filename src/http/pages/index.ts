@@ -1,9 +1,9 @@
 // The user-facing pages on {auth_url} (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): sessions, CSRF, page headers, and an
 // error handler that answers in HTML.
-import express, { Router, type NextFunction, type Request, type Response } from "express";
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { ErrorPage } from "../../views/consent.js";
 import { sendPage } from "./send-page.js";
-import { errorReply, sendError } from "../middleware/errors.js";
+import { errorReply } from "../middleware/errors.js";
 import { authorizeGet, authorizePost } from "../oauth/authorize.js";
 import { logoutGet, logoutPost } from "../oauth/logout.js";
 import { route } from "../route.js";
@@ -32,19 +32,7 @@ import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
 import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage, setEmail } from "./email.js";
-import type { ApiRegistry } from "../openapi.js";
 import { removePasskey, renamePasskey } from "./passkeys.js";
-import {
-  addPasskey,
-  confirmOptions,
-  confirmWithPasskey,
-  deleteWithPasskey,
-  deletionOptions,
-  passkeySpecs,
-  registrationOptions,
-  signInOptions,
-  signInWithPasskey,
-} from "../passkeys-api.js";
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -70,15 +58,9 @@ const PAGE_PATHS = [
   "/confirm",
 ];
 
-/** The passkey JSON endpoints among the pages: their errors are JSON, whoever raised them. */
-const JSON_PATHS = new Set(passkeySpecs.map((s) => s.path));
-
 const pageErrors = (config: Config) =>
   function pageErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
     if (res.headersSent) return next(err);
-    // What failed before a JSON endpoint's own handler (the pages' form parser on a body it
-    // cannot read, the session store) is answered as that endpoint answers: JSON (docs/errors.md).
-    if (JSON_PATHS.has(req.baseUrl + req.path)) return sendError(req, res, err);
     const ui = pageUi(req, config);
     if ((err as { code?: unknown }).code === "EBADCSRFTOKEN") {
       const message = ui.t("error.formExpiredText", { service: config.serviceName });
@@ -93,19 +75,27 @@ const pageErrors = (config: Config) =>
     sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e).text }));
   };
 
-export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
+/**
+ * What every page request goes through before its handler: the page headers, the session and CSRF
+ * helpers, the form body. The passkey JSON endpoints among the pages (../passkeys-api.ts, in the
+ * route table) run the same steps first.
+ */
+export function pageStack(deps: PagesDeps): RequestHandler[] {
+  return [
+    pageHeaders(deps.config),
+    ...sessions(deps.config, deps.pageSessions),
+    express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }),
+  ];
+}
+
+/** The pages; `stack` is pageStack(deps), made once for them and the passkey endpoints. */
+export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(deps)): Router {
   const router = Router();
-  api?.add(...passkeySpecs);
   route(router, "/pictures/:id", { get: getPicture(deps) });
   route(router, "/assets/:file", { get: getAsset });
   route(router, "/favicon.ico", { get: getFavicon });
 
-  router.use(
-    PAGE_PATHS,
-    pageHeaders(deps.config),
-    sessions(deps.config, deps.pageSessions),
-    express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }),
-  );
+  router.use(PAGE_PATHS, ...stack);
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
   route(router, "/signin/code", { get: secondStepPage(deps), post: [csrfCheck, secondStep(deps)] });
@@ -113,8 +103,6 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   // "Confirm it's you" (step-up.ts): the sensitive forms below pass freshProof first.
   const confirmed = freshProof(deps, { returnTo: "/account" });
   route(router, "/confirm", { get: confirmPage(deps), post: [csrfCheck, confirm(deps)] });
-  route(router, "/confirm/passkey/options", { post: confirmOptions(deps) });
-  route(router, "/confirm/passkey", { post: confirmWithPasskey(deps) });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
   route(router, "/account/2fa/setup", { post: [csrfCheck, confirmed, setupTwoFactor(deps, accountWithError(deps))] });
   route(router, "/account/2fa/confirm", {
@@ -137,14 +125,8 @@ export function pageRoutes(deps: PagesDeps, api?: ApiRegistry): Router {
   route(router, "/email/confirm", { get: confirmEmail(deps) });
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
   route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
-  route(router, "/account/passkeys/options", { post: registrationOptions(deps) });
-  route(router, "/account/passkeys", { post: addPasskey(deps) });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
   route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, confirmed, removePasskey(deps)] });
-  route(router, "/account/delete/passkey/options", { post: deletionOptions(deps) });
-  route(router, "/account/delete/passkey", { post: deleteWithPasskey(deps) });
-  route(router, "/signin/passkey/options", { post: signInOptions(deps) });
-  route(router, "/signin/passkey", { post: signInWithPasskey(deps) });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });

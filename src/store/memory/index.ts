@@ -13,6 +13,7 @@ import { MemoryAccounts } from "./accounts.js";
 import { MemoryApps } from "./apps.js";
 import { MemoryGrants } from "./grants.js";
 import { MemorySessions } from "./sessions.js";
+import { MemoryMeta } from "./meta.js";
 
 export class MemoryStore implements Store {
   readonly kind = "memory" as const;
@@ -30,6 +31,7 @@ export class MemoryStore implements Store {
   readonly email = new MemoryEmail();
   readonly passkeys = new MemoryPasskeys();
   readonly twoFactor = new MemoryTwoFactor();
+  readonly meta = new MemoryMeta();
 
   /** Counters' ids are hashed under a key of this process's own: nothing outlives it to share them with. */
   private readonly limiterKey = limiterKey(randomBytes(32));

@@ -30,6 +30,7 @@ import { RedisApps } from "./apps.js";
 import { RedisGrants } from "./grants.js";
 import { RedisSessions } from "./sessions.js";
 import { RedisEmail } from "./email.js";
+import { RedisMeta } from "./meta.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -46,6 +47,7 @@ export class RedisStore implements Store {
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
   readonly twoFactor: RedisTwoFactor;
+  readonly meta: RedisMeta;
 
   constructor(
     readonly redis: RedisClient,
@@ -74,6 +76,7 @@ export class RedisStore implements Store {
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
+    this.meta = new RedisMeta(redis, this.keys);
   }
 
   private readonly limiterKey: Buffer;

@@ -4,6 +4,10 @@
 
 export function keyspace(prefix: string) {
   return {
+    /** String: the data version, an integer (src/store/migrations.ts); absent before the first start. */
+    dataVersion: `${prefix}:data-version`,
+    /** String: the token of the node migrating the data (SET NX PX, renewed while it works). */
+    migrationLock: `${prefix}:migration-lock`,
     /** String (JSON ChallengeRecord) with the challenge's TTL. */
     challenge: (key: string) => `${prefix}:ch:{${key}}`,
     /**

@@ -100,7 +100,10 @@ export interface Swarm {
     count: number,
     concurrency: number,
     record?: boolean,
+    label?: string,
   ): Promise<{ connected: number; failed: number; times: number[] }>;
+  /** Events received so far by the sockets of each label (connect's `label`), over every client process. */
+  counts(): Promise<Record<string, number>>;
   /** Arrival times (epoch ms) of each event key, from every client process since the last call. */
   arrivals(): Promise<Map<string, number[]>>;
   /** Disconnects every socket; the client processes stay up (and warm) for the next connect. */
@@ -121,13 +124,13 @@ export async function startSwarm(n: number): Promise<Swarm> {
   await Promise.all(procs.map((p) => message(p, "up", 20_000)));
   return {
     procs,
-    async connect(url, token, count, concurrency, record = false) {
+    async connect(url, token, count, concurrency, record = false, label) {
       const per = procs.map((_, i) => Math.floor(count / n) + (i < count % n ? 1 : 0));
       const done = await Promise.all(
         procs.map((p, i) => {
           // 2 minutes, and 20 ms a socket beyond that: a loaded machine connects slowly.
           const d = message<{ connected: number; failed: number; times: number[] }>(p, "done", 120_000 + 20 * per[i]!);
-          p.send({ type: "go", url, token, count: per[i], concurrency, record });
+          p.send({ type: "go", url, token, count: per[i], concurrency, record, ...(label ? { label } : {}) });
           return d;
         }),
       );
@@ -152,6 +155,18 @@ export async function startSwarm(n: number): Promise<Swarm> {
           if (list) list.push(...ts);
           else all.set(k, [...ts]);
         }
+      return all;
+    },
+    async counts() {
+      const parts = await Promise.all(
+        procs.map((p) => {
+          const m = message<{ counts: Record<string, number> }>(p, "counts", 60_000);
+          p.send({ type: "count" });
+          return m;
+        }),
+      );
+      const all: Record<string, number> = {};
+      for (const { counts } of parts) for (const [k, n] of Object.entries(counts)) all[k] = (all[k] ?? 0) + n;
       return all;
     },
     async drop() {

@@ -1,0 +1,17 @@
+// English: the reference catalog. Every other language is typed `Messages`, derived from this
+// one, so a key missing from a translation is a type error (test/i18n.test.ts checks the
+// placeholders too). `{name}` marks a value filled in when the page is rendered.
+// The catalog is kept in two parts (pages.ts, mail-api.ts) so that each file fits on a screen.
+import { mailApi } from "./mail-api.js";
+import { pages } from "./pages.js";
+
+export const en = { ...pages, ...mailApi } as const;
+
+/** Every key of the catalogs. */
+export type MessageKey = keyof typeof en;
+/** A catalog: every key, each a string. */
+export type Messages = Readonly<Record<MessageKey, string>>;
+/** A language's part 1 (pages.ts): every key of English's, each a string. */
+export type PagesMessages = Readonly<Record<keyof typeof pages, string>>;
+/** A language's part 2 (mail-api.ts). */
+export type MailApiMessages = Readonly<Record<keyof typeof mailApi, string>>;
