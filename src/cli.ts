@@ -41,7 +41,7 @@ export async function runCli(
     const { values } = parseArgs({ args, options: cmd.options, strict: true });
     const { config } = loadConfig(env);
     if (config.redisUrl === undefined && cmd.embedded) {
-      process.stdout.write(`${JSON.stringify(cmd.embedded())}\n`);
+      output.out(`${JSON.stringify(cmd.embedded())}\n`);
       return 0;
     }
     if (config.redisUrl === undefined) {

@@ -2,7 +2,7 @@
 // which bin/sigil.js calls with the process's argv and env) and captures what it prints: the same
 // parsing, store, services and messages, without a node process per command (~1.7 s each on this
 // machine). `sigilProcess()` runs the real `node bin/sigil.js`: one test per command family
-// (users, apps, tokens, keys) uses it, so the program itself, its exit code and its output streams
+// (users, apps, tokens, keys, status) uses it, so the program itself, its exit code and its output streams
 // stay tested.
 import { execFile } from "node:child_process";
 import { runCli } from "../../src/cli.js";
