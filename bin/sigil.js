@@ -18,12 +18,18 @@ async function tsx() {
   }
 }
 
+/** Runs the command with this process's arguments and environment; its status is the exit code. */
+async function run(cli) {
+  const { runCli } = await import(cli.href);
+  process.exitCode = await runCli(process.argv.slice(2), process.env);
+}
+
 const loader = existsSync(source) ? await tsx() : undefined;
 if (loader) {
   loader.register();
-  await import(source.href);
+  await run(source);
 } else if (existsSync(built)) {
-  await import(built.href);
+  await run(built);
 } else {
   console.error(
     existsSync(source)

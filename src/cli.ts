@@ -10,13 +10,29 @@ import { createLogger } from "./log.js";
 import { IN_MEMORY, openStore, type OpenedStore } from "./store/index.js";
 import { prepareStore } from "./store/start.js";
 
-export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+/** Where a command's output goes: the process's stdout and stderr, or a test's buffers. */
+export interface CliOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processOutput: CliOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** Runs one command (bin/sigil.js passes the process's argv and env); resolves with the exit status. */
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  output: CliOutput = processOutput,
+): Promise<number> {
   const cmd = commands.find((c) => {
     const words = c.name.split(" ");
     return words.every((w, i) => argv[i] === w);
   });
   if (!cmd) {
-    process.stderr.write(`${argv.length ? `sigil: unknown command "${argv.join(" ")}"\n` : ""}${usage()}\n`);
+    output.err(`${argv.length ? `sigil: unknown command "${argv.join(" ")}"\n` : ""}${usage()}\n`);
     return 2;
   }
   let opened: OpenedStore | undefined;
@@ -25,7 +41,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const { values } = parseArgs({ args, options: cmd.options, strict: true });
     const { config } = loadConfig(env);
     if (config.redisUrl === undefined && config.dataDir === IN_MEMORY && cmd.embedded) {
-      process.stdout.write(`${JSON.stringify(cmd.embedded())}\n`);
+      output.out(`${JSON.stringify(cmd.embedded())}\n`);
       return 0;
     }
     if (config.redisUrl === undefined && config.dataDir === IN_MEMORY) {
@@ -48,7 +64,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const out = await cmd.run({ config, opened, services, values });
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
-    process.stdout.write(`${JSON.stringify(out)}\n`);
+    output.out(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {
     const msg =
@@ -61,13 +77,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
             : err instanceof Error
               ? err.message
               : String(err);
-    process.stderr.write(`sigil: ${msg}\n`);
+    output.err(`sigil: ${msg}\n`);
     return 1;
   } finally {
     await opened?.close();
   }
 }
-
-// Run when executed as the program (bin/sigil.js imports this module).
-const code = await runCli(process.argv.slice(2), process.env);
-process.exitCode = code;

@@ -1,9 +1,9 @@
-// docs/cli.md: `sigil users reset-password` and `sigil users delete`, run as the real command
+// docs/cli.md: `sigil users reset-password` and `sigil users delete` (in this process, support/cli.ts)
 // against a private Redis, or beside the node on the embedded store's DATA_DIR, with the node
 // showing what they did.
-import { execFile, spawnSync } from "node:child_process";
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
+import { sigil as runSigil } from "./support/cli.js";
 import { embeddedDump } from "./support/embedded.js";
 import { redisDump } from "./support/redis.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
@@ -19,13 +19,7 @@ describeBackends("CLI: users reset-password and delete", function (this: Mocha.S
     node = await backend.startNode();
   });
 
-  function sigil(...args: string[]) {
-    const r = spawnSync("node", ["bin/sigil.js", ...args], {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() },
-    });
-    return { code: r.status, out: r.stdout, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
-  }
+  const sigil = (...args: string[]) => runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
 
   async function signIn(c: PageClient, username: string, password: string) {
     const page = await c.get("/signin");
@@ -34,8 +28,8 @@ describeBackends("CLI: users reset-password and delete", function (this: Mocha.S
 
   /** A user (CLI) signed in in two browsers, with an app (CLI) they allowed and a refresh token. */
   async function setUp(username: string) {
-    expect(sigil("users", "create", "--username", username, "--password", "old password 1").code).to.equal(0);
-    const app = sigil(
+    expect((await sigil("users", "create", "--username", username, "--password", "old password 1")).code).to.equal(0);
+    const app = await sigil(
       "apps",
       "create",
       "--owner",
@@ -74,7 +68,7 @@ describeBackends("CLI: users reset-password and delete", function (this: Mocha.S
 
   it("When an operator resets a password, then it prints the username, every session ends and refresh tokens are refused", async () => {
     const { jars, refresh } = await setUp("rita");
-    const r = sigil("users", "reset-password", "--username", "Rita", "--password", "new password 2");
+    const r = await sigil("users", "reset-password", "--username", "Rita", "--password", "new password 2");
     expect(r.code, r.err).to.equal(0);
     expect(r.json).to.deep.equal({ username: "rita" });
     for (const c of jars) expect((await c.get("/account")).status).to.equal(303);
@@ -85,23 +79,23 @@ describeBackends("CLI: users reset-password and delete", function (this: Mocha.S
 
   it("When the new password breaks a rule or the user is unknown, then it says so and changes nothing", async () => {
     const { jars } = await setUp("rudi");
-    const short = sigil("users", "reset-password", "--username", "rudi", "--password", "short");
+    const short = await sigil("users", "reset-password", "--username", "rudi", "--password", "short");
     expect(short.code).to.equal(1);
     expect(short.err).to.contain("Passwords are 8 to 128 characters.");
-    const nobody = sigil("users", "reset-password", "--username", "nobody", "--password", "long enough 1");
+    const nobody = await sigil("users", "reset-password", "--username", "nobody", "--password", "long enough 1");
     expect(nobody.code).to.equal(1);
     expect(nobody.err).to.contain('there is no user "nobody"');
-    expect(sigil("users", "delete").err).to.contain("--username is required");
+    expect((await sigil("users", "delete")).err).to.contain("--username is required");
     for (const c of jars) expect((await c.get("/account")).status).to.equal(200);
   });
 
   it("When an operator deletes a user, then it prints the username and nothing of the user or their app is left", async () => {
     const { app, jars, refresh } = await setUp("dana");
-    const made = sigil("tokens", "create", "--app", app.client_id, "--name", "ops");
+    const made = await sigil("tokens", "create", "--app", app.client_id, "--name", "ops");
     expect(made.code, made.err).to.equal(0);
     const socket = await readyClient(node.url, { token: made.json.token });
     const userId = (await node.opened.store.accounts.byUsername("dana"))!.id;
-    const r = sigil("users", "delete", "--username", "dana");
+    const r = await sigil("users", "delete", "--username", "dana");
     expect(r.code, r.err).to.equal(0);
     expect(r.json).to.deep.equal({ username: "dana" });
     await socket.waitDisconnect(1000);
@@ -121,8 +115,8 @@ describeBackends("CLI: users reset-password and delete", function (this: Mocha.S
         needle,
       ).to.deep.equal([]);
     }
-    expect(sigil("users", "delete", "--username", "dana").err).to.contain('there is no user "dana"');
-    expect(sigil("users", "create", "--username", "dana", "--password", "another one 1").code).to.equal(0);
+    expect((await sigil("users", "delete", "--username", "dana")).err).to.contain('there is no user "dana"');
+    expect((await sigil("users", "create", "--username", "dana", "--password", "another one 1")).code).to.equal(0);
   });
 
   describe("When the user has a confirmed email address", () => {
@@ -132,14 +126,9 @@ describeBackends("CLI: users reset-password and delete", function (this: Mocha.S
     });
     after(() => smtp.close());
 
-    /** The command, run without blocking this process (the test's SMTP server answers meanwhile). */
+    /** The command with the test's SMTP server as SMTP_URL. */
     const sigilMailing = (...args: string[]) =>
-      new Promise<{ code: number; err: string }>((resolve) => {
-        const env = { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() };
-        execFile("node", ["bin/sigil.js", ...args], { env: { ...env, SMTP_URL: smtp.url } }, (err, _out, stderr) =>
-          resolve({ code: err ? Number(err.code ?? 1) : 0, err: stderr }),
-        );
-      });
+      runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env(), SMTP_URL: smtp.url }, ...args);
 
     it("then each operator's change is mailed to it, saying the operator made it, before the command ends", async () => {
       await backend.closeNodes();

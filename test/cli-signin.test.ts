@@ -1,7 +1,7 @@
-// docs/cli.md: `sigil users create` and `sigil apps create`, run as the real command against a
-// private Redis; what they make works with a node on that Redis.
-import { spawnSync } from "node:child_process";
+// docs/cli.md: `sigil users create` and `sigil apps create` (in this process, support/cli.ts) against
+// a private Redis; what they make works with a node on that Redis.
 import { expect } from "chai";
+import { sigil as runSigil } from "./support/cli.js";
 import { TestRedis, requireRedis } from "./support/redis.js";
 import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, csrfOf, token, userInfo } from "./support/pages.js";
@@ -21,16 +21,11 @@ describe("CLI: users and apps", function () {
     await redis?.destroy();
   });
 
-  function sigil(args: string[], env: Record<string, string | undefined> = { REDIS_URL: redis.url }) {
-    const r = spawnSync("node", ["bin/sigil.js", ...args], {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", ...env },
-    });
-    return { code: r.status, out: r.stdout, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
-  }
+  const sigil = (args: string[], env: Record<string, string | undefined> = { REDIS_URL: redis.url }) =>
+    runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", ...env }, ...args);
 
   it("When an operator creates a user and an app, then each prints one JSON object and the app signs that user in", async () => {
-    const u = sigil([
+    const u = await sigil([
       "users",
       "create",
       "--username",
@@ -45,7 +40,7 @@ describe("CLI: users and apps", function () {
     expect(u.json.username).to.equal("olga");
     expect(u.out.trim().split("\n")).to.have.length(1);
 
-    const a = sigil([
+    const a = await sigil([
       "apps",
       "create",
       "--owner",
@@ -82,14 +77,14 @@ describe("CLI: users and apps", function () {
     });
   });
 
-  it("When the input is bad, then it prints a clear error and exits non-zero", () => {
-    expect(sigil(["users", "create", "--username", "x", "--password", "password123"]).code).to.not.equal(0);
-    expect(sigil(["users", "create", "--username", "paul"]).err).to.contain("--password");
-    sigil(["users", "create", "--username", "paul", "--password", "password123"]);
-    const dup = sigil(["users", "create", "--username", "PAUL", "--password", "password123"]);
+  it("When the input is bad, then it prints a clear error and exits non-zero", async () => {
+    expect((await sigil(["users", "create", "--username", "x", "--password", "password123"])).code).to.not.equal(0);
+    expect((await sigil(["users", "create", "--username", "paul"])).err).to.contain("--password");
+    await sigil(["users", "create", "--username", "paul", "--password", "password123"]);
+    const dup = await sigil(["users", "create", "--username", "PAUL", "--password", "password123"]);
     expect(dup.code).to.not.equal(0);
     expect(dup.err).to.contain("taken");
-    const noOwner = sigil([
+    const noOwner = await sigil([
       "apps",
       "create",
       "--owner",
@@ -101,13 +96,24 @@ describe("CLI: users and apps", function () {
     ]);
     expect(noOwner.code).to.not.equal(0);
     expect(noOwner.err).to.contain("nobody");
-    const badUri = sigil(["apps", "create", "--owner", "paul", "--name", "X", "--redirect-uri", "http://x.example/cb"]);
+    const badUri = await sigil([
+      "apps",
+      "create",
+      "--owner",
+      "paul",
+      "--name",
+      "X",
+      "--redirect-uri",
+      "http://x.example/cb",
+    ]);
     expect(badUri.code).to.not.equal(0);
     expect(badUri.err).to.contain("https");
   });
 
-  it("When the store is the in-process one (DATA_DIR=:memory:), then it says that store lives in the server and stops", () => {
-    const r = sigil(["users", "create", "--username", "quinn", "--password", "password123"], { DATA_DIR: ":memory:" });
+  it("When the store is the in-process one (DATA_DIR=:memory:), then it says that store lives in the server and stops", async () => {
+    const r = await sigil(["users", "create", "--username", "quinn", "--password", "password123"], {
+      DATA_DIR: ":memory:",
+    });
     expect(r.code).to.not.equal(0);
     expect(r.err).to.contain("DATA_DIR=:memory:").and.contain("inside the server process");
   });

@@ -1,12 +1,13 @@
 // `sigil tokens create|revoke` (docs/cli.md) against a private Redis, and against the embedded
-// store's DATA_DIR beside the running server (the node of this process owns it; the CLI's child
-// process opens it too, and what it revokes reaches the node through the notices table).
-import { spawnSync } from "node:child_process";
+// store's DATA_DIR beside the running server (the node of this process owns it; the CLI, in this
+// process or as the real program, opens it too, and what it revokes reaches the node through the
+// notices table).
 import { expect } from "chai";
 import { tokensCommands } from "../src/cli/tokens.js";
 import { createServices } from "../src/domain/services.js";
 import type { CliContext } from "../src/cli/common.js";
 import { describeBackends } from "./support/backends.js";
+import { sigil as sigilIn, sigilProcess } from "./support/cli.js";
 import { readyClient, refusal } from "./support/channel.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { withTestApps, type TestNode } from "./support/nodes.js";
@@ -66,19 +67,21 @@ describeBackends(
       }
     });
 
-    /** The real `sigil` command against this suite's store (Redis, or the node's DATA_DIR), with the node's SECRET. */
-    const sigil = (...args: string[]) => {
-      const r = spawnSync(process.execPath, ["bin/sigil.js", ...args], {
-        encoding: "utf8",
-        env: { PATH: process.env.PATH, ...backend.env(), SECRET: node.config.secret },
-      });
-      return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+    /** The `sigil` command against this suite's store (Redis, or the node's DATA_DIR), with the node's SECRET: in this process, or the real program. */
+    const cli = async (inProcess: boolean, args: string[]) => {
+      const env = { ...backend.env(), SECRET: node.config.secret };
+      const r = await (inProcess ? sigilIn : sigilProcess)(env, ...args);
+      return { status: r.code, out: r.out.trim(), err: r.err.trim() };
     };
 
-    it("When the real commands run, then an app made with `sigil apps create` gets a token that opens the channel", function () {
+    it("When the real commands run, then an app made with `sigil apps create` gets a token that opens the channel", async function () {
       this.timeout(120_000);
-      expect(sigil("users", "create", "--username", "carol", "--password", "long enough pw").status).to.equal(0);
-      const app = sigil(
+      // The real program (node bin/sigil.js) for each command family here (users, apps, tokens) and
+      // for a failure's exit status and stderr; the revocation runs in this process.
+      const sigil = (...args: string[]) => cli(false, args);
+      const user = await sigil("users", "create", "--username", "carol", "--password", "long enough pw");
+      expect(user.status, user.err).to.equal(0);
+      const app = await sigil(
         "apps",
         "create",
         "--owner",
@@ -91,26 +94,27 @@ describeBackends(
       expect(app.status, app.err).to.equal(0);
       const { client_id } = JSON.parse(app.out) as { client_id: string };
 
-      const made = sigil("tokens", "create", "--app", client_id, "--name", "ops");
+      const made = await sigil("tokens", "create", "--app", client_id, "--name", "ops");
       expect(made.status, made.err).to.equal(0);
       const { id, token } = JSON.parse(made.out) as { id: string; token: string };
       expect(made.out).to.not.include("\n");
 
-      const unknown = sigil("tokens", "create", "--app", "no-such-app");
+      const unknown = await sigil("tokens", "create", "--app", "no-such-app");
       expect(unknown.status).to.equal(1);
       expect(unknown.err).to.equal("sigil: No app has this client_id.");
       return readyClient(node.url, { token }).then(async (c) => {
         expect(c.readies[0]!.app).to.equal(client_id);
-        const revoked = sigil("tokens", "revoke", "--app", client_id, "--id", id);
+        const revoked = await cli(true, ["tokens", "revoke", "--app", client_id, "--id", id]);
         expect(revoked.status, revoked.err).to.equal(0);
         expect(JSON.parse(revoked.out)).to.deep.equal({ revoked: true });
         expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
       });
     });
 
-    it('When an option\'s value begins with "-" (an older client id, a name, a password), then the command takes it', function () {
+    it('When an option\'s value begins with "-" (an older client id, a name, a password), then the command takes it', async function () {
       this.timeout(120_000);
-      const user = sigil(
+      const sigil = (...args: string[]) => cli(true, args);
+      const user = await sigil(
         "users",
         "create",
         "--username",
@@ -121,7 +125,7 @@ describeBackends(
         "-Dash-",
       );
       expect(user.status, user.err).to.equal(0);
-      const app = sigil(
+      const app = await sigil(
         "apps",
         "create",
         "--owner",
@@ -148,19 +152,19 @@ describeBackends(
         const stored = await node.opened.store.apps.get(client_id);
         await node.opened.store.apps.create({ ...stored!, clientId: legacyId });
         for (const appArgs of [["--app", legacyId], [`--app=${legacyId}`]]) {
-          const made = sigil("tokens", "create", ...appArgs, "--name", "-x");
+          const made = await sigil("tokens", "create", ...appArgs, "--name", "-x");
           expect(made.status, `${appArgs.join(" ")}: ${made.err}`).to.equal(0);
           const { id, token } = JSON.parse(made.out) as { id: string; token: string };
           const [listed] = await node.server.customTokens.list(legacyId);
           expect(listed).to.include({ id, name: "-x" });
           const c = await readyClient(node.url, { token });
           expect(c.readies[0]!.app).to.equal(legacyId);
-          const revoked = sigil("tokens", "revoke", ...appArgs, "--id", id);
+          const revoked = await sigil("tokens", "revoke", ...appArgs, "--id", id);
           expect(revoked.status, revoked.err).to.equal(0);
           expect(await c.waitDisconnect(1000)).to.equal("io server disconnect");
         }
         // An option that needs a value still says so when none follows.
-        const missing = sigil("tokens", "create", "--app");
+        const missing = await sigil("tokens", "create", "--app");
         expect(missing.status).to.equal(1);
         expect(missing.err).to.match(/--app/);
       })();

@@ -1,10 +1,10 @@
 // docs/http-api.md#public-clients: apps registered without a secret (the console and the CLI), PKCE
 // required, client_id alone at /token, /revoke and /introspect, CORS on /token and /revoke from
 // the origins of their redirect URLs only; on both stores.
-import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import * as oauth from "oauth4webapi";
 import { describeBackends } from "./support/backends.js";
+import { sigil } from "./support/cli.js";
 import {
   creds,
   grant,
@@ -208,27 +208,20 @@ describeBackends(
       this.timeout(30000);
       const node = await backend.startNode();
       await new PageClient(node.url).signUp("olga");
-      const r = spawnSync(
-        "node",
-        [
-          "bin/sigil.js",
-          "apps",
-          "create",
-          "--owner",
-          "olga",
-          "--name",
-          "Phone",
-          "--redirect-uri",
-          "http://127.0.0.1/cb",
-          "--public",
-        ],
-        {
-          encoding: "utf8",
-          env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: backend.redis!.url },
-        },
+      const r = await sigil(
+        { SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: backend.redis!.url },
+        "apps",
+        "create",
+        "--owner",
+        "olga",
+        "--name",
+        "Phone",
+        "--redirect-uri",
+        "http://127.0.0.1/cb",
+        "--public",
       );
-      expect(r.status, r.stderr).to.equal(0);
-      const out = JSON.parse(r.stdout);
+      expect(r.code, r.err).to.equal(0);
+      const out = r.json;
       expect(Object.keys(out).sort()).to.deep.equal(["client_id", "name", "public", "redirect_uris"]);
       expect(out.public).to.equal(true);
       const alice = new PageClient(node.url);

@@ -2,31 +2,21 @@
 // `sigil keys rotate` shows in every node's JWKS at once, and once it activates (a short
 // KEY_ACTIVATION_DELAY here) every node signs with it; apps made with
 // `sigil apps create --post-logout-redirect-uri` sign out through any node.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { expect } from "chai";
 import { decodeProtectedHeader } from "jose";
 import { describeBackends } from "./support/backends.js";
+import { sigil as sigilIn, sigilProcess } from "./support/cli.js";
 import { PageClient } from "./support/pages.js";
 import { jwksOf, signInWith, verifyIdToken } from "./support/oidc.js";
 import { TEST_SECRET } from "./support/nodes.js";
 
-const run = promisify(execFile);
-
 describeBackends(
   "OpenID Connect across nodes",
   (backend) => {
-    /** The real `sigil` command against this suite's Redis, with the nodes' SECRET. */
+    /** The `sigil` command against this suite's Redis, with the nodes' SECRET (in this process: support/cli.ts). */
     async function sigil(env: Record<string, string>, ...args: string[]) {
-      try {
-        const r = await run(process.execPath, ["bin/sigil.js", ...args], {
-          env: { PATH: process.env.PATH, REDIS_URL: backend.redis!.url, SECRET: TEST_SECRET, ...env },
-        });
-        return { status: 0, out: r.stdout.trim(), err: r.stderr.trim() };
-      } catch (e) {
-        const err = e as { code?: number; stdout?: string; stderr?: string };
-        return { status: err.code ?? 1, out: (err.stdout ?? "").trim(), err: (err.stderr ?? "").trim() };
-      }
+      const r = await sigilIn({ REDIS_URL: backend.redis!.url, SECRET: TEST_SECRET, ...env }, ...args);
+      return { status: r.code, out: r.out.trim(), err: r.err.trim() };
     }
 
     it("When `sigil keys rotate` runs, then node B lists the new key at once and, after the activation delay, signs with it", async function () {
@@ -69,9 +59,14 @@ describeBackends(
       const first = await signInWith(b.url, onB, app, { scope: "openid" });
       expect(decodeProtectedHeader(first.json.id_token).kid).to.equal(oldKid);
 
-      const rotated = await sigil({ KEY_ACTIVATION_DELAY: "2" }, "keys", "rotate");
-      expect(rotated.status, rotated.err).to.equal(0);
-      const { kid } = JSON.parse(rotated.out) as { kid: string };
+      // The real program (node bin/sigil.js), once for the keys commands.
+      const rotated = await sigilProcess(
+        { REDIS_URL: backend.redis!.url, SECRET: TEST_SECRET, KEY_ACTIVATION_DELAY: "2" },
+        "keys",
+        "rotate",
+      );
+      expect(rotated.code, rotated.err).to.equal(0);
+      const { kid } = rotated.json as { kid: string };
       for (const n of [a, b]) expect((await jwksOf(n.url)).set.keys.map((k) => k.kid)).to.have.members([oldKid, kid]);
 
       // B signs with the new key once it is active (2 s) and B's cache (1 s) has read it.

@@ -1,11 +1,11 @@
 // docs/pages.md and CONTRACT §12: every page in five languages (ui_locales, then the `lang` cookie
 // from the language menu, then Accept-Language), with no English left; <html lang>; the app's
 // homepage on consent; the stylesheet served cacheable under a strict Content-Security-Policy.
-import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import * as OTPAuth from "otpauth";
 import { LOCALES, type Locale } from "../src/i18n/index.js";
 import { describeBackends } from "./support/backends.js";
+import { sigil as runSigil } from "./support/cli.js";
 import { http } from "./support/http.js";
 import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { TestRedis, requireRedis } from "./support/redis.js";
@@ -380,13 +380,7 @@ describe("CLI: sigil apps create --homepage", function () {
     await Promise.all(nodes.map((n) => n.close()));
     await redis?.destroy();
   });
-  function sigil(args: string[]) {
-    const r = spawnSync("node", ["bin/sigil.js", ...args], {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url },
-    });
-    return { code: r.status, err: r.stderr, json: r.status === 0 ? JSON.parse(r.stdout) : undefined };
-  }
+  const sigil = (args: string[]) => runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: redis.url }, ...args);
   const create = (homepage: string) =>
     sigil([
       "apps",
@@ -402,11 +396,11 @@ describe("CLI: sigil apps create --homepage", function () {
     ]);
 
   it("When an operator gives a homepage, then it is stored with the app and consent shows its host; a bad one is refused", async () => {
-    expect(sigil(["users", "create", "--username", "olga", "--password", PASSWORD]).code).to.equal(0);
-    const bad = create("javascript:alert(1)");
+    expect((await sigil(["users", "create", "--username", "olga", "--password", PASSWORD])).code).to.equal(0);
+    const bad = await create("javascript:alert(1)");
     expect(bad.code).to.not.equal(0);
     expect(bad.err).to.contain("The homepage must be an absolute http or https URL");
-    const a = create("https://shop.example/");
+    const a = await create("https://shop.example/");
     expect(a.code, a.err).to.equal(0);
     expect(a.json.homepage).to.equal("https://shop.example/");
     const node = await startNode({ redisUrl: redis.url });

@@ -1,12 +1,12 @@
 // docs/http-api.md#two-factor: two-factor with an authenticator app, through the pages as a
 // browser without JavaScript uses them, on the embedded store and on Redis. The codes are computed
 // here with the same library (otpauth) from the secret the setup page shows.
-import { spawnSync } from "node:child_process";
 import { expect } from "chai";
 import fc from "fast-check";
 import jsqr from "jsqr";
 import sharp from "sharp";
 import { describeBackends } from "./support/backends.js";
+import { sigil as runSigil } from "./support/cli.js";
 import { verifyIdToken, trade } from "./support/oidc.js";
 import { PageClient, csrfOf, decodeHtml, registerApp } from "./support/pages.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
@@ -350,19 +350,14 @@ describeBackends("Two-factor", (backend) => {
       it("then it prints the username, and the next password sign-in asks for no code", async function () {
         this.timeout(30000);
         const { c } = await enrolledUser("dora");
-        const sigil = (args: string[]) => {
-          const r = spawnSync("node", ["bin/sigil.js", ...args], {
-            encoding: "utf8",
-            env: { PATH: process.env.PATH, SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: backend.redis!.url },
-          });
-          return { code: r.status, out: r.stdout, err: r.stderr };
-        };
+        const sigil = (args: string[]) =>
+          runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", REDIS_URL: backend.redis!.url }, ...args);
         expect(await password(c, "dora")).to.match(/^\/signin\/code\?/);
-        const r = sigil(["users", "reset-2fa", "--username", "Dora"]);
+        const r = await sigil(["users", "reset-2fa", "--username", "Dora"]);
         expect(r.code, r.err).to.equal(0);
         expect(JSON.parse(r.out)).to.deep.equal({ username: "dora" });
         expect(await password(new PageClient(base), "dora")).to.equal("/account");
-        const unknown = sigil(["users", "reset-2fa", "--username", "nobody"]);
+        const unknown = await sigil(["users", "reset-2fa", "--username", "nobody"]);
         expect(unknown.code).to.not.equal(0);
         expect(unknown.err).to.contain('there is no user "nobody"');
       });

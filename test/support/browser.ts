@@ -18,12 +18,54 @@ export function requireChromium(ctx: Mocha.Context): void {
   ctx.skip();
 }
 
-/** Call in a before() hook: requireChromium, then a headless browser (background networking off so it only talks to the test's servers). */
-export function launchChromium(ctx: Mocha.Context): Promise<Browser> {
-  requireChromium(ctx);
-  return chromium.launch({
+// One Chromium per process (a mocha worker runs file after file), launched by the first suite that
+// asks: a launch costs a second or more of CPU, and some twenty suites ask. Suites stay apart as
+// before: each page lives in a context of its own (browser.newPage() makes one), and a suite's
+// close() closes every context it left, so nothing of one suite (a page still polling a node
+// that is gone, cookies) reaches the next. The browser itself ends with the process (playwright
+// kills what it launched when the process exits; mocha ends its workers when the run is done),
+// or in closeSharedChromium() for a run without workers (hooks.ts), where it would hold mocha open.
+let shared: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  const current = shared;
+  if (current) {
+    return current.then(
+      (b) => (b.isConnected() ? b : ((shared = undefined), sharedBrowser())),
+      () => ((shared = undefined), sharedBrowser()),
+    );
+  }
+  shared = chromium.launch({
     executablePath: CHROMIUM,
     args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  return shared;
+}
+
+/** Closes this process's browser, if it launched one (the root hooks, for a run without workers). */
+export async function closeSharedChromium(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await (await current?.catch(() => undefined))?.close();
+}
+
+/**
+ * Call in a before() hook: requireChromium, then the process's headless browser (background
+ * networking off so it only talks to the test's servers). Its close() (in the suite's after hook)
+ * closes every context and page the suite opened, and leaves the browser to the next suite.
+ */
+export async function launchChromium(ctx: Mocha.Context): Promise<Browser> {
+  requireChromium(ctx);
+  const browser = await sharedBrowser();
+  const closeContexts = async () => {
+    await Promise.all(browser.contexts().map((c) => c.close()));
+  };
+  return new Proxy(browser, {
+    get(target, prop) {
+      if (prop === "close") return closeContexts;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
 }
 
