@@ -39,7 +39,7 @@ export async function runCli(
   try {
     const args = joinOptionValues(argv.slice(cmd.name.split(" ").length), cmd.options);
     const { values } = parseArgs({ args, options: cmd.options, strict: true });
-    const { config } = loadConfig(env);
+    const { config } = loadConfig(env, { keepSecret: true });
     if (config.redisUrl === undefined && config.dataDir === IN_MEMORY && cmd.embedded) {
       output.out(`${JSON.stringify(cmd.embedded())}\n`);
       return 0;

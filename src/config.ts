@@ -3,6 +3,8 @@
 // derives the few values that depend on several settings. Everything else receives the frozen
 // Config it returns.
 import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Fields, schema, settings, type Values } from "./config/settings.js";
 
 export class ConfigError extends Error {
@@ -15,15 +17,52 @@ export class ConfigError extends Error {
   }
 }
 
+/** The file, in DATA_DIR, of the secret made for a data folder when SECRET is not set. */
+export const KEPT_SECRET_FILE = "secret";
+
+/**
+ * The secret kept with the embedded store's data (DATA_DIR/secret, mode 0600): read when there,
+ * else made and written (exclusively: of two processes starting at once, both end up with the
+ * first one's). Data that lasts needs a secret that lasts with it: apps' secrets, CUSTOM TOKENs,
+ * two-factor secrets and the signing keys are keyed or sealed with it.
+ */
+function keptSecret(dataDir: string): string {
+  const file = join(dataDir, KEPT_SECRET_FILE);
+  const read = () => {
+    const s = readFileSync(file, "utf8").trim();
+    if (Buffer.byteLength(s) < 32) throw new ConfigError("SECRET", `${file} holds less than 32 bytes`);
+    return s;
+  };
+  try {
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${randomBytes(32).toString("base64url")}\n`, { flag: "wx", mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  return read();
+}
+
 /** The values made from several settings: defaults that follow others, the groups, the secret. */
-function derive(v: Values, warnings: string[]) {
+function derive(v: Values, warnings: string[], opts: LoadOptions) {
   let secret = v.SECRET;
   if (secret === undefined) {
     if (v.NODE_ENV === "production") throw new ConfigError("SECRET", "is required when NODE_ENV=production");
-    secret = randomBytes(32).toString("base64url");
-    warnings.push(
-      "SECRET is not set: generated one for this process; tokens and challenges will not survive a restart",
-    );
+    if (opts.keepSecret && v.REDIS_URL === undefined && v.DATA_DIR !== ":memory:") {
+      secret = keptSecret(v.DATA_DIR);
+      warnings.push(
+        `SECRET is not set: using the one kept with the data (${join(v.DATA_DIR, KEPT_SECRET_FILE)}); back it up with the data, and set SECRET to run more than this one node`,
+      );
+    } else {
+      secret = randomBytes(32).toString("base64url");
+      warnings.push(
+        "SECRET is not set: generated one for this process; tokens and challenges will not survive a restart",
+      );
+    }
   }
   if (v.REDIS_URL === undefined && v.DATA_DIR === ":memory:") {
     warnings.push(
@@ -70,7 +109,15 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-export function loadConfig(env: Record<string, string | undefined>): LoadedConfig {
+export interface LoadOptions {
+  /**
+   * Without SECRET (and outside production), on the embedded store in a DATA_DIR: use the secret
+   * kept there, making it at first (the server and the CLI); otherwise a random one per process.
+   */
+  keepSecret?: boolean;
+}
+
+export function loadConfig(env: Record<string, string | undefined>, opts: LoadOptions = {}): LoadedConfig {
   const raw: Record<string, string | undefined> = {};
   for (const name of Object.keys(settings)) {
     const v = env[name];
@@ -87,7 +134,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
   for (const [name, s] of Object.entries(settings)) {
     if (!s.field.includes(".")) fields[s.field] = values[name as keyof Values];
   }
-  const config = { ...fields, ...derive(values, warnings) } as Config;
+  const config = { ...fields, ...derive(values, warnings, opts) } as Config;
   return { config: deepFreeze(config), warnings };
 }
 

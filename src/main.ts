@@ -25,7 +25,7 @@ async function exit(code: number, deadline: number): Promise<never> {
 async function main(): Promise<void> {
   let loaded;
   try {
-    loaded = loadConfig(process.env);
+    loaded = loadConfig(process.env, { keepSecret: true });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`sigil: bad setting ${err.message}\n`);

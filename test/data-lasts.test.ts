@@ -3,11 +3,13 @@
 // process owns a DATA_DIR.
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmbeddedStore } from "../src/store/embedded/index.js";
 import { LmdbEngine } from "../src/store/embedded/lmdb-engine.js";
+import { readyClient } from "./support/channel.js";
+import { sigil } from "./support/cli.js";
 import { PageClient } from "./support/pages.js";
 import { ROOT, spawnNode, startProcessNode, type ServerProcess } from "./support/processes.js";
 
@@ -47,6 +49,37 @@ describe("Data that lasts: the embedded store in DATA_DIR", function () {
     const again = await start("npm start");
     expect(await signIn(again.url, "keeper")).to.equal(303);
     expect(await signIn(again.url, "keeper", "wrong password here")).to.not.equal(303);
+  });
+
+  it("When SECRET is not set, then the server and the CLI use one kept in DATA_DIR (mode 0600, never logged): a CUSTOM TOKEN made by the CLI opens the channel, before and after a restart", async () => {
+    const cli = (...args: string[]) => sigil({ NODE_ENV: "test", DATA_DIR: dir }, ...args);
+    expect((await cli("users", "create", "--username", "owner", "--password", PASSWORD)).code).to.equal(0);
+    const app = await cli(
+      "apps",
+      "create",
+      "--owner",
+      "owner",
+      "--name",
+      "Kept",
+      "--redirect-uri",
+      "http://127.0.0.1/cb",
+    );
+    expect(app.code, app.err).to.equal(0);
+    const made = await cli("tokens", "create", "--app", app.json.client_id);
+    expect(made.code, made.err).to.equal(0);
+    const file = join(dir, "secret");
+    expect(statSync(file).mode & 0o777, "the kept secret's mode").to.equal(0o600);
+    const kept = readFileSync(file, "utf8").trim();
+
+    const first = await startProcessNode({ DATA_DIR: dir, SECRET: "" }, 30_000);
+    running.push(first);
+    (await readyClient(first.url, { token: made.json.token })).close();
+    expect(first.output()).to.include("SECRET is not set: using the one kept with the data");
+    await first.stop("SIGKILL");
+    const third = await startProcessNode({ DATA_DIR: dir, SECRET: "" }, 30_000);
+    running.push(third);
+    (await readyClient(third.url, { token: made.json.token })).close();
+    expect(first.output() + third.output(), "the secret in a log line").to.not.include(kept);
   });
 
   it("When the service is killed (kill -9) and started again, then the account made before signs in, and the stale lock is taken over", async () => {

@@ -49,7 +49,7 @@ describe("The process", function () {
     }
   });
 
-  it("When a newcomer runs `npm start` with no settings, then it builds, serves the API on the embedded store (its start-up line says where the data lives), and warns only of the secret", async () => {
+  it("When a newcomer runs `npm start` with no settings, then it builds, serves the API on the embedded store (its start-up line says where the data lives), and warns only that the secret is the one kept with the data", async () => {
     const node = await spawnNode({ command: ["npm", "start", "--silent"], readyTimeoutMs: 80_000 });
     try {
       const api = challengeApi(node.url);
@@ -59,15 +59,17 @@ describe("The process", function () {
         .output()
         .split("\n")
         .filter((l) => l.includes('"level":"warn"'));
-      expect(warnings.map((l) => (JSON.parse(l) as { msg: string }).msg)).to.deep.equal([
-        "SECRET is not set: generated one for this process; tokens and challenges will not survive a restart",
-      ]);
       // The data folder (support/processes.ts gives each child a fresh DATA_DIR; alone, ./data).
       const started = node
         .output()
         .split("\n")
         .find((l) => l.includes('"msg":"sigil is listening'));
-      expect(JSON.parse(started!)).to.include({ store: "embedded" }).and.have.property("dataDir").that.match(/^\//);
+      const { dataDir } = JSON.parse(started!) as { dataDir: string };
+      expect(JSON.parse(started!)).to.include({ store: "embedded" });
+      expect(dataDir).to.match(/^\//);
+      expect(warnings.map((l) => (JSON.parse(l) as { msg: string }).msg)).to.deep.equal([
+        `SECRET is not set: using the one kept with the data (${dataDir}/secret); back it up with the data, and set SECRET to run more than this one node`,
+      ]);
     } finally {
       node.kill("SIGTERM");
       await node.exited;

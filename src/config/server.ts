@@ -134,7 +134,8 @@ export const secrets = area("secrets", "accepted values", {
     {
       meaning:
         "keys the hashes of answers, client secrets, codes and access tokens; signs CUSTOM TOKENs and session cookies; seals the private parts of the ID token signing keys in the store",
-      default: "required with `NODE_ENV=production`; otherwise a random one per process, with a warning",
+      default:
+        "required with `NODE_ENV=production`; otherwise, on the embedded store in a `DATA_DIR`, the one kept in `DATA_DIR/secret` (made at first start, mode `0600`; the CLI reads it too), else a random one per process; with a warning either way",
       values: "at least 32 bytes (UTF-8)",
     },
   ),
