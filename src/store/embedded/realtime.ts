@@ -118,6 +118,11 @@ interface Head {
   last: [number, number];
   maxDeleted: string;
   n: number;
+  /**
+   * A lower bound of the oldest held event's time (ms), as Redis keeps `ev:{app}:oldest`: while it
+   * is not older than the time cut, nothing is, and the time trim reads no range. Absent: unknown.
+   */
+  oldest?: number;
 }
 
 const idOf = (key: KeyPart[]): string => `${key[1]}-${key[2]}`; // [app, ms, seq]
@@ -168,9 +173,18 @@ export class EmbeddedEventLog implements EventLog {
     return { id: `${h.last[0]}-${h.last[1]}`, ...e };
   }
 
+  /** Whether events older than the time cut may be held (the head's bound says no without a read). */
+  private mayBeStale(h: Head, limits: HistoryLimits): boolean {
+    return (h.oldest ?? 0) < Date.now() - limits.ttlSeconds * 1000;
+  }
+
   private trimByTime(app: string, h: Head, limits: HistoryLimits): void {
+    if (!this.mayBeStale(h, limits)) return;
     const minMs = Date.now() - limits.ttlSeconds * 1000;
     this.trim(app, h, this.events.range([app], { before: [app, minMs] }));
+    // The oldest event left (or, with none, now: later ones are newer) bounds the next ones.
+    const first = this.events.range([app], { limit: 1 })[0];
+    h.oldest = first ? Number(first.key[1]) : Date.now();
   }
 
   private trim(_app: string, h: Head, old: { key: KeyPart[] }[]): void {
@@ -186,7 +200,7 @@ export class EmbeddedEventLog implements EventLog {
     if (!h)
       return { events: [], complete: false, ...(compareEventIds(since, "0-0") > 0 ? { ahead: true as const } : {}) };
     if (compareEventIds(since, `${h.last[0]}-${h.last[1]}`) > 0) return { events: [], complete: false, ahead: true };
-    const oldest = this.events.range([app], { limit: 1 })[0];
+    const oldest = this.mayBeStale(h, limits) ? this.events.range([app], { limit: 1 })[0] : undefined;
     if (oldest && Number(oldest.key[1]) < Date.now() - limits.ttlSeconds * 1000) {
       h = await this.engine.write(() => {
         const head = this.heads.get(app);
