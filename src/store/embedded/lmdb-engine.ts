@@ -40,9 +40,16 @@ class LmdbTable<V> implements Table<V> {
     readonly db: Database<Stored<V>, KeyPart | KeyPart[]>,
     private readonly expiry: Database<1, KeyPart[]>,
     private readonly scope: WriteScope,
+    /** Whether the engine is still open: lmdb-js, read after close, throws later from a timer of its own. */
+    private readonly isOpen: () => boolean,
   ) {}
 
+  private assertOpen(): void {
+    if (!this.isOpen()) throw new Error("the embedded store is closed");
+  }
+
   private read(key: Key): Stored<V> | undefined {
+    this.assertOpen();
     const r = this.db.get(dbKey(asParts(key)));
     return live(r) ? r : undefined;
   }
@@ -76,6 +83,7 @@ class LmdbTable<V> implements Table<V> {
     if (this.db.get(k)?.x === x) void this.db.remove(k);
   }
   range(prefix: KeyPart[], opts: RangeOptions = {}): Entry<V>[] {
+    this.assertOpen();
     const out: Entry<V>[] = [];
     const now = Date.now();
     const start = opts.after ?? (prefix.length > 0 ? prefix : undefined);
@@ -123,7 +131,7 @@ export class LmdbEngine implements Engine {
     let t = this.tables.get(name);
     if (!t) {
       const db = this.root.openDB<Stored<unknown>, KeyPart | KeyPart[]>({ name });
-      this.tables.set(name, (t = new LmdbTable(name, db, this.expiry, this.scope)));
+      this.tables.set(name, (t = new LmdbTable(name, db, this.expiry, this.scope, () => !this.closed)));
     }
     return t as LmdbTable<V>;
   }
@@ -136,6 +144,7 @@ export class LmdbEngine implements Engine {
 
   async sweep(): Promise<void> {
     for (;;) {
+      if (this.closed) return;
       const now = Date.now();
       const due = [...this.expiry.getRange({ end: [now], limit: 1000 })];
       if (due.length === 0 || this.closed) return;
