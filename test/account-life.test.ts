@@ -15,9 +15,9 @@ import {
   token,
   userInfo,
   type TestApp,
+  signInAs,
 } from "./support/pages.js";
 import { redisDump } from "./support/redis.js";
-import { signInAs } from "./account-sessions.test.js";
 import { embeddedDump } from "./support/embedded.js";
 
 const SAFARI =

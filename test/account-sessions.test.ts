@@ -4,24 +4,11 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
-import { PageClient, csrfOf } from "./support/pages.js";
+import { PageClient, sidOf, signInAs } from "./support/pages.js";
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
 const SAFARI =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
-
-/** Signs in (as a browser with this User-Agent would). */
-export async function signInAs(c: PageClient, username: string, password: string, ua: string): Promise<void> {
-  const page = await c.get("/signin", { "user-agent": ua });
-  const r = await c.post("/signin", { _csrf: csrfOf(page.text), username, password }, { "user-agent": ua });
-  if (r.status !== 303) throw new Error(`sign-in failed: ${r.status} ${r.text.slice(0, 300)}`);
-}
-
-/** The session id inside a jar's signed session cookie ("s:<sid>.<signature>"). */
-export function sidOf(c: PageClient): string {
-  const v = decodeURIComponent(c.cookies.get("sigil.sid") ?? "");
-  return /^s:([^.]+)\./.exec(v)![1]!;
-}
 
 describeBackends("Sessions per user (index)", (backend) => {
   let node: TestNode;

@@ -71,6 +71,17 @@ describe("Layers: http/ and realtime/ reach data through domain/", () => {
   });
 });
 
+describe("Test files stand alone", () => {
+  it("When test/ is read, then no test file imports another (mocha would run the imported file's suites again in each worker that loads it)", () => {
+    const offenders: string[] = [];
+    for (const file of readdirSync(join(ROOT, "test")).filter((f) => f.endsWith(".test.ts"))) {
+      const text = readFileSync(join(ROOT, "test", file), "utf8");
+      for (const m of text.matchAll(/from "(\.[^"]*\.test\.js)"/g)) offenders.push(`test/${file} imports ${m[1]}`);
+    }
+    expect(offenders).to.deep.equal([]);
+  });
+});
+
 describe("Rooms that fit on a screen", () => {
   it("When src/ is read, then no file is over 400 lines (split a longer one by what it does)", () => {
     const files = [...sources(join(ROOT, "src")), ...sources(join(ROOT, "client/src"))];

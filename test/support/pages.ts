@@ -189,3 +189,16 @@ export function multipart(
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
+
+/** Signs in (as a browser with this User-Agent would). */
+export async function signInAs(c: PageClient, username: string, password: string, ua: string): Promise<void> {
+  const page = await c.get("/signin", { "user-agent": ua });
+  const r = await c.post("/signin", { _csrf: csrfOf(page.text), username, password }, { "user-agent": ua });
+  if (r.status !== 303) throw new Error(`sign-in failed: ${r.status} ${r.text.slice(0, 300)}`);
+}
+
+/** The session id inside a jar's signed session cookie ("s:<sid>.<signature>"). */
+export function sidOf(c: PageClient): string {
+  const v = decodeURIComponent(c.cookies.get("sigil.sid") ?? "");
+  return /^s:([^.]+)\./.exec(v)![1]!;
+}
