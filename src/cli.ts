@@ -55,6 +55,7 @@ export async function runCli(
       waitMs: 10_000,
       commandTimeoutMs: 5000,
       realtime: false,
+      exclusive: cmd.exclusive === true,
     });
     await opened.store.ping();
     // A command that writes works only on data of this code's version (migrated first, as a node

@@ -137,7 +137,7 @@ describe("What the README and docs/ claim", () => {
     const names = new Set(commands.map((c) => c.name));
     const unknown: string[] = [];
     for (const page of PAGES) {
-      for (const m of read(page).matchAll(/\bsigil ([a-z0-9]+) ([a-z0-9-]+)/g)) {
+      for (const m of read(page).matchAll(/\bsigil ([a-z0-9]+) ([a-z0-9][a-z0-9-]*)/g)) {
         if (groups.has(m[1]!) && !names.has(`${m[1]} ${m[2]}`)) unknown.push(`${page}: ${m[0]}`);
       }
     }

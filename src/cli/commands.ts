@@ -4,6 +4,7 @@ import { appsCreate } from "./apps.js";
 import type { CliCommand } from "./common.js";
 import { keysRotate } from "./keys.js";
 import { status } from "./status.js";
+import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
 
@@ -16,6 +17,8 @@ export const commands: readonly CliCommand[] = [
   ...tokensCommands(),
   keysRotate,
   status,
+  backup,
+  restore,
 ];
 
 export function usage(): string {

@@ -22,6 +22,8 @@ export interface CliCommand {
   run(ctx: CliContext): Promise<unknown>;
   /** Reads only: runs on a store of any data version, and never stamps or migrates it. */
   readOnly?: boolean;
+  /** On the embedded store, holds DATA_DIR's lock while it runs (as a server does): refused while a server runs. */
+  exclusive?: boolean;
   /** What it prints without REDIS_URL (the embedded store); unset: it refuses, as most commands do. */
   embedded?: () => unknown;
 }

@@ -28,6 +28,8 @@ export interface OpenOptions {
    * store such a process does not take DATA_DIR's lock, and what it publishes reaches the server.
    */
   realtime?: boolean;
+  /** With realtime: false, on the embedded store: take DATA_DIR's lock all the same (sigil restore). */
+  exclusive?: boolean;
 }
 
 /** The embedded store: the server takes DATA_DIR's lock; the CLI opens the data beside it. */
@@ -35,7 +37,7 @@ function openEmbeddedStore(config: Config, opts: OpenOptions): OpenedBackend {
   const server = opts.realtime !== false;
   if (config.dataDir === IN_MEMORY) return openEmbedded(new MapEngine());
   let engine: Engine;
-  const release = server ? lockDataDir(ensureDir(config.dataDir)) : () => {};
+  const release = server || opts.exclusive === true ? lockDataDir(ensureDir(config.dataDir)) : () => {};
   try {
     engine = new LmdbEngine(config.dataDir);
   } catch (err) {

@@ -13,6 +13,7 @@ import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
 import type { TwoFactorStore } from "./ports/two-factor.js";
 import type { MetaStore } from "./ports/meta.js";
+import type { BackupPort } from "./ports/backup.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -23,6 +24,7 @@ export * from "./ports/email.js";
 export * from "./ports/passkeys.js";
 export * from "./ports/two-factor.js";
 export * from "./ports/meta.js";
+export * from "./ports/backup.js";
 
 export interface Store {
   /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
@@ -46,6 +48,8 @@ export interface Store {
   readonly twoFactor: TwoFactorStore;
   /** The store's data version and migration lock (src/store/migrations.ts). */
   readonly meta: MetaStore;
+  /** Backup and restore (src/store/backup.ts). */
+  readonly backup: BackupPort;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

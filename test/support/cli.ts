@@ -3,7 +3,9 @@
 // parsing, store, services and messages, without a node process per command (~1.7 s each on this
 // machine). `sigilProcess()` runs the real `node bin/sigil.js`: one test per command family
 // (users, apps, tokens, keys, status) uses it, so the program itself, its exit code and its output streams
-// stay tested.
+// stay tested. On the embedded store, a command that writes (or waits for the writer) while a
+// node of this process writes to the same DATA_DIR must be a sigilProcess(): LMDB allows one
+// environment per process, and two in one may deadlock (test/backup.test.ts).
 import { execFile } from "node:child_process";
 import { runCli } from "../../src/cli.js";
 import { ROOT } from "./processes.js";

@@ -45,6 +45,13 @@ export interface Engine {
   /** Whether other processes may open the same data (the CLI beside the server). */
   readonly shared: boolean;
   table<V>(name: string): Table<V>;
+  /** The names of the tables this process opened (a store opens all of its own as it starts). */
+  tableNames(): string[];
+  /**
+   * Runs fn's reads on one consistent view of the data (a read transaction on LMDB), without
+   * holding up writers: what backup reads.
+   */
+  snapshot<T>(fn: () => T): T;
   /** Runs fn as one atomic step; resolves with its result once the step is durable. */
   write<T>(fn: () => T): Promise<T>;
   /** Deletes expired records (runs by itself every sweepMs too). */

@@ -13,6 +13,7 @@ import { EmbeddedChallenges } from "./challenges.js";
 import { EmbeddedEmail } from "./email.js";
 import { EmbeddedGrants } from "./grants.js";
 import { EmbeddedMeta } from "./meta.js";
+import { EmbeddedBackup } from "./backup.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
 import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, NoticePoller } from "./realtime.js";
@@ -36,6 +37,7 @@ export class EmbeddedStore implements Store {
   readonly passkeys: EmbeddedPasskeys;
   readonly twoFactor: EmbeddedTwoFactor;
   readonly meta: EmbeddedMeta;
+  readonly backup: EmbeddedBackup;
 
   /**
    * Counters live in this process (docs/choices.md: attempt limits on the embedded store), their
@@ -66,6 +68,7 @@ export class EmbeddedStore implements Store {
     this.passkeys = new EmbeddedPasskeys(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
     this.meta = new EmbeddedMeta(engine);
+    this.backup = new EmbeddedBackup(engine);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

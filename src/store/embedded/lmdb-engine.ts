@@ -6,7 +6,7 @@
 // server): LMDB serialises their write transactions, and a read sees the last commit of any of them.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { open, type Database, type RootDatabase } from "lmdb";
+import { open, type Database, type RootDatabase, type Transaction } from "lmdb";
 import { dumpLine } from "./map-engine.js";
 import {
   asParts,
@@ -42,6 +42,8 @@ class LmdbTable<V> implements Table<V> {
     private readonly scope: WriteScope,
     /** Whether the engine is still open: lmdb-js, read after close, throws later from a timer of its own. */
     private readonly isOpen: () => boolean,
+    /** The read transaction of a snapshot() in progress, which every read then uses. */
+    private readonly reading: () => { transaction: Transaction } | undefined,
   ) {}
 
   private assertOpen(): void {
@@ -50,7 +52,7 @@ class LmdbTable<V> implements Table<V> {
 
   private read(key: Key): Stored<V> | undefined {
     this.assertOpen();
-    const r = this.db.get(dbKey(asParts(key)));
+    const r = this.db.get(dbKey(asParts(key)), this.reading());
     return live(r) ? r : undefined;
   }
   get(key: Key): V | undefined {
@@ -87,7 +89,9 @@ class LmdbTable<V> implements Table<V> {
     const out: Entry<V>[] = [];
     const now = Date.now();
     const start = opts.after ?? (prefix.length > 0 ? prefix : undefined);
-    for (const { key, value } of this.db.getRange(start === undefined ? {} : { start: dbKey(start) })) {
+    const snap = this.reading();
+    const within = start === undefined ? { ...snap } : { start: dbKey(start), ...snap };
+    for (const { key, value } of this.db.getRange(within)) {
       const parts = partsOf(key);
       if (opts.after !== undefined && compareKeys(parts, opts.after) <= 0) continue;
       if (!hasPrefix(parts, prefix)) {
@@ -115,6 +119,7 @@ export class LmdbEngine implements Engine {
   private readonly tables = new Map<string, LmdbTable<unknown>>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
+  private snap: { transaction: Transaction } | undefined;
 
   /** Opens (or makes) the store in dir. */
   constructor(
@@ -131,9 +136,35 @@ export class LmdbEngine implements Engine {
     let t = this.tables.get(name);
     if (!t) {
       const db = this.root.openDB<Stored<unknown>, KeyPart | KeyPart[]>({ name });
-      this.tables.set(name, (t = new LmdbTable(name, db, this.expiry, this.scope, () => !this.closed)));
+      this.tables.set(
+        name,
+        (t = new LmdbTable(
+          name,
+          db,
+          this.expiry,
+          this.scope,
+          () => !this.closed,
+          () => this.snap,
+        )),
+      );
     }
     return t as LmdbTable<V>;
+  }
+
+  snapshot<T>(fn: () => T): T {
+    if (this.snap) return fn();
+    const transaction = this.root.useReadTransaction();
+    this.snap = { transaction };
+    try {
+      return fn();
+    } finally {
+      this.snap = undefined;
+      transaction.done();
+    }
+  }
+
+  tableNames(): string[] {
+    return [...this.tables.keys()];
   }
 
   write<T>(fn: () => T): Promise<T> {

@@ -118,6 +118,14 @@ export class MapEngine implements Engine {
     return t as MapTable<V>;
   }
 
+  snapshot<T>(fn: () => T): T {
+    return fn(); // synchronous: nothing writes between its reads
+  }
+
+  tableNames(): string[] {
+    return [...this.tables.keys()];
+  }
+
   write<T>(fn: () => T): Promise<T> {
     try {
       return Promise.resolve(this.scope.run(fn));

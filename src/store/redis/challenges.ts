@@ -93,6 +93,14 @@ interface StoredChallenge {
   c: number;
 }
 
+/** A challenge's record from its stored form (also read by a backup, redis/backup.ts). */
+export function decodeChallenge(raw: string): ChallengeRecord {
+  const d = JSON.parse(raw) as StoredChallenge;
+  const rec: ChallengeRecord = { question: d.q, answerHash: d.h, createdAt: d.c };
+  if (d.o !== undefined) rec.owner = d.o;
+  return rec;
+}
+
 /** Owners remembered per node (a key's owner never changes); oldest forgotten first. */
 const MAX_OWNERS = 10_000;
 
@@ -127,10 +135,7 @@ export class RedisChallenges implements ChallengeStore {
   async get(key: string): Promise<ChallengeRecord | null> {
     const raw = await guarded(() => this.redis.get(this.keys.challenge(key)));
     if (raw === null) return null;
-    const d = JSON.parse(raw) as StoredChallenge;
-    const rec: ChallengeRecord = { question: d.q, answerHash: d.h, createdAt: d.c };
-    if (d.o !== undefined) rec.owner = d.o;
-    return rec;
+    return decodeChallenge(raw);
   }
 
   async solve(a: SolveAttempt, rules: SolveRules): Promise<SolveResult> {

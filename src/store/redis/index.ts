@@ -19,6 +19,7 @@ import type {
 import { RedisChallenges } from "./challenges.js";
 import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
+import { RedisBackup } from "./backup.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
 import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
@@ -48,6 +49,7 @@ export class RedisStore implements Store {
   readonly passkeys: RedisPasskeys;
   readonly twoFactor: RedisTwoFactor;
   readonly meta: RedisMeta;
+  readonly backup: RedisBackup;
 
   constructor(
     readonly redis: RedisClient,
@@ -77,6 +79,7 @@ export class RedisStore implements Store {
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
     this.meta = new RedisMeta(redis, this.keys);
+    this.backup = new RedisBackup(redis, this.keys, prefix);
   }
 
   private readonly limiterKey: Buffer;

@@ -142,12 +142,12 @@ export class RedisCustomTokens implements CustomTokenStore {
 
   async get(app: string, id: string): Promise<CustomTokenRecord | null> {
     const raw = await guarded(() => this.redis.hget(this.keys.customTokens(app), id));
-    return raw === null ? null : toRecord(app, id, raw);
+    return raw === null ? null : toCustomTokenRecord(app, id, raw);
   }
 
   async list(app: string): Promise<CustomTokenRecord[]> {
     const all = await guarded(() => this.redis.hgetall(this.keys.customTokens(app)));
-    return Object.entries(all).map(([id, raw]) => toRecord(app, id, raw));
+    return Object.entries(all).map(([id, raw]) => toCustomTokenRecord(app, id, raw));
   }
 
   async revoke(app: string, id: string): Promise<boolean> {
@@ -162,7 +162,7 @@ export class RedisCustomTokens implements CustomTokenStore {
   }
 }
 
-function toRecord(app: string, id: string, raw: string): CustomTokenRecord {
+export function toCustomTokenRecord(app: string, id: string, raw: string): CustomTokenRecord {
   const d = JSON.parse(raw) as StoredToken;
   return { id, app, name: d.n, createdAt: d.c, ...(d.e !== undefined ? { expiresAt: d.e } : {}), revoked: d.r === 1 };
 }

@@ -1,0 +1,99 @@
+// Backup and restore (docs/operations.md#backup-and-restore): what a store gives a backup, and the
+// little a restore needs beyond the other ports. A backup is a list of items in one logical form
+// for every store, so that a backup of Redis restores into the embedded store and the other way
+// round. Restore (src/store/backup.ts) writes most items through the ports a node uses (each store
+// keeps its own indexes), and history through restoreHistory (ids kept: clients resume with them).
+import type { AppRecord, TokenRecord, RefreshRecord, UserRecord } from "./signin.js";
+import type { CustomTokenRecord, StoredEvent } from "./realtime.js";
+import type { SigningKeyRecord } from "./keys.js";
+import type { PasskeyRecord } from "./passkeys.js";
+import type { TwoFactorRecord } from "./two-factor.js";
+import type { ChallengeRecord } from "./challenges.js";
+
+/** An app's history as it stands: its events, the newest id it ever issued, the newest trimmed. */
+export interface HistoryItem {
+  kind: "history";
+  app: string;
+  events: StoredEvent[];
+  /** The newest event id the app ever had ("0-0": none); a `since` after it is a client's invention. */
+  last: string;
+  /** The newest event id trimmed away ("0-0": none); resume after it is complete. */
+  cut: string;
+}
+
+/**
+ * A grant that still stands (its mark "ok"): what restore replays through the ports (a code taken,
+ * its refresh chain started and rotated) so that every index of the store is written as a sign-in
+ * writes it. Revoked grants are left out: nothing of theirs works, and their tokens are left out too.
+ */
+export interface GrantItem {
+  kind: "grant";
+  /** The hash of the code the grant began with. */
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scope: string[];
+  /** When the grant's mark ends (ms since the epoch). */
+  markExpiresAt: number;
+  /** With offline_access: the chain's record, its rotated tokens (by hash), and its live token. */
+  refresh?: { record: RefreshRecord; used: string[]; live: { hash: string; issuedAt: number } };
+}
+
+/** expiresAt: ms since the epoch; records that never expire have none. */
+export type BackupItem =
+  | { kind: "user"; user: UserRecord }
+  | { kind: "picture"; userId: string; data: string /* base64 */ }
+  | { kind: "email"; email: string; userId: string }
+  | { kind: "app"; app: AppRecord }
+  | { kind: "signing-key"; key: SigningKeyRecord }
+  | { kind: "custom-token"; token: CustomTokenRecord }
+  | { kind: "consent"; userId: string; clientId: string; scopes: string[] | null }
+  | { kind: "passkey"; passkey: PasskeyRecord }
+  | { kind: "two-factor"; userId: string; record: TwoFactorRecord; recovery: string[] }
+  | { kind: "challenge"; key: string; record: ChallengeRecord; expiresAt: number }
+  | GrantItem
+  | { kind: "access-token"; hash: string; token: TokenRecord; expiresAt: number }
+  | HistoryItem;
+
+export type BackupKind = BackupItem["kind"];
+
+/** The order items are written and restored in: what an item names comes before it. */
+export const BACKUP_KINDS: readonly BackupKind[] = [
+  "user",
+  "picture",
+  "email",
+  "app",
+  "signing-key",
+  "custom-token",
+  "consent",
+  "passkey",
+  "two-factor",
+  "challenge",
+  "grant",
+  "access-token",
+  "history",
+];
+
+/** What a store holds that a restore would replace, by kind (a store is empty when every count is 0). */
+export interface Holdings {
+  users: number;
+  apps: number;
+  signingKeys: number;
+  challenges: number;
+}
+
+export interface BackupPort {
+  /**
+   * Every item a restore needs, in BACKUP_KINDS order. The embedded store reads them in one
+   * transaction (a snapshot); Redis reads each item atomically with what it depends on
+   * (docs/operations.md#backup-and-restore says what that means while writes go on).
+   */
+  items(): AsyncIterable<BackupItem>;
+  holdings(): Promise<Holdings>;
+  /** Deletes every record (restore --force), keeping the data version. */
+  clear(): Promise<void>;
+  /** Writes an app's history as it was (ids, newest and trimmed ids kept), replacing any. */
+  restoreHistory(history: HistoryItem): Promise<void>;
+  /** How many nodes serve this store now (Redis: the feed's subscribers); restore refuses while any do. */
+  servingNodes(): Promise<number>;
+}

@@ -1,0 +1,303 @@
+// Redis's side of backup and restore (store/ports/backup.ts). Redis has no snapshot a client can
+// read while writes go on, so a backup is a scan: each item is read atomically with what it
+// depends on (one MULTI over keys of one hash tag: a user's two-factor and its recovery codes, a
+// grant's mark and refresh chain, an app's history with its trimmed id), and items are written in
+// dependency order. An item changed during the backup is saved either as it was or as it became;
+// restore goes through the store's own checks, so an item that names something deleted meanwhile
+// (a consent to a deleted app) is dropped rather than restored half.
+import { Cluster, type Redis } from "ioredis";
+import type {
+  BackupItem,
+  BackupPort,
+  GrantItem,
+  Holdings,
+  HistoryItem,
+  PasskeyRecord,
+  RefreshRecord,
+  SigningKeyRecord,
+  TokenRecord,
+  TwoFactorRecord,
+  UserRecord,
+  AppRecord,
+} from "../port.js";
+import { guarded } from "./guarded.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import { toCustomTokenRecord } from "./realtime.js";
+import { decodeChallenge } from "./challenges.js";
+
+const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+
+/** The keys of one scan, by kind (each the part inside its hash tag, or the whole key). */
+interface Found {
+  users: string[];
+  emails: string[];
+  apps: string[];
+  challenges: string[];
+  tokens: string[];
+  chains: string[];
+}
+
+/** "<prefix>:<kind>:{<id>}" → id, for keys that are exactly that. */
+function tagged(key: string, head: string): string | undefined {
+  return key.startsWith(head) && key.endsWith("}") ? key.slice(head.length, -1) : undefined;
+}
+
+export class RedisBackup implements BackupPort {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+    private readonly prefix: string,
+  ) {}
+
+  /** Every master (one on a single Redis). */
+  private masters(): Redis[] {
+    return this.redis instanceof Cluster ? this.redis.nodes("master") : [this.redis];
+  }
+
+  private async scan(): Promise<Found> {
+    const p = this.prefix;
+    const heads = {
+      users: `${p}:user:{`,
+      emails: `${p}:email:{`,
+      apps: `${p}:app:{`,
+      challenges: `${p}:ch:{`,
+      chains: `${p}:refresh-chain:{`,
+    } as const;
+    const found: Found = { users: [], emails: [], apps: [], challenges: [], tokens: [], chains: [] };
+    const tokenHead = `${p}:token:{`;
+    for (const node of this.masters()) {
+      let cursor = "0";
+      do {
+        const [next, keys] = await guarded(() => node.scan(cursor, "MATCH", `${globEscape(p)}:*`, "COUNT", 1000));
+        cursor = next;
+        for (const key of keys) {
+          if (key.startsWith(tokenHead)) {
+            found.tokens.push(key);
+            continue;
+          }
+          for (const [kind, head] of Object.entries(heads) as [keyof typeof heads, string][]) {
+            const id = tagged(key, head);
+            if (id !== undefined) found[kind].push(id);
+          }
+        }
+      } while (cursor !== "0");
+    }
+    return found;
+  }
+
+  async *items(): AsyncIterable<BackupItem> {
+    const found = await this.scan();
+    const r = this.redis;
+    const k = this.keys;
+    const users: UserRecord[] = [];
+    for (const id of found.users) {
+      const raw = await guarded(() => r.get(k.user(id)));
+      if (raw === null) continue;
+      const user = JSON.parse(raw) as UserRecord;
+      users.push(user);
+      yield { kind: "user", user };
+    }
+    for (const u of users) {
+      const data = await guarded(() => r.getBuffer(k.picture(u.id)));
+      if (data) yield { kind: "picture", userId: u.id, data: data.toString("base64") };
+    }
+    for (const email of found.emails)
+      for (const userId of await guarded(() => r.smembers(k.emailUsers(email)))) yield { kind: "email", email, userId };
+    const apps: AppRecord[] = [];
+    for (const clientId of found.apps) {
+      const raw = await guarded(() => r.get(k.app(clientId)));
+      if (raw === null) continue;
+      const app = JSON.parse(raw) as AppRecord;
+      apps.push(app);
+      yield { kind: "app", app };
+    }
+    const keys = await guarded(() => r.hgetall(k.signingKeys));
+    for (const v of Object.values(keys)) yield { kind: "signing-key", key: JSON.parse(v) as SigningKeyRecord };
+    for (const app of apps) {
+      const all = await guarded(() => r.hgetall(k.customTokens(app.clientId)));
+      for (const [id, raw] of Object.entries(all))
+        yield { kind: "custom-token", token: toCustomTokenRecord(app.clientId, id, raw) };
+    }
+    for (const u of users) {
+      const [clients, scopes] = await this.exec<[string[], Record<string, string>]>(
+        r.multi().smembers(k.consents(u.id)).hgetall(k.consentScopes(u.id)),
+      );
+      for (const clientId of clients) {
+        const s = scopes[clientId];
+        yield {
+          kind: "consent",
+          userId: u.id,
+          clientId,
+          scopes: s === undefined ? null : s.split(" ").filter(Boolean),
+        };
+      }
+    }
+    for (const u of users) {
+      const all = await guarded(() => r.hgetall(k.passkeys(u.id)));
+      for (const v of Object.values(all)) yield { kind: "passkey", passkey: JSON.parse(v) as PasskeyRecord };
+    }
+    for (const u of users) {
+      const [raw, recovery] = await this.exec<[string | null, string[]]>(
+        r.multi().get(k.twoFactor(u.id)).smembers(k.twoFactorRecovery(u.id)),
+      );
+      if (raw !== null)
+        yield { kind: "two-factor", userId: u.id, record: JSON.parse(raw) as TwoFactorRecord, recovery };
+    }
+    for (const key of found.challenges) {
+      const [raw, pexp] = await this.exec<[string | null, number]>(
+        r.multi().get(k.challenge(key)).pexpiretime(k.challenge(key)),
+      );
+      if (raw !== null) yield { kind: "challenge", key, record: decodeChallenge(raw), expiresAt: Math.max(0, pexp) };
+    }
+    yield* await this.grants(found);
+    for (const app of apps) {
+      const history = await this.history(app.clientId);
+      if (history) yield history;
+    }
+  }
+
+  private async exec<T extends unknown[]>(m: ReturnType<RedisClient["multi"]>): Promise<T> {
+    const res = await guarded(() => m.exec());
+    if (!res) throw new Error("a backup read was aborted");
+    return res.map(([err, v]) => {
+      if (err) throw err;
+      return v;
+    }) as T;
+  }
+
+  /** The grants that stand ("ok") with their refresh chains, then the access tokens not revoked. */
+  private async grants(found: Found): Promise<BackupItem[]> {
+    const r = this.redis;
+    const k = this.keys;
+    const grants = new Map<string, GrantItem>();
+    const marks = new Map<string, string | null>();
+    for (const grantId of found.chains) {
+      const [mark, markExp, hashes] = await this.exec<[string | null, number, string[]]>(
+        r.multi().get(k.codeUsed(grantId)).pexpiretime(k.codeUsed(grantId)).smembers(k.refreshChain(grantId)),
+      );
+      marks.set(grantId, mark);
+      if (mark !== "ok") continue;
+      const m = r.multi();
+      for (const h of hashes) m.hmget(k.refresh(grantId, h), "rec", "iat", "used");
+      const rows = await this.exec<Array<[string | null, string | null, string | null]>>(m);
+      const used: string[] = [];
+      let live: { hash: string; issuedAt: number; record: RefreshRecord } | undefined;
+      rows.forEach(([rec, iat, u], i) => {
+        const hash = hashes[i]!; // rows follow hashes
+        if (u === "1") used.push(hash);
+        else if (u === "0" && rec !== null)
+          live = { hash, issuedAt: Number(iat), record: JSON.parse(rec) as RefreshRecord };
+      });
+      if (!live) continue;
+      const { record, hash, issuedAt } = live;
+      grants.set(grantId, {
+        kind: "grant",
+        grantId,
+        clientId: record.clientId,
+        userId: record.userId,
+        scope: record.scope,
+        markExpiresAt: Math.max(0, markExp),
+        refresh: { record, used, live: { hash, issuedAt } },
+      });
+    }
+    const access: BackupItem[] = [];
+    for (const key of found.tokens) {
+      const [raw, pexp] = await this.exec<[string | null, number]>(r.multi().get(key).pexpiretime(key));
+      if (raw === null) continue;
+      const token = JSON.parse(raw) as TokenRecord;
+      const grantId = token.codeHash;
+      if (!marks.has(grantId)) {
+        const [mark, markExp] = await this.exec<[string | null, number]>(
+          r.multi().get(k.codeUsed(grantId)).pexpiretime(k.codeUsed(grantId)),
+        );
+        marks.set(grantId, mark);
+        if (mark === "ok")
+          grants.set(grantId, {
+            kind: "grant",
+            grantId,
+            clientId: token.clientId,
+            userId: token.userId,
+            scope: token.scope ?? ["profile"],
+            markExpiresAt: Math.max(0, markExp),
+          });
+      }
+      if (marks.get(grantId) === "revoked") continue;
+      const hash = key.slice(key.lastIndexOf(":") + 1);
+      access.push({ kind: "access-token", hash, token, expiresAt: Math.max(0, pexp) });
+    }
+    return [...grants.values(), ...access];
+  }
+
+  private async history(app: string): Promise<HistoryItem | undefined> {
+    const r = this.redis;
+    const k = this.keys;
+    const stream = k.events(app);
+    if ((await guarded(() => r.exists(stream))) === 0) return undefined;
+    const [info, cut, entries] = await this.exec<[unknown[], string | null, Array<[string, string[]]>]>(
+      r.multi().xinfo("STREAM", stream).get(k.eventsCut(app)).xrange(stream, "-", "+"),
+    );
+    let last = "0-0";
+    for (let i = 0; i + 1 < info.length; i += 2) if (info[i] === "last-generated-id") last = String(info[i + 1]);
+    const events = entries.map(([id, fields]) => {
+      const f: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
+      return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
+    });
+    return { kind: "history", app, events, last, cut: cut ?? "0-0" };
+  }
+
+  async holdings(): Promise<Holdings> {
+    const found = await this.scan();
+    const keys = await guarded(() => this.redis.hlen(this.keys.signingKeys));
+    return {
+      users: found.users.length,
+      apps: found.apps.length,
+      signingKeys: keys,
+      challenges: found.challenges.length,
+    };
+  }
+
+  async clear(): Promise<void> {
+    const keep = new Set([this.keys.dataVersion, this.keys.migrationLock]);
+    for (const node of this.masters()) {
+      let cursor = "0";
+      do {
+        const [next, keys] = await guarded(() =>
+          node.scan(cursor, "MATCH", `${globEscape(this.prefix)}:*`, "COUNT", 1000),
+        );
+        cursor = next;
+        // One UNLINK a key: keys of many hash tags may sit on one Cluster node.
+        const gone = keys.filter((key) => !keep.has(key));
+        if (gone.length) await guarded(() => Promise.all(gone.map((key) => node.unlink(key))));
+      } while (cursor !== "0");
+    }
+  }
+
+  async restoreHistory(h: HistoryItem): Promise<void> {
+    const k = this.keys;
+    const stream = k.events(h.app);
+    const m = this.redis.multi().del(stream, k.eventsCut(h.app), k.eventsOldest(h.app));
+    for (const e of h.events) m.xadd(stream, e.id, "k", e.key, "c", e.correct ? "1" : "0", "t", e.at);
+    if (h.events.length === 0) {
+      // An empty history that was trimmed still exists (its ids go on from `last`): a stream
+      // made by one entry at `last`, then emptied.
+      if (h.last !== "0-0") m.xadd(stream, h.last, "k", "", "c", "0", "t", "").xdel(stream, h.last);
+    } else if (h.last !== h.events[h.events.length - 1]!.id) {
+      m.xsetid(stream, h.last);
+    }
+    if (h.cut !== "0-0") m.set(k.eventsCut(h.app), h.cut);
+    const first = h.events[0];
+    if (first) m.set(k.eventsOldest(h.app), first.id.split("-")[0]!);
+    await this.exec(m);
+  }
+
+  async servingNodes(): Promise<number> {
+    let n = 0;
+    for (const node of this.redis instanceof Cluster ? this.redis.nodes("all") : [this.redis]) {
+      const reply = (await guarded(() => node.pubsub("NUMSUB", this.keys.feed))) as [string, number];
+      n += Number(reply[1]);
+    }
+    return n;
+  }
+}

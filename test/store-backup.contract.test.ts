@@ -1,0 +1,199 @@
+// The backup part of the store port (src/store/ports/backup.ts) and restore over the ports
+// (src/store/backup.ts): one contract, every store. A store's backup, cleared and restored, backs
+// up the same again, and what was restored behaves as before: the live refresh token rotates, a
+// rotated one is caught as reuse, a revoked CUSTOM TOKEN stays revoked, history resumes after its
+// trimmed part and goes on with later ids, an owned challenge still solves.
+import { expect } from "chai";
+import { describeStoreContract } from "./support/backends.js";
+import { restoreItems } from "../src/store/backup.js";
+import type { BackupItem, Store } from "../src/store/port.js";
+
+const HOUR = 3600;
+const limits = { maxEvents: 5, ttlSeconds: HOUR };
+
+async function collect(store: Store): Promise<BackupItem[]> {
+  const out: BackupItem[] = [];
+  for await (const item of store.backup.items()) out.push(item);
+  return out;
+}
+
+async function* from(items: BackupItem[]): AsyncIterable<BackupItem> {
+  yield* items;
+}
+
+/** Items in a comparable form: order-free lists sorted, times to whether they expire. */
+function normal(items: BackupItem[]): string[] {
+  return items
+    .map((i) => {
+      const c = structuredClone(i);
+      if (c.kind === "grant") c.refresh?.used.sort();
+      if (c.kind === "two-factor") c.recovery.sort();
+      const times = (k: string, v: unknown) =>
+        (k === "expiresAt" || k === "markExpiresAt") && typeof v === "number" ? v > 0 : v;
+      return JSON.stringify(c, times);
+    })
+    .sort();
+}
+
+/** Each item's expiry (ms), by its line without it. */
+function expiries(items: BackupItem[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const i of items) {
+    const at = "expiresAt" in i ? i.expiresAt : i.kind === "grant" ? i.markExpiresAt : undefined;
+    if (at !== undefined) m.set(normal([i])[0]!, at);
+  }
+  return m;
+}
+
+describeStoreContract("Store contract: backup and restore", (backend) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = (await backend.startNode()).opened.store;
+  });
+
+  /** One of everything a backup holds, made through the ports as the service makes it. */
+  async function fill(): Promise<{ eventIds: string[] }> {
+    const now = Date.now();
+    await store.accounts.create({
+      id: "u1",
+      username: "ulla",
+      displayName: "Ulla",
+      passwordHash: "scrypt$x",
+      createdAt: now,
+      email: "ulla@example.com",
+      picture: { type: "image/png", version: 1 },
+    });
+    await store.accounts.savePicture("u1", Buffer.from([137, 80, 78, 71, 0, 255]));
+    await store.email.indexEmail("ulla@example.com", "u1");
+    await store.apps.create({
+      clientId: "app1",
+      ownerId: "u1",
+      name: "App",
+      redirectUris: ["https://a.example/cb"],
+      secretHash: "ab",
+      createdAt: now,
+    });
+    await store.signingKeys.add({
+      kid: "k1",
+      alg: "RS256",
+      publicJwk: { kty: "RSA", n: "x", e: "AQAB" },
+      sealedPrivateKey: "sealed",
+      createdAt: now,
+      activatesAt: now,
+    });
+    await store.customTokens.create({ id: "t1", app: "app1", name: "live", createdAt: now, revoked: false });
+    await store.customTokens.create({ id: "t2", app: "app1", name: "gone", createdAt: now, revoked: false });
+    await store.customTokens.revoke("app1", "t2");
+    await store.grants.grantConsent("u1", "app1");
+    await store.consentScopes.set("u1", "app1", ["openid", "profile", "offline_access"]);
+    await store.passkeys.add({
+      id: "cred1",
+      userId: "u1",
+      name: "Laptop",
+      publicKey: "pk",
+      counter: 3,
+      deviceType: "multiDevice",
+      backedUp: true,
+      createdAt: now,
+    });
+    await store.twoFactor.enable("u1", { sealedSecret: "s", enabledAt: now }, ["h1", "h2", "h3"]);
+    await store.challenges.create("c1", { question: "q", answerHash: "ah", owner: "app1", createdAt: now }, HOUR);
+    // A grant with a chain rotated twice, and its access token; a revoked grant and its token.
+    const code = { clientId: "app1", userId: "u1", redirectUri: "https://a.example/cb", redirectUriGiven: true };
+    const record = {
+      grantId: "g1",
+      userId: "u1",
+      clientId: "app1",
+      scope: ["openid", "offline_access"],
+      grantExpiresAt: now + 2 * HOUR * 1000,
+    };
+    for (const g of ["g1", "g2"]) {
+      await store.grants.saveCode(g, { ...code, scope: record.scope }, 60, 3 * HOUR);
+      await store.grants.takeCode(g, HOUR);
+      await store.grants.saveToken(
+        `a-${g}`,
+        { userId: "u1", clientId: "app1", codeHash: g, scope: record.scope },
+        HOUR,
+      );
+    }
+    await store.grants.startRefresh("r1", record, now);
+    await store.grants.rotateRefresh("r1", "app1", "r2", now);
+    await store.grants.rotateRefresh("r2", "app1", "r3", now);
+    await store.grants.revokeGrant("g2", HOUR);
+    // A history longer than its limit: trimmed (exactly here, or by Redis's approximate trim).
+    const eventIds: string[] = [];
+    for (let i = 0; i < 110; i++)
+      eventIds.push((await store.events.append("app1", { key: "c1", correct: i % 2 === 0, at: "t" }, limits)).id);
+    return { eventIds };
+  }
+
+  it("When a store is backed up, cleared and restored, then its backup is the same again, and the restored records behave as before", async () => {
+    const { eventIds } = await fill();
+    const before = await collect(store);
+    const kinds = new Set(before.map((i) => i.kind));
+    expect([...kinds].sort()).to.deep.equal(
+      [
+        "user",
+        "picture",
+        "email",
+        "app",
+        "signing-key",
+        "custom-token",
+        "consent",
+        "passkey",
+        "two-factor",
+        "challenge",
+        "grant",
+        "access-token",
+        "history",
+      ].sort(),
+    );
+    // The revoked grant and its token are left out.
+    expect(before.filter((i) => i.kind === "grant").map((i) => (i as { grantId: string }).grantId)).to.deep.equal([
+      "g1",
+    ]);
+    expect(before.filter((i) => i.kind === "access-token")).to.have.length(1);
+    const readBefore = await store.events.readAfter("app1", eventIds[eventIds.length - 3]!, 10, limits);
+
+    expect(Object.values(await store.backup.holdings()).some((n) => n > 0)).to.equal(true);
+    await store.backup.clear();
+    expect(await store.backup.holdings()).to.deep.equal({ users: 0, apps: 0, signingKeys: 0, challenges: 0 });
+    expect(await collect(store)).to.deep.equal([]);
+    expect(await store.accounts.byUsername("ulla")).to.equal(null);
+
+    const counts = await restoreItems(store, from(before));
+    expect(counts.dropped).to.equal(0);
+    const after = await collect(store);
+    expect(normal(after)).to.deep.equal(normal(before));
+    // Lifetimes are kept to the second.
+    const was = expiries(before);
+    for (const [line, at] of expiries(after)) expect(Math.abs(at - was.get(line)!), line).to.be.at.most(2000);
+
+    expect((await store.accounts.byUsername("ulla"))!.id).to.equal("u1");
+    expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);
+    expect(await store.email.usersByEmail("ulla@example.com")).to.deep.equal(["u1"]);
+    expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);
+    expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
+    expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
+    expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);
+    expect((await store.customTokens.get("app1", "t1"))!.revoked).to.equal(false);
+    expect(await store.grants.token("a-g1", "app1")).to.include({ codeHash: "g1" });
+    expect(await store.grants.token("a-g2", "app1")).to.equal(null);
+    // History: the same read after restore, and new ids go on after the last.
+    expect(await store.events.readAfter("app1", eventIds[eventIds.length - 3]!, 10, limits)).to.deep.equal(readBefore);
+    expect((await store.events.readAfter("app1", "0-0", 10, limits)).complete).to.equal(false);
+    const solved = await store.challenges.solve(
+      { key: "c1", address: "198.51.100.1", answerHash: "ah", at: "now" },
+      { limits: { perAddress: 10, perAddressWindow: 60, perKey: 10, perKeyWindow: 60 }, history: limits },
+    );
+    expect(solved).to.have.property("status", "counted");
+    const next = (solved as { event?: { id: string } }).event!.id;
+    const [nm, ns] = next.split("-").map(Number) as [number, number];
+    const [lm, ls] = eventIds[eventIds.length - 1]!.split("-").map(Number) as [number, number];
+    expect(nm > lm || (nm === lm && ns > ls), `${next} after ${eventIds.at(-1)}`).to.equal(true);
+    // The chain: the live token rotates; a rotated one is reuse, which ends the grant.
+    expect((await store.grants.rotateRefresh("r3", "app1", "r4", Date.now())).kind).to.equal("rotated");
+    expect((await store.grants.rotateRefresh("r1", "app1", "r5", Date.now())).kind).to.equal("reused");
+    expect((await store.grants.rotateRefresh("r4", "app1", "r6", Date.now())).kind).to.equal("revoked");
+  });
+});
