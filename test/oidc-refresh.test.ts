@@ -4,7 +4,8 @@
 import { expect } from "chai";
 import * as oauth from "oauth4webapi";
 import { describeBackends } from "./support/backends.js";
-import type { TestNode } from "./support/nodes.js";
+import { TEST_SECRET, type TestNode } from "./support/nodes.js";
+import { keyedHash } from "../src/domain/secrets.js";
 import { OFFLINE, answerKeys, grant, offlinePair, people, refresh } from "./support/grants.js";
 import { PageClient, authorize, csrfOf, pkce, token, userInfo, type TestApp } from "./support/pages.js";
 
@@ -199,8 +200,20 @@ describeBackends("Refresh tokens", (backend) => {
       const signedIn = Date.now(); // the code was redeemed before this: the grant ends at most 3 s after it
       await sleep(1000);
       const r = await refresh(base, app, first.refresh);
-      // On a machine too busy to refresh within the grant's 3 s, this says so.
-      expect(r.status, `the refresh answered ${Date.now() - signedIn} ms after the sign-in: ${r.text}`).to.equal(200);
+      if (r.status !== 200) {
+        // Seen once in a full parallel run on LMDB (1.2 s in, invalid_grant): say what the store
+        // holds of the token and its grant, so that the cause shows if it happens again.
+        const state = await node.opened.store.grants.refreshToken(
+          keyedHash(TEST_SECRET, "refresh", first.refresh),
+          app.clientId,
+        );
+        const user = await node.opened.store.accounts.byUsername("alice");
+        const ends =
+          state && "record" in state ? `the grant ends ${state.record.grantExpiresAt - Date.now()} ms from now` : "";
+        expect.fail(
+          `the refresh answered ${r.status} ${Date.now() - signedIn} ms after the trade: ${r.text}; the store holds the token as ${JSON.stringify(state)} ${ends}, alice ${user ? "exists" : "is gone"}`,
+        );
+      }
       await sleep(Math.max(0, signedIn + 3050 - Date.now()));
       // Some 2 s after its own issue (inside its lifetime, were a rotation to extend it), but past the grant's end.
       const late = await refresh(base, app, r.json.refresh_token);
