@@ -226,6 +226,16 @@ describeBackends(
           },
         ],
         [
+          "the 400 page of an unregistered redirect URL (the value shown, shortened)",
+          async () => {
+            const sent = `https://evil.example/<script>${"a".repeat(400)}`;
+            const q = new URLSearchParams({ client_id: clientId, redirect_uri: sent });
+            const r = await page.goto(`${node.url}/authorize?${q}`);
+            expect(r?.status()).to.equal(400);
+            expect(await page.textContent("code.sent-redirect")).to.equal(`${sent.slice(0, 300)}…`);
+          },
+        ],
+        [
           "the 403 page (a form that expired)",
           async () => {
             await page.goto(`${node.url}/signin`);

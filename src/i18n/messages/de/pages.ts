@@ -142,8 +142,15 @@ export const pages: PagesMessages = {
   "err.repeated": "Ein Parameter wurde mehrfach angegeben.",
   "err.unknownClient":
     "Die App, die Sie hierher geschickt hat, ist bei {service} nicht registriert (unbekannte client_id).",
-  "err.unknownRedirect":
-    "Die App hat Sie mit einer Weiterleitungs-URL hierher geschickt, die sie nicht registriert hat.",
+  "redirect.refused":
+    "{app} hat Sie mit einer Weiterleitungs-URL hierher geschickt, die bei {service} nicht registriert ist.",
+  "redirect.forDevelopers": "Für die Entwickler der App",
+  "redirect.sent": "Die gesendete redirect_uri:",
+  "redirect.shortened": "Gekürzt: die ersten {shown} von {total} Zeichen.",
+  "redirect.none":
+    "Es wurde keine redirect_uri gesendet, und die App hat mehrere registriert: Die Anfrage muss eine davon nennen.",
+  "redirect.fix":
+    "Registrieren Sie genau diese URL für die App auf der Entwicklerseite, oder senden Sie eine, die die App registriert hat. {service} schickt niemanden zu einer URL weiter, die die App nicht registriert hat.",
   "error.goAccount": "Zu Ihrem Konto",
   "error.unknownLanguage": "Diese Sprache ist nicht verfügbar.",
 

@@ -145,7 +145,14 @@ export const pages = {
   "err.chooseAllowOrDeny": "Choose Allow or Deny.",
   "err.repeated": "A parameter was given more than once.",
   "err.unknownClient": "The app that sent you here is not registered with {service} (unknown client_id).",
-  "err.unknownRedirect": "The app sent you here with a redirect URL it has not registered.",
+  "redirect.refused": "{app} sent you here with a redirect URL it has not registered with {service}.",
+  "redirect.forDevelopers": "For the app’s developers",
+  "redirect.sent": "The redirect_uri that was sent:",
+  "redirect.shortened": "Shortened: the first {shown} of its {total} characters.",
+  "redirect.none":
+    "No redirect_uri was sent, and the app has registered more than one: the request must name one of them.",
+  "redirect.fix":
+    "Register this exact URL for the app on the developers page, or send one the app has registered. {service} never sends anyone on to a URL the app has not registered.",
   "error.goAccount": "Go to your account",
   "error.unknownLanguage": "This language is not available.",
 
