@@ -111,6 +111,14 @@ describeBackends(
       const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const page = await context.newPage();
       const states: Array<[string, () => Promise<unknown>]> = [
+        [
+          "landing page, signed out",
+          async () => {
+            const r = await page.goto(`${node.url}/`);
+            expect(r?.status()).to.equal(200);
+            expect(await page.locator('main a[href="/signin"]').count()).to.equal(1);
+          },
+        ],
         ["sign-in", () => page.goto(`${node.url}/signin`)],
         [
           "sign-in, wrong password",
@@ -198,6 +206,13 @@ describeBackends(
               page.click('form[action="/account/password"] button[type=submit]'),
             ]);
             expect(await page.getAttribute("#new_password", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "landing page, signed in",
+          async () => {
+            await page.goto(`${node.url}/`);
+            expect(await page.locator('main a[href="/developers"]').count()).to.equal(1);
           },
         ],
         ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],

@@ -10,6 +10,17 @@ export const pages: PagesMessages = {
   "layout.signout": "Abmelden",
   "layout.language": "Sprache",
 
+  "home.title": "Willkommen bei {service}",
+  "home.lead": "Mit einem {service}-Konto melden Sie sich bei allen Apps an, die es verwenden.",
+  "home.signin": "Anmelden",
+  "home.signedInAs": "Sie sind als {name} angemeldet.",
+  "home.account": "Ihr Konto",
+  "home.accountHint":
+    "Profil, E-Mail, Passwort, Passkeys, Zwei-Faktor, Sitzungen und die Apps, denen Sie Zugriff gegeben haben.",
+  "home.developers": "Entwickler",
+  "home.developersHint":
+    "Registrieren Sie Apps, die Menschen mit {service} anmelden, mit ihren Geheimnissen und Tokens.",
+
   "form.problem": "Bitte prüfen Sie Ihre Eingabe",
   "form.optional": "optional",
 

@@ -11,6 +11,16 @@ export const pages = {
   "layout.signout": "Sign out",
   "layout.language": "Language",
 
+  // The landing page ({auth_url}/).
+  "home.title": "Welcome to {service}",
+  "home.lead": "One {service} account signs you in to every app that uses it.",
+  "home.signin": "Sign in",
+  "home.signedInAs": "You are signed in as {name}.",
+  "home.account": "Your account",
+  "home.accountHint": "Profile, email, password, passkeys, two-factor, sessions, and the apps you allowed.",
+  "home.developers": "Developers",
+  "home.developersHint": "Register apps that sign people in with {service}, with their secrets and tokens.",
+
   // Forms.
   "form.problem": "There is a problem",
   "form.optional": "optional",

@@ -10,6 +10,17 @@ export const pages: PagesMessages = {
   "layout.signout": "Cerrar sesión",
   "layout.language": "Idioma",
 
+  "home.title": "Te damos la bienvenida a {service}",
+  "home.lead": "Una sola cuenta de {service} te permite iniciar sesión en todas las aplicaciones que la usan.",
+  "home.signin": "Iniciar sesión",
+  "home.signedInAs": "Has iniciado sesión como {name}.",
+  "home.account": "Tu cuenta",
+  "home.accountHint":
+    "Perfil, correo, contraseña, llaves de acceso, verificación en dos pasos, sesiones y las aplicaciones que has autorizado.",
+  "home.developers": "Desarrolladores",
+  "home.developersHint":
+    "Registra las aplicaciones que inician la sesión de sus usuarios con {service}, con sus secretos y tokens.",
+
   "form.problem": "Hay un problema",
   "form.optional": "opcional",
 

@@ -10,6 +10,17 @@ export const pages: PagesMessages = {
   "layout.signout": "Se déconnecter",
   "layout.language": "Langue",
 
+  "home.title": "Bienvenue sur {service}",
+  "home.lead": "Un seul compte {service} vous connecte à toutes les applications qui l’utilisent.",
+  "home.signin": "Se connecter",
+  "home.signedInAs": "Vous êtes connecté en tant que {name}.",
+  "home.account": "Votre compte",
+  "home.accountHint":
+    "Profil, e-mail, mot de passe, clés d’accès, double authentification, sessions et applications autorisées.",
+  "home.developers": "Développeurs",
+  "home.developersHint":
+    "Enregistrez les applications qui connectent leurs utilisateurs avec {service}, avec leurs secrets et leurs jetons.",
+
   "form.problem": "Un élément est à corriger",
   "form.optional": "facultatif",
 

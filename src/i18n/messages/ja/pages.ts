@@ -10,6 +10,15 @@ export const pages: PagesMessages = {
   "layout.signout": "ログアウト",
   "layout.language": "言語",
 
+  "home.title": "{service} へようこそ",
+  "home.lead": "{service} のアカウントひとつで、それを使うすべてのアプリにログインできます。",
+  "home.signin": "ログイン",
+  "home.signedInAs": "{name} としてログインしています。",
+  "home.account": "あなたのアカウント",
+  "home.accountHint": "プロフィール、メール、パスワード、パスキー、2 段階認証、セッション、許可したアプリ。",
+  "home.developers": "開発者向け",
+  "home.developersHint": "{service} でユーザーをログインさせるアプリと、そのシークレットやトークンを登録・管理します。",
+
   "form.problem": "入力内容を確認してください",
   "form.optional": "任意",
 
