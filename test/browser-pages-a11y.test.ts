@@ -111,6 +111,14 @@ describeBackends(
       const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const page = await context.newPage();
       const states: Array<[string, () => Promise<unknown>]> = [
+        [
+          "landing page, signed out",
+          async () => {
+            const r = await page.goto(`${node.url}/`);
+            expect(r?.status()).to.equal(200);
+            expect(await page.locator('main a[href="/signin"]').count()).to.equal(1);
+          },
+        ],
         ["sign-in", () => page.goto(`${node.url}/signin`)],
         [
           "sign-in, wrong password",
@@ -200,6 +208,13 @@ describeBackends(
             expect(await page.getAttribute("#new_password", "aria-invalid")).to.equal("true");
           },
         ],
+        [
+          "landing page, signed in",
+          async () => {
+            await page.goto(`${node.url}/`);
+            expect(await page.locator('main a[href="/developers"]').count()).to.equal(1);
+          },
+        ],
         ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],
         ["broken reset link", () => page.goto(`${node.url}/reset?token=nope`)],
         [
@@ -223,6 +238,16 @@ describeBackends(
           async () => {
             const r = await page.goto(`${node.url}/authorize?client_id=nope`);
             expect(r?.status()).to.equal(400);
+          },
+        ],
+        [
+          "the 400 page of an unregistered redirect URL (the value shown, shortened)",
+          async () => {
+            const sent = `https://evil.example/<script>${"a".repeat(400)}`;
+            const q = new URLSearchParams({ client_id: clientId, redirect_uri: sent });
+            const r = await page.goto(`${node.url}/authorize?${q}`);
+            expect(r?.status()).to.equal(400);
+            expect(await page.textContent("code.sent-redirect")).to.equal(`${sent.slice(0, 300)}…`);
           },
         ],
         [

@@ -44,6 +44,56 @@ describeBackends("Authorize", (backend) => {
       });
     }
 
+    it("then an unregistered redirect_uri's 400 page names the app and shows the value sent, HTML-escaped, for the developer", async () => {
+      const sent = "https://evil.example/cb?next=<script>alert(1)</script>&x=\"'";
+      for (const c of [alice, new PageClient(base)]) {
+        const r = await c.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: sent })}`);
+        expect(r.status).to.equal(400);
+        expect(r.headers.location).to.equal(undefined);
+        expect(r.text).to.contain('<strong class="app-name">Photo &lt;Printer></strong>');
+        expect(r.text).to.contain(
+          '<code class="sent-redirect">https://evil.example/cb?next=&lt;script>alert(1)&lt;/script>&amp;x=&quot;\'</code>',
+        );
+        expect(r.text).to.not.contain("<script>");
+        expect(r.text).to.not.contain("<Printer>");
+        // Shown as text only: never a link to it.
+        expect(r.text).to.not.contain('href="https://evil.example');
+      }
+      // The consent form's POST is refused the same way.
+      const form = await alice.get(
+        `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://other.example/cb" })}`,
+      );
+      const posted = await alice.post("/authorize", {
+        _csrf: csrfOf(form.text),
+        client_id: app.clientId,
+        redirect_uri: "https://evil.example/posted",
+        decision: "allow",
+      });
+      expect(posted.status).to.equal(400);
+      expect(posted.text).to.contain('<code class="sent-redirect">https://evil.example/posted</code>');
+    });
+
+    it("then a long unregistered redirect_uri is shown cut, visibly, with its full length; none sent says so", async () => {
+      const sent = `https://evil.example/${"a".repeat(2000)}`;
+      const r = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: sent })}`);
+      expect(r.status).to.equal(400);
+      const shown = /<code class="sent-redirect">([^<]*)<\/code>/.exec(r.text)?.[1];
+      expect(shown).to.equal(`${sent.slice(0, 300)}…`);
+      expect(r.text).to.match(
+        /<p class="muted redirect-shortened">Shortened: the first 300 of its 2,021 characters\.<\/p>/,
+      );
+      // Control characters are shown as they travel in a URL, not as raw bytes.
+      const odd = await alice.get(
+        `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://evil.example/\n\u0000x" })}`,
+      );
+      expect(odd.text).to.contain('<code class="sent-redirect">https://evil.example/%0A%00x</code>');
+      const none = await alice.get(`/authorize?${new URLSearchParams({ client_id: app.clientId })}`);
+      expect(none.status).to.equal(400);
+      expect(none.text).to.contain("No redirect_uri was sent, and the app has registered more than one");
+      expect(none.text).to.contain('<strong class="app-name">Photo &lt;Printer></strong>');
+      expect(none.text).to.not.contain("sent-redirect");
+    });
+
     it("then a loopback redirect URL matches with any port (RFC 8252)", async () => {
       const u = await authorize(alice, {
         client_id: app.clientId,

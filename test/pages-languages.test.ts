@@ -135,6 +135,12 @@ describeBackends("Pages in five languages", (backend) => {
       const bad = await user.post("/developers", { _csrf: csrfOf(made.text), name: "", redirect_uri: "ftp://x" });
       keep("developers refused", bad.text);
       keep("broken sign-in link", (await user.get("/authorize?client_id=nope")).text);
+      const unregistered = new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://evil.example/cb" });
+      keep("unregistered redirect URL", (await user.get(`/authorize?${unregistered}`)).text);
+      unregistered.set("redirect_uri", `https://evil.example/${"a".repeat(400)}`);
+      keep("unregistered redirect URL, shortened", (await user.get(`/authorize?${unregistered}`)).text);
+      keep("landing page, signed in", (await user.get("/")).text);
+      keep("landing page, signed out", (await new PageClient(base).get("/", { cookie: `lang=${lang}` })).text);
       keep("not found", (await user.post(`/developers/${id}/tokens/nope/revoke`, { _csrf: csrfOf(made.text) })).text);
       // Two-factor: its setup, a wrong first code, the recovery codes, /account with it on, a wrong
       // code to turn it off, and the second sign-in step with its refusal.

@@ -32,16 +32,20 @@ export function allowOf(methods: readonly Method[]): string {
   return allowed.join(", ");
 }
 
+/** A step of a route: a handler, or an error handler for the steps before it (express runs it only on an error). */
+type Step = RequestHandler | ErrorRequestHandler;
+
 export function route(
   router: Router,
   path: string,
-  handlers: Partial<Record<Method, RequestHandler | RequestHandler[]>>,
+  /** Each method's steps; an error handler among them handles what the steps before it raised. */
+  handlers: Partial<Record<Method, RequestHandler | Step[]>>,
   /** Steps for every request to the path, whatever its method, 405 and OPTIONS included. */
   before: readonly RequestHandler[] = [],
 ) {
   const r = router.route(path);
   if (before.length > 0) r.all(...before);
-  for (const [m, h] of Object.entries(handlers) as Array<[Method, RequestHandler | RequestHandler[]]>) {
+  for (const [m, h] of Object.entries(handlers) as Array<[Method, RequestHandler | Step[]]>) {
     r[m](...(Array.isArray(h) ? h : [h]));
   }
   const allow = allowOf(Object.keys(handlers) as Method[]);

@@ -1,7 +1,8 @@
 // GET/POST {auth_url}/authorize — the authorization endpoint (docs/http-api.md#get-auth_urlauthorize, RFC 6749 §4.1,
 // RFC 7636, RFC 9207; OpenID Connect Core §3.1.2 when `scope` holds openid). Unknown client or
-// unregistered redirect URL: a 400 page, never a redirect. A request without openid gets exactly
-// what the plain OAuth flow gives; the OpenID parameters (prompt, max_age, …) are read only with it.
+// unregistered redirect URL: a 400 page, never a redirect (the latter names the app and shows the
+// value sent). A request without openid gets exactly what the plain OAuth flow gives; the OpenID
+// parameters (prompt, max_age, …) are read only with it.
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
 import { grantedScopes } from "../../domain/oidc.js";
@@ -10,6 +11,7 @@ import { codePointLength } from "../../domain/text.js";
 import { english, message, type MessageRef } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ConsentPage, ErrorPage } from "../../views/consent.js";
+import { RedirectRefusedPage } from "../../views/redirect-refused.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { pictureUrl } from "../pages/pictures.js";
@@ -84,7 +86,11 @@ async function check(
   const app = p.client_id ? await deps.apps.byClientId(p.client_id) : null;
   if (!app) return void bad(message("err.unknownClient", { service: deps.config.serviceName }));
   const redirectUri = OAuth.resolveRedirect(app, p.redirect_uri);
-  if (!redirectUri) return void bad(message("err.unknownRedirect"));
+  if (!redirectUri) {
+    // The value and the app's name, so the developer can fix one or the other; never a redirect.
+    const ui = pageUi(req, deps.config);
+    return void sendPage(res, 400, RedirectRefusedPage({ ui, appName: app.name, sent: p.redirect_uri }));
+  }
   // A state over its bound is never echoed (by this or any later error): a Location of up to the
   // whole 16 KB request would make the response's headers too large for clients to read.
   if (p.state !== undefined && codePointLength(p.state) > 2000) {

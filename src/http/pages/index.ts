@@ -22,6 +22,7 @@ import {
 import type { Config } from "../../config.js";
 import { getAsset } from "./assets.js";
 import { getFavicon } from "./icon.js";
+import { homePage, pageOnly } from "./home.js";
 import type { PagesDeps } from "./context.js";
 import { setLanguage } from "./lang.js";
 import { pageUi } from "./ui.js";
@@ -75,17 +76,16 @@ const pageErrors = (config: Config) =>
     sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e).text }));
   };
 
+/** The pages' form body reader (the last step of pageStack). */
+const formBody = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 });
+
 /**
  * What every page request goes through before its handler: the page headers, the session and CSRF
  * helpers, the form body. The passkey JSON endpoints among the pages (../passkeys-api.ts, in the
  * route table) run the same steps first.
  */
 export function pageStack(deps: PagesDeps): RequestHandler[] {
-  return [
-    pageHeaders(deps.config),
-    ...sessions(deps.config, deps.pageSessions),
-    express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 100 }),
-  ];
+  return [pageHeaders(deps.config), ...sessions(deps.config, deps.pageSessions), formBody];
 }
 
 /** The pages; `stack` is pageStack(deps), made once for them and the passkey endpoints. */
@@ -95,6 +95,13 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/assets/:file", { get: getAsset });
   route(router, "/favicon.ico", { get: getFavicon });
 
+  // The landing page: exactly "/" (a use() path matches by prefix, so "/" cannot be in PAGE_PATHS),
+  // after pageOnly (home.ts: what is not a browser's GET or HEAD leaves the route, for the JSON 404
+  // of before), with the same steps as the others but the form body, which it has no use for (a
+  // body it could not read would be an error page where the API answered before), and its own
+  // errors as a page.
+  const landing = [pageOnly, ...stack.filter((step) => step !== formBody)];
+  route(router, "/", { get: [homePage(deps), pageErrors(deps.config)] }, landing);
   router.use(PAGE_PATHS, ...stack);
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });

@@ -10,6 +10,17 @@ export const pages: PagesMessages = {
   "layout.signout": "Abmelden",
   "layout.language": "Sprache",
 
+  "home.title": "Willkommen bei {service}",
+  "home.lead": "Mit einem {service}-Konto melden Sie sich bei allen Apps an, die es verwenden.",
+  "home.signin": "Anmelden",
+  "home.signedInAs": "Sie sind als {name} angemeldet.",
+  "home.account": "Ihr Konto",
+  "home.accountHint":
+    "Profil, E-Mail, Passwort, Passkeys, Zwei-Faktor, Sitzungen und die Apps, denen Sie Zugriff gegeben haben.",
+  "home.developers": "Entwickler",
+  "home.developersHint":
+    "Registrieren Sie Apps, die Menschen mit {service} anmelden, mit ihren Geheimnissen und Tokens.",
+
   "form.problem": "Bitte prüfen Sie Ihre Eingabe",
   "form.optional": "optional",
 
@@ -142,8 +153,15 @@ export const pages: PagesMessages = {
   "err.repeated": "Ein Parameter wurde mehrfach angegeben.",
   "err.unknownClient":
     "Die App, die Sie hierher geschickt hat, ist bei {service} nicht registriert (unbekannte client_id).",
-  "err.unknownRedirect":
-    "Die App hat Sie mit einer Weiterleitungs-URL hierher geschickt, die sie nicht registriert hat.",
+  "redirect.refused":
+    "{app} hat Sie mit einer Weiterleitungs-URL hierher geschickt, die bei {service} nicht registriert ist.",
+  "redirect.forDevelopers": "Für die Entwickler der App",
+  "redirect.sent": "Die gesendete redirect_uri:",
+  "redirect.shortened": "Gekürzt: die ersten {shown} von {total} Zeichen.",
+  "redirect.none":
+    "Es wurde keine redirect_uri gesendet, und die App hat mehrere registriert: Die Anfrage muss eine davon nennen.",
+  "redirect.fix":
+    "Registrieren Sie genau diese URL für die App auf der Entwicklerseite, oder senden Sie eine, die die App registriert hat. {service} schickt niemanden zu einer URL weiter, die die App nicht registriert hat.",
   "error.goAccount": "Zu Ihrem Konto",
   "error.unknownLanguage": "Diese Sprache ist nicht verfügbar.",
 

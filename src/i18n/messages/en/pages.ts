@@ -11,6 +11,16 @@ export const pages = {
   "layout.signout": "Sign out",
   "layout.language": "Language",
 
+  // The landing page ({auth_url}/).
+  "home.title": "Welcome to {service}",
+  "home.lead": "One {service} account signs you in to every app that uses it.",
+  "home.signin": "Sign in",
+  "home.signedInAs": "You are signed in as {name}.",
+  "home.account": "Your account",
+  "home.accountHint": "Profile, email, password, passkeys, two-factor, sessions, and the apps you allowed.",
+  "home.developers": "Developers",
+  "home.developersHint": "Register apps that sign people in with {service}, with their secrets and tokens.",
+
   // Forms.
   "form.problem": "There is a problem",
   "form.optional": "optional",
@@ -145,7 +155,14 @@ export const pages = {
   "err.chooseAllowOrDeny": "Choose Allow or Deny.",
   "err.repeated": "A parameter was given more than once.",
   "err.unknownClient": "The app that sent you here is not registered with {service} (unknown client_id).",
-  "err.unknownRedirect": "The app sent you here with a redirect URL it has not registered.",
+  "redirect.refused": "{app} sent you here with a redirect URL it has not registered with {service}.",
+  "redirect.forDevelopers": "For the app’s developers",
+  "redirect.sent": "The redirect_uri that was sent:",
+  "redirect.shortened": "Shortened: the first {shown} of its {total} characters.",
+  "redirect.none":
+    "No redirect_uri was sent, and the app has registered more than one: the request must name one of them.",
+  "redirect.fix":
+    "Register this exact URL for the app on the developers page, or send one the app has registered. {service} never sends anyone on to a URL the app has not registered.",
   "error.goAccount": "Go to your account",
   "error.unknownLanguage": "This language is not available.",
 

@@ -10,6 +10,17 @@ export const pages: PagesMessages = {
   "layout.signout": "Cerrar sesión",
   "layout.language": "Idioma",
 
+  "home.title": "Te damos la bienvenida a {service}",
+  "home.lead": "Una sola cuenta de {service} te permite iniciar sesión en todas las aplicaciones que la usan.",
+  "home.signin": "Iniciar sesión",
+  "home.signedInAs": "Has iniciado sesión como {name}.",
+  "home.account": "Tu cuenta",
+  "home.accountHint":
+    "Perfil, correo, contraseña, llaves de acceso, verificación en dos pasos, sesiones y las aplicaciones que has autorizado.",
+  "home.developers": "Desarrolladores",
+  "home.developersHint":
+    "Registra las aplicaciones que inician la sesión de sus usuarios con {service}, con sus secretos y tokens.",
+
   "form.problem": "Hay un problema",
   "form.optional": "opcional",
 
@@ -141,7 +152,14 @@ export const pages: PagesMessages = {
   "err.chooseAllowOrDeny": "Elige Permitir o Denegar.",
   "err.repeated": "Un parámetro se ha indicado más de una vez.",
   "err.unknownClient": "La aplicación que te ha enviado aquí no está registrada en {service} (client_id desconocido).",
-  "err.unknownRedirect": "La aplicación te ha enviado aquí con una URL de redirección que no ha registrado.",
+  "redirect.refused": "{app} te ha enviado aquí con una URL de redirección que no ha registrado en {service}.",
+  "redirect.forDevelopers": "Para quienes desarrollan la aplicación",
+  "redirect.sent": "El redirect_uri enviado:",
+  "redirect.shortened": "Acortado: los primeros {shown} de sus {total} caracteres.",
+  "redirect.none":
+    "No se envió ningún redirect_uri y la aplicación tiene varios registrados: la solicitud debe indicar uno.",
+  "redirect.fix":
+    "Registra exactamente esta URL para la aplicación en la página de desarrolladores, o envía una que la aplicación haya registrado. {service} nunca envía a nadie a una URL que la aplicación no haya registrado.",
   "error.goAccount": "Ir a tu cuenta",
   "error.unknownLanguage": "Este idioma no está disponible.",
 

@@ -10,6 +10,17 @@ export const pages: PagesMessages = {
   "layout.signout": "Se déconnecter",
   "layout.language": "Langue",
 
+  "home.title": "Bienvenue sur {service}",
+  "home.lead": "Un seul compte {service} vous connecte à toutes les applications qui l’utilisent.",
+  "home.signin": "Se connecter",
+  "home.signedInAs": "Vous êtes connecté en tant que {name}.",
+  "home.account": "Votre compte",
+  "home.accountHint":
+    "Profil, e-mail, mot de passe, clés d’accès, double authentification, sessions et applications autorisées.",
+  "home.developers": "Développeurs",
+  "home.developersHint":
+    "Enregistrez les applications qui connectent leurs utilisateurs avec {service}, avec leurs secrets et leurs jetons.",
+
   "form.problem": "Un élément est à corriger",
   "form.optional": "facultatif",
 
@@ -143,7 +154,15 @@ export const pages: PagesMessages = {
   "err.repeated": "Un paramètre a été donné plusieurs fois.",
   "err.unknownClient":
     "L’application qui vous a envoyé ici n’est pas enregistrée auprès de {service} (client_id inconnu).",
-  "err.unknownRedirect": "L’application vous a envoyé ici avec une URL de redirection qu’elle n’a pas enregistrée.",
+  "redirect.refused":
+    "{app} vous a envoyé ici avec une URL de redirection qu’elle n’a pas enregistrée auprès de {service}.",
+  "redirect.forDevelopers": "Pour les développeurs de l’application",
+  "redirect.sent": "Le redirect_uri envoyé :",
+  "redirect.shortened": "Raccourci : les {shown} premiers de ses {total} caractères.",
+  "redirect.none":
+    "Aucun redirect_uri n’a été envoyé, et l’application en a enregistré plusieurs : la demande doit en nommer un.",
+  "redirect.fix":
+    "Enregistrez exactement cette URL pour l’application sur la page des développeurs, ou envoyez-en une que l’application a enregistrée. {service} n’envoie jamais personne vers une URL que l’application n’a pas enregistrée.",
   "error.goAccount": "Aller à votre compte",
   "error.unknownLanguage": "Cette langue n’est pas disponible.",
 

@@ -10,6 +10,15 @@ export const pages: PagesMessages = {
   "layout.signout": "ログアウト",
   "layout.language": "言語",
 
+  "home.title": "{service} へようこそ",
+  "home.lead": "{service} のアカウントひとつで、それを使うすべてのアプリにログインできます。",
+  "home.signin": "ログイン",
+  "home.signedInAs": "{name} としてログインしています。",
+  "home.account": "あなたのアカウント",
+  "home.accountHint": "プロフィール、メール、パスワード、パスキー、2 段階認証、セッション、許可したアプリ。",
+  "home.developers": "開発者向け",
+  "home.developersHint": "{service} でユーザーをログインさせるアプリと、そのシークレットやトークンを登録・管理します。",
+
   "form.problem": "入力内容を確認してください",
   "form.optional": "任意",
 
@@ -139,7 +148,14 @@ export const pages: PagesMessages = {
   "err.chooseAllowOrDeny": "「許可」か「拒否」を選んでください。",
   "err.repeated": "同じパラメーターが複数回指定されています。",
   "err.unknownClient": "ここへ案内したアプリは {service} に登録されていません（不明な client_id）。",
-  "err.unknownRedirect": "アプリが登録していないリダイレクト URL でここへ案内されました。",
+  "redirect.refused": "{app} は、{service} に登録していないリダイレクト URL でここへ案内しました。",
+  "redirect.forDevelopers": "アプリの開発者の方へ",
+  "redirect.sent": "送信された redirect_uri：",
+  "redirect.shortened": "全 {total} 文字のうち最初の {shown} 文字だけを表示しています。",
+  "redirect.none":
+    "redirect_uri が送信されておらず、アプリには複数が登録されています。リクエストではそのひとつを指定してください。",
+  "redirect.fix":
+    "開発者ページでこの URL をそのままアプリに登録するか、アプリが登録済みの URL を送信してください。{service} は、アプリが登録していない URL へ誰かを送ることはありません。",
   "error.goAccount": "アカウントページへ",
   "error.unknownLanguage": "この言語には対応していません。",
 
