@@ -18,10 +18,18 @@ async function tsx() {
   }
 }
 
-/** Runs the command with this process's arguments and environment; its status is the exit code. */
+/**
+ * Runs the command with this process's arguments, environment and standard streams; its status is
+ * the exit code. Standard input is touched only when read (`--password -`), so a command that
+ * does not read it never waits on it.
+ */
 async function run(cli) {
   const { runCli } = await import(cli.href);
-  process.exitCode = await runCli(process.argv.slice(2), process.env);
+  process.exitCode = await runCli(process.argv.slice(2), process.env, {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    input: { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() },
+  });
 }
 
 const loader = existsSync(source) ? await tsx() : undefined;

@@ -1,19 +1,22 @@
 // The `sigil` command (docs/cli.md): operators' and scripts' access to the store named by
 // REDIS_URL or DATA_DIR (beside the running server), with the service's SECRET. Each command prints one JSON object, or one clear error
-// line and exits non-zero.
+// line and exits non-zero; `--help` and `--version` answer without settings or a store (cli/help.ts).
 import { parseArgs } from "node:util";
-import { commands, usage } from "./cli/commands.js";
-import { joinOptionValues, UsageError } from "./cli/common.js";
+import { usage } from "./cli/commands.js";
+import { firstLine, joinOptionValues, UsageError } from "./cli/common.js";
+import { commandOf, helpFor } from "./cli/help.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { createLogger } from "./log.js";
 import { IN_MEMORY, openStore, type OpenedStore } from "./store/index.js";
 import { prepareStore } from "./store/start.js";
 
-/** Where a command's output goes: the process's stdout and stderr, or a test's buffers. */
+/** Where a command's output goes (the process's stdout and stderr, or a test's buffers), and its standard input. */
 export interface CliOutput {
   out(text: string): void;
   err(text: string): void;
+  /** Standard input (read only by `--password -`): bin/sigil.js gives process.stdin; unset reads as empty. */
+  input?: AsyncIterable<string | Buffer>;
 }
 
 const processOutput: CliOutput = {
@@ -27,10 +30,12 @@ export async function runCli(
   env: Record<string, string | undefined>,
   output: CliOutput = processOutput,
 ): Promise<number> {
-  const cmd = commands.find((c) => {
-    const words = c.name.split(" ");
-    return words.every((w, i) => argv[i] === w);
-  });
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    output.out(`${help}\n`);
+    return 0;
+  }
+  const cmd = commandOf(argv);
   if (!cmd) {
     output.err(`${argv.length ? `sigil: unknown command "${argv.join(" ")}"\n` : ""}${usage()}\n`);
     return 2;
@@ -60,9 +65,12 @@ export async function runCli(
     await opened.store.ping();
     // A command that writes works only on data of this code's version (migrated first, as a node
     // does at start); Redis's own settings are the node's to check.
-    if (!cmd.readOnly) await prepareStore(opened, config, createLogger("silent"), { redisSettings: false });
+    // It also refuses a SECRET other than the one the store was made with, before writing anything.
+    if (!cmd.readOnly)
+      await prepareStore(opened, config, createLogger("silent"), { redisSettings: false, otherSecret: "refuse" });
     const services = createServices(config, opened.store);
-    const out = await cmd.run({ config, opened, services, values });
+    const readLine = () => firstLine(output.input);
+    const out = await cmd.run({ config, opened, services, values, readLine });
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
     output.out(`${JSON.stringify(out)}\n`);

@@ -1,4 +1,4 @@
-// One contract, every store: the data version and the migration lock (src/store/ports/meta.ts),
+// One contract, every store: the data version, the migration lock and the SECRET's check (src/store/ports/meta.ts),
 // and migrateStore over them (src/store/migrations.ts): what a node does at start with a store of
 // an older, the same or a newer data version, alone or with other nodes starting at once.
 import { expect } from "chai";
@@ -72,6 +72,25 @@ function metaContract(name: string, backend: () => MetaBackend) {
       expect(await store.meta.dataVersion()).to.equal(1);
       await store.meta.setDataVersion(3);
       expect(await (await b.open()).meta.dataVersion(), "another node's view").to.equal(3);
+    });
+
+    it("When no SECRET check is recorded, then it reads null; a stamp records it once, a later stamp answers the first; set replaces it", async () => {
+      expect(await store.meta.secretCheck()).to.equal(null);
+      expect(await store.meta.stampSecretCheck("check-a")).to.equal("check-a");
+      expect(await store.meta.stampSecretCheck("check-b"), "the first stays").to.equal("check-a");
+      expect(await (await b.open()).meta.secretCheck(), "another node's view").to.equal("check-a");
+      await store.meta.setSecretCheck("check-b");
+      expect(await (await b.open()).meta.secretCheck()).to.equal("check-b");
+      expect(await store.meta.dataVersion(), "the data version is another record").to.equal(null);
+    });
+
+    it("When 50 stamp different SECRET checks at once, then one is recorded and every stamp answers it", async () => {
+      const stores = await Promise.all(Array.from({ length: 5 }, () => b.open()));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => stores[i % 5]!.meta.stampSecretCheck(`check-${i}`)),
+      );
+      expect(new Set(answers).size).to.equal(1);
+      expect(await store.meta.secretCheck()).to.equal(answers[0]);
     });
 
     it("When 50 take the migration lock at once, then exactly one has it; only its token renews or releases it", async () => {

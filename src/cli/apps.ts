@@ -7,6 +7,7 @@ import { UsageError, required, type CliCommand } from "./common.js";
 
 export const appsCreate: CliCommand = {
   name: "apps create",
+  description: "Registers an app (an OAuth client) for a user; its client secret is shown this once.",
   usage:
     "--owner USERNAME --name NAME --redirect-uri URL [--redirect-uri URL ...] [--public] [--post-logout-redirect-uri URL ...] [--homepage URL]",
   options: {

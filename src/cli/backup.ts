@@ -16,6 +16,7 @@ import { CURRENT_DATA_VERSION } from "../store/migrations.js";
 
 export const backup: CliCommand = {
   name: "backup",
+  description: "Writes a snapshot of the store to FILE while the service runs.",
   usage: "--out FILE",
   options: { out: { type: "string" } },
   async run({ opened, config, values }) {
@@ -51,6 +52,7 @@ const LOCK_MS = 30_000;
 
 export const restore: CliCommand = {
   name: "restore",
+  description: "Loads a backup into an empty store (--force: replaces what it holds), with no node serving it.",
   usage: "--in FILE [--force]",
   options: { in: { type: "string" }, force: { type: "boolean" } },
   // On the embedded store it holds DATA_DIR's lock, as a server does: none runs meanwhile.

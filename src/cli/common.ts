@@ -12,12 +12,16 @@ export interface CliContext {
   services: Services;
   /** Option values by name; repeated options (multiple: true) are arrays. */
   values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  /** The first line of standard input, its line end stripped ("" when there is none, or unset). */
+  readLine?(): Promise<string>;
 }
 
 export interface CliCommand {
   /** e.g. "users create" */
   name: string;
   usage: string;
+  /** One line for `sigil <command> --help`. */
+  description: string;
   options: Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
   run(ctx: CliContext): Promise<unknown>;
   /** Reads only: runs on a store of any data version, and never stamps or migrates it. */
@@ -32,6 +36,31 @@ export function required(values: CliContext["values"], name: string): string {
   const v = values[name];
   if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
   return v;
+}
+
+/**
+ * A password option: its value, or with "-" the first line of standard input (kept off the
+ * command line, where `ps` and the shell's history show it).
+ */
+export async function password(ctx: CliContext, name = "password"): Promise<string> {
+  const given = required(ctx.values, name);
+  if (given !== "-") return given;
+  const line = (await ctx.readLine?.()) ?? "";
+  if (line === "") throw new UsageError(`--${name} -: standard input gave no password (one line is read)`);
+  return line;
+}
+
+/** The first line of a stream (without its \n or \r\n), or all of it when it has no line end. */
+export async function firstLine(input: AsyncIterable<string | Buffer> | undefined): Promise<string> {
+  if (!input) return "";
+  // Bytes first, decoded once: a character may be split between chunks.
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    chunks.push(bytes);
+    if (bytes.includes(0x0a)) break;
+  }
+  return Buffer.concat(chunks).toString("utf8").split("\n")[0]!.replace(/\r$/, "");
 }
 
 /**

@@ -4,6 +4,7 @@ import type { CliCommand } from "./common.js";
 
 export const keysRotate: CliCommand = {
   name: "keys rotate",
+  description: "Makes a new ID token signing key, used after KEY_ACTIVATION_DELAY.",
   usage: "",
   options: {},
   async run({ services }) {

@@ -6,6 +6,7 @@ import { CURRENT_DATA_VERSION } from "../store/migrations.js";
 
 export const status: CliCommand = {
   name: "status",
+  description: "Prints which store the settings name and its data version; only reads.",
   usage: "",
   options: {},
   readOnly: true,

@@ -5,6 +5,7 @@ export function tokensCommands(): CliCommand[] {
   return [
     {
       name: "tokens create",
+      description: "Makes a CUSTOM TOKEN of an app, for its realtime channel; shown this once.",
       usage: "--app CLIENT_ID [--name N] [--expires-in SECONDS]",
       options: { app: { type: "string" }, name: { type: "string" }, "expires-in": { type: "string" } },
       async run(ctx) {
@@ -24,6 +25,7 @@ export function tokensCommands(): CliCommand[] {
     },
     {
       name: "tokens revoke",
+      description: "Revokes a CUSTOM TOKEN of an app; its sockets end.",
       usage: "--app CLIENT_ID --id ID",
       options: { app: { type: "string" }, id: { type: "string" } },
       async run(ctx) {

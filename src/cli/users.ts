@@ -1,19 +1,23 @@
-// `sigil users create --username U --password P [--display-name D]` → {"id","username"}; `users
+// `sigil users create --username U --password P|- [--display-name D]` → {"id","username"}; `users
 // reset-password` and `users delete` below.
 import { FormError } from "../domain/accounts.js";
-import { UsageError, required, type CliCommand } from "./common.js";
+import { UsageError, password, required, type CliCommand } from "./common.js";
 import { OPERATOR } from "../domain/security-mails.js";
 
 export const usersCreate: CliCommand = {
   name: "users create",
-  usage: "--username U --password P [--display-name D]",
+  usage: "--username U --password P|- [--display-name D]",
+  description: "Creates an account, as sign-up does (--password -: read from standard input).",
   options: { username: { type: "string" }, password: { type: "string" }, "display-name": { type: "string" } },
-  async run({ services, values }) {
+  async run(ctx) {
+    const { services, values } = ctx;
     const displayName = values["display-name"];
+    const username = required(values, "username");
+    const secret = await password(ctx);
     try {
       const user = await services.accounts.create({
-        username: required(values, "username"),
-        password: required(values, "password"),
+        username,
+        password: secret,
         displayName: typeof displayName === "string" ? displayName : undefined,
       });
       return { id: user.id, username: user.username };
@@ -32,17 +36,18 @@ async function userNamed(ctx: Parameters<CliCommand["run"]>[0]) {
   return user;
 }
 
-// `sigil users reset-password --username U --password P` → {"username"}: the sign-up rules; every
+// `sigil users reset-password --username U --password P|-` → {"username"}: the sign-up rules; every
 // session of the user ends and every access and refresh token is revoked.
 export const usersResetPassword: CliCommand = {
   name: "users reset-password",
-  usage: "--username U --password P",
+  usage: "--username U --password P|-",
+  description: "Sets a user's password and signs them out everywhere (--password -: read from standard input).",
   options: { username: { type: "string" }, password: { type: "string" } },
   async run(ctx) {
-    const password = required(ctx.values, "password");
+    const secret = await password(ctx);
     const user = await userNamed(ctx);
     try {
-      await ctx.services.accountLife.resetPassword(user, password);
+      await ctx.services.accountLife.resetPassword(user, secret);
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
       throw err;
@@ -56,6 +61,7 @@ export const usersResetPassword: CliCommand = {
 export const usersDelete: CliCommand = {
   name: "users delete",
   usage: "--username U",
+  description: "Deletes a user with everything held about them, and the apps they own.",
   options: { username: { type: "string" } },
   async run(ctx) {
     const user = await userNamed(ctx);
@@ -69,6 +75,7 @@ export const usersDelete: CliCommand = {
 export const usersResetTwoFactor: CliCommand = {
   name: "users reset-2fa",
   usage: "--username U",
+  description: "Turns a user's two-factor sign-in off (a lost phone and lost recovery codes).",
   options: { username: { type: "string" } },
   async run(ctx) {
     const user = await userNamed(ctx);

@@ -1,9 +1,11 @@
 // What a store must pass before a node serves on it (or the CLI writes to it): on Redis, that
 // Redis keeps data (redis/durability.ts); on every store, that its data is in this code's format
-// (migrations.ts: stamped, migrated, or refused). A node that cannot reach Redis at start goes on
-// (it serves 503 until Redis answers, as before) and runs the checks once Redis answers; until
-// they pass, its store answers as a Redis that is away (gated), so nothing is served on data of
-// an unchecked version.
+// (migrations.ts: stamped, migrated, or refused), and that SECRET is the one it was made with
+// (checkSecret: the CLI refuses another; a node takes it as a change of SECRET). A node that
+// cannot reach Redis at start goes on (it serves 503 until Redis answers, as before) and runs the
+// checks once Redis answers; until they pass, its store answers as a Redis that is away (gated),
+// so nothing is served on data of an unchecked version.
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { migrateStore, type MigrateOptions } from "./migrations.js";
@@ -18,6 +20,42 @@ export interface PrepareOptions {
   /** Check Redis's persistence and eviction settings (a node: yes; the CLI: no). */
   redisSettings?: boolean;
   migrate?: MigrateOptions;
+  /**
+   * A store made with another SECRET: "refuse" (the CLI: StoreRefusedError before anything is
+   * written) or "restamp" (a node, the default: a change of SECRET, recorded with a warning).
+   */
+  otherSecret?: "refuse" | "restamp";
+}
+
+/** What the store records of the SECRET it was made with: an HMAC of a fixed text under it, never the secret. */
+export function secretCheckOf(secret: string): string {
+  return createHmac("sha256", secret).update("sigil store: the SECRET this store was made with").digest("base64url");
+}
+
+function sameCheck(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const OTHER_SECRET =
+  "this SECRET is not the one the store was made with: give the command the SECRET of the service that uses this store (nothing was written)";
+
+/**
+ * The SECRET's check, after the other checks passed: recorded when the store has none; another
+ * one is refused or re-recorded. (The CLI reads it before anything else, so that a refusal writes
+ * nothing; this stamp refuses too when another process stamped another in between.)
+ */
+async function checkSecret(opened: OpenedStore, secret: string, logger: Logger, otherSecret: "refuse" | "restamp") {
+  const meta = opened.store.meta;
+  const mine = secretCheckOf(secret);
+  const recorded = await meta.stampSecretCheck(mine);
+  if (sameCheck(recorded, mine)) return;
+  if (otherSecret === "refuse") throw new StoreRefusedError(OTHER_SECRET);
+  await meta.setSecretCheck(mine);
+  logger.warn(
+    "the store was made with another SECRET: this node records its own as the store's SECRET (a change of SECRET: people sign in again, apps need new client secrets, the CLI needs this SECRET); if this node's SECRET is a mistake, stop it and start it with the other nodes' SECRET",
+  );
 }
 
 /** Runs the checks once; throws StoreRefusedError, or StoreUnavailableError when the store is away. */
@@ -28,6 +66,13 @@ export async function prepareStore(
   opts: PrepareOptions = {},
 ): Promise<void> {
   await opened.store.ping();
+  const otherSecret = opts.otherSecret ?? "restamp";
+  if (otherSecret === "refuse") {
+    // Read before the data version is stamped or migrated: a refused SECRET writes nothing.
+    const recorded = await opened.store.meta.secretCheck();
+    if (recorded !== null && !sameCheck(recorded, secretCheckOf(config.secret)))
+      throw new StoreRefusedError(OTHER_SECRET);
+  }
   if (opened.redis && opts.redisSettings !== false) {
     await checkRedisDurability(opened.redis, config.redisAllowEviction, logger);
   }
@@ -35,6 +80,7 @@ export async function prepareStore(
   if (found === null && opened.store.kind === "redis") {
     logger.info({ dataVersion: version }, `the store recorded no data version: it is version ${version} now`);
   }
+  await checkSecret(opened, config.secret, logger, otherSecret);
 }
 
 const RETRY_MS = 1000;

@@ -15,7 +15,7 @@ export interface CliResult {
   code: number;
   out: string;
   err: string;
-  /** stdout parsed, when the command succeeded. */
+  /** stdout parsed, when the command succeeded (not `--help`, whose text is not JSON). */
   json: any;
 }
 
@@ -23,21 +23,52 @@ const result = (code: number, out: string, err: string): CliResult => ({
   code,
   out,
   err,
-  json: code === 0 ? JSON.parse(out) : undefined,
+  json: code === 0 && out.startsWith("{") ? JSON.parse(out) : undefined,
 });
 
 /** `sigil args…` with exactly this environment (as a process given env and nothing else would see it). */
-export async function sigil(env: Record<string, string | undefined>, ...args: string[]): Promise<CliResult> {
+export function sigil(env: Record<string, string | undefined>, ...args: string[]): Promise<CliResult> {
+  return sigilWithInput(undefined, env, ...args);
+}
+
+/** As sigil(), with `input` on its standard input (undefined: none, read as empty). */
+export async function sigilWithInput(
+  input: string | undefined,
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<CliResult> {
   let out = "";
   let err = "";
-  const code = await runCli(args, env, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const stdin =
+    input === undefined
+      ? undefined
+      : (async function* () {
+          // In two chunks, as a pipe may deliver it (the cut may fall inside a character).
+          const bytes = Buffer.from(input);
+          yield bytes.subarray(0, 3);
+          yield bytes.subarray(3);
+        })();
+  const code = await runCli(args, env, {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    ...(stdin ? { input: stdin } : {}),
+  });
   return result(code, out, err);
 }
 
 /** `node bin/sigil.js args…` as a child process with this environment (and PATH). */
 export function sigilProcess(env: Record<string, string | undefined>, ...args: string[]): Promise<CliResult> {
+  return sigilProcessWithInput(undefined, env, ...args);
+}
+
+/** As sigilProcess(), with `input` written to its standard input (then closed). */
+export function sigilProcessWithInput(
+  input: string | undefined,
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ["bin/sigil.js", ...args],
       { cwd: ROOT, env: { PATH: process.env.PATH, ...env } },
@@ -46,5 +77,6 @@ export function sigilProcess(env: Record<string, string | undefined>, ...args: s
         resolve(result(code, stdout, stderr));
       },
     );
+    child.stdin?.end(input ?? "");
   });
 }

@@ -158,7 +158,7 @@ export class EmbeddedBackup implements BackupPort {
     this.t("notices"); // opened, so that it is cleared too
     await this.engine.write(() => {
       for (const name of this.engine.tableNames()) {
-        if (name === "meta") continue; // the data version stays
+        if (name === "meta") continue; // the data version and the SECRET's check stay
         const table = this.t(name);
         for (const { key } of table.range([])) table.remove(key);
       }

@@ -1,5 +1,5 @@
-// The embedded store's own records (store/ports/meta.ts): the data version and the migration lock,
-// in the "meta" table. On LMDB they last with the data, so a DATA_DIR written by an older Sigil is
+// The embedded store's own records (store/ports/meta.ts): the data version, the migration lock and
+// the SECRET's check, in the "meta" table. On LMDB they last with the data, so a DATA_DIR written by an older Sigil is
 // migrated at start as a Redis is; each step that is atomic on Redis is one write().
 import type { MetaStore } from "../port.js";
 import type { Engine } from "./engine.js";
@@ -13,7 +13,7 @@ export class EmbeddedMeta implements MetaStore {
   private readonly meta;
 
   constructor(private readonly engine: Engine) {
-    this.meta = engine.table<number | Lock>("meta");
+    this.meta = engine.table<number | string | Lock>("meta");
   }
 
   async dataVersion(): Promise<number | null> {
@@ -40,6 +40,24 @@ export class EmbeddedMeta implements MetaStore {
   private lock(): Lock | undefined {
     const l = this.meta.get("migration-lock");
     return typeof l === "object" && l.until > Date.now() ? l : undefined;
+  }
+
+  async secretCheck(): Promise<string | null> {
+    const v = this.meta.get("secret-check");
+    return typeof v === "string" ? v : null;
+  }
+
+  stampSecretCheck(check: string): Promise<string> {
+    return this.engine.write(() => {
+      const v = this.meta.get("secret-check");
+      if (typeof v === "string") return v;
+      this.meta.put("secret-check", check);
+      return check;
+    });
+  }
+
+  async setSecretCheck(check: string): Promise<void> {
+    await this.engine.write(() => this.meta.put("secret-check", check));
   }
 
   takeMigrationLock(token: string, ttlMs: number): Promise<boolean> {

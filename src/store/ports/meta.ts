@@ -1,5 +1,6 @@
 // ---- The store's own records (docs/operations.md#upgrading): the data version, the format its
-// data is in (src/store/migrations.ts), and the lock that lets one node at a time migrate it.
+// data is in (src/store/migrations.ts), the lock that lets one node at a time migrate it, and the
+// check of the SECRET it was made with (store/start.ts: an HMAC under SECRET, never the secret).
 
 export interface MetaStore {
   /**
@@ -20,6 +21,12 @@ export interface MetaStore {
   renewMigrationLock(token: string, ttlMs: number): Promise<boolean>;
   /** Releases the lock when token holds it (compare and delete); a lock taken over is left alone. */
   releaseMigrationLock(token: string): Promise<void>;
+  /** The check value of the SECRET the store was made with, or null when none is recorded. */
+  secretCheck(): Promise<string | null>;
+  /** Records the check only when none is recorded (atomic); returns the check recorded now. */
+  stampSecretCheck(check: string): Promise<string>;
+  /** Records the check in place of any other (a node started after a change of SECRET). */
+  setSecretCheck(check: string): Promise<void>;
 }
 
 /** A recorded version that is not a whole number: the store was written by something else. */

@@ -259,7 +259,7 @@ export class RedisBackup implements BackupPort {
   }
 
   async clear(): Promise<void> {
-    const keep = new Set([this.keys.dataVersion, this.keys.migrationLock]);
+    const keep = new Set([this.keys.dataVersion, this.keys.migrationLock, this.keys.secretCheck]);
     for (const node of this.masters()) {
       let cursor = "0";
       do {

@@ -8,6 +8,8 @@ export function keyspace(prefix: string) {
     dataVersion: `${prefix}:data-version`,
     /** String: the token of the node migrating the data (SET NX PX, renewed while it works). */
     migrationLock: `${prefix}:migration-lock`,
+    /** String: the check of the SECRET the store was made with (an HMAC under it; store/start.ts). */
+    secretCheck: `${prefix}:secret-check`,
     /** String (JSON ChallengeRecord) with the challenge's TTL. */
     challenge: (key: string) => `${prefix}:ch:{${key}}`,
     /**

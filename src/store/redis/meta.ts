@@ -1,4 +1,5 @@
-// The Redis store's data version (the key <prefix>:data-version, an integer) and its migration
+// The Redis store's data version (the key <prefix>:data-version, an integer), the check of the
+// SECRET it was made with (<prefix>:secret-check, set if absent by STAMP as the version is) and its migration
 // lock (<prefix>:migration-lock: a token, SET NX PX, renewed while the holder migrates, released
 // by compare-and-delete so that a holder whose lock lapsed never deletes its successor's).
 import { parseDataVersion, type MetaStore } from "../port.js";
@@ -7,7 +8,7 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { luaScript, runScript } from "./scripts.js";
 
-// Sets the version when none is recorded; answers the one recorded now. KEYS[1] the version; ARGV version.
+// Sets the key when it holds nothing (the version, the SECRET's check); answers what it holds now. KEYS[1] the key; ARGV the value.
 const STAMP = luaScript(
   1,
   `
@@ -63,5 +64,17 @@ export class RedisMeta implements MetaStore {
 
   async releaseMigrationLock(token: string): Promise<void> {
     await guarded(() => runScript(this.redis, RELEASE, this.keys.migrationLock, token));
+  }
+
+  async secretCheck(): Promise<string | null> {
+    return await guarded(() => this.redis.get(this.keys.secretCheck));
+  }
+
+  async stampSecretCheck(check: string): Promise<string> {
+    return String(await guarded(() => runScript(this.redis, STAMP, this.keys.secretCheck, check)));
+  }
+
+  async setSecretCheck(check: string): Promise<void> {
+    await guarded(() => this.redis.set(this.keys.secretCheck, check));
   }
 }
