@@ -16,7 +16,7 @@ import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 
-const REDIRECT = "https://app.example/callback";
+export const REDIRECT = "https://app.example/callback";
 const GOAL = 2;
 
 interface Side {
@@ -46,7 +46,7 @@ async function follow(client: PageClient, first: TestResponse): Promise<URL> {
 }
 
 /** POST /token trading a code, as the app does on either side: HTTP Basic client auth and the PKCE verifier. */
-function tokenPost(authorization: string, code: string, verifier: string): LoadRequest {
+export function tokenPost(authorization: string, code: string, verifier: string): LoadRequest {
   return {
     method: "POST",
     path: "/token",

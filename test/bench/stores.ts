@@ -21,8 +21,8 @@ import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 import { startBenchSigil, startSwarm } from "./lib/sockets.js";
+import { REDIRECT, tokenPost } from "./signin.js";
 
-const REDIRECT = "https://app.example/cb";
 const CHALLENGES = 2000;
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 
@@ -72,17 +72,7 @@ async function prepare(name: string, proc: ServerProcess): Promise<Side> {
     code_challenge_method: "S256",
   };
   const authorization = basic(app.clientId, app.clientSecret);
-  const tokenRequest = (code: string): LoadRequest => ({
-    method: "POST",
-    path: "/token",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization },
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    }).toString(),
-  });
+  const tokenRequest = (code: string): LoadRequest => tokenPost(authorization, code, verifier);
   const mintCode = async () => (await authorize(user, auth)).searchParams.get("code")!;
   const req = tokenRequest(await mintCode());
   const t = await http(proc.url, req.path, { method: "POST", headers: req.headers!, body: req.body! });
