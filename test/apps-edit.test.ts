@@ -4,6 +4,8 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { sigil as sigilIn, sigilProcess } from "./support/cli.js";
+import { registerPublicApp } from "./support/grants.js";
+import { http } from "./support/http.js";
 import { PageClient, authorize, registerApp, token, type TestApp } from "./support/pages.js";
 import type { TestNode } from "./support/nodes.js";
 
@@ -124,6 +126,29 @@ describeBackends("Editing an app", (backend) => {
     expect((await dev.get("/developers")).text)
       .to.contain("Old name")
       .and.not.contain("New name");
+  });
+
+  it("When a public client's redirect URL moves to another origin, then CORS at /token follows it", async () => {
+    const spa = await registerPublicApp(dev, ["https://spa-old.example/cb"]);
+    const preflight = async (origin: string) =>
+      (
+        await http(node.url, "/token", {
+          method: "OPTIONS",
+          headers: {
+            origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+          },
+        })
+      ).headers["access-control-allow-origin"];
+    expect(await preflight("https://spa-old.example")).to.equal("https://spa-old.example");
+    const r = await dev.submit("/developers", `/developers/${spa.clientId}/edit`, {
+      name: "Browser App",
+      redirect_uri: "https://spa-new.example/cb",
+    });
+    expect(r.status, r.text.slice(0, 300)).to.equal(200);
+    expect(await preflight("https://spa-new.example")).to.equal("https://spa-new.example");
+    expect(await preflight("https://spa-old.example")).to.equal(undefined);
   });
 
   /** `sigil apps update` on this suite's store with the node's SECRET, in this process or as the real program. */
