@@ -120,6 +120,14 @@ describeBackends("Editing an app", (backend) => {
     });
   }
 
+  it("When the edit is posted without the form's CSRF token, then it is refused and nothing changes", async () => {
+    const r = await dev.post(`/developers/${app.clientId}/edit`, { name: "New name", redirect_uri: NEW });
+    expect(r.status).to.equal(403);
+    expect((await dev.get("/developers")).text)
+      .to.contain("Old name")
+      .and.not.contain("New name");
+  });
+
   it("When the homepage is not an http(s) URL, then nothing changes", async () => {
     const r = await edit(dev, { homepage: "javascript:alert(1)" });
     expect(r.status).to.equal(400);
