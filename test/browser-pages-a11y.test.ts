@@ -291,6 +291,16 @@ describeBackends(
           },
         ],
         [
+          "developers, an app's edit refused",
+          async () => {
+            const form = devPage.locator(`form[action="/developers/${clientId}/edit"]`);
+            await devPage.click(`section#app-${clientId} details.app-edit summary`);
+            await form.locator('input[name="homepage"]').fill("ftp://bad.example");
+            await Promise.all([devPage.waitForLoadState(), form.locator("button").click()]);
+            expect(await devPage.getAttribute(`[id="edit-homepage-${clientId}"]`, "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
           "developers, a new token shown once (custom tokens)",
           async () => {
             const form = devPage.locator(`form[action="/developers/${clientId}/tokens"]`);

@@ -2,8 +2,21 @@
 // → {"client_id","client_secret","name","redirect_uris"} (the secret is shown this once); with
 // --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true};
 // and "post_logout_redirect_uris" and "homepage" when given.
+// `sigil apps update --client-id ID [--name N] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]
+// [--homepage URL]` → the app as above, without a secret; options not given stay as they are.
 import { FormError } from "../domain/accounts.js";
+import type { AppRecord } from "../store/port.js";
 import { UsageError, required, type CliCommand } from "./common.js";
+
+/** An app as the CLI prints it, never with a secret. */
+const shown = (app: AppRecord) => ({
+  client_id: app.clientId,
+  name: app.name,
+  redirect_uris: app.redirectUris,
+  ...(app.public ? { public: true } : {}),
+  ...(app.postLogoutRedirectUris?.length ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
+  ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
+});
 
 export const appsCreate: CliCommand = {
   name: "apps create",
@@ -46,6 +59,39 @@ export const appsCreate: CliCommand = {
         redirect_uris: app.redirectUris,
         ...logout,
       };
+    } catch (err) {
+      if (err instanceof FormError) throw new UsageError(err.description);
+      throw err;
+    }
+  },
+};
+
+export const appsUpdate: CliCommand = {
+  name: "apps update",
+  description:
+    "Edits an app's name, redirect URLs, post-logout URLs or homepage; its client id, secret, consents and tokens stay.",
+  usage: "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL]",
+  options: {
+    "client-id": { type: "string" },
+    name: { type: "string" },
+    "redirect-uri": { type: "string", multiple: true },
+    "post-logout-redirect-uri": { type: "string", multiple: true },
+    homepage: { type: "string" },
+  },
+  async run({ services, values }) {
+    const clientId = required(values, "client-id").trim();
+    const app = await services.apps.byClientId(clientId);
+    if (!app) throw new UsageError("No app has this client_id.");
+    try {
+      const updated = await services.apps.update(app, {
+        ...(values.name !== undefined ? { name: values.name as string } : {}),
+        ...(values["redirect-uri"] !== undefined ? { redirectUris: values["redirect-uri"] as string[] } : {}),
+        ...(values["post-logout-redirect-uri"] !== undefined
+          ? { postLogoutRedirectUris: values["post-logout-redirect-uri"] as string[] }
+          : {}),
+        ...(values.homepage !== undefined ? { homepage: values.homepage as string } : {}),
+      });
+      return shown(updated);
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
       throw err;

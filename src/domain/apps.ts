@@ -115,6 +115,27 @@ export class Apps {
     return { app, clientSecret };
   }
 
+  /**
+   * Edits an app's name, redirect URLs, post-logout URLs or homepage (those given; the others stay),
+   * checked as at registration. The client id, secret, consents and tokens are kept; a refused
+   * value changes nothing.
+   */
+  async update(
+    app: AppRecord,
+    changes: { name?: string; redirectUris?: string[]; postLogoutRedirectUris?: string[]; homepage?: string },
+  ): Promise<AppRecord> {
+    const checked = Apps.check(changes.name ?? app.name, changes.redirectUris ?? app.redirectUris);
+    const postLogout = Apps.checkPostLogout(changes.postLogoutRedirectUris ?? app.postLogoutRedirectUris ?? []);
+    const homepage = changes.homepage === undefined ? app.homepage : Apps.checkHomepage(changes.homepage);
+    const next: AppRecord = { ...app, name: checked.name, redirectUris: checked.redirectUris };
+    delete next.postLogoutRedirectUris;
+    delete next.homepage;
+    if (postLogout.length) next.postLogoutRedirectUris = postLogout;
+    if (homepage !== undefined) next.homepage = homepage;
+    await this.deps.store.apps.update(next);
+    return (await this.deps.store.apps.get(app.clientId)) ?? next;
+  }
+
   /** The app with this client id, or null. Other parts (CUSTOM TOKENs) use this to check an app exists. */
   async byClientId(clientId: string): Promise<AppRecord | null> {
     if (!CLIENT_ID.test(clientId)) return null;

@@ -1,6 +1,7 @@
 // The developers console (docs/http-api.md#developers): register apps, see client ids, rotate secrets, delete,
 // and each app's CUSTOM TOKENs.
 import type { AppRecord, CustomTokenRecord, UserRecord } from "../store/port.js";
+import { AppEditForm, type EditForm } from "./app-edit.js";
 import { homepageHost } from "./consent.js";
 import { CustomTokensSection, type ShownToken } from "./custom-tokens.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
@@ -31,12 +32,22 @@ export function DevelopersPage(p: {
   form?:
     | { name: string; redirectUris: string; postLogoutRedirectUris: string; homepage: string; publicClient: boolean }
     | undefined;
+  /** The edit form of one app as it was sent, when it was refused (the error is about it). */
+  editForm?: EditForm | undefined;
+  /** What happened (an app was edited), in the page's language. */
+  done?: string | undefined;
 }) {
   const { t } = p.ui;
+  const registerProblem = p.editForm ? undefined : p.error;
   return (
     <Page ui={p.ui} title={t("dev.title")} user={p.user} csrf={p.csrf} current="developers">
       <p class="lead">{t("dev.lead", { service: p.ui.service.name })}</p>
-      <ErrorNote ui={p.ui} problem={p.error} fields={REGISTER_FIELDS} />
+      <ErrorNote ui={p.ui} problem={p.error} fields={p.editForm ? [] : REGISTER_FIELDS} />
+      {p.done ? (
+        <Notice>
+          <p>{p.done}</p>
+        </Notice>
+      ) : null}
       {p.shown ? (
         <Notice>
           <p>
@@ -60,7 +71,7 @@ export function DevelopersPage(p: {
             id="name"
             name="name"
             label={t("dev.name")}
-            problem={p.error}
+            problem={registerProblem}
             control={(a) => <input {...a} type="text" name="name" required maxLength={64} value={p.form?.name ?? ""} />}
           />
           <Field
@@ -68,7 +79,7 @@ export function DevelopersPage(p: {
             name="redirect_uri"
             label={t("dev.redirects")}
             hint={t("dev.redirectsHint")}
-            problem={p.error}
+            problem={registerProblem}
             control={(a) => (
               <textarea {...a} name="redirect_uri" rows={3} required spellcheck={false}>
                 {p.form?.redirectUris ?? ""}
@@ -80,7 +91,7 @@ export function DevelopersPage(p: {
             name="post_logout_redirect_uri"
             label={t("dev.postLogout")}
             hint={t("dev.postLogoutHint")}
-            problem={p.error}
+            problem={registerProblem}
             control={(a) => (
               <textarea {...a} name="post_logout_redirect_uri" rows={2} spellcheck={false}>
                 {p.form?.postLogoutRedirectUris ?? ""}
@@ -92,7 +103,7 @@ export function DevelopersPage(p: {
             name="homepage"
             label={t("dev.homepage")}
             hint={t("dev.homepageHint")}
-            problem={p.error}
+            problem={registerProblem}
             control={(a) => <input {...a} type="url" name="homepage" maxLength={2000} value={p.form?.homepage ?? ""} />}
           />
           <fieldset>
@@ -188,6 +199,13 @@ export function DevelopersPage(p: {
                 </button>
               </form>
             </div>
+            <AppEditForm
+              ui={p.ui}
+              app={app}
+              csrf={p.csrf}
+              form={p.editForm?.clientId === app.clientId ? p.editForm : undefined}
+              error={p.editForm?.clientId === app.clientId ? p.error : undefined}
+            />
             <CustomTokensSection
               ui={p.ui}
               clientId={app.clientId}

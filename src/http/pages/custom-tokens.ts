@@ -25,7 +25,7 @@ function expiresIn(raw: string): number | undefined {
 }
 
 /** The signed-in user and the app they own, or undefined once the answer was sent. */
-async function ownerAndApp(
+export async function ownerAndApp(
   req: Request,
   res: Response,
   deps: PagesDeps,

@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import type { UserRecord } from "../../store/port.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
+import type { EditForm } from "../../views/app-edit.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
 import { sendPage } from "./send-page.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
@@ -25,6 +26,10 @@ export interface ConsoleExtras {
     homepage: string;
     publicClient: boolean;
   };
+  /** One app's edit form as it was sent, when it was refused. */
+  editForm?: EditForm;
+  /** What happened (an app was edited), in the page's language. */
+  done?: string;
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */

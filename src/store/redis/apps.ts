@@ -28,8 +28,19 @@ export class RedisApps implements AppStore {
   async get(clientId: string) {
     return parse<AppRecord>(await guarded(() => this.redis.get(this.keys.app(clientId))));
   }
+  /** Replaces an existing app; a public client's origins (CORS) follow its new redirect URLs. */
   async update(app: AppRecord) {
-    await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app), "XX"));
+    const old = await this.get(app.clientId);
+    const done = await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app), "XX"));
+    if (done === null || !old) return;
+    const now = new Set(publicOrigins(app));
+    const gone = publicOrigins(old).filter((o) => !now.has(o));
+    if (gone.length > 0) {
+      await guarded(() => Promise.all(gone.map((o) => this.redis.srem(this.keys.publicOrigin(o), app.clientId))));
+    }
+    if (now.size > 0) {
+      await guarded(() => Promise.all([...now].map((o) => this.redis.sadd(this.keys.publicOrigin(o), app.clientId))));
+    }
   }
   async delete(clientId: string) {
     const app = await this.get(clientId);

@@ -120,6 +120,9 @@ export const pages: PagesMessages = {
   "dev.revokeOld": "Altes Geheimnis sofort widerrufen",
   "dev.rotate": "Geheimnis erneuern",
   "dev.delete": "App löschen",
+  "dev.edit": "App bearbeiten",
+  "dev.editSubmit": "Änderungen speichern",
+  "dev.edited": "Die Änderungen an {app} sind gespeichert.",
   "err.noSuchApp": "Diese App gibt es nicht.",
   "err.noSuchToken": "Diese App hat kein solches Token.",
 

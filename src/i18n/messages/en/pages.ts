@@ -121,6 +121,9 @@ export const pages = {
   "dev.revokeOld": "Revoke the old secret at once",
   "dev.rotate": "Rotate secret",
   "dev.delete": "Delete app",
+  "dev.edit": "Edit app",
+  "dev.editSubmit": "Save changes",
+  "dev.edited": "Saved the changes to {app}.",
   "err.noSuchApp": "There is no such app.",
   "err.noSuchToken": "This app has no such token.",
 

@@ -120,6 +120,9 @@ export const pages: PagesMessages = {
   "dev.revokeOld": "Revocar el secreto anterior de inmediato",
   "dev.rotate": "Renovar el secreto",
   "dev.delete": "Eliminar la aplicación",
+  "dev.edit": "Editar la aplicación",
+  "dev.editSubmit": "Guardar los cambios",
+  "dev.edited": "Se guardaron los cambios de {app}.",
   "err.noSuchApp": "Esa aplicación no existe.",
   "err.noSuchToken": "Esta aplicación no tiene ese token.",
 

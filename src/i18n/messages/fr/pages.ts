@@ -121,6 +121,9 @@ export const pages: PagesMessages = {
   "dev.revokeOld": "Révoquer l’ancien secret immédiatement",
   "dev.rotate": "Renouveler le secret",
   "dev.delete": "Supprimer l’application",
+  "dev.edit": "Modifier l’application",
+  "dev.editSubmit": "Enregistrer les modifications",
+  "dev.edited": "Les modifications de {app} sont enregistrées.",
   "err.noSuchApp": "Cette application n’existe pas.",
   "err.noSuchToken": "Cette application n’a pas de jeton de ce nom.",
 

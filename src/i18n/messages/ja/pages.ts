@@ -116,6 +116,9 @@ export const pages: PagesMessages = {
   "dev.revokeOld": "古いシークレットをすぐに無効にする",
   "dev.rotate": "シークレットを更新",
   "dev.delete": "アプリを削除",
+  "dev.edit": "アプリを編集",
+  "dev.editSubmit": "変更を保存",
+  "dev.edited": "{app} の変更を保存しました。",
   "err.noSuchApp": "そのアプリは存在しません。",
   "err.noSuchToken": "このアプリにそのトークンはありません。",
 
