@@ -55,6 +55,18 @@ export class RedisBackup implements BackupPort {
     return this.redis instanceof Cluster ? this.redis.nodes("master") : [this.redis];
   }
 
+  /** The store's keys on one node, a SCAN page at a time. */
+  private async *keysOn(node: Redis): AsyncGenerator<string[]> {
+    let cursor = "0";
+    do {
+      const [next, keys] = await guarded(() =>
+        node.scan(cursor, "MATCH", `${globEscape(this.prefix)}:*`, "COUNT", 1000),
+      );
+      cursor = next;
+      yield keys;
+    } while (cursor !== "0");
+  }
+
   private async scan(): Promise<Found> {
     const p = this.prefix;
     const heads = {
@@ -67,10 +79,7 @@ export class RedisBackup implements BackupPort {
     const found: Found = { users: [], emails: [], apps: [], challenges: [], tokens: [], chains: [] };
     const tokenHead = `${p}:token:{`;
     for (const node of this.masters()) {
-      let cursor = "0";
-      do {
-        const [next, keys] = await guarded(() => node.scan(cursor, "MATCH", `${globEscape(p)}:*`, "COUNT", 1000));
-        cursor = next;
+      for await (const keys of this.keysOn(node)) {
         for (const key of keys) {
           if (key.startsWith(tokenHead)) {
             found.tokens.push(key);
@@ -81,7 +90,7 @@ export class RedisBackup implements BackupPort {
             if (id !== undefined) found[kind].push(id);
           }
         }
-      } while (cursor !== "0");
+      }
     }
     return found;
   }
@@ -261,16 +270,11 @@ export class RedisBackup implements BackupPort {
   async clear(): Promise<void> {
     const keep = new Set([this.keys.dataVersion, this.keys.migrationLock, this.keys.secretCheck]);
     for (const node of this.masters()) {
-      let cursor = "0";
-      do {
-        const [next, keys] = await guarded(() =>
-          node.scan(cursor, "MATCH", `${globEscape(this.prefix)}:*`, "COUNT", 1000),
-        );
-        cursor = next;
+      for await (const keys of this.keysOn(node)) {
         // One UNLINK a key: keys of many hash tags may sit on one Cluster node.
         const gone = keys.filter((key) => !keep.has(key));
         if (gone.length) await guarded(() => Promise.all(gone.map((key) => node.unlink(key))));
-      } while (cursor !== "0");
+      }
     }
   }
 
