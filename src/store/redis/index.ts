@@ -32,6 +32,7 @@ import { RedisGrants } from "./grants.js";
 import { RedisSessions } from "./sessions.js";
 import { RedisEmail } from "./email.js";
 import { RedisMeta } from "./meta.js";
+import { RedisAudit } from "./audit.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -50,6 +51,7 @@ export class RedisStore implements Store {
   readonly twoFactor: RedisTwoFactor;
   readonly meta: RedisMeta;
   readonly backup: RedisBackup;
+  readonly audit: RedisAudit;
 
   constructor(
     readonly redis: RedisClient,
@@ -80,6 +82,7 @@ export class RedisStore implements Store {
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
     this.meta = new RedisMeta(redis, this.keys);
     this.backup = new RedisBackup(redis, this.keys, prefix);
+    this.audit = new RedisAudit(redis, this.keys);
   }
 
   private readonly limiterKey: Buffer;
