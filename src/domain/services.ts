@@ -22,6 +22,7 @@ import { TwoFactor } from "./two-factor.js";
 import { StepUp } from "./step-up.js";
 import { Readiness } from "./readiness.js";
 import { PageSessions } from "./page-sessions.js";
+import { AuditLog } from "./audit.js";
 
 export interface Services {
   accounts: Accounts;
@@ -51,6 +52,8 @@ export interface Services {
   pageSessions: PageSessions;
   /** GET /readyz: whether the store answers. */
   readiness: Readiness;
+  /** The audit log: records queued by the use cases, written in batches off the requests' path. */
+  audit: AuditLog;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -67,8 +70,15 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined;
   // Never the mail, its link or its token: what failed, and why.
   const onMailError = (what: string, err: unknown) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`);
+  const audit = new AuditLog({
+    store,
+    keepSeconds: config.auditRetention,
+    // What failed and why; never the records.
+    onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
+  });
   const securityMails = new SecurityMails({
     store,
+    audit,
     mailer,
     authUrl: config.authUrl,
     serviceName: config.serviceName,
@@ -148,5 +158,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
     pageSessions: new PageSessions(store),
     readiness: new Readiness(store),
+    audit,
   };
 }

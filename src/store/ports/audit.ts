@@ -27,9 +27,9 @@ export interface AuditRecord {
   actor?: AuditActor;
   /** The app it is about. */
   client_id?: string;
-  /** The client address, the browser's User-Agent (at most 256 characters) and the request id. */
+  /** The client address, the browser (its User-Agent summed up: "Firefox 120 · Linux") and the request id. */
   address?: string;
-  user_agent?: string;
+  browser?: string;
   request_id?: string;
   /** How (a sign-in: "password", "passkey", "two_factor", "recovery_code"). */
   method?: string;
