@@ -8,7 +8,8 @@ import { describeBackends } from "./support/backends.js";
 import { sigil as runSigil } from "./support/cli.js";
 import { http } from "./support/http.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
-import { PageClient, authorize, basic, csrfOf, token, userInfo } from "./support/pages.js";
+import { PageClient, authorize, basic, csrfOf, registerApp, token, userInfo } from "./support/pages.js";
+import { waitFor } from "./support/wait.js";
 import { PASSKEY_ENV, addSoftPasskey, passkeySignIn } from "./support/passkeys.js";
 import { SoftAuthenticator } from "./support/soft-authenticator.js";
 import { codeAt, enroll } from "./support/two-factor.js";
@@ -36,7 +37,16 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     const [a, b] = [new PageClient(node.url), new PageClient(node.url)];
     expect((await a.signUp(username)).status).to.equal(303);
     expect((await signIn(b, username)).status).to.equal(303);
-    const made = await sigil("apps", "create", "--owner", username, "--name", "App", "--redirect-uri", "https://app.example/cb");
+    const made = await sigil(
+      "apps",
+      "create",
+      "--owner",
+      username,
+      "--name",
+      "App",
+      "--redirect-uri",
+      "https://app.example/cb",
+    );
     expect(made.code, made.err).to.equal(0);
     const app = { clientId: made.json.client_id as string, secret: made.json.client_secret as string };
     const tokens = async (c: PageClient) => {
@@ -66,7 +76,10 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     const introspect = (t: string) =>
       http(node.url, "/introspect", {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic(app.clientId, app.secret) },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: basic(app.clientId, app.secret),
+        },
         body: new URLSearchParams({ token: t }).toString(),
       });
     const openIdUser = (access: string) =>
@@ -111,6 +124,22 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     expect(wrong.text).to.not.contain(DISABLED);
   });
 
+  it("When a session or token outlives the disabling (made in a race with it), then it is refused all the same", async () => {
+    const { app, jars, tokens, refresh, introspect, openIdUser } = await setUp("rhea");
+    const t = await tokens(jars[0]!);
+    // Only the mark, as a sign-in or a code exchange racing with `users disable` would leave it:
+    // the session and the tokens are still stored.
+    const user = (await node.opened.store.accounts.byUsername("rhea"))!;
+    await node.opened.store.accounts.update(user.id, (u) => ({ ...u, disabled: true }));
+    expect(await node.opened.store.sessions.listForUser(user.id)).to.have.length(2);
+    for (const c of jars) expect((await c.get("/account")).status).to.equal(303);
+    expect((await userInfo(node.url, t.access, app.clientId)).status).to.equal(401);
+    expect((await openIdUser(t.access)).status).to.equal(401);
+    expect((await introspect(t.access)).json).to.deep.equal({ active: false });
+    expect((await introspect(t.refresh)).json).to.deep.equal({ active: false });
+    expect((await refresh(t.refresh)).json.error).to.equal("invalid_grant");
+  });
+
   it("When the operator enables the user again, then they sign in and get tokens again, while the old sessions and tokens stay ended", async () => {
     const { app, jars, tokens, refresh } = await setUp("enzo");
     const old = await tokens(jars[0]!);
@@ -140,13 +169,22 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     const unnamed = await sigil("users", "disable");
     expect(unnamed.code).to.equal(1);
     expect(unnamed.err).to.contain("--username is required");
-    expect((await sigil("users", "enable", "--username", "ivo")).json).to.deep.equal({ username: "ivo", disabled: false });
+    expect((await sigil("users", "enable", "--username", "ivo")).json).to.deep.equal({
+      username: "ivo",
+      disabled: false,
+    });
     for (let i = 0; i < 2; i++) {
-      expect((await sigil("users", "disable", "--username", "ivo")).json).to.deep.equal({ username: "ivo", disabled: true });
+      expect((await sigil("users", "disable", "--username", "ivo")).json).to.deep.equal({
+        username: "ivo",
+        disabled: true,
+      });
     }
     expect((await signIn(new PageClient(node.url), "ivo")).status).to.equal(403);
     for (let i = 0; i < 2; i++) {
-      expect((await sigil("users", "enable", "--username", "ivo")).json).to.deep.equal({ username: "ivo", disabled: false });
+      expect((await sigil("users", "enable", "--username", "ivo")).json).to.deep.equal({
+        username: "ivo",
+        disabled: false,
+      });
     }
     expect((await signIn(new PageClient(node.url), "ivo")).status).to.equal(303);
   });
@@ -205,3 +243,63 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     expect((await b.get("/account")).status).to.equal(303);
   });
 });
+
+describeBackends(
+  "Disabling a user across nodes",
+  (backend) => {
+    it("When an operator disables a user, then another node on the same Redis refuses their session and tokens within 1 s", async () => {
+      const a = await backend.startNode();
+      const b = await backend.startNode();
+      const onA = new PageClient(a.url);
+      await onA.signUp("nora");
+      const app = await registerApp(onA);
+      const onB = new PageClient(b.url);
+      expect((await signIn(onB, "nora")).status).to.equal(303);
+      const landed = await authorize(onA, {
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        scope: "openid profile offline_access",
+        response_type: "code",
+      });
+      const t = await token(a.url, {
+        grant_type: "authorization_code",
+        code: landed.searchParams.get("code")!,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        redirect_uri: app.redirectUri,
+      });
+      expect(t.status, t.text).to.equal(200);
+      expect((await userInfo(b.url, t.json.access_token, app.clientId)).status).to.equal(200);
+      expect((await onB.get("/account")).status).to.equal(200);
+
+      const r = await runSigil(
+        { SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() },
+        "users",
+        "disable",
+        "--username",
+        "nora",
+      );
+      expect(r.code, r.err).to.equal(0);
+      const disabledAt = Date.now();
+      await waitFor(
+        "node B to refuse the access token",
+        async () => {
+          return (await userInfo(b.url, t.json.access_token, app.clientId)).status === 401;
+        },
+        { ms: 1000, everyMs: 20 },
+      );
+      const userinfo = await http(b.url, "/userinfo", { headers: { authorization: `Bearer ${t.json.access_token}` } });
+      expect(userinfo.status).to.equal(401);
+      expect((await onB.get("/account")).status).to.equal(303);
+      const refresh = await token(b.url, {
+        grant_type: "refresh_token",
+        refresh_token: t.json.refresh_token,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+      });
+      expect(refresh.json.error).to.equal("invalid_grant");
+      expect(Date.now() - disabledAt).to.be.below(1000);
+    });
+  },
+  ["redis"],
+);
