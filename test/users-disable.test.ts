@@ -5,7 +5,7 @@
 // was ended stays ended. Through the pages, the OAuth endpoints and the CLI, on both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { sigil as runSigil } from "./support/cli.js";
+import { sigil as runSigil, sigilProcess } from "./support/cli.js";
 import { http } from "./support/http.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, basic, csrfOf, registerApp, token, userInfo } from "./support/pages.js";
@@ -138,6 +138,24 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     expect((await introspect(t.access)).json).to.deep.equal({ active: false });
     expect((await introspect(t.refresh)).json).to.deep.equal({ active: false });
     expect((await refresh(t.refresh)).json.error).to.equal("invalid_grant");
+  });
+
+  it("When the real program disables and enables a user beside the node, then the node ends their session at once and lets them sign in after", async () => {
+    const c = new PageClient(node.url);
+    await c.signUp("olaf");
+    const env = { SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() };
+    const off = await sigilProcess(env, "users", "disable", "--username", "olaf");
+    expect(off.code, off.err).to.equal(0);
+    expect(off.err).to.equal("");
+    expect(off.json).to.deep.equal({ username: "olaf", disabled: true });
+    expect((await c.get("/account")).status).to.equal(303);
+    expect((await signIn(new PageClient(node.url), "olaf")).status).to.equal(403);
+    const on = await sigilProcess(env, "users", "enable", "--username", "olaf");
+    expect(on.json).to.deep.equal({ username: "olaf", disabled: false });
+    expect((await signIn(new PageClient(node.url), "olaf")).status).to.equal(303);
+    const nobody = await sigilProcess(env, "users", "disable", "--username", "nobody");
+    expect(nobody.code).to.equal(1);
+    expect(nobody.out).to.equal("");
   });
 
   it("When the operator enables the user again, then they sign in and get tokens again, while the old sessions and tokens stay ended", async () => {
