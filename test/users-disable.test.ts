@@ -209,6 +209,8 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
 
   it("When 50 disables are sent at once, then each succeeds, and the user is disabled with every session ended", async () => {
     const { jars } = await setUp("fifi");
+    const bystander = new PageClient(node.url);
+    await bystander.signUp("bert");
     const user = (await node.opened.store.accounts.byUsername("fifi"))!;
     // On the embedded store one process holds the DATA_DIR's environment (support/cli.ts): the 50
     // go through the domain there, through the CLI on Redis.
@@ -226,6 +228,8 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     for (const c of jars) expect((await c.get("/account")).status).to.equal(303);
     expect(await node.opened.store.sessions.listForUser(user.id)).to.deep.equal([]);
     expect((await signIn(new PageClient(node.url), "fifi")).status).to.equal(403);
+    // Another user's session is not touched.
+    expect((await bystander.get("/account")).status).to.equal(200);
   });
 
   it("When a disabled user answers with their passkey, then no session is made and the answer says the account is disabled; enabled, the passkey signs in", async () => {
