@@ -7,12 +7,15 @@ import { status } from "./status.js";
 import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
+import { usersDisable, usersEnable } from "./users-disable.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
   usersResetPassword,
   usersResetTwoFactor,
   usersDelete,
+  usersDisable,
+  usersEnable,
   appsCreate,
   appsUpdate,
   ...tokensCommands(),
