@@ -3,7 +3,7 @@
 // line and exits non-zero; `--help` and `--version` answer without settings or a store (cli/help.ts).
 import { parseArgs } from "node:util";
 import { usage } from "./cli/commands.js";
-import { firstLine, joinOptionValues, UsageError } from "./cli/common.js";
+import { firstLine, joinOptionValues, JsonLines, UsageError } from "./cli/common.js";
 import { commandOf, helpFor } from "./cli/help.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
@@ -74,7 +74,8 @@ export async function runCli(
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
     await services.audit.settled();
-    output.out(`${JSON.stringify(out)}\n`);
+    if (out instanceof JsonLines) for await (const item of out.items) output.out(`${JSON.stringify(item)}\n`);
+    else output.out(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {
     const msg =

@@ -8,6 +8,7 @@ import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
 import { usersDisable, usersEnable } from "./users-disable.js";
+import { audit } from "./audit.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
@@ -23,6 +24,7 @@ export const commands: readonly CliCommand[] = [
   status,
   backup,
   restore,
+  audit,
 ];
 
 export function usage(): string {

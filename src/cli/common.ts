@@ -5,6 +5,11 @@ import type { OpenedStore } from "../store/index.js";
 
 export class UsageError extends Error {}
 
+/** A command's answer of many lines: each item is printed as one JSON line as it comes. */
+export class JsonLines {
+  constructor(readonly items: AsyncIterable<unknown>) {}
+}
+
 export interface CliContext {
   config: Config;
   opened: OpenedStore;

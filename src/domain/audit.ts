@@ -27,7 +27,7 @@ export interface AuditOrigin {
 
 /** What a caller says happened; time, when absent, is now. */
 export interface AuditEvent {
-  type: string;
+  type: AuditType;
   userId?: string | undefined;
   username?: string | undefined;
   actor?: AuditActor | undefined;
@@ -36,6 +36,36 @@ export interface AuditEvent {
   reason?: string | undefined;
   origin?: AuditOrigin | "operator" | undefined;
 }
+
+/** Every type of record (docs/operations.md#audit-log lists them with what they mean). */
+export const AUDIT_TYPES = [
+  "signin.succeeded",
+  "signin.failed",
+  "signout",
+  "signup",
+  "consent.given",
+  "consent.withdrawn",
+  "token.revoked",
+  "password.changed",
+  "password.reset",
+  "email.changed",
+  "email.removed",
+  "two_factor.enabled",
+  "two_factor.replaced",
+  "two_factor.disabled",
+  "two_factor.recovery_codes",
+  "passkey.added",
+  "passkey.removed",
+  "account.deleted",
+  "user.disabled",
+  "user.enabled",
+  "app.created",
+  "app.updated",
+  "app.deleted",
+  "app.secret_rotated",
+  "key.rotated",
+] as const;
+export type AuditType = (typeof AUDIT_TYPES)[number];
 
 /** The CLI's actor. */
 export const OPERATOR_ACTOR: AuditActor = { kind: "operator" };

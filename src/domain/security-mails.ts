@@ -6,7 +6,7 @@
 import { isLocale, translator, DEFAULT_LOCALE, type Locale, type MessageKey } from "../i18n/index.js";
 import type { Store, UserRecord } from "../store/port.js";
 import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
-import type { AuditLog } from "./audit.js";
+import type { AuditLog, AuditType } from "./audit.js";
 
 /** What changed. Names (a passkey's, an address) are the user's own: only confirmed addresses read them. */
 export type SecurityEvent =
@@ -36,7 +36,7 @@ export interface BrowserOrigin {
 export const OPERATOR: ChangeOrigin = "operator";
 
 /** Each security event's type in the audit log (docs/operations.md#audit-log). */
-const AUDIT_TYPES: Record<SecurityEvent["kind"], string> = {
+const AUDIT_TYPES: Record<SecurityEvent["kind"], AuditType> = {
   emailChanged: "email.changed",
   emailRemoved: "email.removed",
   passwordChanged: "password.changed",

@@ -59,7 +59,13 @@ export interface Services {
 export function createServices(config: Config, store: Store, log?: Logger): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
   const passwords = new Passwords(config.passwordHashCost);
-  const accounts = new Accounts(store, passwords);
+  const audit = new AuditLog({
+    store,
+    keepSeconds: config.auditRetention,
+    // What failed and why; never the records.
+    onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
+  });
+  const accounts = new Accounts(store, passwords, audit);
   // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
   const apps = new Apps({
     store,
@@ -70,12 +76,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined;
   // Never the mail, its link or its token: what failed, and why.
   const onMailError = (what: string, err: unknown) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`);
-  const audit = new AuditLog({
-    store,
-    keepSeconds: config.auditRetention,
-    // What failed and why; never the records.
-    onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
-  });
   const securityMails = new SecurityMails({
     store,
     audit,

@@ -255,12 +255,13 @@ function newSession(req: Request, userId: string, amr: string[]): Promise<void> 
 }
 
 /** Ends this browser's session (and drops it from its user's sessions list); a sign-out in the audit log. */
-export async function endSession(req: Request, audit: AuditLog): Promise<void> {
+export async function endSession(req: Request, audit: AuditLog | null): Promise<void> {
   const userId = req.session.userId;
   const store = req.sessionStore;
   if (userId && store instanceof PortSessionStore) await store.destroyOwned(req.sessionID, userId);
   await new Promise<void>((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
-  if (userId) audit.record({ type: "signout", userId, actor: { kind: "user", id: userId }, origin: changeOrigin(req) });
+  if (userId && audit)
+    audit.record({ type: "signout", userId, actor: { kind: "user", id: userId }, origin: changeOrigin(req) });
 }
 
 /** The client address of a page request (express's req.ip, under TRUST_PROXY). */
