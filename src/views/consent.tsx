@@ -8,6 +8,7 @@ const SCOPE_WORDS: Readonly<Record<string, readonly MessageKey[]>> = {
   openid: ["scope.openid"],
   profile: ["scope.profile.name", "scope.profile.username", "scope.profile.picture"],
   email: ["scope.email"],
+  groups: ["scope.groups"],
   offline_access: ["scope.offline_access"],
 };
 

@@ -99,6 +99,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "Ihren Benutzernamen sehen",
   "scope.profile.picture": "Ihr Profilbild sehen",
   "scope.email": "Ihre E-Mail-Adresse sehen",
+  "scope.groups": "sehen, in welchen Gruppen Sie sind",
   "scope.offline_access": "angemeldet bleiben, während Sie nicht da sind, bis Sie den Zugriff entziehen",
 
   "dev.title": "Entwickler",

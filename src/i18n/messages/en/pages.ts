@@ -99,6 +99,7 @@ export const pages = {
   "scope.profile.username": "see your username",
   "scope.profile.picture": "see your profile picture",
   "scope.email": "see your email address",
+  "scope.groups": "see which groups you are in",
   "scope.offline_access": "stay signed in while you are away, until you withdraw access",
 
   // The developers console.

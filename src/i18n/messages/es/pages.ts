@@ -99,6 +99,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "ver tu nombre de usuario",
   "scope.profile.picture": "ver tu foto de perfil",
   "scope.email": "ver tu dirección de correo electrónico",
+  "scope.groups": "ver en qué grupos estás",
   "scope.offline_access": "mantener la sesión mientras no estás, hasta que retires el acceso",
 
   "dev.title": "Desarrolladores",

@@ -100,6 +100,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "voir votre nom d’utilisateur",
   "scope.profile.picture": "voir votre photo de profil",
   "scope.email": "voir votre adresse e-mail",
+  "scope.groups": "voir les groupes dont vous faites partie",
   "scope.offline_access": "rester connectée en votre absence, jusqu’à ce que vous retiriez l’accès",
 
   "dev.title": "Développeurs",

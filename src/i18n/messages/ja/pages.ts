@@ -95,6 +95,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "ユーザー名を見る",
   "scope.profile.picture": "プロフィール画像を見る",
   "scope.email": "メールアドレスを見る",
+  "scope.groups": "所属しているグループを見る",
   "scope.offline_access": "アクセスを取り消すまで、あなたが離れている間もログイン状態を保つ",
 
   "dev.title": "開発者",
