@@ -2,7 +2,7 @@
 // users that apps receive as the `groups` claim. A name is 1–64 of a-z, 0-9, ".", "_" and "-",
 // beginning with a letter or a digit; it is case-folded ("Ops" is "ops"), so a name is one claim
 // value whatever case it was typed in, and it never begins with "-" (no confusion with an option).
-import type { GroupSummary, Store, UserRecord } from "../store/port.js";
+import type { AppRecord, GroupSummary, Store, UserRecord } from "../store/port.js";
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -75,6 +75,23 @@ export class Groups {
       .filter((u): u is UserRecord => u !== null)
       .map((u) => ({ id: u.id, username: u.username }))
       .sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
+  }
+
+  /** The names as stored, each of a group that exists (an app's restriction); a GroupError otherwise. */
+  async existingAll(raws: readonly string[]): Promise<string[]> {
+    const names: string[] = [];
+    for (const raw of raws) names.push(await this.existing(raw));
+    return [...new Set(names)].sort();
+  }
+
+  /**
+   * Whether the user may sign in to the app: it is restricted to no group, or the user is in one
+   * of its groups (a group deleted since counts as one nobody is in).
+   */
+  async allows(app: AppRecord, userId: string): Promise<boolean> {
+    if (!app.groups?.length) return true;
+    const mine = new Set(await this.store.groups.groupsOf(userId));
+    return app.groups.some((g) => mine.has(g));
   }
 
   /** The names of the user's groups, sorted: the `groups` claim. */

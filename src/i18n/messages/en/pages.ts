@@ -168,6 +168,10 @@ export const pages = {
   "redirect.fix":
     "Register this exact URL for the app on the developers page, or send one the app has registered. {service} never sends anyone on to a URL the app has not registered.",
   "error.goAccount": "Go to your account",
+  "restricted.title": "Not available to you",
+  "restricted.body":
+    "{app} is only for members of certain groups on {service}, and your account is in none of them. Ask the people who run {service} to add you.",
+  "restricted.back": "Back to {app}",
   "error.unknownLanguage": "This language is not available.",
 
   // The service's error messages (i18n/message-ids.ts): raised by id with their values, shown on
