@@ -8,12 +8,15 @@ import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { groupsCommands } from "./groups.js";
 import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
+import { usersDisable, usersEnable } from "./users-disable.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
   usersResetPassword,
   usersResetTwoFactor,
   usersDelete,
+  usersDisable,
+  usersEnable,
   appsCreate,
   appsUpdate,
   ...tokensCommands(),

@@ -29,7 +29,7 @@ export const usersCreate: CliCommand = {
 };
 
 /** The user named by --username, or a usage error naming it. */
-async function userNamed(ctx: Parameters<CliCommand["run"]>[0]) {
+export async function userNamed(ctx: Parameters<CliCommand["run"]>[0]) {
   const username = required(ctx.values, "username").trim().toLowerCase();
   const user = await ctx.services.accounts.byUsername(username);
   if (!user) throw new UsageError(`there is no user "${username}"`);

@@ -182,6 +182,7 @@ export const pages = {
   "err.displayNameControl": "Display names cannot hold control characters.",
   "err.password": "Passwords are 8 to 128 characters.",
   "err.taken": "That username is taken.",
+  "err.accountDisabled": "This account is disabled. Ask the service’s operator to enable it.",
   "err.wrongCredentials": "The username or password is wrong.",
   "err.wrongPassword": "The password is wrong.",
   "err.signinThrottled": "Too many sign-in attempts; try again later.",
