@@ -3,7 +3,7 @@
 // line and exits non-zero; `--help` and `--version` answer without settings or a store (cli/help.ts).
 import { parseArgs } from "node:util";
 import { usage } from "./cli/commands.js";
-import { firstLine, joinOptionValues, UsageError } from "./cli/common.js";
+import { firstLine, JsonLines, joinOptionValues, UsageError } from "./cli/common.js";
 import { commandOf, helpFor } from "./cli/help.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
@@ -73,7 +73,9 @@ export async function runCli(
     const out = await cmd.run({ config, opened, services, values, readLine });
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
-    output.out(`${JSON.stringify(out)}\n`);
+    output.out(
+      out instanceof JsonLines ? out.lines.map((l) => `${JSON.stringify(l)}\n`).join("") : `${JSON.stringify(out)}\n`,
+    );
     return 0;
   } catch (err) {
     const msg =

@@ -28,6 +28,7 @@ function normal(items: BackupItem[]): string[] {
       const c = structuredClone(i);
       if (c.kind === "grant") c.refresh?.used.sort();
       if (c.kind === "two-factor") c.recovery.sort();
+      if (c.kind === "group") c.members.sort();
       const times = (k: string, v: unknown) =>
         (k === "expiresAt" || k === "markExpiresAt") && typeof v === "number" ? v > 0 : v;
       return JSON.stringify(c, times);
@@ -106,6 +107,10 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       createdAt: now,
     });
     await store.twoFactor.enable("u1", { sealedSecret: "s", enabledAt: now }, ["h1", "h2", "h3"]);
+    // A group with a member, and an empty one.
+    await store.groups.create({ name: "ops", createdAt: now });
+    await store.groups.addMember("ops", "u1");
+    await store.groups.create({ name: "empty", createdAt: now });
     await store.challenges.create("c1", { question: "q", answerHash: "ah", owner: "app1", createdAt: now }, HOUR);
     // A grant with a chain rotated twice, and its access token; a revoked grant and its token.
     const code = { clientId: "app1", userId: "u1", redirectUri: "https://a.example/cb", redirectUriGiven: true };
@@ -151,7 +156,13 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
 
     expect(Object.values(await store.backup.holdings()).some((n) => n > 0)).to.equal(true);
     await store.backup.clear();
-    expect(await store.backup.holdings()).to.deep.equal({ users: 0, apps: 0, signingKeys: 0, challenges: 0 });
+    expect(await store.backup.holdings()).to.deep.equal({
+      users: 0,
+      apps: 0,
+      signingKeys: 0,
+      challenges: 0,
+      groups: 0,
+    });
     expect(await collect(store)).to.deep.equal([]);
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
 
@@ -169,6 +180,8 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);
     expect(await store.email.usersByEmail("ulla@example.com")).to.deep.equal(["u1"]);
     expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);
+    expect(await store.groups.groupsOf("u1")).to.deep.equal(["ops"]);
+    expect(await store.groups.members("empty")).to.deep.equal([]);
     expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
     expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
     expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);

@@ -6,6 +6,7 @@ import { keysRotate } from "./keys.js";
 import { status } from "./status.js";
 import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
+import { groupsCommands } from "./groups.js";
 import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
 import { usersDisable, usersEnable } from "./users-disable.js";
 
@@ -19,6 +20,7 @@ export const commands: readonly CliCommand[] = [
   appsCreate,
   appsUpdate,
   ...tokensCommands(),
+  ...groupsCommands,
   keysRotate,
   status,
   backup,

@@ -5,6 +5,11 @@ import type { OpenedStore } from "../store/index.js";
 
 export class UsageError extends Error {}
 
+/** What a listing command returns: printed one JSON object a line (none: no output). */
+export class JsonLines {
+  constructor(readonly lines: readonly unknown[]) {}
+}
+
 export interface CliContext {
   config: Config;
   opened: OpenedStore;

@@ -22,6 +22,7 @@ import { TwoFactor } from "./two-factor.js";
 import { StepUp } from "./step-up.js";
 import { Readiness } from "./readiness.js";
 import { PageSessions } from "./page-sessions.js";
+import { Groups } from "./groups.js";
 
 export interface Services {
   accounts: Accounts;
@@ -51,6 +52,8 @@ export interface Services {
   pageSessions: PageSessions;
   /** GET /readyz: whether the store answers. */
   readiness: Readiness;
+  /** Groups of users, and the `groups` claim (domain/groups.ts). */
+  groups: Groups;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -148,5 +151,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
     pageSessions: new PageSessions(store),
     readiness: new Readiness(store),
+    groups: new Groups(store),
   };
 }

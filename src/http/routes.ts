@@ -59,6 +59,7 @@ export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] }
     email: services.email,
     twoFactor: services.twoFactor,
     stepUp: services.stepUp,
+    groups: services.groups,
   };
   const beforePages = pageStack(pages);
   const tokenParse = [noStore, tokenBodyParser];

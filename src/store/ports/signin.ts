@@ -149,6 +149,11 @@ export interface AppRecord {
   postLogoutRedirectUris?: string[];
   /** The app's homepage, shown (as its host) on the consent page. */
   homepage?: string;
+  /**
+   * Restricted to these groups (names, sorted; domain/groups.ts): only their members may sign in to
+   * it. Absent: everyone.
+   */
+  groups?: string[];
   createdAt: number;
 }
 

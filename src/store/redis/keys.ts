@@ -137,6 +137,16 @@ export function keyspace(prefix: string) {
     twoFactorRecovery: (userId: string) => `${prefix}:2fa:{${userId}}:recovery`,
     /** Sorted set: the TOTP time steps used (member), scored by when the mark ends (ms); no replay. */
     twoFactorSteps: (userId: string) => `${prefix}:2fa:{${userId}}:steps`,
+    /**
+     * Groups: every key under one hash tag, so that each change (a group deleted with its
+     * memberships, a member added to both sides) is one script on one shard; groups are few and
+     * small. Hash: name → JSON GroupRecord.
+     */
+    groups: `${prefix}:{groups}`,
+    /** Set: the ids of a group's members (same tag). */
+    groupMembers: (name: string) => `${prefix}:{groups}:members:${name}`,
+    /** Set: the names of the groups a user is in (same tag): the `groups` claim, one SMEMBERS. */
+    userGroups: (userId: string) => `${prefix}:{groups}:of:${userId}`,
   };
 }
 

@@ -99,6 +99,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "Ihren Benutzernamen sehen",
   "scope.profile.picture": "Ihr Profilbild sehen",
   "scope.email": "Ihre E-Mail-Adresse sehen",
+  "scope.groups": "sehen, in welchen Gruppen Sie sind",
   "scope.offline_access": "angemeldet bleiben, während Sie nicht da sind, bis Sie den Zugriff entziehen",
 
   "dev.title": "Entwickler",
@@ -166,6 +167,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "Registrieren Sie genau diese URL für die App auf der Entwicklerseite, oder senden Sie eine, die die App registriert hat. {service} schickt niemanden zu einer URL weiter, die die App nicht registriert hat.",
   "error.goAccount": "Zu Ihrem Konto",
+  "restricted.title": "Für Sie nicht verfügbar",
+  "restricted.body":
+    "{app} ist nur für Mitglieder bestimmter Gruppen auf {service}, und Ihr Konto ist in keiner davon. Bitten Sie die Betreiber von {service}, Sie hinzuzufügen.",
+  "restricted.back": "Zurück zu {app}",
   "error.unknownLanguage": "Diese Sprache ist nicht verfügbar.",
 
   "err.username": "Benutzernamen bestehen aus 3 bis 32 der Zeichen a-z, 0-9, _ . und -.",

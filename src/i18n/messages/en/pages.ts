@@ -99,6 +99,7 @@ export const pages = {
   "scope.profile.username": "see your username",
   "scope.profile.picture": "see your profile picture",
   "scope.email": "see your email address",
+  "scope.groups": "see which groups you are in",
   "scope.offline_access": "stay signed in while you are away, until you withdraw access",
 
   // The developers console.
@@ -167,6 +168,10 @@ export const pages = {
   "redirect.fix":
     "Register this exact URL for the app on the developers page, or send one the app has registered. {service} never sends anyone on to a URL the app has not registered.",
   "error.goAccount": "Go to your account",
+  "restricted.title": "Not available to you",
+  "restricted.body":
+    "{app} is only for members of certain groups on {service}, and your account is in none of them. Ask the people who run {service} to add you.",
+  "restricted.back": "Back to {app}",
   "error.unknownLanguage": "This language is not available.",
 
   // The service's error messages (i18n/message-ids.ts): raised by id with their values, shown on

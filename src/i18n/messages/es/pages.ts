@@ -99,6 +99,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "ver tu nombre de usuario",
   "scope.profile.picture": "ver tu foto de perfil",
   "scope.email": "ver tu dirección de correo electrónico",
+  "scope.groups": "ver en qué grupos estás",
   "scope.offline_access": "mantener la sesión mientras no estás, hasta que retires el acceso",
 
   "dev.title": "Desarrolladores",
@@ -164,6 +165,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "Registra exactamente esta URL para la aplicación en la página de desarrolladores, o envía una que la aplicación haya registrado. {service} nunca envía a nadie a una URL que la aplicación no haya registrado.",
   "error.goAccount": "Ir a tu cuenta",
+  "restricted.title": "No disponible para ti",
+  "restricted.body":
+    "{app} es solo para miembros de ciertos grupos de {service}, y tu cuenta no está en ninguno. Pide a quienes administran {service} que te añadan.",
+  "restricted.back": "Volver a {app}",
   "error.unknownLanguage": "Este idioma no está disponible.",
 
   "err.username": "Los nombres de usuario tienen de 3 a 32 caracteres entre a-z, 0-9, _ . y -.",

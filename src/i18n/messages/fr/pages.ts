@@ -100,6 +100,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "voir votre nom d’utilisateur",
   "scope.profile.picture": "voir votre photo de profil",
   "scope.email": "voir votre adresse e-mail",
+  "scope.groups": "voir les groupes dont vous faites partie",
   "scope.offline_access": "rester connectée en votre absence, jusqu’à ce que vous retiriez l’accès",
 
   "dev.title": "Développeurs",
@@ -167,6 +168,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "Enregistrez exactement cette URL pour l’application sur la page des développeurs, ou envoyez-en une que l’application a enregistrée. {service} n’envoie jamais personne vers une URL que l’application n’a pas enregistrée.",
   "error.goAccount": "Aller à votre compte",
+  "restricted.title": "Non disponible pour vous",
+  "restricted.body":
+    "{app} est réservée aux membres de certains groupes sur {service}, et votre compte ne fait partie d’aucun. Demandez aux responsables de {service} de vous ajouter.",
+  "restricted.back": "Retour à {app}",
   "error.unknownLanguage": "Cette langue n’est pas disponible.",
 
   "err.username": "Les noms d’utilisateur comptent de 3 à 32 caractères parmi a-z, 0-9, _ . et -.",

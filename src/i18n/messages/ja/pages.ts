@@ -95,6 +95,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "ユーザー名を見る",
   "scope.profile.picture": "プロフィール画像を見る",
   "scope.email": "メールアドレスを見る",
+  "scope.groups": "所属しているグループを見る",
   "scope.offline_access": "アクセスを取り消すまで、あなたが離れている間もログイン状態を保つ",
 
   "dev.title": "開発者",
@@ -160,6 +161,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "開発者ページでこの URL をそのままアプリに登録するか、アプリが登録済みの URL を送信してください。{service} は、アプリが登録していない URL へ誰かを送ることはありません。",
   "error.goAccount": "アカウントページへ",
+  "restricted.title": "ご利用いただけません",
+  "restricted.body":
+    "{app} は {service} の特定のグループのメンバー専用ですが、あなたのアカウントはどのグループにも属していません。{service} の管理者に追加を依頼してください。",
+  "restricted.back": "{app} に戻る",
   "error.unknownLanguage": "この言語には対応していません。",
 
   "err.username": "ユーザー名は a-z、0-9、_ . - のうち 3〜32 文字です。",
