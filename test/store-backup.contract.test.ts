@@ -62,6 +62,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       createdAt: now,
       email: "ulla@example.com",
       picture: { type: "image/png", version: 1 },
+      admin: true,
     });
     await store.accounts.savePicture("u1", Buffer.from([137, 80, 78, 71, 0, 255]));
     await store.email.indexEmail("ulla@example.com", "u1");
@@ -145,6 +146,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.backup.holdings()).to.deep.equal({ users: 0, apps: 0, signingKeys: 0, challenges: 0 });
     expect(await collect(store)).to.deep.equal([]);
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
+    expect(await store.accounts.list({ limit: 10 })).to.deep.equal([]);
 
     const counts = await restoreItems(store, from(before));
     expect(counts.dropped).to.equal(0);
@@ -155,6 +157,10 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     for (const [line, at] of expiries(after)) expect(Math.abs(at - was.get(line)!), line).to.be.at.most(2000);
 
     expect((await store.accounts.byUsername("ulla"))!.id).to.equal("u1");
+    // An admin stays one, and the list of users (its index) holds the restored user.
+    expect((await store.accounts.list({ limit: 10 })).map((u) => [u.username, u.admin])).to.deep.equal([
+      ["ulla", true],
+    ]);
     expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);
     expect(await store.email.usersByEmail("ulla@example.com")).to.deep.equal(["u1"]);
     expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);

@@ -6,12 +6,21 @@ import { keysRotate } from "./keys.js";
 import { status } from "./status.js";
 import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
-import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
+import {
+  usersCreate,
+  usersDelete,
+  usersResetPassword,
+  usersList,
+  usersResetTwoFactor,
+  usersSetAdmin,
+} from "./users.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
+  usersList,
   usersResetPassword,
   usersResetTwoFactor,
+  usersSetAdmin,
   usersDelete,
   appsCreate,
   appsUpdate,

@@ -5,6 +5,11 @@ import type { OpenedStore } from "../store/index.js";
 
 export class UsageError extends Error {}
 
+/** What a command returns to print JSON lines (one value a line, as they come) instead of one object. */
+export class JsonLines {
+  constructor(readonly lines: AsyncIterable<unknown>) {}
+}
+
 export interface CliContext {
   config: Config;
   opened: OpenedStore;

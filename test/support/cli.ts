@@ -15,7 +15,7 @@ export interface CliResult {
   code: number;
   out: string;
   err: string;
-  /** stdout parsed, when the command succeeded (not `--help`, whose text is not JSON). */
+  /** stdout parsed, when the command succeeded with one line (not `--help`, whose text is not JSON; not `users list`'s JSON lines). */
   json: any;
 }
 
@@ -23,7 +23,7 @@ const result = (code: number, out: string, err: string): CliResult => ({
   code,
   out,
   err,
-  json: code === 0 && out.startsWith("{") ? JSON.parse(out) : undefined,
+  json: code === 0 && out.startsWith("{") && out.indexOf("\n") === out.length - 1 ? JSON.parse(out) : undefined,
 });
 
 /** `sigil args…` with exactly this environment (as a process given env and nothing else would see it). */

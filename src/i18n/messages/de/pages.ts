@@ -173,6 +173,7 @@ export const pages: PagesMessages = {
   "err.displayNameControl": "Anzeigenamen dürfen keine Steuerzeichen enthalten.",
   "err.password": "Passwörter haben 8 bis 128 Zeichen.",
   "err.taken": "Dieser Benutzername ist bereits vergeben.",
+  "err.queryTooLong": "Suchbegriffe haben höchstens 200 Zeichen.",
   "err.wrongCredentials": "Benutzername oder Passwort ist falsch.",
   "err.wrongPassword": "Das Passwort ist falsch.",
   "err.signinThrottled": "Zu viele Anmeldeversuche; versuchen Sie es später noch einmal.",

@@ -177,6 +177,7 @@ export const pages = {
   "err.displayNameControl": "Display names cannot hold control characters.",
   "err.password": "Passwords are 8 to 128 characters.",
   "err.taken": "That username is taken.",
+  "err.queryTooLong": "Searches are at most 200 characters.",
   "err.wrongCredentials": "The username or password is wrong.",
   "err.wrongPassword": "The password is wrong.",
   "err.signinThrottled": "Too many sign-in attempts; try again later.",

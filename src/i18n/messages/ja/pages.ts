@@ -167,6 +167,7 @@ export const pages: PagesMessages = {
   "err.displayNameControl": "表示名に制御文字は使えません。",
   "err.password": "パスワードは 8〜128 文字です。",
   "err.taken": "このユーザー名はすでに使われています。",
+  "err.queryTooLong": "検索語は 200 文字までです。",
   "err.wrongCredentials": "ユーザー名またはパスワードが正しくありません。",
   "err.wrongPassword": "パスワードが正しくありません。",
   "err.signinThrottled": "ログインの試行回数が多すぎます。しばらくしてからお試しください。",

@@ -1,0 +1,102 @@
+// AccountStore.list (src/store/ports/signin.ts): users a page at a time in username order, with a
+// search; one contract, every store (the Redis store's sorted set of usernames stays exact).
+import { expect } from "chai";
+import { describeStoreContract } from "./support/backends.js";
+import type { Store, UserRecord } from "../src/store/port.js";
+
+const user = (id: string, username: string, more: Partial<UserRecord> = {}): UserRecord => ({
+  id,
+  username,
+  displayName: username,
+  passwordHash: "x",
+  createdAt: 1,
+  ...more,
+});
+const names = (users: UserRecord[]) => users.map((u) => u.username);
+
+describeStoreContract("Store contract: the list of users", (backend) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = (await backend.startNode()).opened.store;
+  });
+
+  /** Every user, read a page of `limit` at a time. */
+  async function all(limit: number, query?: string): Promise<string[]> {
+    const out: string[] = [];
+    for (;;) {
+      const page = await store.accounts.list({
+        limit,
+        ...(query ? { query } : {}),
+        ...(out.length ? { after: out.at(-1)! } : {}),
+      });
+      out.push(...names(page));
+      if (page.length < limit) return out;
+    }
+  }
+
+  it("When users are listed a page at a time, then every user comes once, in username order", async () => {
+    const made = ["mia", "bo", "zed", "al", "bob", "bo.b", "bo-b", "bo_b", "b00"];
+    for (const [i, n] of made.entries()) expect(await store.accounts.create(user(`u${i}`, n))).to.equal(true);
+    const sorted = made.toSorted();
+    expect(names(await store.accounts.list({ limit: 100 }))).to.deep.equal(sorted);
+    expect(await all(2)).to.deep.equal(sorted);
+    expect(await all(1)).to.deep.equal(sorted);
+    expect(names(await store.accounts.list({ limit: 3, after: "bo" }))).to.deep.equal(
+      sorted.filter((n) => n > "bo").slice(0, 3),
+    );
+    expect(await store.accounts.list({ limit: 5, after: "zed" })).to.deep.equal([]);
+  });
+
+  it("When a query is given, then only users whose username, display name or email holds it come, without regard to case", async () => {
+    await store.accounts.create(user("u1", "ann", { displayName: "Ann Smith" }));
+    await store.accounts.create(user("u2", "bert", { displayName: "Bert", email: "bert@Smithy.example" }));
+    await store.accounts.create(user("u3", "csmith"));
+    await store.accounts.create(user("u4", "dora", { displayName: "Dora" }));
+    expect(await all(10, "smith")).to.deep.equal(["ann", "bert", "csmith"]);
+    expect(await all(1, "smith")).to.deep.equal(["ann", "bert", "csmith"]);
+    expect(await all(10, "dora")).to.deep.equal(["dora"]);
+    expect(await all(10, "nobody")).to.deep.equal([]);
+    const [bert] = await store.accounts.list({ limit: 1, query: "smithy.example" });
+    expect(bert).to.deep.include({ id: "u2", email: "bert@Smithy.example", displayName: "Bert" });
+  });
+
+  it("When a query matches few of many users, then a page still holds every match after the cursor", async () => {
+    // More users than one batch of the store's walk (USER_LIST_BATCH), with matches far apart.
+    await Promise.all(
+      Array.from({ length: 1200 }, (_, i) => {
+        const n = `user${String(i).padStart(4, "0")}`;
+        return store.accounts.create(user(`u${i}`, n, i % 400 === 7 ? { displayName: "Needle" } : {}));
+      }),
+    );
+    expect(await all(50, "needle")).to.deep.equal(["user0007", "user0407", "user0807"]);
+    expect(await all(2, "needle")).to.deep.equal(["user0007", "user0407", "user0807"]);
+    expect((await all(500)).length).to.equal(1200);
+  });
+
+  it("When 50 users sign up at once (some with one name) and some are deleted, then the list holds exactly those that remain", async () => {
+    const tries = Array.from({ length: 50 }, (_, i) => user(`u${i}`, `n${i % 40}`));
+    const created = await Promise.all(tries.map((u) => store.accounts.create(u)));
+    expect(created.filter(Boolean).length).to.equal(40);
+    const stored = tries.filter((_, i) => created[i]);
+    expect(await all(7)).to.deep.equal(stored.map((u) => u.username).toSorted());
+    const gone = stored.slice(0, 25);
+    // Each deleted twice at once: one deletion counts, the index loses exactly that user.
+    await Promise.all([...gone, ...gone].map((u) => store.accounts.delete(u)));
+    const left = stored
+      .slice(25)
+      .map((u) => u.username)
+      .toSorted();
+    expect(await all(7)).to.deep.equal(left);
+    // A name freed and taken again is listed once, as the new user.
+    expect(await store.accounts.create(user("again", gone[0]!.username, { displayName: "Again" }))).to.equal(true);
+    const listed = await store.accounts.list({ limit: 100 });
+    expect(listed.filter((u) => u.username === gone[0]!.username).map((u) => u.id)).to.deep.equal(["again"]);
+    expect(listed.length).to.equal(left.length + 1);
+  });
+
+  it("When the admin flag is set, then the list and the record carry it", async () => {
+    await store.accounts.create(user("u1", "ann", { admin: true }));
+    await store.accounts.create(user("u2", "bob"));
+    expect((await store.accounts.list({ limit: 10 })).map((u) => u.admin === true)).to.deep.equal([true, false]);
+  });
+});
