@@ -20,6 +20,23 @@ export const pages: PagesMessages = {
   "home.developers": "Entwickler",
   "home.developersHint":
     "Registrieren Sie Apps, die Menschen mit {service} anmelden, mit ihren Geheimnissen und Tokens.",
+  "home.admin": "Verwaltung",
+  "home.adminHint": "{service} verwalten: Benutzer, Apps, Gruppen und Protokoll.",
+  "admin.title": "Verwaltung",
+  "admin.signedInAs": "Sie sind als {name} angemeldet, als Administrator von {service}.",
+  "admin.areasLead": "Die kommenden Verwaltungsbereiche:",
+  "admin.users": "Benutzer: ein Konto finden, ansehen, sperren oder freigeben, überall abmelden.",
+  "admin.apps": "Apps: jede App bearbeiten, als eigene App kennzeichnen, auf Gruppen beschränken oder sperren.",
+  "admin.groups": "Gruppen: Gruppen anlegen und Mitglieder hinzufügen oder entfernen.",
+  "admin.audit": "Protokoll: wer was wann getan hat.",
+  "admin.cliNote": "Bis dahin geht das über die Befehlszeile: sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "Nur für Administratoren",
+  "admin.forbidden": "Diese Seite ist für die Administratoren von {service}, und Ihr Konto gehört nicht dazu.",
+  "admin.needsTitle": "Richten Sie zuerst die Zwei-Faktor-Authentifizierung oder einen Passkey ein",
+  "admin.needs":
+    "Administratoren von {service} schützen ihr Konto mit der Zwei-Faktor-Authentifizierung oder einem Passkey. Richten Sie eines davon in Ihrem Konto ein und kehren Sie dann zu dieser Seite zurück.",
+  "admin.setUpTwoFactor": "Zwei-Faktor-Authentifizierung einrichten",
+  "admin.addPasskey": "Passkey hinzufügen",
 
   "form.problem": "Bitte prüfen Sie Ihre Eingabe",
   "form.optional": "optional",

@@ -20,6 +20,23 @@ export const pages = {
   "home.accountHint": "Profile, email, password, passkeys, two-factor, sessions, and the apps you allowed.",
   "home.developers": "Developers",
   "home.developersHint": "Register apps that sign people in with {service}, with their secrets and tokens.",
+  "home.admin": "Admin",
+  "home.adminHint": "Run {service}: its users, apps, groups and audit log.",
+  "admin.title": "Admin",
+  "admin.signedInAs": "You are signed in as {name}, an administrator of {service}.",
+  "admin.areasLead": "The administration areas to come:",
+  "admin.users": "Users: find an account, see it, disable or enable it, sign it out everywhere.",
+  "admin.apps": "Apps: edit any app, mark it first-party, restrict it to groups, or disable it.",
+  "admin.groups": "Groups: create groups and add or remove their members.",
+  "admin.audit": "Audit log: who did what, and when.",
+  "admin.cliNote": "Until then, the command line does this: sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "For administrators only",
+  "admin.forbidden": "This page is for the administrators of {service}, and your account is not one of them.",
+  "admin.needsTitle": "Set up two-factor or a passkey first",
+  "admin.needs":
+    "Administrators of {service} protect their account with two-factor sign-in or a passkey. Set one of them up on your account, then come back to this page.",
+  "admin.setUpTwoFactor": "Set up two-factor",
+  "admin.addPasskey": "Add a passkey",
 
   // Forms.
   "form.problem": "There is a problem",

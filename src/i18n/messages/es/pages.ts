@@ -20,6 +20,23 @@ export const pages: PagesMessages = {
   "home.developers": "Desarrolladores",
   "home.developersHint":
     "Registra las aplicaciones que inician la sesión de sus usuarios con {service}, con sus secretos y tokens.",
+  "home.admin": "Administración",
+  "home.adminHint": "Gestionar {service}: usuarios, aplicaciones, grupos y registro de auditoría.",
+  "admin.title": "Administración",
+  "admin.signedInAs": "Has iniciado sesión como {name}, administrador de {service}.",
+  "admin.areasLead": "Las áreas de administración que llegarán:",
+  "admin.users": "Usuarios: buscar una cuenta, verla, desactivarla o activarla, cerrar todas sus sesiones.",
+  "admin.apps": "Aplicaciones: editar cualquier aplicación, marcarla como propia, limitarla a grupos o desactivarla.",
+  "admin.groups": "Grupos: crear grupos y añadir o quitar miembros.",
+  "admin.audit": "Registro de auditoría: quién hizo qué y cuándo.",
+  "admin.cliNote": "Mientras tanto, la línea de comandos lo hace: sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "Solo para administradores",
+  "admin.forbidden": "Esta página es para los administradores de {service}, y tu cuenta no es una de ellas.",
+  "admin.needsTitle": "Configura primero la verificación en dos pasos o una llave de acceso",
+  "admin.needs":
+    "Los administradores de {service} protegen su cuenta con la verificación en dos pasos o una llave de acceso. Configura una de ellas en tu cuenta y vuelve a esta página.",
+  "admin.setUpTwoFactor": "Configurar la verificación en dos pasos",
+  "admin.addPasskey": "Añadir una llave de acceso",
 
   "form.problem": "Hay un problema",
   "form.optional": "opcional",
