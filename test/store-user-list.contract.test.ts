@@ -3,6 +3,11 @@
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
 import type { Store, UserRecord } from "../src/store/port.js";
+import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis/redis-client.js";
+import { RedisStore } from "../src/store/redis/index.js";
+import { TestCluster } from "./support/cluster.js";
+import { TEST_SECRET } from "./support/nodes.js";
+import { requireRedis } from "./support/redis.js";
 
 const user = (id: string, username: string, more: Partial<UserRecord> = {}): UserRecord => ({
   id,
@@ -98,5 +103,41 @@ describeStoreContract("Store contract: the list of users", (backend) => {
     await store.accounts.create(user("u1", "ann", { admin: true }));
     await store.accounts.create(user("u2", "bob"));
     expect((await store.accounts.list({ limit: 10 })).map((u) => u.admin === true)).to.deep.equal([true, false]);
+  });
+});
+
+describe("Store contract: the list of users [Redis Cluster]", function () {
+  this.timeout(60_000);
+  let cluster: TestCluster;
+  let client: RedisClient | undefined;
+  before(async function () {
+    requireRedis(this, "Redis Cluster");
+    cluster = await TestCluster.start();
+  });
+  after(async () => {
+    client?.disconnect();
+    await cluster?.destroy();
+  });
+
+  it("When 50 users are made at once across the shards and some deleted, then the list pages exactly those that remain, in order", async () => {
+    client = createRedisClient(cluster.url);
+    await waitReady(client, 5000);
+    const store = new RedisStore(client, "sigil", undefined, TEST_SECRET);
+    const made = Array.from({ length: 50 }, (_, i) =>
+      user(`id-${i}`, `c${String(i).padStart(2, "0")}`, i === 7 ? { email: "x@Needle.example" } : {}),
+    );
+    expect(await Promise.all(made.map((u) => store.accounts.create(u)))).to.deep.equal(made.map(() => true));
+    await Promise.all(made.slice(0, 10).map((u) => store.accounts.delete(u)));
+    const pages: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await store.accounts.list({ limit: 15, ...(after ? { after } : {}) });
+      pages.push(...names(page));
+      if (page.length < 15) break;
+      after = page.at(-1)!.username;
+    }
+    expect(pages).to.deep.equal(made.slice(10).map((u) => u.username));
+    expect(names(await store.accounts.list({ limit: 5, query: "needle" }))).to.deep.equal([]);
+    await store.accounts.create(user("id-n", "needle-user"));
+    expect(names(await store.accounts.list({ limit: 5, query: "needle" }))).to.deep.equal(["needle-user"]);
   });
 });
