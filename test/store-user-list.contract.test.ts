@@ -8,6 +8,8 @@ import { RedisStore } from "../src/store/redis/index.js";
 import { TestCluster } from "./support/cluster.js";
 import { TEST_SECRET } from "./support/nodes.js";
 import { requireRedis } from "./support/redis.js";
+import { createLogger } from "../src/log.js";
+import { CURRENT_DATA_VERSION, migrateStore } from "../src/store/migrations.js";
 
 const user = (id: string, username: string, more: Partial<UserRecord> = {}): UserRecord => ({
   id,
@@ -97,6 +99,22 @@ describeStoreContract("Store contract: the list of users", (backend) => {
     const listed = await store.accounts.list({ limit: 100 });
     expect(listed.filter((u) => u.username === gone[0]!.username).map((u) => u.id)).to.deep.equal(["again"]);
     expect(listed.length).to.equal(left.length + 1);
+  });
+
+  it("When a store of data version 1 (no index of usernames on Redis) is migrated, then every user is listed, and only once", async () => {
+    const made = Array.from({ length: 30 }, (_, i) => user(`u${i}`, `v${String(i).padStart(2, "0")}`));
+    await Promise.all(made.map((u) => store.accounts.create(u)));
+    await store.accounts.delete(made[0]!);
+    // What a Redis store of version 1 held: no index.
+    if (backend.redis) backend.redis.cli("DEL", "sigil:{usernames}");
+    await store.meta.setDataVersion(1);
+    const r = await migrateStore(store, createLogger("silent"));
+    expect(r).to.include({ version: CURRENT_DATA_VERSION, ran: CURRENT_DATA_VERSION - 1 });
+    expect(await all(7)).to.deep.equal(made.slice(1).map((u) => u.username));
+    // Run again (a crash before the version was recorded): the same list.
+    await store.meta.setDataVersion(1);
+    await migrateStore(store, createLogger("silent"));
+    expect(await all(100)).to.deep.equal(made.slice(1).map((u) => u.username));
   });
 
   it("When the admin flag is set, then the list and the record carry it", async () => {

@@ -116,7 +116,8 @@ export const usersList: CliCommand = {
   usage: "[--query Q]",
   description: "Prints every user (or those matching --query in username, display name or email) as JSON lines.",
   options: { query: { type: "string" } },
-  readOnly: true,
+  // Not readOnly: the list walks an index that data version 2 brought, so an older store is
+  // migrated first (as any command but status does).
   async run(ctx) {
     const raw = ctx.values.query;
     const query = typeof raw === "string" ? raw : undefined;

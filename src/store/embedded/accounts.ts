@@ -70,4 +70,7 @@ export class EmbeddedAccounts implements AccountStore {
     }
     return out;
   }
+  async reindex(): Promise<void> {
+    // The username table is the index: written with every user.
+  }
 }

@@ -59,6 +59,12 @@ export interface AccountStore {
    * usernames (no full sort), so a page without query reads about limit records.
    */
   list(opts: UserListOptions): Promise<UserRecord[]>;
+  /**
+   * Puts a stored user in the index list() walks, when it is not there (data version 2's
+   * migration: a Redis store of version 1 has no such index). Idempotent; nothing for a user no
+   * longer stored. The embedded store's index is its username table: nothing to do.
+   */
+  reindex(user: UserRecord): Promise<void>;
 }
 
 export interface UserListOptions {

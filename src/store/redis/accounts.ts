@@ -113,4 +113,8 @@ export class RedisAccounts implements AccountStore {
     }
     return out;
   }
+  async reindex(user: UserRecord): Promise<void> {
+    if ((await guarded(() => this.redis.exists(this.keys.user(user.id)))) === 0) return;
+    await guarded(() => this.redis.zadd(this.keys.usernameIndex, 0, indexEntry(user)));
+  }
 }
