@@ -129,6 +129,18 @@ describeBackends(
             expect(await page.textContent(".error")).to.contain("wrong");
           },
         ],
+        [
+          "sign-in, the account disabled (sigil users disable)",
+          async () => {
+            const { accounts, accountLife } = node.server.services;
+            const dora = await accounts.create({ username: "dora", password: PASSWORD });
+            await accountLife.disable(dora, "operator");
+            await page.fill("#username", "dora");
+            await page.fill("#password", PASSWORD);
+            await Promise.all([page.waitForLoadState(), page.click("main button[type=submit]")]);
+            expect(await page.textContent(".error")).to.contain("This account is disabled.");
+          },
+        ],
         ["sign-up", () => page.goto(`${node.url}/signup`)],
         [
           "sign-up, username refused",

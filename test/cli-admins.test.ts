@@ -40,9 +40,16 @@ describeBackends("CLI: admins and the list of users", function (this: Mocha.Suit
       email: null,
       email_verified: false,
       admin: false,
+      disabled: false,
       created_at: users[1].created_at,
     });
     expect(Math.abs(Date.parse(users[1].created_at) - Date.now())).to.be.below(60_000);
+    // A disabled user (sigil users disable) is listed, marked.
+    expect((await sigil("users", "disable", "--username", "zoe")).code).to.equal(0);
+    expect(lines((await sigil("users", "list")).out).map((u) => [u.username, u.disabled])).to.deep.equal([
+      ["adam", false],
+      ["zoe", true],
+    ]);
   });
 
   it("When set-admin turns it on and off, then it prints the user and whether they are an admin, and the list follows", async () => {

@@ -65,6 +65,15 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       admin: true,
     });
     await store.accounts.savePicture("u1", Buffer.from([137, 80, 78, 71, 0, 255]));
+    // A disabled account (sigil users disable) stays disabled through a backup and restore.
+    await store.accounts.create({
+      id: "u2",
+      username: "dora",
+      displayName: "Dora",
+      passwordHash: "scrypt$y",
+      createdAt: now,
+      disabled: true,
+    });
     await store.email.indexEmail("ulla@example.com", "u1");
     await store.apps.create({
       clientId: "app1",
@@ -157,8 +166,11 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     for (const [line, at] of expiries(after)) expect(Math.abs(at - was.get(line)!), line).to.be.at.most(2000);
 
     expect((await store.accounts.byUsername("ulla"))!.id).to.equal("u1");
+    expect((await store.accounts.byUsername("dora"))!.disabled).to.equal(true);
+    expect((await store.accounts.byUsername("ulla"))!.disabled).to.equal(undefined);
     // An admin stays one, and the list of users (its index) holds the restored user.
     expect((await store.accounts.list({ limit: 10 })).map((u) => [u.username, u.admin])).to.deep.equal([
+      ["dora", undefined],
       ["ulla", true],
     ]);
     expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);

@@ -48,6 +48,15 @@ describeStoreContract("Store contract: sign-in", (backend) => {
     expect(await store.accounts.picture("u2")).to.equal(null);
   });
 
+  it("When a user is disabled and enabled again (sigil users disable|enable), then the mark reads back and goes", async () => {
+    await store.accounts.create(user("u1", "ann"));
+    await store.accounts.update("u1", (u) => ({ ...u, disabled: true }));
+    expect((await store.accounts.byId("u1"))!.disabled).to.equal(true);
+    expect((await store.accounts.byUsername("ann"))!.disabled).to.equal(true);
+    await store.accounts.update("u1", ({ disabled: _, ...rest }) => rest);
+    expect(await store.accounts.byId("u1")).to.deep.equal(user("u1", "ann"));
+  });
+
   it("When one user is changed 50 times at once (each adds to what it reads), then every change lands", async () => {
     await store.accounts.create(user("u1", "ann"));
     const bump = (u: UserRecord) => ({ ...u, picture: { type: "image/png", version: (u.picture?.version ?? 0) + 1 } });

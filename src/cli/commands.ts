@@ -14,6 +14,7 @@ import {
   usersResetTwoFactor,
   usersSetAdmin,
 } from "./users.js";
+import { usersDisable, usersEnable } from "./users-disable.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
@@ -22,6 +23,8 @@ export const commands: readonly CliCommand[] = [
   usersResetTwoFactor,
   usersSetAdmin,
   usersDelete,
+  usersDisable,
+  usersEnable,
   appsCreate,
   appsUpdate,
   ...tokensCommands(),

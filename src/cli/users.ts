@@ -37,7 +37,7 @@ export const usersCreate: CliCommand = {
 };
 
 /** The user named by --username, or a usage error naming it. */
-async function userNamed(ctx: Parameters<CliCommand["run"]>[0]) {
+export async function userNamed(ctx: Parameters<CliCommand["run"]>[0]) {
   const username = required(ctx.values, "username").trim().toLowerCase();
   const user = await ctx.services.accounts.byUsername(username);
   if (!user) throw new UsageError(`there is no user "${username}"`);
@@ -153,6 +153,7 @@ function listLine(u: UserRecord) {
     email: u.email ?? null,
     email_verified: u.emailVerified === true,
     admin: u.admin === true,
+    disabled: u.disabled === true,
     created_at: new Date(u.createdAt).toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 // An account's life after sign-up (docs/http-api.md#account): what Sigil holds about a user (the
 // export), deleting the account with everything it owns, and an operator's password reset. Every
 // per-user record is named here once: what export lists is what deletion removes.
-import type { AppRecord, SessionSummary, Store, UserRecord } from "../store/port.js";
+import { isDisabled, type AppRecord, type SessionSummary, type Store, type UserRecord } from "../store/port.js";
 import type { Accounts } from "./accounts.js";
 import type { Apps } from "./apps.js";
 import type { CustomTokens } from "./custom-tokens.js";
@@ -150,6 +150,37 @@ export class AccountLife {
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin);
     return deleted;
+  }
+
+  /**
+   * Disables the account (CONTRACT §14; `sigil users disable`): the record is marked first, so
+   * that from here on no way of signing in succeeds (Accounts.signIn, passkeys, the two-factor
+   * step) and no page treats a session of theirs as signed in (pages/context.ts currentUser); then
+   * every session ends and every grant (codes, access and refresh tokens) is revoked, at once and
+   * for every node, as a password reset does. Token checks refuse a disabled user's tokens too
+   * (one issued in a race with this). Idempotent: a repeat ends and revokes again (nothing left).
+   * actor: who asked (the audit log will name them). The record as stored, or null: no such user.
+   */
+  async disable(user: UserRecord, _actor: ChangeOrigin): Promise<UserRecord | null> {
+    const saved = await this.deps.store.accounts.update(user.id, (u) =>
+      isDisabled(u) ? undefined : { ...u, disabled: true },
+    );
+    if (!saved) return null;
+    await this.deps.accounts.endSessions(user.id);
+    await this.deps.oauth.grants.revokeUserGrants(user.id);
+    return saved;
+  }
+
+  /**
+   * Enables a disabled account again: the user can sign in; the sessions and tokens that disabling
+   * ended stay ended. Idempotent. The record as stored, or null: no such user.
+   */
+  enable(user: UserRecord, _actor: ChangeOrigin): Promise<UserRecord | null> {
+    return this.deps.store.accounts.update(user.id, (u) => {
+      if (!isDisabled(u)) return undefined;
+      const { disabled: _, ...rest } = u;
+      return rest;
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited, type MessageRef, type PlainErrorId } from "../errors.js";
-import type { AttemptLimiter, SessionSummary, Store, UserRecord } from "../store/port.js";
+import { isDisabled, type AttemptLimiter, type SessionSummary, type Store, type UserRecord } from "../store/port.js";
 import { LIMITS } from "./limits.js";
 import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
@@ -17,6 +17,9 @@ export class FormError extends SigilError {
     super(status, "invalid_request", ref.id, ref.params as never);
   }
 }
+
+/** A disabled account (UserRecord.disabled) asked to sign in: the page says so (403). */
+export const accountDisabled = (): FormError => new FormError("err.accountDisabled", 403);
 
 export function checkUsername(raw: string): string {
   const u = raw.trim().toLowerCase();
@@ -112,7 +115,18 @@ export class Accounts {
       throw new FormError("err.wrongCredentials", 401);
     }
     await this.limits.check(username, address);
+    // Said only to whoever knows the password: a disabled account signs in by no way.
+    if (isDisabled(user)) throw accountDisabled();
     return user;
+  }
+
+  /**
+   * The last check before a session is made for a user whose first step passed (the two-factor
+   * code, a passkey): accountDisabled when an operator disabled the account meanwhile.
+   */
+  async checkEnabled(userId: string): Promise<void> {
+    const user = await this.store.accounts.byId(userId);
+    if (user && isDisabled(user)) throw accountDisabled();
   }
 
   byId(id: string) {

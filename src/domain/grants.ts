@@ -3,7 +3,7 @@
 // revoking every grant of a user. A grant is what one redeemed code began; its id is the code's
 // hash, and the code's "revoked" mark ends every access and refresh token of it at once.
 import { invalidGrant, invalidScope } from "../errors.js";
-import type { CodeRecord, RefreshRecord, Store, TokenRecord } from "../store/port.js";
+import { isDisabled, type CodeRecord, type RefreshRecord, type Store, type TokenRecord } from "../store/port.js";
 import { keyedHash, randomToken } from "./secrets.js";
 
 export interface GrantsDeps {
@@ -131,7 +131,8 @@ export class Grants {
     if (r.kind !== "rotated") throw invalidGrant(gone);
     const grant = r.record;
     if (grant.grantExpiresAt <= now) throw invalidGrant(gone);
-    if (!(await this.deps.store.accounts.byId(grant.userId))) {
+    const user = await this.deps.store.accounts.byId(grant.userId);
+    if (!user || isDisabled(user)) {
       await this.deps.store.grants.revokeGrant(grant.grantId, this.markTtl);
       throw invalidGrant(gone);
     }
@@ -168,7 +169,7 @@ export class Grants {
     ]);
     if (access && (access.expiresAt === undefined || access.expiresAt > Date.now() / 1000)) {
       const user = await this.deps.store.accounts.byId(access.userId);
-      if (!user) return { active: false };
+      if (!user || isDisabled(user)) return { active: false };
       return {
         active: true,
         scope: scopeOf(access.scope).join(" "),
@@ -182,7 +183,7 @@ export class Grants {
     }
     if (refresh?.active && refresh.record.grantExpiresAt > Date.now()) {
       const user = await this.deps.store.accounts.byId(refresh.record.userId);
-      if (!user) return { active: false };
+      if (!user || isDisabled(user)) return { active: false };
       return {
         active: true,
         scope: refresh.record.scope.join(" "),

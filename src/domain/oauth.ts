@@ -2,7 +2,14 @@
 // are opaque random strings; the store holds only their keyed hashes.
 import { createHash } from "node:crypto";
 import { insufficientScope, invalidGrant, invalidToken } from "../errors.js";
-import type { AppRecord, CodeRecord, Store, TokenRecord, UserRecord } from "../store/port.js";
+import {
+  isDisabled,
+  type AppRecord,
+  type CodeRecord,
+  type Store,
+  type TokenRecord,
+  type UserRecord,
+} from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { Grants } from "./grants.js";
 import { covers } from "./oidc.js";
@@ -192,7 +199,8 @@ export class OAuth {
   async tokenUser(token: string, clientId: string): Promise<UserRecord> {
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
-    if (!found) throw invalidToken();
+    // A disabled user's tokens were revoked; this also refuses one issued in a race with that.
+    if (!found || isDisabled(found.user)) throw invalidToken();
     // An OpenID Connect grant without "profile" (say "openid email") did not allow reading it.
     if (found.token.scope && !found.token.scope.includes("profile")) throw insufficientScope("profile");
     return found.user;
@@ -207,7 +215,7 @@ export class OAuth {
     const clientId = dot > 0 ? token.slice(0, dot) : "";
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
-    if (!found || !found.token.scope?.includes("openid")) throw invalidToken();
+    if (!found || !found.token.scope?.includes("openid") || isDisabled(found.user)) throw invalidToken();
     return found;
   }
 

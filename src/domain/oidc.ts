@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { SignJWT, compactVerify, createLocalJWKSet } from "jose";
 import { SigilError } from "../errors.js";
-import type { Store, UserRecord } from "../store/port.js";
+import { isDisabled, type Store, type UserRecord } from "../store/port.js";
 import { SIGNING_ALGS, type SigningKeys } from "./keys.js";
 import { pictureUrl } from "./pictures-url.js";
 
@@ -99,7 +99,7 @@ export class IdTokens {
    */
   async sign(g: IdTokenGrant): Promise<string> {
     const user = await this.deps.store.accounts.byId(g.userId);
-    if (!user) throw new SigilError(400, "invalid_grant", "err.userGone", {});
+    if (!user || isDisabled(user)) throw new SigilError(400, "invalid_grant", "err.userGone", {});
     const signer = await this.deps.keys.signer();
     const iat = Math.floor((this.deps.now ?? Date.now)() / 1000);
     const claims: Record<string, unknown> = {

@@ -15,7 +15,8 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
-import type { AttemptLimiter, PasskeyRecord, Store, UserRecord } from "../store/port.js";
+import { isDisabled, type AttemptLimiter, type PasskeyRecord, type Store, type UserRecord } from "../store/port.js";
+import { accountDisabled } from "./accounts.js";
 import { keyedHash } from "./secrets.js";
 import {
   amrOf,
@@ -221,6 +222,8 @@ export class Passkeys {
       if (ceremony.kind !== "signin") throw cannotVerify();
       if (!passkey || !owner) throw unknownPasskey();
       const updated = await this.verifyAssertion(rp, challenge, passkey, response);
+      // A disabled account signs in by no way (told only to whoever holds the passkey; not counted).
+      if (isDisabled(owner)) throw accountDisabled();
       return { user: owner, amr: amrOf(updated) };
     } catch (err) {
       // A refused answer (400) counts, or is 429 when it goes past a limit; a store outage does not.

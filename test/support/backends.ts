@@ -1,7 +1,7 @@
 // One suite, every backend: describeBackends() runs the same tests on the embedded store — in LMDB
-// (a fresh DATA_DIR, emptied before each test) and in process memory (DATA_DIR=:memory:) — and on a
+// (a new DATA_DIR for each test) and in process memory (DATA_DIR=:memory:) — and on a
 // private Redis (FLUSHALL before each test).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requireRedis, TestRedis } from "./redis.js";
@@ -69,12 +69,17 @@ export class Backend {
     for (const dir of this.extraDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
 
-  /** Empties the store (no node is open: they close after each test). */
+  /**
+   * Empties the store (no node is open: they close after each test). The embedded store gets a new
+   * DATA_DIR rather than the old path emptied: lmdb-js shares an open environment by path within a
+   * process, so a path reused while the last test's environment is still being released would give
+   * the next test that environment (its data, in a file already deleted).
+   */
   clean(): void {
     this.redis?.cli("FLUSHALL");
     if (this.dataDir) {
       rmSync(this.dataDir, { recursive: true, force: true });
-      mkdirSync(this.dataDir);
+      this.dataDir = mkdtempSync(join(tmpdir(), "sigil-test-"));
     }
   }
 }

@@ -12,7 +12,7 @@ import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
 import type { StepUp } from "../../domain/step-up.js";
 import type { PageSessions } from "../../domain/page-sessions.js";
-import type { UserRecord } from "../../store/port.js";
+import { isDisabled, type UserRecord } from "../../store/port.js";
 
 export interface PagesDeps {
   config: Config;
@@ -37,11 +37,15 @@ export interface PagesDeps {
   stepUp: StepUp;
 }
 
-/** The signed-in user, or undefined (a session whose user is gone counts as signed out). */
+/**
+ * The signed-in user, or undefined (a session whose user is gone or disabled counts as signed out:
+ * disabling ends the user's sessions, and this also covers a sign-in that raced with it).
+ */
 export async function currentUser(req: Request, deps: PagesDeps): Promise<UserRecord | undefined> {
   const id = req.session.userId;
   if (!id) return undefined;
-  return (await deps.accounts.byId(id)) ?? undefined;
+  const user = await deps.accounts.byId(id);
+  return user && !isDisabled(user) ? user : undefined;
 }
 
 /** Runs an async page handler and forwards errors to the page error handler. */

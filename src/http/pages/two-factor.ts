@@ -73,6 +73,7 @@ export function secondStep(deps: PagesDeps) {
     if (!userId) return backToSignIn(res, returnTo);
     try {
       await deps.twoFactor.verify(userId, field(req, "code"), req.ip ?? "");
+      await deps.accounts.checkEnabled(userId); // disabled since the password step: no session
       await signInSession(req, userId, PWD_OTP);
       res.redirect(303, returnTo);
     } catch (err) {

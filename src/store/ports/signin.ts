@@ -19,7 +19,15 @@ export interface UserRecord {
   locale?: string;
   /** An administrator (§14): may open {auth_url}/admin. Set only by the CLI (users create --admin, users set-admin). */
   admin?: boolean;
+  /**
+   * Set by an operator (`sigil users disable`, AccountLife.disable): the user cannot sign in by any
+   * way, and their sessions and tokens were ended. Absent (or false): the account works.
+   */
+  disabled?: boolean;
 }
+
+/** Whether the account was disabled by an operator (UserRecord.disabled). */
+export const isDisabled = (user: UserRecord): boolean => user.disabled === true;
 
 /** A change of a user's record (AccountStore.update): the new record, or undefined for none. */
 export type UserChange = (user: UserRecord) => UserRecord | undefined;

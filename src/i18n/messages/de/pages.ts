@@ -191,6 +191,7 @@ export const pages: PagesMessages = {
   "err.password": "Passwörter haben 8 bis 128 Zeichen.",
   "err.taken": "Dieser Benutzername ist bereits vergeben.",
   "err.queryTooLong": "Suchbegriffe haben höchstens 200 Zeichen.",
+  "err.accountDisabled": "Dieses Konto ist deaktiviert. Bitte den Betreiber des Dienstes, es wieder zu aktivieren.",
   "err.wrongCredentials": "Benutzername oder Passwort ist falsch.",
   "err.wrongPassword": "Das Passwort ist falsch.",
   "err.signinThrottled": "Zu viele Anmeldeversuche; versuchen Sie es später noch einmal.",

@@ -195,6 +195,7 @@ export const pages = {
   "err.password": "Passwords are 8 to 128 characters.",
   "err.taken": "That username is taken.",
   "err.queryTooLong": "Searches are at most 200 characters.",
+  "err.accountDisabled": "This account is disabled. Ask the service’s operator to enable it.",
   "err.wrongCredentials": "The username or password is wrong.",
   "err.wrongPassword": "The password is wrong.",
   "err.signinThrottled": "Too many sign-in attempts; try again later.",

@@ -189,6 +189,7 @@ export const pages: PagesMessages = {
   "err.password": "Las contraseñas tienen de 8 a 128 caracteres.",
   "err.taken": "Ese nombre de usuario ya está en uso.",
   "err.queryTooLong": "Las búsquedas tienen como máximo 200 caracteres.",
+  "err.accountDisabled": "Esta cuenta está desactivada. Pide al operador del servicio que la active.",
   "err.wrongCredentials": "El nombre de usuario o la contraseña no son correctos.",
   "err.wrongPassword": "La contraseña no es correcta.",
   "err.signinThrottled": "Demasiados intentos de inicio de sesión; inténtalo más tarde.",

@@ -194,6 +194,7 @@ export const pages: PagesMessages = {
   "err.password": "Les mots de passe comptent de 8 à 128 caractères.",
   "err.taken": "Ce nom d’utilisateur est déjà pris.",
   "err.queryTooLong": "Les recherches comptent au plus 200 caractères.",
+  "err.accountDisabled": "Ce compte est désactivé. Demandez à l’opérateur du service de le réactiver.",
   "err.wrongCredentials": "Le nom d’utilisateur ou le mot de passe est incorrect.",
   "err.wrongPassword": "Le mot de passe est incorrect.",
   "err.signinThrottled": "Trop de tentatives de connexion ; réessayez plus tard.",

@@ -185,6 +185,7 @@ export const pages: PagesMessages = {
   "err.password": "パスワードは 8〜128 文字です。",
   "err.taken": "このユーザー名はすでに使われています。",
   "err.queryTooLong": "検索語は 200 文字までです。",
+  "err.accountDisabled": "このアカウントは無効化されています。サービスの運営者に有効化を依頼してください。",
   "err.wrongCredentials": "ユーザー名またはパスワードが正しくありません。",
   "err.wrongPassword": "パスワードが正しくありません。",
   "err.signinThrottled": "ログインの試行回数が多すぎます。しばらくしてからお試しください。",
