@@ -89,6 +89,29 @@ describeBackends("The admin pages", function (this: Mocha.Suite, backend) {
     }
   });
 
+  it("When the admin has a passkey (and no two-factor), then /admin opens; once it is removed, they are asked again", async () => {
+    const ada = await person("ada", true);
+    const id = (await node.server.services.accounts.byUsername("ada"))!.id;
+    expect((await ada.get("/admin")).status).to.equal(403);
+    // As a registration on /account stores it (test/browser-passkeys.test.ts walks that ceremony).
+    const added = await node.opened.store.passkeys.add({
+      id: "cred-ada",
+      userId: id,
+      name: "Laptop",
+      publicKey: "pk",
+      counter: 0,
+      deviceType: "multiDevice",
+      backedUp: true,
+      createdAt: Date.now(),
+    });
+    expect(added).to.equal(true);
+    const home = await ada.get("/admin");
+    expect(home.status).to.equal(200);
+    expect(home.text).to.contain(say("en", "admin.areasLead"));
+    await node.opened.store.passkeys.remove(id, "cred-ada");
+    expect((await ada.get("/admin")).status).to.equal(403);
+  });
+
   it("When an admin is no longer one (sigil users set-admin --off), then their next visit is refused at once", async () => {
     const ada = await person("ada", true);
     await enroll(ada);
