@@ -1,9 +1,9 @@
 // The `sigil` command (docs/cli.md): operators' and scripts' access to the store named by
-// REDIS_URL or DATA_DIR (beside the running server), with the service's SECRET. Each command prints one JSON object, or one clear error
+// REDIS_URL or DATA_DIR (beside the running server), with the service's SECRET. Each command prints one JSON object (`users list`: JSON lines), or one clear error
 // line and exits non-zero; `--help` and `--version` answer without settings or a store (cli/help.ts).
 import { parseArgs } from "node:util";
 import { usage } from "./cli/commands.js";
-import { firstLine, JsonLines, joinOptionValues, UsageError } from "./cli/common.js";
+import { firstLine, joinOptionValues, JsonLines, UsageError } from "./cli/common.js";
 import { commandOf, helpFor } from "./cli/help.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
@@ -73,9 +73,8 @@ export async function runCli(
     const out = await cmd.run({ config, opened, services, values, readLine });
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
-    output.out(
-      out instanceof JsonLines ? out.lines.map((l) => `${JSON.stringify(l)}\n`).join("") : `${JSON.stringify(out)}\n`,
-    );
+    if (out instanceof JsonLines) for await (const line of out.lines) output.out(`${JSON.stringify(line)}\n`);
+    else output.out(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {
     const msg =

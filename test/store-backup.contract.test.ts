@@ -63,6 +63,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       createdAt: now,
       email: "ulla@example.com",
       picture: { type: "image/png", version: 1 },
+      admin: true,
     });
     await store.accounts.savePicture("u1", Buffer.from([137, 80, 78, 71, 0, 255]));
     // A disabled account (sigil users disable) stays disabled through a backup and restore.
@@ -165,6 +166,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     });
     expect(await collect(store)).to.deep.equal([]);
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
+    expect(await store.accounts.list({ limit: 10 })).to.deep.equal([]);
 
     const counts = await restoreItems(store, from(before));
     expect(counts.dropped).to.equal(0);
@@ -177,6 +179,11 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect((await store.accounts.byUsername("ulla"))!.id).to.equal("u1");
     expect((await store.accounts.byUsername("dora"))!.disabled).to.equal(true);
     expect((await store.accounts.byUsername("ulla"))!.disabled).to.equal(undefined);
+    // An admin stays one, and the list of users (its index) holds the restored user.
+    expect((await store.accounts.list({ limit: 10 })).map((u) => [u.username, u.admin])).to.deep.equal([
+      ["dora", undefined],
+      ["ulla", true],
+    ]);
     expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);
     expect(await store.email.usersByEmail("ulla@example.com")).to.deep.equal(["u1"]);
     expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);

@@ -7,13 +7,22 @@ import { status } from "./status.js";
 import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { groupsCommands } from "./groups.js";
-import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
+import {
+  usersCreate,
+  usersDelete,
+  usersResetPassword,
+  usersList,
+  usersResetTwoFactor,
+  usersSetAdmin,
+} from "./users.js";
 import { usersDisable, usersEnable } from "./users-disable.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
+  usersList,
   usersResetPassword,
   usersResetTwoFactor,
+  usersSetAdmin,
   usersDelete,
   usersDisable,
   usersEnable,

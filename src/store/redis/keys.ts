@@ -35,6 +35,12 @@ export function keyspace(prefix: string) {
     feed: `${prefix}:feed`,
     /** String (JSON UserRecord). */
     user: (id: string) => `${prefix}:user:{${id}}`,
+    /**
+     * Sorted set (every score 0, so ordered by member): "<username>\0<user id>" of every user, the
+     * index that pages users by name (AccountStore.list). One key; the id in the member means a
+     * deletion removes exactly its own entry, never that of a new user of the same name.
+     */
+    usernameIndex: `${prefix}:{usernames}`,
     /** String: user id, by lower-cased username (SET NX makes usernames unique). */
     username: (name: string) => `${prefix}:username:{${name}}`,
     /** String (raw image bytes) of the user's uploaded picture. */
