@@ -1,5 +1,5 @@
 // The `sigil` command (docs/cli.md): operators' and scripts' access to the store named by
-// REDIS_URL or DATA_DIR (beside the running server), with the service's SECRET. Each command prints one JSON object, or one clear error
+// REDIS_URL or DATA_DIR (beside the running server), with the service's SECRET. Each command prints one JSON object (`users list`: JSON lines), or one clear error
 // line and exits non-zero; `--help` and `--version` answer without settings or a store (cli/help.ts).
 import { parseArgs } from "node:util";
 import { usage } from "./cli/commands.js";
@@ -74,7 +74,7 @@ export async function runCli(
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
     await services.audit.settled();
-    if (out instanceof JsonLines) for await (const item of out.items) output.out(`${JSON.stringify(item)}\n`);
+    if (out instanceof JsonLines) for await (const line of out.lines) output.out(`${JSON.stringify(line)}\n`);
     else output.out(`${JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {

@@ -159,6 +159,12 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       backedUp: false,
       createdAt: Date.now(),
     });
+    // In two groups (one of which another user is in too).
+    for (const g of ["crew", "all-hands"]) {
+      await node.opened.store.groups.create({ name: g, createdAt: Date.now() });
+      await node.opened.store.groups.addMember(g, id);
+    }
+    await node.opened.store.groups.addMember("all-hands", "someone-else");
     return { dora, theirs, tokens, mine, custom, socket, id, passkeyId };
   }
 
@@ -197,6 +203,7 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       expect(r.text).to.not.contain("pQECAyYgASFYIA"); // the public key stays out
       expect(data.two_factor).to.include({ enabled: true, recovery_codes_left: 10 });
       expect(data.two_factor.enabled_at).to.match(/^\d{4}-\d\d-\d\dT/);
+      expect(data.groups).to.deep.equal(["all-hands", "crew"]);
       const sealed = (await node.opened.store.twoFactor.get(u.id))!.sealedSecret;
       const user = (await node.opened.store.accounts.byId(u.id))!;
       const app = (await node.opened.store.apps.get(u.mine.clientId))!;
@@ -282,6 +289,8 @@ describeBackends("Account life: sessions, export, deletion", (backend) => {
       expect(await store.passkeys.listForUser(u.id)).to.deep.equal([]);
       expect(await store.passkeys.byId(u.passkeyId)).to.equal(null);
       expect(await store.twoFactor.get(u.id)).to.equal(null);
+      expect(await store.groups.groupsOf(u.id)).to.deep.equal([]);
+      expect(await store.groups.members("all-hands")).to.deep.equal(["someone-else"]);
       {
         // Every record of the store (Redis keys and values, or the embedded store's tables).
         const dump = backend.redis ? redisDump(backend.redis) : embeddedDump(store);

@@ -5,6 +5,7 @@
 // its refresh token rotates and a rotated one is still caught, ID tokens verify with the same
 // key, and the app's CUSTOM TOKEN resumes its event history. Then what restore refuses.
 import { expect } from "chai";
+import { CURRENT_DATA_VERSION } from "../src/store/migrations.js";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -200,7 +201,7 @@ describe("sigil backup and restore", function () {
     // While the node serves (a backup does not stop anything).
     const b1 = await sigilProcess(onRedis, "backup", "--out", file1);
     expect(b1.code, b1.err).to.equal(0);
-    expect(b1.json).to.deep.include({ file: file1, store: "redis", data_version: 1 });
+    expect(b1.json).to.deep.include({ file: file1, store: "redis", data_version: CURRENT_DATA_VERSION });
     expect(b1.json.kinds).to.deep.include({ user: 4, app: 1, passkey: 1, "two-factor": 1, "custom-token": 1 });
     expect(statSync(file1).mode & 0o777).to.equal(0o600);
     // What the file holds: compressed JSON lines, no token or password in the clear.

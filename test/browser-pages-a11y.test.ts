@@ -227,6 +227,13 @@ describeBackends(
             expect(await page.locator('main a[href="/developers"]').count()).to.equal(1);
           },
         ],
+        [
+          "admin, refused (not an admin: 403)",
+          async () => {
+            const r = await page.goto(`${node.url}/admin`);
+            expect(r?.status()).to.equal(403);
+          },
+        ],
         ["forgot, no mail set up", () => page.goto(`${node.url}/forgot`)],
         ["broken reset link", () => page.goto(`${node.url}/reset?token=nope`)],
         [
@@ -285,6 +292,16 @@ describeBackends(
       const devContext = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const devPage = await signedIn(devContext, "devon");
       const devStates: Array<[string, () => Promise<unknown>]> = [
+        [
+          "admin, asked to set up two-factor or a passkey first",
+          async () => {
+            const devon = await node.server.services.accounts.byUsername("devon");
+            await node.server.services.accounts.setAdmin(devon!.id, true);
+            const r = await devPage.goto(`${node.url}/admin`);
+            expect(r?.status()).to.equal(403);
+            expect(await devPage.locator('main a[href="/account#two-factor"]').count()).to.equal(1);
+          },
+        ],
         [
           "developers with an app and a token",
           async () => {
@@ -394,6 +411,21 @@ describeBackends(
           },
         ],
         ["account, two-factor on", () => devPage.goto(`${node.url}/account`)],
+        [
+          "admin home (an admin with two-factor)",
+          async () => {
+            const r = await devPage.goto(`${node.url}/admin`);
+            expect(r?.status()).to.equal(200);
+            expect(await devPage.locator("main .admin-areas li").count()).to.equal(4);
+          },
+        ],
+        [
+          "landing page, signed in as an admin (the link to /admin)",
+          async () => {
+            await devPage.goto(`${node.url}/`);
+            expect(await devPage.locator('main a[href="/admin"]').count()).to.equal(1);
+          },
+        ],
         [
           "confirm it's you, with a code (two-factor on), a wrong code",
           async () => {

@@ -48,7 +48,7 @@ describe("CLI: help and version, without settings or a store", function () {
     }
     const create = await sigil(env, "users", "create", "--username", "ada", "--help");
     expect(create.out).to.equal(
-      "usage: sigil users create --username U --password P|- [--display-name D]\nCreates an account, as sign-up does (--password -: read from standard input).\n",
+      "usage: sigil users create --username U --password P|- [--display-name D] [--admin]\nCreates an account, as sign-up does (--password -: read from standard input); --admin makes it an administrator.\n",
     );
     expect((await sigil(env, "help", "users", "create")).out).to.equal(create.out);
   });

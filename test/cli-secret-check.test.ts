@@ -152,7 +152,7 @@ describeBackends("CLI: the SECRET the store was made with", function (backend) {
       const r = await sigilWithInput(input, env(), "users", "create", "--username", "bob", "--password", "-");
       expect(r.code, JSON.stringify(input)).to.equal(1);
       expect(r.err).to.equal(
-        "sigil: --password -: standard input gave no password (one line is read)\n  usage: sigil users create --username U --password P|- [--display-name D]\n",
+        "sigil: --password -: standard input gave no password (one line is read)\n  usage: sigil users create --username U --password P|- [--display-name D] [--admin]\n",
       );
     }
     expect((await run(TEST_SECRET, "users", "delete", "--username", "bob")).err, "nothing created").to.include(

@@ -36,7 +36,7 @@ describe("Upgrades: the data version at start", function () {
   beforeEach(() => void redis.cli("FLUSHALL"));
   after(() => redis?.destroy());
 
-  it("When a node starts on a Redis filled by the code before versions (no version key), then it stamps version 1 and sign-in, tokens and challenges still work", async () => {
+  it("When a node starts on a Redis filled by the code before versions (no version key, no index of usernames), then it stamps version 1, migrates it (the users indexed) and sign-in, tokens and challenges still work", async () => {
     // What earlier Sigil wrote: today's keys, without sigil:data-version.
     const old = await startNode({ redisUrl: redis.url });
     const person = new PageClient(old.url);
@@ -47,13 +47,22 @@ describe("Upgrades: the data version at start", function () {
     const key = await api.createKey("still there?", "yes");
     await old.close();
     redis.cli("DEL", "sigil:data-version");
+    redis.cli("DEL", "sigil:{usernames}");
     const keysBefore = redis.cli("DBSIZE");
 
     const node = await startNode({ redisUrl: redis.url });
     try {
-      expect(redis.cli("GET", "sigil:data-version")).to.equal("1");
-      expect(Number(redis.cli("DBSIZE")), "nothing rewritten, one key added").to.equal(Number(keysBefore) + 1);
-      expect(node.logs.some((l) => l.includes("recorded no data version: it is version 1 now"))).to.equal(true);
+      expect(redis.cli("GET", "sigil:data-version")).to.equal(String(CURRENT_DATA_VERSION));
+      expect(Number(redis.cli("DBSIZE")), "nothing rewritten; the version and the index added").to.equal(
+        Number(keysBefore) + 2,
+      );
+      expect(
+        node.logs.some((l) => l.includes(`recorded no data version: it is version ${CURRENT_DATA_VERSION} now`)),
+      ).to.equal(true);
+      expect(node.logs.some((l) => l.includes("migrating the data from version 1 to 2: index the users"))).to.equal(
+        true,
+      );
+      expect((await node.server.services.accounts.list({ limit: 10 })).map((u) => u.username)).to.deep.equal(["river"]);
       const again = new PageClient(node.url);
       const signedIn = await again.submit("/signin", "/signin", {
         username: "river",

@@ -2,6 +2,7 @@
 // asks every master how it keeps data, warns when it persists nothing, and refuses one that may
 // evict keys unless REDIS_ALLOW_EVICTION=true; where CONFIG is disabled it warns and starts.
 import { expect } from "chai";
+import { CURRENT_DATA_VERSION } from "../src/store/migrations.js";
 import { spawnSync } from "node:child_process";
 import { StoreRefusedError } from "../src/store/refused.js";
 import { TestCluster } from "./support/cluster.js";
@@ -120,7 +121,7 @@ describe("Redis as a system of record", function () {
         const said = warnings(node).filter((w) => w.includes("could not read Redis's settings"));
         expect(said).to.have.length(1);
         expect(said[0]).to.include("maxmemory-policy noeviction");
-        expect(managed.cli("GET", "sigil:data-version")).to.equal("1");
+        expect(managed.cli("GET", "sigil:data-version")).to.equal(String(CURRENT_DATA_VERSION));
       } finally {
         await node.close();
       }

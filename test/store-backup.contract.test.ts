@@ -28,6 +28,7 @@ function normal(items: BackupItem[]): string[] {
       const c = structuredClone(i);
       if (c.kind === "grant") c.refresh?.used.sort();
       if (c.kind === "two-factor") c.recovery.sort();
+      if (c.kind === "group") c.members.sort();
       const times = (k: string, v: unknown) =>
         (k === "expiresAt" || k === "markExpiresAt") && typeof v === "number" ? v > 0 : v;
       return JSON.stringify(c, times);
@@ -62,6 +63,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       createdAt: now,
       email: "ulla@example.com",
       picture: { type: "image/png", version: 1 },
+      admin: true,
     });
     await store.accounts.savePicture("u1", Buffer.from([137, 80, 78, 71, 0, 255]));
     // A disabled account (sigil users disable) stays disabled through a backup and restore.
@@ -106,6 +108,10 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       createdAt: now,
     });
     await store.twoFactor.enable("u1", { sealedSecret: "s", enabledAt: now }, ["h1", "h2", "h3"]);
+    // A group with a member, and an empty one.
+    await store.groups.create({ name: "ops", createdAt: now });
+    await store.groups.addMember("ops", "u1");
+    await store.groups.create({ name: "empty", createdAt: now });
     await store.challenges.create("c1", { question: "q", answerHash: "ah", owner: "app1", createdAt: now }, HOUR);
     // A grant with a chain rotated twice, and its access token; a revoked grant and its token.
     const code = { clientId: "app1", userId: "u1", redirectUri: "https://a.example/cb", redirectUriGiven: true };
@@ -151,9 +157,16 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
 
     expect(Object.values(await store.backup.holdings()).some((n) => n > 0)).to.equal(true);
     await store.backup.clear();
-    expect(await store.backup.holdings()).to.deep.equal({ users: 0, apps: 0, signingKeys: 0, challenges: 0 });
+    expect(await store.backup.holdings()).to.deep.equal({
+      users: 0,
+      apps: 0,
+      signingKeys: 0,
+      challenges: 0,
+      groups: 0,
+    });
     expect(await collect(store)).to.deep.equal([]);
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
+    expect(await store.accounts.list({ limit: 10 })).to.deep.equal([]);
 
     const counts = await restoreItems(store, from(before));
     expect(counts.dropped).to.equal(0);
@@ -166,9 +179,16 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect((await store.accounts.byUsername("ulla"))!.id).to.equal("u1");
     expect((await store.accounts.byUsername("dora"))!.disabled).to.equal(true);
     expect((await store.accounts.byUsername("ulla"))!.disabled).to.equal(undefined);
+    // An admin stays one, and the list of users (its index) holds the restored user.
+    expect((await store.accounts.list({ limit: 10 })).map((u) => [u.username, u.admin])).to.deep.equal([
+      ["dora", undefined],
+      ["ulla", true],
+    ]);
     expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);
     expect(await store.email.usersByEmail("ulla@example.com")).to.deep.equal(["u1"]);
     expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);
+    expect(await store.groups.groupsOf("u1")).to.deep.equal(["ops"]);
+    expect(await store.groups.members("empty")).to.deep.equal([]);
     expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
     expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
     expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);

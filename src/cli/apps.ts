@@ -5,6 +5,7 @@
 // `sigil apps update --client-id ID [--name N] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]
 // [--homepage URL]` → the app as above, without a secret; options not given stay as they are.
 import { FormError } from "../domain/accounts.js";
+import { GroupError } from "../domain/groups.js";
 import type { AppRecord } from "../store/port.js";
 import { UsageError, required, type CliCommand } from "./common.js";
 
@@ -16,6 +17,7 @@ const shown = (app: AppRecord) => ({
   ...(app.public ? { public: true } : {}),
   ...(app.postLogoutRedirectUris?.length ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
   ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
+  ...(app.groups?.length ? { groups: app.groups } : {}),
 });
 
 export const appsCreate: CliCommand = {
@@ -70,18 +72,34 @@ export const appsUpdate: CliCommand = {
   name: "apps update",
   description:
     "Edits an app's name, redirect URLs, post-logout URLs or homepage; its client id, secret, consents and tokens stay.",
-  usage: "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL]",
+  usage:
+    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H]",
   options: {
     "client-id": { type: "string" },
     name: { type: "string" },
     "redirect-uri": { type: "string", multiple: true },
     "post-logout-redirect-uri": { type: "string", multiple: true },
     homepage: { type: "string" },
+    groups: { type: "string" },
   },
   async run({ services, values }) {
     const clientId = required(values, "client-id").trim();
     const app = await services.apps.byClientId(clientId);
     if (!app) throw new UsageError("No app has this client_id.");
+    // --groups G,H: only members of G or H may sign in to it; --groups "": everyone again.
+    let groups: string[] | undefined;
+    if (typeof values.groups === "string") {
+      const names = values.groups.split(",").map((g) => g.trim());
+      if (names.length === 1 && names[0] === "") groups = [];
+      else {
+        try {
+          groups = await services.groups.existingAll(names);
+        } catch (err) {
+          if (err instanceof GroupError) throw new UsageError(`--groups: ${err.message}`);
+          throw err;
+        }
+      }
+    }
     try {
       const updated = await services.apps.update(app, {
         ...(values.name !== undefined ? { name: values.name as string } : {}),
@@ -90,6 +108,7 @@ export const appsUpdate: CliCommand = {
           ? { postLogoutRedirectUris: values["post-logout-redirect-uri"] as string[] }
           : {}),
         ...(values.homepage !== undefined ? { homepage: values.homepage as string } : {}),
+        ...(groups !== undefined ? { groups } : {}),
       });
       return shown(updated);
     } catch (err) {

@@ -6,20 +6,31 @@ import { keysRotate } from "./keys.js";
 import { status } from "./status.js";
 import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
-import { usersCreate, usersDelete, usersResetPassword, usersResetTwoFactor } from "./users.js";
+import { groupsCommands } from "./groups.js";
+import {
+  usersCreate,
+  usersDelete,
+  usersResetPassword,
+  usersList,
+  usersResetTwoFactor,
+  usersSetAdmin,
+} from "./users.js";
 import { usersDisable, usersEnable } from "./users-disable.js";
 import { audit } from "./audit.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
+  usersList,
   usersResetPassword,
   usersResetTwoFactor,
+  usersSetAdmin,
   usersDelete,
   usersDisable,
   usersEnable,
   appsCreate,
   appsUpdate,
   ...tokensCommands(),
+  ...groupsCommands,
   keysRotate,
   status,
   backup,

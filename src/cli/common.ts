@@ -5,9 +5,12 @@ import type { OpenedStore } from "../store/index.js";
 
 export class UsageError extends Error {}
 
-/** A command's answer of many lines: each item is printed as one JSON line as it comes. */
+/**
+ * What a listing command returns: printed one JSON value a line, as they come (an array, or an
+ * async iterable read page by page); none: no output.
+ */
 export class JsonLines {
-  constructor(readonly items: AsyncIterable<unknown>) {}
+  constructor(readonly lines: Iterable<unknown> | AsyncIterable<unknown>) {}
 }
 
 export interface CliContext {

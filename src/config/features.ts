@@ -147,4 +147,17 @@ export const email = area("email", "accepted values", {
       "seconds a \"Confirm it's you\" proof (password, passkey, or two-factor code) lasts in the browser that made it, for the changes that need one: email, password, two-factor, recovery codes, passkeys ([confirming it's you](http-api.md#confirming-its-you))",
     defaultNote: "(5 min)",
   }),
+  ADMIN_REQUIRE_2FA: setting(
+    "adminRequire2fa",
+    z
+      .enum(["true", "false"], "must be true or false")
+      .default("true")
+      .transform((v) => v === "true"),
+    {
+      meaning:
+        "an admin without two-factor or a passkey is asked to set one up on `/account` before `{auth_url}/admin` opens for them ([pages](http-api.md#administration))",
+      default: "`true`",
+      values: "`true`, `false`",
+    },
+  ),
 });

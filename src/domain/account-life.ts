@@ -105,6 +105,8 @@ export class AccountLife {
       apps,
       // Passkeys: name, dates, kind (never the public key or the counter).
       passkeys: await passkeysForExport(store, user.id),
+      // The names of the groups the user is in (sorted).
+      groups: await store.groups.groupsOf(user.id),
     };
   }
 
@@ -131,7 +133,7 @@ export class AccountLife {
   /**
    * Deletes the account and everything it owns, at once: the user and picture (the username is
    * free again), every session, every grant (codes, access and refresh tokens) and consent with
-   * its scopes, and the apps the user registered (their CUSTOM TOKENs revoked first, which drops
+   * its scopes, the user's group memberships, and the apps the user registered (their CUSTOM TOKENs revoked first, which drops
    * their sockets on every node). Idempotent; of calls made at once, exactly one answers true, and
    * that one mails the confirmed address that the account is gone.
    */
@@ -147,6 +149,7 @@ export class AccountLife {
     await forgetUserEmail(store, user);
     await store.passkeys.removeForUser(user.id);
     await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
+    await store.groups.removeUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin);
     return deleted;

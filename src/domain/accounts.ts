@@ -42,6 +42,9 @@ export function checkPassword(raw: string): string {
   return raw;
 }
 
+/** The longest search of users (characters, after trimming): longer ones are refused. */
+export const USER_QUERY_MAX = 200;
+
 export class Accounts {
   /** The failed sign-in limits, shared with passkey sign-in (services.ts hands them to Passkeys). */
   readonly limits: SignInLimits;
@@ -70,6 +73,8 @@ export class Accounts {
     displayName?: string | undefined;
     /** The page's language at sign-up: the language of the user's mails. */
     locale?: string | undefined;
+    /** An administrator (only the CLI makes one). */
+    admin?: boolean | undefined;
   }): Promise<UserRecord> {
     const username = checkUsername(input.username);
     const password = checkPassword(input.password);
@@ -81,6 +86,7 @@ export class Accounts {
       passwordHash: await this.passwords.hash(password),
       createdAt: Date.now(),
       ...(input.locale ? { locale: input.locale } : {}),
+      ...(input.admin ? { admin: true } : {}),
     };
     if (!(await this.store.accounts.create(user))) throw new FormError("err.taken", 409);
     return user;
@@ -145,9 +151,34 @@ export class Accounts {
     return this.store.accounts.byId(id);
   }
 
+  /**
+   * A page of users in username order after `after`, matching query (username, display name or
+   * email, without regard to case; trimmed, at most USER_QUERY_MAX characters: a FormError beyond).
+   */
+  list(opts: { query?: string | undefined; after?: string | undefined; limit: number }): Promise<UserRecord[]> {
+    const query = (opts.query ?? "").trim().toLowerCase();
+    if (query.length > USER_QUERY_MAX) throw new FormError("err.queryTooLong", 400);
+    return this.store.accounts.list({
+      limit: opts.limit,
+      ...(query ? { query } : {}),
+      ...(opts.after !== undefined ? { after: opts.after } : {}),
+    });
+  }
+
   byUsername(raw: string) {
     const u = raw.trim().toLowerCase();
     return USERNAME.test(u) ? this.store.accounts.byUsername(u) : Promise.resolve(null);
+  }
+
+  /** Makes the user an administrator or not (the CLI's users set-admin); the record as stored, null when gone. */
+  setAdmin(id: string, on: boolean): Promise<UserRecord | null> {
+    return this.store.accounts.update(id, (user) => {
+      if ((user.admin === true) === on) return undefined;
+      const next = { ...user };
+      if (on) next.admin = true;
+      else delete next.admin;
+      return next;
+    });
   }
 
   async setDisplayName(id: string, raw: string): Promise<void> {

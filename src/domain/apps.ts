@@ -122,7 +122,14 @@ export class Apps {
    */
   async update(
     app: AppRecord,
-    changes: { name?: string; redirectUris?: string[]; postLogoutRedirectUris?: string[]; homepage?: string },
+    changes: {
+      name?: string;
+      redirectUris?: string[];
+      postLogoutRedirectUris?: string[];
+      homepage?: string;
+      /** The groups it is restricted to (checked by Groups.existing); []: no restriction. */
+      groups?: string[];
+    },
   ): Promise<AppRecord> {
     const checked = Apps.check(changes.name ?? app.name, changes.redirectUris ?? app.redirectUris);
     const postLogout = Apps.checkPostLogout(changes.postLogoutRedirectUris ?? app.postLogoutRedirectUris ?? []);
@@ -132,6 +139,10 @@ export class Apps {
     delete next.homepage;
     if (postLogout.length) next.postLogoutRedirectUris = postLogout;
     if (homepage !== undefined) next.homepage = homepage;
+    if (changes.groups !== undefined) {
+      delete next.groups;
+      if (changes.groups.length) next.groups = [...new Set(changes.groups)].sort();
+    }
     await this.deps.store.apps.update(next);
     return (await this.deps.store.apps.get(app.clientId)) ?? next;
   }

@@ -43,6 +43,8 @@ export type Introspection =
       exp?: number;
       iat?: number;
       token_type: "Bearer" | "refresh_token";
+      /** With the scope "groups": the names of the user's groups, sorted. */
+      groups?: string[];
     };
 
 export class Grants {
@@ -160,6 +162,11 @@ export class Grants {
     await this.deps.store.grants.revokeToken(this.hash("token", token), clientId);
   }
 
+  /** { groups } when the scopes hold "groups" (introspection's answer), else nothing. */
+  private async groupsOf(userId: string, scopes: readonly string[]): Promise<{ groups?: string[] }> {
+    return scopes.includes("groups") ? { groups: await this.deps.store.groups.groupsOf(userId) } : {};
+  }
+
   /** RFC 7662: what a client may know of one of its own tokens; others are inactive. */
   async introspect(token: string, clientId: string): Promise<Introspection> {
     if (token.length === 0 || token.length > 512) return { active: false };
@@ -179,6 +186,7 @@ export class Grants {
         ...(access.expiresAt !== undefined ? { exp: access.expiresAt } : {}),
         ...(access.issuedAt !== undefined ? { iat: access.issuedAt } : {}),
         token_type: "Bearer",
+        ...(await this.groupsOf(user.id, scopeOf(access.scope))),
       };
     }
     if (refresh?.active && refresh.record.grantExpiresAt > Date.now()) {
@@ -193,6 +201,7 @@ export class Grants {
         exp: Math.floor(refresh.record.grantExpiresAt / 1000),
         iat: Math.floor(refresh.issuedAt / 1000),
         token_type: "refresh_token",
+        ...(await this.groupsOf(user.id, refresh.record.scope)),
       };
     }
     return { active: false };

@@ -12,7 +12,7 @@ import {
 } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { Grants } from "./grants.js";
-import { covers } from "./oidc.js";
+import { covers, groupsClaim } from "./oidc.js";
 import { redirectUriMatches } from "./redirect-uris.js";
 import { keyedHash, randomToken, sameDigest } from "./secrets.js";
 
@@ -210,13 +210,15 @@ export class OAuth {
    * /userinfo: the token's record and user when it is a live OpenID Connect token; invalid_token
    * otherwise. Such a token names its client before a "." (Grants.issueAccessToken).
    */
-  async openIdTokenUser(token: string): Promise<{ token: TokenRecord; user: UserRecord }> {
+  async openIdTokenUser(
+    token: string,
+  ): Promise<{ token: TokenRecord; user: UserRecord; groups: string[] | undefined }> {
     const dot = token.indexOf(".");
     const clientId = dot > 0 ? token.slice(0, dot) : "";
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
     if (!found || !found.token.scope?.includes("openid") || isDisabled(found.user)) throw invalidToken();
-    return found;
+    return { ...found, groups: await groupsClaim(this.deps.store, found.user.id, found.token.scope) };
   }
 
   private plausible(token: string, clientId: string): boolean {

@@ -9,7 +9,7 @@ import { SIGNING_ALGS, type SigningKeys } from "./keys.js";
 import { pictureUrl } from "./pictures-url.js";
 
 /** The scopes Sigil knows, in the order it lists them. */
-export const SCOPES = ["openid", "profile", "email", "offline_access"] as const;
+export const SCOPES = ["openid", "profile", "email", "groups", "offline_access"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The claims each scope reads (discovery's claims_supported, and the consent page's wording). */
@@ -17,6 +17,7 @@ export const SCOPE_CLAIMS: Readonly<Record<Scope, readonly string[]>> = {
   openid: ["sub"],
   profile: ["name", "preferred_username", "picture"],
   email: ["email", "email_verified"],
+  groups: ["groups"],
   offline_access: [],
 };
 
@@ -38,8 +39,16 @@ export function grantedScopes(raw: string | undefined): { openid: boolean; scope
 export const covers = (granted: readonly string[], wanted: readonly string[]) =>
   wanted.every((s) => granted.includes(s));
 
-/** The claims of the granted scopes for a user (userinfo, and the ID token). */
-export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl: string): Record<string, unknown> {
+/**
+ * The claims of the granted scopes for a user (userinfo, and the ID token). `groups`: the user's
+ * groups (groupsClaim), read only when the scopes hold "groups".
+ */
+export function scopeClaims(
+  user: UserRecord,
+  scopes: readonly string[],
+  baseUrl: string,
+  groups?: readonly string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (scopes.includes("profile")) {
     out.name = user.displayName;
@@ -51,7 +60,18 @@ export function scopeClaims(user: UserRecord, scopes: readonly string[], baseUrl
     out.email = user.email;
     out.email_verified = user.emailVerified === true;
   }
+  // The names of the user's groups, sorted; [] for a user in none (the scope was granted).
+  if (scopes.includes("groups")) out.groups = [...(groups ?? [])];
   return out;
+}
+
+/** The user's groups when the scopes hold "groups" (one read of the store), else undefined. */
+export async function groupsClaim(
+  store: Store,
+  userId: string,
+  scopes: readonly string[],
+): Promise<string[] | undefined> {
+  return scopes.includes("groups") ? store.groups.groupsOf(userId) : undefined;
 }
 
 /** OpenID Connect Core §3.1.3.6: the left half of SHA-256 of the access token, base64url. */
@@ -98,7 +118,10 @@ export class IdTokens {
    * an OpenID Connect answer, on a code or a refresh. invalid_grant when the user is gone.
    */
   async sign(g: IdTokenGrant): Promise<string> {
-    const user = await this.deps.store.accounts.byId(g.userId);
+    const [user, groups] = await Promise.all([
+      this.deps.store.accounts.byId(g.userId),
+      groupsClaim(this.deps.store, g.userId, g.scope),
+    ]);
     if (!user || isDisabled(user)) throw new SigilError(400, "invalid_grant", "err.userGone", {});
     const signer = await this.deps.keys.signer();
     const iat = Math.floor((this.deps.now ?? Date.now)() / 1000);
@@ -112,7 +135,7 @@ export class IdTokens {
       ...(g.nonce !== undefined ? { nonce: g.nonce } : {}),
       amr: [...g.amr],
       ...(g.accessToken !== undefined ? { at_hash: atHash(g.accessToken) } : {}),
-      ...scopeClaims(user, g.scope, this.deps.issuer),
+      ...scopeClaims(user, g.scope, this.deps.issuer, groups),
     };
     return new SignJWT(claims).setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: "JWT" }).sign(signer.key);
   }

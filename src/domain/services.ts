@@ -23,6 +23,7 @@ import { StepUp } from "./step-up.js";
 import { Readiness } from "./readiness.js";
 import { PageSessions } from "./page-sessions.js";
 import { AuditLog } from "./audit.js";
+import { Groups } from "./groups.js";
 
 export interface Services {
   accounts: Accounts;
@@ -54,6 +55,8 @@ export interface Services {
   readiness: Readiness;
   /** The audit log: records queued by the use cases, written in batches off the requests' path. */
   audit: AuditLog;
+  /** Groups of users, and the `groups` claim (domain/groups.ts). */
+  groups: Groups;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -159,5 +162,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     pageSessions: new PageSessions(store),
     readiness: new Readiness(store),
     audit,
+    groups: new Groups(store),
   };
 }

@@ -42,25 +42,31 @@ export interface RouteDeps {
   metrics: Metrics;
 }
 
-export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] } {
-  const { config, services, metrics } = deps;
-  const { accounts, accountLife, apps, oauth, customTokens, challenges, openid, clientAuth } = services;
-  const { baseUrl } = config;
-  const pages: PagesDeps = {
+/** What the pages get of a node's services (a test mounting page middleware gets the same). */
+export function pagesDeps(config: Config, services: Services): PagesDeps {
+  return {
     config,
     pageSessions: services.pageSessions,
-    accounts,
-    accountLife,
-    apps,
-    oauth,
-    customTokens,
-    openid,
+    accounts: services.accounts,
+    accountLife: services.accountLife,
+    apps: services.apps,
+    oauth: services.oauth,
+    customTokens: services.customTokens,
+    openid: services.openid,
     passkeys: services.passkeys,
     email: services.email,
     twoFactor: services.twoFactor,
     stepUp: services.stepUp,
     audit: services.audit,
+    groups: services.groups,
   };
+}
+
+export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] } {
+  const { config, services, metrics } = deps;
+  const { accounts, apps, oauth, customTokens, challenges, openid, clientAuth } = services;
+  const { baseUrl } = config;
+  const pages = pagesDeps(config, services);
   const beforePages = pageStack(pages);
   const tokenParse = [noStore, tokenBodyParser];
 

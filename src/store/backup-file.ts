@@ -93,6 +93,7 @@ const REQUIRED: Record<BackupKind, string[]> = {
   consent: ["userId", "clientId", "scopes"],
   passkey: ["passkey"],
   "two-factor": ["userId", "record", "recovery"],
+  group: ["group", "members"],
   challenge: ["key", "record", "expiresAt"],
   grant: ["grantId", "clientId", "userId", "scope", "markExpiresAt"],
   "access-token": ["hash", "token", "expiresAt"],

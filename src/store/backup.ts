@@ -62,6 +62,13 @@ export async function restoreItem(store: Store, item: BackupItem, now: number): 
       return store.passkeys.add(item.passkey);
     case "two-factor":
       return store.twoFactor.enable(item.userId, item.record, item.recovery);
+    case "group": {
+      if (!(await store.groups.create(item.group))) return false;
+      // A member whose account is gone (deleted since the backup was read) is left out.
+      for (const userId of item.members)
+        if (await store.accounts.byId(userId)) await store.groups.addMember(item.group.name, userId);
+      return true;
+    }
     case "challenge": {
       const ttl = secondsUntil(item.expiresAt, now, YEAR_S);
       return ttl !== undefined && store.challenges.create(item.key, item.record, ttl);

@@ -15,7 +15,7 @@ import type { Store } from "./port.js";
 import { StoreRefusedError } from "./refused.js";
 
 /** The data version this code reads and writes. */
-export const CURRENT_DATA_VERSION = 1;
+export const CURRENT_DATA_VERSION = 2;
 
 /** The version of a store that records none (empty, or written before versions were recorded). */
 export const UNVERSIONED_DATA_VERSION = 1;
@@ -32,8 +32,27 @@ export interface Migration {
   run(store: Store, ctx: { logger: Logger; signal: AbortSignal }): Promise<void>;
 }
 
+/**
+ * 1 → 2: the list of users (AccountStore.list) walks an index of usernames, which a Redis store
+ * of version 1 does not have (<prefix>:{usernames}); every stored user is put in it. The embedded
+ * store's index is its username table already: nothing to do there.
+ */
+const indexUsernames: Migration = {
+  from: 1,
+  to: 2,
+  what: "index the users by username (the list of users)",
+  async run(store, { signal }) {
+    if (store.kind === "embedded") return;
+    // A backup's items begin with every user (BACKUP_KINDS): read up to the first other item.
+    for await (const item of store.backup.items()) {
+      if (signal.aborted || item.kind !== "user") return;
+      await store.accounts.reindex(item.user);
+    }
+  },
+};
+
 /** Every migration, in order; each `to` is the next one's `from`, the last one's is CURRENT_DATA_VERSION. */
-export const MIGRATIONS: readonly Migration[] = [];
+export const MIGRATIONS: readonly Migration[] = [indexUsernames];
 
 export interface MigrateOptions {
   /** The code's version and migrations (tests inject their own). */

@@ -15,6 +15,7 @@ import type { TwoFactorStore } from "./ports/two-factor.js";
 import type { MetaStore } from "./ports/meta.js";
 import type { BackupPort } from "./ports/backup.js";
 import type { AuditStore } from "./ports/audit.js";
+import type { GroupStore } from "./ports/groups.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -27,6 +28,7 @@ export * from "./ports/two-factor.js";
 export * from "./ports/meta.js";
 export * from "./ports/backup.js";
 export * from "./ports/audit.js";
+export * from "./ports/groups.js";
 
 export interface Store {
   /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
@@ -48,6 +50,8 @@ export interface Store {
   readonly passkeys: PasskeyStore;
   /** Two-factor with an authenticator app, per user. */
   readonly twoFactor: TwoFactorStore;
+  /** Groups of users (the `groups` claim). */
+  readonly groups: GroupStore;
   /** The store's data version and migration lock (src/store/migrations.ts). */
   readonly meta: MetaStore;
   /** Backup and restore (src/store/backup.ts). */

@@ -8,6 +8,7 @@ const SCOPE_WORDS: Readonly<Record<string, readonly MessageKey[]>> = {
   openid: ["scope.openid"],
   profile: ["scope.profile.name", "scope.profile.username", "scope.profile.picture"],
   email: ["scope.email"],
+  groups: ["scope.groups"],
   offline_access: ["scope.offline_access"],
 };
 
@@ -88,6 +89,44 @@ export function ConsentPage(p: {
           </div>
         </form>
       </Card>
+    </Page>
+  );
+}
+
+/**
+ * An app restricted to groups the user is in none of (docs/pages.md): says so, and sends the user
+ * back to the app, which receives error=access_denied (the form's "deny", answered by /authorize).
+ */
+export function NotInGroupsPage(p: {
+  ui: Ui;
+  user: UserRecord;
+  appName: string;
+  csrf: string;
+  hidden: Record<string, string>;
+}) {
+  const { t, rich } = p.ui;
+  return (
+    <Page ui={p.ui} title={t("restricted.title")} user={p.user} csrf={p.csrf} narrow>
+      <div class="error" role="alert">
+        <p>
+          {rich("restricted.body", { app: <strong class="app-name">{p.appName}</strong>, service: p.ui.service.name })}
+        </p>
+      </div>
+      <p class="muted">{rich("consent.signedInAs", { name: <strong>{p.user.displayName}</strong> })}</p>
+      <form method="post" action="/authorize">
+        <Csrf token={p.csrf} />
+        {Object.entries(p.hidden).map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <div class="actions">
+          <button type="submit" name="decision" value="deny">
+            {t("restricted.back", { app: p.appName })}
+          </button>
+        </div>
+      </form>
+      <p>
+        <a href="/account">{t("error.goAccount")}</a>
+      </p>
     </Page>
   );
 }

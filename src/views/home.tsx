@@ -9,10 +9,7 @@ export interface HomeLink {
   hint: string;
 }
 
-/**
- * Where a signed-in person can go. The administration console (`/admin`, CONTRACT §14) joins this
- * list, for admins only, once admins exist: the handler passes `admin` then, and nothing else changes.
- */
+/** Where a signed-in person can go; the administration console (`/admin`, CONTRACT §14) for admins (the handler passes it). */
 export function homeLinks(ui: Ui, opts: { admin?: HomeLink | undefined } = {}): HomeLink[] {
   const { t } = ui;
   const service = ui.service.name;

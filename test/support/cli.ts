@@ -17,15 +17,20 @@ export interface CliResult {
   err: string;
   /** stdout parsed, when the command succeeded with one line (not `--help`, whose text is not JSON). */
   json: any;
+  /** stdout's lines parsed, when the command succeeded with JSON lines (a listing: groups list). */
+  lines: any[];
 }
 
-const result = (code: number, out: string, err: string): CliResult => ({
-  code,
-  out,
-  err,
-  // One JSON line: parsed; JSON lines (a list) are the test's to split.
-  json: code === 0 && out.startsWith("{") && out.indexOf("\n") === out.length - 1 ? JSON.parse(out) : undefined,
-});
+const result = (code: number, out: string, err: string): CliResult => {
+  const lines = code === 0 && (out === "" || out.startsWith("{")) ? out.split("\n").filter(Boolean) : [];
+  return {
+    code,
+    out,
+    err,
+    json: lines.length === 1 ? JSON.parse(lines[0]!) : undefined,
+    lines: lines.map((l) => JSON.parse(l)),
+  };
+};
 
 /** `sigil args…` with exactly this environment (as a process given env and nothing else would see it). */
 export function sigil(env: Record<string, string | undefined>, ...args: string[]): Promise<CliResult> {

@@ -10,7 +10,7 @@ import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oid
 import { codePointLength } from "../../domain/text.js";
 import { english, message, type MessageRef } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
-import { ConsentPage, ErrorPage } from "../../views/consent.js";
+import { ConsentPage, ErrorPage, NotInGroupsPage } from "../../views/consent.js";
 import { RedirectRefusedPage } from "../../views/redirect-refused.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
@@ -203,6 +203,31 @@ async function showConsent(deps: PagesDeps, req: Request, res: Response, c: Chec
   );
 }
 
+/**
+ * An app restricted to groups the user is in none of: a page saying so (403), whose button sends
+ * the user back to the app with error=access_denied; with prompt=none, that redirect at once.
+ * True when it answered.
+ */
+async function refusedByGroups(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
+  if (await deps.groups.allows(c.app, user.id)) return false;
+  if (c.oidc?.prompt.has("none")) {
+    c.fail("access_denied", message("err.notInAppGroups"));
+    return true;
+  }
+  sendPage(
+    res,
+    403,
+    NotInGroupsPage({
+      ui: pageUi(req, deps.config),
+      user,
+      appName: c.app.name,
+      csrf: await csrfToken(req),
+      hidden: c.p as Record<string, string>,
+    }),
+  );
+  return true;
+}
+
 export function authorizeGet(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
     const c = await check(deps, req, res, req.query as Record<string, unknown>);
@@ -211,6 +236,7 @@ export function authorizeGet(deps: PagesDeps) {
     const ask = c.oidc;
     if (!ask) {
       if (!user) return signInFirst(res, c);
+      if (await refusedByGroups(deps, req, res, c, user)) return;
       if (await consentCovers(deps, user, c)) return approve(deps, req, res, c, user.id);
       return showConsent(deps, req, res, c, user);
     }
@@ -220,6 +246,7 @@ export function authorizeGet(deps: PagesDeps) {
       if (silent) return c.fail("login_required", message("err.loginRequired"));
       return signInFirst(res, c);
     }
+    if (await refusedByGroups(deps, req, res, c, user)) return;
     if (ask.prompt.has("consent") || !(await consentCovers(deps, user, c))) {
       if (silent) return c.fail("consent_required", message("err.consentRequired"));
       return showConsent(deps, req, res, c, user);
@@ -235,6 +262,15 @@ export function authorizePost(deps: PagesDeps) {
     if (!c) return;
     const user = await currentUser(req, deps);
     if (!user) return signInFirst(res, c);
+    // Restricted to groups the user is in none of: whatever the form said, the app hears no.
+    if (!(await deps.groups.allows(c.app, user.id))) {
+      return redirectWith(res, c.redirectUri, {
+        error: "access_denied",
+        error_description: english(message("err.notInAppGroups")),
+        iss: deps.config.baseUrl,
+        state: c.p.state,
+      });
+    }
     if (body.decision === "allow") {
       // What the user allowed now, added to what they still allow (OAuth.allow).
       await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);

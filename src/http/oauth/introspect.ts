@@ -25,6 +25,10 @@ export const IntrospectResponse = z.object({
   iat: z.number().int().optional(),
   token_type: z.enum(["Bearer", "refresh_token"]).optional(),
   iss: z.string().optional(),
+  groups: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "with the scope groups: the names of the user's groups, sorted" }),
 });
 
 export function introspectEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth; issuer: string }) {

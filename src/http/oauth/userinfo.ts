@@ -42,8 +42,8 @@ type UserinfoDeps = { oauth: OAuth; baseUrl: string };
 const USERINFO_HEADERS: Readonly<Record<string, string>> = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 async function claims(deps: UserinfoDeps, accessToken: string) {
-  const { token, user } = await deps.oauth.openIdTokenUser(accessToken);
-  return { sub: user.id, ...scopeClaims(user, token.scope ?? [], deps.baseUrl) };
+  const { token, user, groups } = await deps.oauth.openIdTokenUser(accessToken);
+  return { sub: user.id, ...scopeClaims(user, token.scope ?? [], deps.baseUrl, groups) };
 }
 
 /** POST /userinfo on express (its form body is parsed by userinfoBodyParser, which runs first). */
@@ -78,6 +78,7 @@ export const UserinfoSchema = z.object({
   picture: z.string().optional().meta({ description: "profile: absolute URL" }),
   email: z.string().optional().meta({ description: "email: only when the user has one" }),
   email_verified: z.boolean().optional().meta({ description: "email" }),
+  groups: z.array(z.string()).optional().meta({ description: "groups: the names of the user's groups, sorted" }),
 });
 
 const responses = {

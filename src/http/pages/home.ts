@@ -5,7 +5,7 @@
 // on two hosts, a browser that opens the API's host is sent to the pages' host, where its session
 // cookie lives.
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { HomePage } from "../../views/home.js";
+import { HomePage, homeLinks } from "../../views/home.js";
 import { currentUser, page, type PagesDeps } from "./context.js";
 import { sendPage } from "./send-page.js";
 import { csrfToken } from "./session.js";
@@ -29,6 +29,10 @@ export function homePage(deps: PagesDeps): RequestHandler {
     const ui = pageUi(req, deps.config);
     // A CSRF token only for the header's sign-out form: a signed-out visit sets no cookie at all.
     const csrf = user ? await csrfToken(req) : undefined;
-    sendPage(res, 200, HomePage({ ui, user, csrf }));
+    // Admins also see the administration console (CONTRACT §14).
+    const admin = user?.admin
+      ? { href: "/admin", label: ui.t("home.admin"), hint: ui.t("home.adminHint", { service: ui.service.name }) }
+      : undefined;
+    sendPage(res, 200, HomePage({ ui, user, csrf, links: homeLinks(ui, { admin }) }));
   });
 }

@@ -44,6 +44,7 @@ import {
   setupTwoFactor,
 } from "./two-factor.js";
 import { confirm, confirmPage, freshProof } from "./step-up.js";
+import { adminHome, adminOnly } from "./admin.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -58,6 +59,7 @@ const PAGE_PATHS = [
   "/reset",
   "/email",
   "/confirm",
+  "/admin",
 ];
 
 const pageErrors = (config: Config) =>
@@ -144,6 +146,8 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/authorize", { get: authorizeGet(deps), post: [csrfCheck, authorizePost(deps)] });
   route(router, "/logout", { get: logoutGet(deps), post: logoutPost(deps) });
   route(router, "/lang", { get: setLanguage(deps) });
+  // The administration console (admin.ts): every page passes adminOnly, every action adminAction.
+  route(router, "/admin", { get: [adminOnly(deps), adminHome(deps)] });
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

@@ -1,6 +1,7 @@
-// The embedded store's accounts: users, the username index and pictures, in tables.
-import type { AccountStore, UserChange, UserRecord } from "../port.js";
-import { changedUser } from "../port.js";
+// The embedded store's accounts: users, the username index (ordered: it pages users by name) and
+// pictures, in tables.
+import type { AccountStore, UserChange, UserListOptions, UserRecord } from "../port.js";
+import { USER_LIST_BATCH, changedUser, userMatches } from "../port.js";
 import type { Engine } from "./engine.js";
 
 export class EmbeddedAccounts implements AccountStore {
@@ -52,5 +53,24 @@ export class EmbeddedAccounts implements AccountStore {
   async picture(id: string) {
     const p = this.pictures.get(id);
     return p === undefined ? null : Buffer.from(p);
+  }
+  async list({ query, after, limit }: UserListOptions) {
+    const out: UserRecord[] = [];
+    let cursor = after;
+    while (out.length < limit) {
+      const want = query ? USER_LIST_BATCH : limit - out.length;
+      const batch = this.names.range([], { ...(cursor === undefined ? {} : { after: [cursor] }), limit: want });
+      for (const { value: id } of batch) {
+        const user = this.users.get(id);
+        if (user && userMatches(user, query)) out.push(user);
+        if (out.length >= limit) break;
+      }
+      if (batch.length < want) break;
+      cursor = String(batch.at(-1)!.key[0]);
+    }
+    return out;
+  }
+  async reindex(): Promise<void> {
+    // The username table is the index: written with every user.
   }
 }

@@ -8,6 +8,7 @@ import type {
   ChallengeRecord,
   CustomTokenRecord,
   GrantItem,
+  GroupRecord,
   Holdings,
   HistoryItem,
   PasskeyRecord,
@@ -72,6 +73,11 @@ export class EmbeddedBackup implements BackupPort {
       const userId = str(key[0]);
       const codes = recovery.range([userId]).map((e) => str(e.key[1]));
       out.push({ kind: "two-factor", userId, record: value, recovery: codes });
+    }
+    const members = this.t<1>("group-members");
+    for (const { key, value } of this.t<GroupRecord>("groups").range([])) {
+      const ids = members.range([str(key[0])]).map((e) => str(e.key[1]));
+      out.push({ kind: "group", group: value, members: ids });
     }
     const challenges = this.t<ChallengeRecord>("challenges");
     for (const { key, value } of challenges.range([]))
@@ -151,6 +157,7 @@ export class EmbeddedBackup implements BackupPort {
       apps: this.t("apps").count([]),
       signingKeys: this.t("signing-keys").count([]),
       challenges: this.t("challenges").count([]),
+      groups: this.t("groups").count([]),
     };
   }
 

@@ -20,6 +20,7 @@ import { EmbeddedPasskeys } from "./passkeys.js";
 import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, NoticePoller } from "./realtime.js";
 import { EmbeddedSessions } from "./sessions.js";
 import { EmbeddedTwoFactor } from "./two-factor.js";
+import { EmbeddedGroups } from "./groups.js";
 
 export class EmbeddedStore implements Store {
   readonly kind = "embedded" as const;
@@ -37,6 +38,7 @@ export class EmbeddedStore implements Store {
   readonly email: EmbeddedEmail;
   readonly passkeys: EmbeddedPasskeys;
   readonly twoFactor: EmbeddedTwoFactor;
+  readonly groups: EmbeddedGroups;
   readonly meta: EmbeddedMeta;
   readonly backup: EmbeddedBackup;
   readonly audit: EmbeddedAudit;
@@ -69,6 +71,7 @@ export class EmbeddedStore implements Store {
     this.email = new EmbeddedEmail(engine);
     this.passkeys = new EmbeddedPasskeys(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
+    this.groups = new EmbeddedGroups(engine);
     this.meta = new EmbeddedMeta(engine);
     this.backup = new EmbeddedBackup(engine);
     this.audit = new EmbeddedAudit(engine);

@@ -9,6 +9,7 @@ import type { SigningKeyRecord } from "./keys.js";
 import type { PasskeyRecord } from "./passkeys.js";
 import type { TwoFactorRecord } from "./two-factor.js";
 import type { ChallengeRecord } from "./challenges.js";
+import type { GroupRecord } from "./groups.js";
 
 /** An app's history as it stands: its events, the newest id it ever issued, the newest trimmed. */
 export interface HistoryItem {
@@ -50,6 +51,7 @@ export type BackupItem =
   | { kind: "consent"; userId: string; clientId: string; scopes: string[] | null }
   | { kind: "passkey"; passkey: PasskeyRecord }
   | { kind: "two-factor"; userId: string; record: TwoFactorRecord; recovery: string[] }
+  | { kind: "group"; group: GroupRecord; members: string[] }
   | { kind: "challenge"; key: string; record: ChallengeRecord; expiresAt: number }
   | GrantItem
   | { kind: "access-token"; hash: string; token: TokenRecord; expiresAt: number }
@@ -68,6 +70,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   "consent",
   "passkey",
   "two-factor",
+  "group",
   "challenge",
   "grant",
   "access-token",
@@ -80,6 +83,7 @@ export interface Holdings {
   apps: number;
   signingKeys: number;
   challenges: number;
+  groups: number;
 }
 
 export interface BackupPort {

@@ -17,6 +17,8 @@ export interface UserRecord {
   emailVerified?: boolean;
   /** The page language of the user's last email request: the language of the mails Sigil sends them. */
   locale?: string;
+  /** An administrator (§14): may open {auth_url}/admin. Set only by the CLI (users create --admin, users set-admin). */
+  admin?: boolean;
   /**
    * Set by an operator (`sigil users disable`, AccountLife.disable): the user cannot sign in by any
    * way, and their sessions and tokens were ended. Absent (or false): the account works.
@@ -57,7 +59,42 @@ export interface AccountStore {
   delete(user: UserRecord): Promise<boolean>;
   savePicture(id: string, data: Buffer): Promise<void>;
   picture(id: string): Promise<Buffer | null>;
+  /**
+   * A page of users in username order (the CLI's users list, an admin's user list): at most
+   * limit users whose username comes after `after` (none: from the first) and, with query, whose
+   * username, display name or email holds it (query lower-cased by the caller; matched without
+   * regard to case). Fewer than limit: there are no more. Both stores walk an ordered index of
+   * usernames (no full sort), so a page without query reads about limit records.
+   */
+  list(opts: UserListOptions): Promise<UserRecord[]>;
+  /**
+   * Puts a stored user in the index list() walks, when it is not there (data version 2's
+   * migration: a Redis store of version 1 has no such index). Idempotent; nothing for a user no
+   * longer stored. The embedded store's index is its username table: nothing to do.
+   */
+  reindex(user: UserRecord): Promise<void>;
 }
+
+export interface UserListOptions {
+  /** Lower-cased; empty or absent: every user. */
+  query?: string;
+  /** The last username of the previous page (exclusive). */
+  after?: string;
+  limit: number;
+}
+
+/** Whether the user matches a lower-cased query (UserListOptions.query): both stores. */
+export function userMatches(user: UserRecord, query: string | undefined): boolean {
+  if (!query) return true;
+  return (
+    user.username.includes(query) ||
+    user.displayName.toLowerCase().includes(query) ||
+    (user.email ?? "").toLowerCase().includes(query)
+  );
+}
+
+/** How many index entries a store reads at a time while a query skips users that do not match. */
+export const USER_LIST_BATCH = 500;
 
 /**
  * What the per-user session index keeps of a signed-in page session (the sessions list on
@@ -149,6 +186,11 @@ export interface AppRecord {
   postLogoutRedirectUris?: string[];
   /** The app's homepage, shown (as its host) on the consent page. */
   homepage?: string;
+  /**
+   * Restricted to these groups (names, sorted; domain/groups.ts): only their members may sign in to
+   * it. Absent: everyone.
+   */
+  groups?: string[];
   createdAt: number;
 }
 

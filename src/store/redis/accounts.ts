@@ -1,11 +1,12 @@
-// The Redis store's accounts: users (JSON strings), usernames (SET NX keeps them unique) and pictures.
+// The Redis store's accounts: users (JSON strings), usernames (SET NX keeps them unique), the sorted
+// set of usernames that pages them (keys.usernameIndex) and pictures.
 import { luaScript, runScript } from "./scripts.js";
 import { parse } from "./json.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import type { AccountStore, UserChange, UserRecord } from "../port.js";
-import { changedUser } from "../port.js";
+import type { AccountStore, UserChange, UserListOptions, UserRecord } from "../port.js";
+import { USER_LIST_BATCH, changedUser, userMatches } from "../port.js";
 
 /** Deletes KEYS[1] when it holds ARGV[1]. */
 const DEL_IF = luaScript(
@@ -18,6 +19,9 @@ const SET_IF = luaScript(
   1,
   `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`,
 );
+
+/** A user's entry in keys.usernameIndex: "\0" sorts before every character a username may hold. */
+const indexEntry = (user: { username: string; id: string }) => `${user.username}\0${user.id}`;
 
 /**
  * How often an update reads again before giving up: each failed attempt means another write of the
@@ -35,9 +39,13 @@ export class RedisAccounts implements AccountStore {
     const ok = await guarded(() => this.redis.set(this.keys.username(user.username), user.id, "NX"));
     if (ok !== "OK") return false;
     try {
+      // Indexed before the record is written: a list skips an entry whose record is not there yet,
+      // and the index never misses a stored user.
+      await guarded(() => this.redis.zadd(this.keys.usernameIndex, 0, indexEntry(user)));
       await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user)));
     } catch (err) {
       // Free the name again so a failed sign-up does not hold it (best effort: Redis is failing).
+      await this.redis.zrem(this.keys.usernameIndex, indexEntry(user)).catch(() => undefined);
       await this.redis.del(this.keys.username(user.username)).catch(() => undefined);
       throw err;
     }
@@ -69,6 +77,7 @@ export class RedisAccounts implements AccountStore {
   }
   async delete(user: UserRecord) {
     const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));
+    await guarded(() => this.redis.zrem(this.keys.usernameIndex, indexEntry(user)));
     // The name is freed only while it still names this user (one key: GET and DEL in one script).
     await guarded(() => runScript(this.redis, DEL_IF, this.keys.username(user.username), user.id));
     await guarded(() => this.redis.del(this.keys.picture(user.id)));
@@ -79,5 +88,33 @@ export class RedisAccounts implements AccountStore {
   }
   async picture(id: string) {
     return guarded(() => this.redis.getBuffer(this.keys.picture(id)));
+  }
+  /**
+   * Walks the index from after's entries on (ZRANGE BYLEX: "<after>\x01" sorts after every entry of
+   * that name and before the next name), reading the records of a batch at once.
+   */
+  async list({ query, after, limit }: UserListOptions) {
+    const out: UserRecord[] = [];
+    let start = after === undefined ? "-" : `(${after}\x01`;
+    while (out.length < limit) {
+      const want = query ? USER_LIST_BATCH : limit - out.length;
+      const entries = await guarded(() =>
+        this.redis.zrangebylex(this.keys.usernameIndex, start, "+", "LIMIT", 0, want),
+      );
+      const ids = entries.map((e) => e.slice(e.indexOf("\0") + 1));
+      const raws = await Promise.all(ids.map((id) => guarded(() => this.redis.get(this.keys.user(id)))));
+      for (const raw of raws) {
+        const user = parse<UserRecord>(raw);
+        if (user && userMatches(user, query)) out.push(user);
+        if (out.length >= limit) break;
+      }
+      if (entries.length < want) break;
+      start = `(${entries.at(-1)!}`;
+    }
+    return out;
+  }
+  async reindex(user: UserRecord): Promise<void> {
+    if ((await guarded(() => this.redis.exists(this.keys.user(user.id)))) === 0) return;
+    await guarded(() => this.redis.zadd(this.keys.usernameIndex, 0, indexEntry(user)));
   }
 }

@@ -10,6 +10,7 @@ import type {
   BackupItem,
   BackupPort,
   GrantItem,
+  GroupRecord,
   Holdings,
   HistoryItem,
   PasskeyRecord,
@@ -153,6 +154,7 @@ export class RedisBackup implements BackupPort {
       if (raw !== null)
         yield { kind: "two-factor", userId: u.id, record: JSON.parse(raw) as TwoFactorRecord, recovery };
     }
+    for (const group of await this.groups()) yield group;
     for (const key of found.challenges) {
       const [raw, pexp] = await this.exec<[string | null, number]>(
         r.multi().get(k.challenge(key)).pexpiretime(k.challenge(key)),
@@ -164,6 +166,20 @@ export class RedisBackup implements BackupPort {
       const history = await this.history(app.clientId);
       if (history) yield history;
     }
+  }
+
+  /** Each group with its members, read together (one tag: one MULTI). */
+  private async groups(): Promise<BackupItem[]> {
+    const k = this.keys;
+    const names = await guarded(() => this.redis.hkeys(k.groups));
+    const out: BackupItem[] = [];
+    for (const name of names) {
+      const [raw, members] = await this.exec<[string | null, string[]]>(
+        this.redis.multi().hget(k.groups, name).smembers(k.groupMembers(name)),
+      );
+      if (raw !== null) out.push({ kind: "group", group: JSON.parse(raw) as GroupRecord, members });
+    }
+    return out;
   }
 
   private async exec<T extends unknown[]>(m: ReturnType<RedisClient["multi"]>): Promise<T> {
@@ -264,6 +280,7 @@ export class RedisBackup implements BackupPort {
       apps: found.apps.length,
       signingKeys: keys,
       challenges: found.challenges.length,
+      groups: await guarded(() => this.redis.hlen(this.keys.groups)),
     };
   }
 

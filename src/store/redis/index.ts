@@ -26,6 +26,7 @@ import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPoli
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
+import { RedisGroups } from "./groups.js";
 import { RedisAccounts } from "./accounts.js";
 import { RedisApps } from "./apps.js";
 import { RedisGrants } from "./grants.js";
@@ -49,6 +50,7 @@ export class RedisStore implements Store {
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
   readonly twoFactor: RedisTwoFactor;
+  readonly groups: RedisGroups;
   readonly meta: RedisMeta;
   readonly backup: RedisBackup;
   readonly audit: RedisAudit;
@@ -80,6 +82,7 @@ export class RedisStore implements Store {
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
+    this.groups = new RedisGroups(redis, this.keys);
     this.meta = new RedisMeta(redis, this.keys);
     this.backup = new RedisBackup(redis, this.keys, prefix);
     this.audit = new RedisAudit(redis, this.keys);

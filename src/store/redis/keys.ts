@@ -39,6 +39,12 @@ export function keyspace(prefix: string) {
     feed: `${prefix}:feed`,
     /** String (JSON UserRecord). */
     user: (id: string) => `${prefix}:user:{${id}}`,
+    /**
+     * Sorted set (every score 0, so ordered by member): "<username>\0<user id>" of every user, the
+     * index that pages users by name (AccountStore.list). One key; the id in the member means a
+     * deletion removes exactly its own entry, never that of a new user of the same name.
+     */
+    usernameIndex: `${prefix}:{usernames}`,
     /** String: user id, by lower-cased username (SET NX makes usernames unique). */
     username: (name: string) => `${prefix}:username:{${name}}`,
     /** String (raw image bytes) of the user's uploaded picture. */
@@ -141,6 +147,16 @@ export function keyspace(prefix: string) {
     twoFactorRecovery: (userId: string) => `${prefix}:2fa:{${userId}}:recovery`,
     /** Sorted set: the TOTP time steps used (member), scored by when the mark ends (ms); no replay. */
     twoFactorSteps: (userId: string) => `${prefix}:2fa:{${userId}}:steps`,
+    /**
+     * Groups: every key under one hash tag, so that each change (a group deleted with its
+     * memberships, a member added to both sides) is one script on one shard; groups are few and
+     * small. Hash: name → JSON GroupRecord.
+     */
+    groups: `${prefix}:{groups}`,
+    /** Set: the ids of a group's members (same tag). */
+    groupMembers: (name: string) => `${prefix}:{groups}:members:${name}`,
+    /** Set: the names of the groups a user is in (same tag): the `groups` claim, one SMEMBERS. */
+    userGroups: (userId: string) => `${prefix}:{groups}:of:${userId}`,
   };
 }
 

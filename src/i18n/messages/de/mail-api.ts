@@ -290,6 +290,7 @@ export const mailApi: MailApiMessages = {
   "err.loginRequired": "Die Person ist nicht angemeldet (oder muss sich erneut anmelden).",
   "err.consentRequired": "Die Person hat dieser App nicht erlaubt, was sie anfragt.",
   "err.accessDenied": "Die Person hat den Zugriff verweigert.",
+  "err.notInAppGroups": "Die App ist nur für Mitglieder bestimmter Gruppen, und die Person ist in keiner davon.",
   "err.expectHeader": "Der Expect-Header wird nicht unterstützt, nur 100-continue.",
   "err.headersTooLarge": "Die Header der Anfrage sind insgesamt größer als 16 KB.",
 };

@@ -20,6 +20,23 @@ export const pages: PagesMessages = {
   "home.developers": "Entwickler",
   "home.developersHint":
     "Registrieren Sie Apps, die Menschen mit {service} anmelden, mit ihren Geheimnissen und Tokens.",
+  "home.admin": "Verwaltung",
+  "home.adminHint": "{service} verwalten: Benutzer, Apps, Gruppen und Protokoll.",
+  "admin.title": "Verwaltung",
+  "admin.signedInAs": "Sie sind als {name} angemeldet, als Administrator von {service}.",
+  "admin.areasLead": "Die kommenden Verwaltungsbereiche:",
+  "admin.users": "Benutzer: ein Konto finden, ansehen, sperren oder freigeben, überall abmelden.",
+  "admin.apps": "Apps: jede App bearbeiten, als eigene App kennzeichnen, auf Gruppen beschränken oder sperren.",
+  "admin.groups": "Gruppen: Gruppen anlegen und Mitglieder hinzufügen oder entfernen.",
+  "admin.audit": "Protokoll: wer was wann getan hat.",
+  "admin.cliNote": "Bis dahin geht das über die Befehlszeile: sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "Nur für Administratoren",
+  "admin.forbidden": "Diese Seite ist für die Administratoren von {service}, und Ihr Konto gehört nicht dazu.",
+  "admin.needsTitle": "Richten Sie zuerst die Zwei-Faktor-Authentifizierung oder einen Passkey ein",
+  "admin.needs":
+    "Administratoren von {service} schützen ihr Konto mit der Zwei-Faktor-Authentifizierung oder einem Passkey. Richten Sie eines davon in Ihrem Konto ein und kehren Sie dann zu dieser Seite zurück.",
+  "admin.setUpTwoFactor": "Zwei-Faktor-Authentifizierung einrichten",
+  "admin.addPasskey": "Passkey hinzufügen",
 
   "form.problem": "Bitte prüfen Sie Ihre Eingabe",
   "form.optional": "optional",
@@ -99,6 +116,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "Ihren Benutzernamen sehen",
   "scope.profile.picture": "Ihr Profilbild sehen",
   "scope.email": "Ihre E-Mail-Adresse sehen",
+  "scope.groups": "sehen, in welchen Gruppen Sie sind",
   "scope.offline_access": "angemeldet bleiben, während Sie nicht da sind, bis Sie den Zugriff entziehen",
 
   "dev.title": "Entwickler",
@@ -166,6 +184,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "Registrieren Sie genau diese URL für die App auf der Entwicklerseite, oder senden Sie eine, die die App registriert hat. {service} schickt niemanden zu einer URL weiter, die die App nicht registriert hat.",
   "error.goAccount": "Zu Ihrem Konto",
+  "restricted.title": "Für Sie nicht verfügbar",
+  "restricted.body":
+    "{app} ist nur für Mitglieder bestimmter Gruppen auf {service}, und Ihr Konto ist in keiner davon. Bitten Sie die Betreiber von {service}, Sie hinzuzufügen.",
+  "restricted.back": "Zurück zu {app}",
   "error.unknownLanguage": "Diese Sprache ist nicht verfügbar.",
 
   "err.username": "Benutzernamen bestehen aus 3 bis 32 der Zeichen a-z, 0-9, _ . und -.",
@@ -173,6 +195,7 @@ export const pages: PagesMessages = {
   "err.displayNameControl": "Anzeigenamen dürfen keine Steuerzeichen enthalten.",
   "err.password": "Passwörter haben 8 bis 128 Zeichen.",
   "err.taken": "Dieser Benutzername ist bereits vergeben.",
+  "err.queryTooLong": "Suchbegriffe haben höchstens 200 Zeichen.",
   "err.accountDisabled": "Dieses Konto ist deaktiviert. Bitte den Betreiber des Dienstes, es wieder zu aktivieren.",
   "err.wrongCredentials": "Benutzername oder Passwort ist falsch.",
   "err.wrongPassword": "Das Passwort ist falsch.",

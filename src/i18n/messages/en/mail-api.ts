@@ -276,6 +276,7 @@ export const mailApi = {
   "err.loginRequired": "The user is not signed in (or must sign in again).",
   "err.consentRequired": "The user has not allowed this app what it asks for.",
   "err.accessDenied": "The user denied access.",
+  "err.notInAppGroups": "The app is only for members of certain groups, and the user is in none of them.",
   "err.expectHeader": "The Expect header is not supported; only 100-continue is.",
   "err.headersTooLarge": "The request headers are larger than 16 KB in all.",
 } as const;

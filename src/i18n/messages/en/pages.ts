@@ -20,6 +20,23 @@ export const pages = {
   "home.accountHint": "Profile, email, password, passkeys, two-factor, sessions, and the apps you allowed.",
   "home.developers": "Developers",
   "home.developersHint": "Register apps that sign people in with {service}, with their secrets and tokens.",
+  "home.admin": "Admin",
+  "home.adminHint": "Run {service}: its users, apps, groups and audit log.",
+  "admin.title": "Admin",
+  "admin.signedInAs": "You are signed in as {name}, an administrator of {service}.",
+  "admin.areasLead": "The administration areas to come:",
+  "admin.users": "Users: find an account, see it, disable or enable it, sign it out everywhere.",
+  "admin.apps": "Apps: edit any app, mark it first-party, restrict it to groups, or disable it.",
+  "admin.groups": "Groups: create groups and add or remove their members.",
+  "admin.audit": "Audit log: who did what, and when.",
+  "admin.cliNote": "Until then, the command line does this: sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "For administrators only",
+  "admin.forbidden": "This page is for the administrators of {service}, and your account is not one of them.",
+  "admin.needsTitle": "Set up two-factor or a passkey first",
+  "admin.needs":
+    "Administrators of {service} protect their account with two-factor sign-in or a passkey. Set one of them up on your account, then come back to this page.",
+  "admin.setUpTwoFactor": "Set up two-factor",
+  "admin.addPasskey": "Add a passkey",
 
   // Forms.
   "form.problem": "There is a problem",
@@ -99,6 +116,7 @@ export const pages = {
   "scope.profile.username": "see your username",
   "scope.profile.picture": "see your profile picture",
   "scope.email": "see your email address",
+  "scope.groups": "see which groups you are in",
   "scope.offline_access": "stay signed in while you are away, until you withdraw access",
 
   // The developers console.
@@ -167,6 +185,10 @@ export const pages = {
   "redirect.fix":
     "Register this exact URL for the app on the developers page, or send one the app has registered. {service} never sends anyone on to a URL the app has not registered.",
   "error.goAccount": "Go to your account",
+  "restricted.title": "Not available to you",
+  "restricted.body":
+    "{app} is only for members of certain groups on {service}, and your account is in none of them. Ask the people who run {service} to add you.",
+  "restricted.back": "Back to {app}",
   "error.unknownLanguage": "This language is not available.",
 
   // The service's error messages (i18n/message-ids.ts): raised by id with their values, shown on
@@ -177,6 +199,7 @@ export const pages = {
   "err.displayNameControl": "Display names cannot hold control characters.",
   "err.password": "Passwords are 8 to 128 characters.",
   "err.taken": "That username is taken.",
+  "err.queryTooLong": "Searches are at most 200 characters.",
   "err.accountDisabled": "This account is disabled. Ask the service’s operator to enable it.",
   "err.wrongCredentials": "The username or password is wrong.",
   "err.wrongPassword": "The password is wrong.",

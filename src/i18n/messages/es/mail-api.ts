@@ -285,6 +285,7 @@ export const mailApi: MailApiMessages = {
   "err.loginRequired": "El usuario no ha iniciado sesión (o debe volver a iniciarla).",
   "err.consentRequired": "El usuario no ha permitido a esta aplicación lo que pide.",
   "err.accessDenied": "El usuario denegó el acceso.",
+  "err.notInAppGroups": "La aplicación es solo para miembros de ciertos grupos, y el usuario no está en ninguno.",
   "err.expectHeader": "No se admite la cabecera Expect, salvo 100-continue.",
   "err.headersTooLarge": "Las cabeceras de la solicitud superan los 16 KB en total.",
 };

@@ -20,6 +20,23 @@ export const pages: PagesMessages = {
   "home.developers": "Desarrolladores",
   "home.developersHint":
     "Registra las aplicaciones que inician la sesión de sus usuarios con {service}, con sus secretos y tokens.",
+  "home.admin": "Administración",
+  "home.adminHint": "Gestionar {service}: usuarios, aplicaciones, grupos y registro de auditoría.",
+  "admin.title": "Administración",
+  "admin.signedInAs": "Has iniciado sesión como {name}, administrador de {service}.",
+  "admin.areasLead": "Las áreas de administración que llegarán:",
+  "admin.users": "Usuarios: buscar una cuenta, verla, desactivarla o activarla, cerrar todas sus sesiones.",
+  "admin.apps": "Aplicaciones: editar cualquier aplicación, marcarla como propia, limitarla a grupos o desactivarla.",
+  "admin.groups": "Grupos: crear grupos y añadir o quitar miembros.",
+  "admin.audit": "Registro de auditoría: quién hizo qué y cuándo.",
+  "admin.cliNote": "Mientras tanto, la línea de comandos lo hace: sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "Solo para administradores",
+  "admin.forbidden": "Esta página es para los administradores de {service}, y tu cuenta no es una de ellas.",
+  "admin.needsTitle": "Configura primero la verificación en dos pasos o una llave de acceso",
+  "admin.needs":
+    "Los administradores de {service} protegen su cuenta con la verificación en dos pasos o una llave de acceso. Configura una de ellas en tu cuenta y vuelve a esta página.",
+  "admin.setUpTwoFactor": "Configurar la verificación en dos pasos",
+  "admin.addPasskey": "Añadir una llave de acceso",
 
   "form.problem": "Hay un problema",
   "form.optional": "opcional",
@@ -99,6 +116,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "ver tu nombre de usuario",
   "scope.profile.picture": "ver tu foto de perfil",
   "scope.email": "ver tu dirección de correo electrónico",
+  "scope.groups": "ver en qué grupos estás",
   "scope.offline_access": "mantener la sesión mientras no estás, hasta que retires el acceso",
 
   "dev.title": "Desarrolladores",
@@ -164,6 +182,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "Registra exactamente esta URL para la aplicación en la página de desarrolladores, o envía una que la aplicación haya registrado. {service} nunca envía a nadie a una URL que la aplicación no haya registrado.",
   "error.goAccount": "Ir a tu cuenta",
+  "restricted.title": "No disponible para ti",
+  "restricted.body":
+    "{app} es solo para miembros de ciertos grupos de {service}, y tu cuenta no está en ninguno. Pide a quienes administran {service} que te añadan.",
+  "restricted.back": "Volver a {app}",
   "error.unknownLanguage": "Este idioma no está disponible.",
 
   "err.username": "Los nombres de usuario tienen de 3 a 32 caracteres entre a-z, 0-9, _ . y -.",
@@ -171,6 +193,7 @@ export const pages: PagesMessages = {
   "err.displayNameControl": "Los nombres visibles no pueden contener caracteres de control.",
   "err.password": "Las contraseñas tienen de 8 a 128 caracteres.",
   "err.taken": "Ese nombre de usuario ya está en uso.",
+  "err.queryTooLong": "Las búsquedas tienen como máximo 200 caracteres.",
   "err.accountDisabled": "Esta cuenta está desactivada. Pide al operador del servicio que la active.",
   "err.wrongCredentials": "El nombre de usuario o la contraseña no son correctos.",
   "err.wrongPassword": "La contraseña no es correcta.",

@@ -292,6 +292,8 @@ export const mailApi: MailApiMessages = {
   "err.loginRequired": "L’utilisateur n’est pas connecté (ou doit se reconnecter).",
   "err.consentRequired": "L’utilisateur n’a pas autorisé à cette application ce qu’elle demande.",
   "err.accessDenied": "L’utilisateur a refusé l’accès.",
+  "err.notInAppGroups":
+    "L’application est réservée aux membres de certains groupes, et l’utilisateur n’en fait partie d’aucun.",
   "err.expectHeader": "L’en-tête Expect n’est pas pris en charge, sauf 100-continue.",
   "err.headersTooLarge": "Les en-têtes de la requête dépassent 16 Ko au total.",
 };

@@ -20,6 +20,25 @@ export const pages: PagesMessages = {
   "home.developers": "Développeurs",
   "home.developersHint":
     "Enregistrez les applications qui connectent leurs utilisateurs avec {service}, avec leurs secrets et leurs jetons.",
+  "home.admin": "Administration",
+  "home.adminHint": "Gérer {service} : utilisateurs, applications, groupes et journal d’audit.",
+  "admin.title": "Administration",
+  "admin.signedInAs": "Vous êtes connecté en tant que {name}, administrateur de {service}.",
+  "admin.areasLead": "Les espaces d’administration à venir :",
+  "admin.users":
+    "Utilisateurs : trouver un compte, le consulter, le désactiver ou le réactiver, le déconnecter partout.",
+  "admin.apps":
+    "Applications : modifier toute application, la marquer comme interne, la réserver à des groupes ou la désactiver.",
+  "admin.groups": "Groupes : créer des groupes et y ajouter ou en retirer des membres.",
+  "admin.audit": "Journal d’audit : qui a fait quoi, et quand.",
+  "admin.cliNote": "En attendant, la ligne de commande le fait : sigil users list, sigil users set-admin.",
+  "admin.forbiddenTitle": "Réservé aux administrateurs",
+  "admin.forbidden": "Cette page est réservée aux administrateurs de {service}, et votre compte n’en fait pas partie.",
+  "admin.needsTitle": "Configurez d’abord la vérification en deux étapes ou une clé d’accès",
+  "admin.needs":
+    "Les administrateurs de {service} protègent leur compte par la vérification en deux étapes ou une clé d’accès. Configurez l’une des deux dans votre compte, puis revenez sur cette page.",
+  "admin.setUpTwoFactor": "Configurer la vérification en deux étapes",
+  "admin.addPasskey": "Ajouter une clé d’accès",
 
   "form.problem": "Un élément est à corriger",
   "form.optional": "facultatif",
@@ -100,6 +119,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "voir votre nom d’utilisateur",
   "scope.profile.picture": "voir votre photo de profil",
   "scope.email": "voir votre adresse e-mail",
+  "scope.groups": "voir les groupes dont vous faites partie",
   "scope.offline_access": "rester connectée en votre absence, jusqu’à ce que vous retiriez l’accès",
 
   "dev.title": "Développeurs",
@@ -167,6 +187,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "Enregistrez exactement cette URL pour l’application sur la page des développeurs, ou envoyez-en une que l’application a enregistrée. {service} n’envoie jamais personne vers une URL que l’application n’a pas enregistrée.",
   "error.goAccount": "Aller à votre compte",
+  "restricted.title": "Non disponible pour vous",
+  "restricted.body":
+    "{app} est réservée aux membres de certains groupes sur {service}, et votre compte ne fait partie d’aucun. Demandez aux responsables de {service} de vous ajouter.",
+  "restricted.back": "Retour à {app}",
   "error.unknownLanguage": "Cette langue n’est pas disponible.",
 
   "err.username": "Les noms d’utilisateur comptent de 3 à 32 caractères parmi a-z, 0-9, _ . et -.",
@@ -174,6 +198,7 @@ export const pages: PagesMessages = {
   "err.displayNameControl": "Les noms affichés ne peuvent pas contenir de caractères de contrôle.",
   "err.password": "Les mots de passe comptent de 8 à 128 caractères.",
   "err.taken": "Ce nom d’utilisateur est déjà pris.",
+  "err.queryTooLong": "Les recherches comptent au plus 200 caractères.",
   "err.accountDisabled": "Ce compte est désactivé. Demandez à l’opérateur du service de le réactiver.",
   "err.wrongCredentials": "Le nom d’utilisateur ou le mot de passe est incorrect.",
   "err.wrongPassword": "Le mot de passe est incorrect.",

@@ -281,6 +281,7 @@ export const mailApi: MailApiMessages = {
   "err.loginRequired": "ユーザーはサインインしていません（またはサインインし直す必要があります）。",
   "err.consentRequired": "ユーザーはこのアプリが求めるものを許可していません。",
   "err.accessDenied": "ユーザーがアクセスを拒否しました。",
+  "err.notInAppGroups": "このアプリは特定のグループのメンバー専用で、ユーザーはどのグループにも属していません。",
   "err.expectHeader": "Expect ヘッダーは 100-continue 以外に対応していません。",
   "err.headersTooLarge": "リクエストヘッダーの合計が 16 KB を超えています。",
 };

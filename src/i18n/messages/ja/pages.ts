@@ -18,6 +18,23 @@ export const pages: PagesMessages = {
   "home.accountHint": "プロフィール、メール、パスワード、パスキー、2 段階認証、セッション、許可したアプリ。",
   "home.developers": "開発者向け",
   "home.developersHint": "{service} でユーザーをログインさせるアプリと、そのシークレットやトークンを登録・管理します。",
+  "home.admin": "管理",
+  "home.adminHint": "{service} の管理：ユーザー、アプリ、グループ、監査ログ。",
+  "admin.title": "管理",
+  "admin.signedInAs": "{name} としてサインインしています（{service} の管理者）。",
+  "admin.areasLead": "今後追加される管理機能：",
+  "admin.users": "ユーザー：アカウントを検索して表示し、無効化・有効化や全セッションのサインアウトを行います。",
+  "admin.apps": "アプリ：どのアプリも編集し、自社アプリとして指定し、グループに限定し、無効化します。",
+  "admin.groups": "グループ：グループを作成し、メンバーを追加・削除します。",
+  "admin.audit": "監査ログ：誰がいつ何をしたか。",
+  "admin.cliNote": "それまではコマンドラインで行えます：sigil users list、sigil users set-admin。",
+  "admin.forbiddenTitle": "管理者専用",
+  "admin.forbidden": "このページは {service} の管理者専用です。あなたのアカウントは管理者ではありません。",
+  "admin.needsTitle": "先に 2 段階認証かパスキーを設定してください",
+  "admin.needs":
+    "{service} の管理者は、2 段階認証またはパスキーでアカウントを守ります。アカウントでどちらかを設定してから、このページに戻ってください。",
+  "admin.setUpTwoFactor": "2 段階認証を設定",
+  "admin.addPasskey": "パスキーを追加",
 
   "form.problem": "入力内容を確認してください",
   "form.optional": "任意",
@@ -95,6 +112,7 @@ export const pages: PagesMessages = {
   "scope.profile.username": "ユーザー名を見る",
   "scope.profile.picture": "プロフィール画像を見る",
   "scope.email": "メールアドレスを見る",
+  "scope.groups": "所属しているグループを見る",
   "scope.offline_access": "アクセスを取り消すまで、あなたが離れている間もログイン状態を保つ",
 
   "dev.title": "開発者",
@@ -160,6 +178,10 @@ export const pages: PagesMessages = {
   "redirect.fix":
     "開発者ページでこの URL をそのままアプリに登録するか、アプリが登録済みの URL を送信してください。{service} は、アプリが登録していない URL へ誰かを送ることはありません。",
   "error.goAccount": "アカウントページへ",
+  "restricted.title": "ご利用いただけません",
+  "restricted.body":
+    "{app} は {service} の特定のグループのメンバー専用ですが、あなたのアカウントはどのグループにも属していません。{service} の管理者に追加を依頼してください。",
+  "restricted.back": "{app} に戻る",
   "error.unknownLanguage": "この言語には対応していません。",
 
   "err.username": "ユーザー名は a-z、0-9、_ . - のうち 3〜32 文字です。",
@@ -167,6 +189,7 @@ export const pages: PagesMessages = {
   "err.displayNameControl": "表示名に制御文字は使えません。",
   "err.password": "パスワードは 8〜128 文字です。",
   "err.taken": "このユーザー名はすでに使われています。",
+  "err.queryTooLong": "検索語は 200 文字までです。",
   "err.accountDisabled": "このアカウントは無効化されています。サービスの運営者に有効化を依頼してください。",
   "err.wrongCredentials": "ユーザー名またはパスワードが正しくありません。",
   "err.wrongPassword": "パスワードが正しくありません。",

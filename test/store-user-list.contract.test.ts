@@ -1,0 +1,161 @@
+// AccountStore.list (src/store/ports/signin.ts): users a page at a time in username order, with a
+// search; one contract, every store (the Redis store's sorted set of usernames stays exact).
+import { expect } from "chai";
+import { describeStoreContract } from "./support/backends.js";
+import type { Store, UserRecord } from "../src/store/port.js";
+import { createRedisClient, waitReady, type RedisClient } from "../src/store/redis/redis-client.js";
+import { RedisStore } from "../src/store/redis/index.js";
+import { TestCluster } from "./support/cluster.js";
+import { TEST_SECRET } from "./support/nodes.js";
+import { requireRedis } from "./support/redis.js";
+import { createLogger } from "../src/log.js";
+import { CURRENT_DATA_VERSION, migrateStore } from "../src/store/migrations.js";
+
+const user = (id: string, username: string, more: Partial<UserRecord> = {}): UserRecord => ({
+  id,
+  username,
+  displayName: username,
+  passwordHash: "x",
+  createdAt: 1,
+  ...more,
+});
+const names = (users: UserRecord[]) => users.map((u) => u.username);
+
+describeStoreContract("Store contract: the list of users", (backend) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = (await backend.startNode()).opened.store;
+  });
+
+  /** Every user, read a page of `limit` at a time. */
+  async function all(limit: number, query?: string): Promise<string[]> {
+    const out: string[] = [];
+    for (;;) {
+      const page = await store.accounts.list({
+        limit,
+        ...(query ? { query } : {}),
+        ...(out.length ? { after: out.at(-1)! } : {}),
+      });
+      out.push(...names(page));
+      if (page.length < limit) return out;
+    }
+  }
+
+  it("When users are listed a page at a time, then every user comes once, in username order", async () => {
+    const made = ["mia", "bo", "zed", "al", "bob", "bo.b", "bo-b", "bo_b", "b00"];
+    for (const [i, n] of made.entries()) expect(await store.accounts.create(user(`u${i}`, n))).to.equal(true);
+    const sorted = made.toSorted();
+    expect(names(await store.accounts.list({ limit: 100 }))).to.deep.equal(sorted);
+    expect(await all(2)).to.deep.equal(sorted);
+    expect(await all(1)).to.deep.equal(sorted);
+    expect(names(await store.accounts.list({ limit: 3, after: "bo" }))).to.deep.equal(
+      sorted.filter((n) => n > "bo").slice(0, 3),
+    );
+    expect(await store.accounts.list({ limit: 5, after: "zed" })).to.deep.equal([]);
+  });
+
+  it("When a query is given, then only users whose username, display name or email holds it come, without regard to case", async () => {
+    await store.accounts.create(user("u1", "ann", { displayName: "Ann Smith" }));
+    await store.accounts.create(user("u2", "bert", { displayName: "Bert", email: "bert@Smithy.example" }));
+    await store.accounts.create(user("u3", "csmith"));
+    await store.accounts.create(user("u4", "dora", { displayName: "Dora" }));
+    expect(await all(10, "smith")).to.deep.equal(["ann", "bert", "csmith"]);
+    expect(await all(1, "smith")).to.deep.equal(["ann", "bert", "csmith"]);
+    expect(await all(10, "dora")).to.deep.equal(["dora"]);
+    expect(await all(10, "nobody")).to.deep.equal([]);
+    const [bert] = await store.accounts.list({ limit: 1, query: "smithy.example" });
+    expect(bert).to.deep.include({ id: "u2", email: "bert@Smithy.example", displayName: "Bert" });
+  });
+
+  it("When a query matches few of many users, then a page still holds every match after the cursor", async () => {
+    // More users than one batch of the store's walk (USER_LIST_BATCH), with matches far apart.
+    await Promise.all(
+      Array.from({ length: 1200 }, (_, i) => {
+        const n = `user${String(i).padStart(4, "0")}`;
+        return store.accounts.create(user(`u${i}`, n, i % 400 === 7 ? { displayName: "Needle" } : {}));
+      }),
+    );
+    expect(await all(50, "needle")).to.deep.equal(["user0007", "user0407", "user0807"]);
+    expect(await all(2, "needle")).to.deep.equal(["user0007", "user0407", "user0807"]);
+    expect((await all(500)).length).to.equal(1200);
+  });
+
+  it("When 50 users sign up at once (some with one name) and some are deleted, then the list holds exactly those that remain", async () => {
+    const tries = Array.from({ length: 50 }, (_, i) => user(`u${i}`, `n${i % 40}`));
+    const created = await Promise.all(tries.map((u) => store.accounts.create(u)));
+    expect(created.filter(Boolean).length).to.equal(40);
+    const stored = tries.filter((_, i) => created[i]);
+    expect(await all(7)).to.deep.equal(stored.map((u) => u.username).toSorted());
+    const gone = stored.slice(0, 25);
+    // Each deleted twice at once: one deletion counts, the index loses exactly that user.
+    await Promise.all([...gone, ...gone].map((u) => store.accounts.delete(u)));
+    const left = stored
+      .slice(25)
+      .map((u) => u.username)
+      .toSorted();
+    expect(await all(7)).to.deep.equal(left);
+    // A name freed and taken again is listed once, as the new user.
+    expect(await store.accounts.create(user("again", gone[0]!.username, { displayName: "Again" }))).to.equal(true);
+    const listed = await store.accounts.list({ limit: 100 });
+    expect(listed.filter((u) => u.username === gone[0]!.username).map((u) => u.id)).to.deep.equal(["again"]);
+    expect(listed.length).to.equal(left.length + 1);
+  });
+
+  it("When a store of data version 1 (no index of usernames on Redis) is migrated, then every user is listed, and only once", async () => {
+    const made = Array.from({ length: 30 }, (_, i) => user(`u${i}`, `v${String(i).padStart(2, "0")}`));
+    await Promise.all(made.map((u) => store.accounts.create(u)));
+    await store.accounts.delete(made[0]!);
+    // What a Redis store of version 1 held: no index.
+    if (backend.redis) backend.redis.cli("DEL", "sigil:{usernames}");
+    await store.meta.setDataVersion(1);
+    const r = await migrateStore(store, createLogger("silent"));
+    expect(r).to.include({ version: CURRENT_DATA_VERSION, ran: CURRENT_DATA_VERSION - 1 });
+    expect(await all(7)).to.deep.equal(made.slice(1).map((u) => u.username));
+    // Run again (a crash before the version was recorded): the same list.
+    await store.meta.setDataVersion(1);
+    await migrateStore(store, createLogger("silent"));
+    expect(await all(100)).to.deep.equal(made.slice(1).map((u) => u.username));
+  });
+
+  it("When the admin flag is set, then the list and the record carry it", async () => {
+    await store.accounts.create(user("u1", "ann", { admin: true }));
+    await store.accounts.create(user("u2", "bob"));
+    expect((await store.accounts.list({ limit: 10 })).map((u) => u.admin === true)).to.deep.equal([true, false]);
+  });
+});
+
+describe("Store contract: the list of users [Redis Cluster]", function () {
+  this.timeout(60_000);
+  let cluster: TestCluster;
+  let client: RedisClient | undefined;
+  before(async function () {
+    requireRedis(this, "Redis Cluster");
+    cluster = await TestCluster.start();
+  });
+  after(async () => {
+    client?.disconnect();
+    await cluster?.destroy();
+  });
+
+  it("When 50 users are made at once across the shards and some deleted, then the list pages exactly those that remain, in order", async () => {
+    client = createRedisClient(cluster.url);
+    await waitReady(client, 5000);
+    const store = new RedisStore(client, "sigil", undefined, TEST_SECRET);
+    const made = Array.from({ length: 50 }, (_, i) =>
+      user(`id-${i}`, `c${String(i).padStart(2, "0")}`, i === 7 ? { email: "x@Needle.example" } : {}),
+    );
+    expect(await Promise.all(made.map((u) => store.accounts.create(u)))).to.deep.equal(made.map(() => true));
+    await Promise.all(made.slice(0, 10).map((u) => store.accounts.delete(u)));
+    const pages: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await store.accounts.list({ limit: 15, ...(after ? { after } : {}) });
+      pages.push(...names(page));
+      if (page.length < 15) break;
+      after = page.at(-1)!.username;
+    }
+    expect(pages).to.deep.equal(made.slice(10).map((u) => u.username));
+    expect(names(await store.accounts.list({ limit: 5, query: "needle" }))).to.deep.equal([]);
+    await store.accounts.create(user("id-n", "needle-user"));
+    expect(names(await store.accounts.list({ limit: 5, query: "needle" }))).to.deep.equal(["needle-user"]);
+  });
+});
