@@ -73,6 +73,7 @@ export async function runCli(
     const out = await cmd.run({ config, opened, services, values, readLine });
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
+    await services.audit.settled();
     if (out instanceof JsonLines) for await (const line of out.lines) output.out(`${JSON.stringify(line)}\n`);
     else output.out(`${JSON.stringify(out)}\n`);
     return 0;

@@ -117,6 +117,8 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       draining = true;
       await realtime.close();
       await drain(server, config.shutdownTimeout);
+      // The audit records of the last requests, before the caller closes the store.
+      await services.audit.settled();
     },
   };
 }

@@ -329,7 +329,8 @@ describe("sigil backup and restore", function () {
           /another restore or a data migration is running|the store is not empty|in use by another Sigil/,
         );
       const check = await sigil({ ...env, SECRET: TEST_SECRET }, "backup", "--out", join(tmp(), "check"));
-      expect(check.json.kinds).to.deep.equal({ user: 1 });
+      // The user, and the audit records of their sign-up and its sign-in, once.
+      expect(check.json.kinds).to.deep.equal({ user: 1, audit: 2 });
     });
   }
 

@@ -29,6 +29,8 @@ function normal(items: BackupItem[]): string[] {
       if (c.kind === "grant") c.refresh?.used.sort();
       if (c.kind === "two-factor") c.recovery.sort();
       if (c.kind === "group") c.members.sort();
+      // A restored audit record gets a new id (its time and order are kept).
+      if (c.kind === "audit") c.record.id = "";
       const times = (k: string, v: unknown) =>
         (k === "expiresAt" || k === "markExpiresAt") && typeof v === "number" ? v > 0 : v;
       return JSON.stringify(c, times);
@@ -139,6 +141,15 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     const eventIds: string[] = [];
     for (let i = 0; i < 110; i++)
       eventIds.push((await store.events.append("app1", { key: "c1", correct: i % 2 === 0, at: "t" }, limits)).id);
+    // Audit records, one of them in the user's list, two in one millisecond (their order is kept).
+    await store.audit.append(
+      [
+        { time: now - 60_000, type: "signup", user_id: "u1", request_id: "r-1" },
+        { time: now, type: "signin.failed", reason: "unknown_user", request_id: "r-2" },
+        { time: now, type: "signin.succeeded", user_id: "u1", method: "password", request_id: "r-3" },
+      ],
+      HOUR,
+    );
     return { eventIds };
   }
 
@@ -168,7 +179,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
     expect(await store.accounts.list({ limit: 10 })).to.deep.equal([]);
 
-    const counts = await restoreItems(store, from(before));
+    const counts = await restoreItems(store, from(before), HOUR);
     expect(counts.dropped).to.equal(0);
     const after = await collect(store);
     expect(normal(after)).to.deep.equal(normal(before));
@@ -176,6 +187,12 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     const was = expiries(before);
     for (const [line, at] of expiries(after)) expect(Math.abs(at - was.get(line)!), line).to.be.at.most(2000);
 
+    const audited = async (userId?: string) =>
+      (await store.audit.list({ limit: 10, order: "oldest", ...(userId ? { userId } : {}) })).records.map(
+        (r) => r.request_id,
+      );
+    expect(await audited()).to.deep.equal(["r-1", "r-2", "r-3"]);
+    expect(await audited("u1")).to.deep.equal(["r-1", "r-3"]);
     expect((await store.accounts.byUsername("ulla"))!.id).to.equal("u1");
     expect((await store.accounts.byUsername("dora"))!.disabled).to.equal(true);
     expect((await store.accounts.byUsername("ulla"))!.disabled).to.equal(undefined);

@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Engine } from "../src/store/embedded/engine.js";
+import type { Engine, KeyPart } from "../src/store/embedded/engine.js";
 import { LmdbEngine } from "../src/store/embedded/lmdb-engine.js";
 import { MapEngine } from "../src/store/embedded/map-engine.js";
 
@@ -93,6 +93,26 @@ for (const [name, make] of engines) {
       expect(t.range(["app"], { before: ["app", 999] }).map((e) => e.value)).to.deep.equal([30, 31, 200, 201]);
       expect(t.range([]).length).to.equal(10);
       expect(t.range(["nope"])).to.deep.equal([]);
+    });
+
+    it("When ranges are read in reverse, then they come newest first, within the prefix, after/before exclusive, limited", async () => {
+      const t = engine.table<number>("r");
+      await engine.write(() => {
+        for (const ms of [1000, 999, 20, 3]) for (const seq of [1, 0]) t.put(["app", ms, seq], ms * 10 + seq);
+        t.put(["app", "user", 1], -3); // a string part sorts after every number
+        t.put(["other", 1, 0], -1);
+        t.put(["ap", 1, 0], -2);
+        t.put(["apq", 1, 0], -4);
+      });
+      const back = (prefix: KeyPart[], opts = {}) => t.range(prefix, { ...opts, reverse: true }).map((e) => e.value);
+      expect(back(["app"])).to.deep.equal([-3, 10001, 10000, 9991, 9990, 201, 200, 31, 30]);
+      expect(back(["app"], { before: ["app", 999, 1], limit: 3 })).to.deep.equal([9990, 201, 200]);
+      expect(back(["app"], { after: ["app", 20, 0] })).to.deep.equal([-3, 10001, 10000, 9991, 9990, 201]);
+      expect(back(["app"], { before: ["app", 1000, 0], after: ["app", 20, 1] })).to.deep.equal([9991, 9990]);
+      expect(back([]).length).to.equal(12);
+      expect(back([])[0]).to.equal(-1); // "other" is the last key of the table
+      expect(back(["nope"])).to.deep.equal([]);
+      expect(back(["app", 20])).to.deep.equal([201, 200]);
     });
 
     it("When a record is read, then changing what was read does not change what is stored", async () => {

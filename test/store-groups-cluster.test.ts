@@ -53,6 +53,7 @@ describe("Groups on Redis Cluster", function () {
       (async function* () {
         yield* items;
       })(),
+      3600,
     );
     expect(await groups.groupsOf("u1")).to.deep.equal(["dev", "ops"]);
   });

@@ -93,7 +93,7 @@ export const restore: CliCommand = {
           );
         await store.backup.clear();
       }
-      counts = await restoreItems(store, reader.items());
+      counts = await restoreItems(store, reader.items(), config.auditRetention);
     } finally {
       clearInterval(renew);
       await store.meta.releaseMigrationLock(lock);

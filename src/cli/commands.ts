@@ -16,6 +16,7 @@ import {
   usersSetAdmin,
 } from "./users.js";
 import { usersDisable, usersEnable } from "./users-disable.js";
+import { audit } from "./audit.js";
 
 export const commands: readonly CliCommand[] = [
   usersCreate,
@@ -34,6 +35,7 @@ export const commands: readonly CliCommand[] = [
   status,
   backup,
   restore,
+  audit,
 ];
 
 export function usage(): string {

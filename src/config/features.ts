@@ -19,6 +19,11 @@ export const lifetimes = area("lifetimes", "range (seconds)", {
       "how long a grant's refresh tokens work, counted from the sign-in; rotation does not extend it ([refresh tokens](http-api.md#refresh-tokens))",
     defaultNote: "(30 days)",
   }),
+  AUDIT_RETENTION: wholeNumber("auditRetention", 1, 315360000, 7776000, {
+    meaning:
+      "how long audit records are kept ([audit log](operations.md#audit-log)); read by the nodes, which trim as they write, and by `sigil audit`",
+    defaultNote: "(90 days)",
+  }),
   SECRET_GRACE_PERIOD: wholeNumber("secretGracePeriod", 0, 2592000, 86400, {
     meaning: "how long an app's old client secret keeps working after a rotation",
     valuesNote: "(`0`: the old secret stops at once)",

@@ -7,6 +7,7 @@ import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
 import { SignInLimits } from "./signin-limits.js";
+import type { AuditLog, AuditOrigin } from "./audit.js";
 
 export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
 
@@ -53,6 +54,8 @@ export class Accounts {
   constructor(
     private readonly store: Store,
     private readonly passwords = new Passwords(),
+    /** Where failed sign-ins are recorded (successes are recorded as their session starts). */
+    private readonly audit?: AuditLog,
   ) {
     this.limits = new SignInLimits(store);
     this.signUps = store.limiter(LIMITS.signUpPerAddress);
@@ -102,21 +105,36 @@ export class Accounts {
    * So any number of right passwords sent at once from an address that has not failed all sign
    * in, and 50 wrong ones sent at once get at most 10 answers of "wrong".
    */
-  async signIn(rawUsername: string, password: string, address: string): Promise<UserRecord> {
+  async signIn(rawUsername: string, password: string, address: string, origin?: AuditOrigin): Promise<UserRecord> {
     const username = rawUsername.trim().toLowerCase().slice(0, 64);
+    // Refusals by the limit (429) are not recorded one by one: a flood must not fill the log; the
+    // failures that reached the limit are.
     await this.limits.check(username, address);
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
     const ok = await this.passwords.verify(
       password.slice(0, 256),
       user?.passwordHash ?? (await this.passwords.dummyHash()),
     );
+    const failed = (reason: string, who: UserRecord | null) =>
+      this.audit?.record({
+        type: "signin.failed",
+        method: "password",
+        reason,
+        // Never the name typed for an account that does not exist: it may be a password.
+        ...(who ? { userId: who.id, username: who.username } : {}),
+        origin: origin ?? { address },
+      });
     if (!user || !ok) {
       await this.limits.fail(username, address);
+      failed(user ? "wrong_password" : "unknown_user", user);
       throw new FormError("err.wrongCredentials", 401);
     }
     await this.limits.check(username, address);
     // Said only to whoever knows the password: a disabled account signs in by no way.
-    if (isDisabled(user)) throw accountDisabled();
+    if (isDisabled(user)) {
+      failed("disabled", user);
+      throw accountDisabled();
+    }
     return user;
   }
 

@@ -1,10 +1,12 @@
 // Security mails (docs/http-api.md#security-mails): the account's confirmed address hears about every
 // change to how the account is signed in to or recovered — what changed, when, from which browser
 // and address, and where to reset the password. Sent off the caller's path: a mail that cannot be
-// sent never undoes or fails the change; it is logged (what and why, never the mail itself).
+// sent never undoes or fails the change; it is logged (what and why, never the mail itself). Every
+// such event is also recorded in the audit log (domain/audit.ts), mail or no mail.
 import { isLocale, translator, DEFAULT_LOCALE, type Locale, type MessageKey } from "../i18n/index.js";
 import type { Store, UserRecord } from "../store/port.js";
 import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
+import type { AuditLog, AuditType } from "./audit.js";
 
 /** What changed. Names (a passkey's, an address) are the user's own: only confirmed addresses read them. */
 export type SecurityEvent =
@@ -28,8 +30,25 @@ export type ChangeOrigin = BrowserOrigin | "operator";
 export interface BrowserOrigin {
   browser: string | undefined;
   address: string;
+  /** The request's id (X-Request-Id): the audit log's link to the access log. */
+  requestId?: string;
 }
 export const OPERATOR: ChangeOrigin = "operator";
+
+/** Each security event's type in the audit log (docs/operations.md#audit-log). */
+const AUDIT_TYPES: Record<SecurityEvent["kind"], AuditType> = {
+  emailChanged: "email.changed",
+  emailRemoved: "email.removed",
+  passwordChanged: "password.changed",
+  passwordReset: "password.reset",
+  passkeyAdded: "passkey.added",
+  passkeyRemoved: "passkey.removed",
+  twoFactorOn: "two_factor.enabled",
+  twoFactorReplaced: "two_factor.replaced",
+  twoFactorOff: "two_factor.disabled",
+  recoveryCodes: "two_factor.recovery_codes",
+  accountDeleted: "account.deleted",
+};
 
 export interface SecurityMailsDeps {
   store: Store;
@@ -38,6 +57,8 @@ export interface SecurityMailsDeps {
   serviceName: string;
   /** Where a mail that could not be sent is reported (what, and the error; never the mail). */
   onError(what: string, err: unknown): void;
+  /** The audit log, which records every security event, mailed or not. */
+  audit?: AuditLog;
   now?: () => number;
 }
 
@@ -54,6 +75,12 @@ export class SecurityMails {
    * (which anyone can make some of) must not silence these.
    */
   notify(user: UserRecord | string, event: SecurityEvent, origin: ChangeOrigin): void {
+    this.deps.audit?.record({
+      type: AUDIT_TYPES[event.kind],
+      ...(typeof user === "string" ? { userId: user } : { userId: user.id, username: user.username }),
+      ...(origin === "operator" ? {} : { actor: { kind: "user", id: typeof user === "string" ? user : user.id } }),
+      origin,
+    });
     const mailer = this.deps.mailer;
     if (!mailer) return;
     const at = (this.deps.now ?? Date.now)();

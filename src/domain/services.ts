@@ -22,6 +22,7 @@ import { TwoFactor } from "./two-factor.js";
 import { StepUp } from "./step-up.js";
 import { Readiness } from "./readiness.js";
 import { PageSessions } from "./page-sessions.js";
+import { AuditLog } from "./audit.js";
 import { Groups } from "./groups.js";
 
 export interface Services {
@@ -52,6 +53,8 @@ export interface Services {
   pageSessions: PageSessions;
   /** GET /readyz: whether the store answers. */
   readiness: Readiness;
+  /** The audit log: records queued by the use cases, written in batches off the requests' path. */
+  audit: AuditLog;
   /** Groups of users, and the `groups` claim (domain/groups.ts). */
   groups: Groups;
 }
@@ -59,7 +62,13 @@ export interface Services {
 export function createServices(config: Config, store: Store, log?: Logger): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
   const passwords = new Passwords(config.passwordHashCost);
-  const accounts = new Accounts(store, passwords);
+  const audit = new AuditLog({
+    store,
+    keepSeconds: config.auditRetention,
+    // What failed and why; never the records.
+    onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
+  });
+  const accounts = new Accounts(store, passwords, audit);
   // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
   const apps = new Apps({
     store,
@@ -72,6 +81,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
   const onMailError = (what: string, err: unknown) => log?.error({ cause: causeForLog(err) }, `${what}: not sent`);
   const securityMails = new SecurityMails({
     store,
+    audit,
     mailer,
     authUrl: config.authUrl,
     serviceName: config.serviceName,
@@ -151,6 +161,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
     pageSessions: new PageSessions(store),
     readiness: new Readiness(store),
+    audit,
     groups: new Groups(store),
   };
 }

@@ -106,9 +106,23 @@ export function signInWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     const raw = bodyObject(req).return_to;
     const returnTo = safeReturnTo(typeof raw === "string" ? raw : undefined, deps.config.authUrl);
     const browser = passkeyBrowser(req, deps.config);
-    const { user, amr } = await deps.passkeys.authenticate(credentialOf(req) as never, req.ip ?? "", browser);
+    let signedIn;
+    try {
+      signedIn = await deps.passkeys.authenticate(credentialOf(req) as never, req.ip ?? "", browser);
+    } catch (err) {
+      // Refusals by the attempt limit (429) are not recorded: a flood must not fill the log.
+      if (!(err instanceof SigilError && err.status === 429))
+        deps.audit.record({
+          type: "signin.failed",
+          method: "passkey",
+          reason: err instanceof SigilError && err.status === 403 ? "disabled" : "passkey_refused",
+          origin: changeOrigin(req),
+        });
+      throw err;
+    }
+    const { user, amr } = signedIn;
     // No second step: a passkey with user verification is two factors already (CONTRACT §10).
-    await signInSession(req, user.id, amr);
+    await signInSession(req, deps.audit, user.id, amr);
     clearPasskeyBrowser(res, deps.config);
     return { status: 200, body: { redirect: returnTo } };
   });
@@ -162,7 +176,7 @@ export function deleteWithPasskey(deps: PagesDeps & { passkeys: Passkeys }) {
     if (!user) throw signedOutDelete();
     await deps.passkeys.confirmDeletion(user, credentialOf(req) as never);
     await deps.accountLife.deleteAccount(user, changeOrigin(req));
-    await endSession(req);
+    await endSession(req, null); // the account is gone: its deletion is the record
     res.clearCookie("sigil.sid", { path: "/" });
     return { status: 200, body: { redirect: "/signin" } };
   });

@@ -57,6 +57,7 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     email: services.email,
     twoFactor: services.twoFactor,
     stepUp: services.stepUp,
+    audit: services.audit,
     groups: services.groups,
   };
 }

@@ -82,7 +82,24 @@ export async function restoreItem(store: Store, item: BackupItem, now: number): 
     case "history":
       await store.backup.restoreHistory(item);
       return true;
+    case "audit":
+      // Written a batch at a time, in order, by restoreItems (restoreAudit).
+      throw new Error("audit records are restored by restoreAudit");
   }
+}
+
+/**
+ * A batch of audit records, in their order, each kept AUDIT_RETENTION after its time (the restoring
+ * command's setting); those already older are dropped. How many were written.
+ */
+async function restoreAudit(store: Store, items: BackupItem[], keepSeconds: number, now: number): Promise<number> {
+  const entries = items.flatMap((i) => {
+    if (i.kind !== "audit" || i.record.time + keepSeconds * 1000 <= now) return [];
+    const { id: _id, ...entry } = i.record;
+    return [entry];
+  });
+  await store.audit.append(entries, keepSeconds);
+  return entries.length;
 }
 
 export interface RestoreCounts {
@@ -91,12 +108,26 @@ export interface RestoreCounts {
   dropped: number;
 }
 
-/** Writes the items (in BACKUP_KINDS order, as a backup lists them), many of one kind at a time. */
-export async function restoreItems(store: Store, items: AsyncIterable<BackupItem>): Promise<RestoreCounts> {
+/**
+ * Writes the items (in BACKUP_KINDS order, as a backup lists them), many of one kind at a time.
+ * auditKeepSeconds: AUDIT_RETENTION where the records go.
+ */
+export async function restoreItems(
+  store: Store,
+  items: AsyncIterable<BackupItem>,
+  auditKeepSeconds: number,
+): Promise<RestoreCounts> {
   const counts: RestoreCounts = { restored: {}, dropped: 0 };
   let batch: BackupItem[] = [];
   const flush = async () => {
     const now = Date.now();
+    if (batch[0]?.kind === "audit") {
+      const written = await restoreAudit(store, batch, auditKeepSeconds, now);
+      counts.restored.audit = (counts.restored.audit ?? 0) + written;
+      counts.dropped += batch.length - written;
+      batch = [];
+      return;
+    }
     const done = await Promise.all(batch.map((i) => restoreItem(store, i, now)));
     done.forEach((ok, i) => {
       const kind = batch[i]!.kind; // same length

@@ -14,6 +14,7 @@ import type { PasskeyStore } from "./ports/passkeys.js";
 import type { TwoFactorStore } from "./ports/two-factor.js";
 import type { MetaStore } from "./ports/meta.js";
 import type { BackupPort } from "./ports/backup.js";
+import type { AuditStore } from "./ports/audit.js";
 import type { GroupStore } from "./ports/groups.js";
 
 export * from "./ports/challenges.js";
@@ -26,6 +27,7 @@ export * from "./ports/passkeys.js";
 export * from "./ports/two-factor.js";
 export * from "./ports/meta.js";
 export * from "./ports/backup.js";
+export * from "./ports/audit.js";
 export * from "./ports/groups.js";
 
 export interface Store {
@@ -54,6 +56,8 @@ export interface Store {
   readonly meta: MetaStore;
   /** Backup and restore (src/store/backup.ts). */
   readonly backup: BackupPort;
+  /** The audit log (domain/audit.ts writes it off the requests' path). */
+  readonly audit: AuditStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -88,7 +88,7 @@ async function signOutAndLeave(
 ): Promise<void> {
   const redirect = c.destination !== undefined && mayRedirect(c, user?.id);
   if (req.session.userId) {
-    await endSession(req);
+    await endSession(req, deps.audit);
     res.clearCookie("sigil.sid", { path: "/" });
   }
   if (redirect) return res.redirect(303, c.destination!);

@@ -147,7 +147,7 @@ export function signOutSession(deps: PagesDeps) {
     if (!user) return res.redirect(303, "/signin");
     const id = field(req, "session");
     if (id === publicSessionId(deps.config.secret, req.sessionID)) {
-      await endSession(req);
+      await endSession(req, deps.audit);
       res.clearCookie("sigil.sid", { path: "/" });
       return res.redirect(303, "/signin");
     }
@@ -199,7 +199,7 @@ export function deleteAccount(deps: PagesDeps) {
       return render(req, res, deps, user, err.status, { error: err });
     }
     await deps.accountLife.deleteAccount(user, changeOrigin(req));
-    await endSession(req);
+    await endSession(req, null); // the account is gone: its deletion is the record
     res.clearCookie("sigil.sid", { path: "/" });
     res.redirect(303, "/signin");
   });

@@ -12,6 +12,7 @@ import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
 import type { StepUp } from "../../domain/step-up.js";
 import type { PageSessions } from "../../domain/page-sessions.js";
+import type { AuditLog } from "../../domain/audit.js";
 import type { Groups } from "../../domain/groups.js";
 import { isDisabled, type UserRecord } from "../../store/port.js";
 
@@ -36,6 +37,8 @@ export interface PagesDeps {
   twoFactor: TwoFactor;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (pages/step-up.ts). */
   stepUp: StepUp;
+  /** The audit log: sign-ins, sign-outs, sign-ups and the rest (domain/audit.ts). */
+  audit: AuditLog;
   /** Groups: an app restricted to groups refuses other users at /authorize. */
   groups: Groups;
 }

@@ -10,6 +10,8 @@ import session from "express-session";
 import type { Config } from "../../config.js";
 import { keyedHash } from "../../domain/secrets.js";
 import type { PageSessions, SessionOwner } from "../../domain/page-sessions.js";
+import type { AuditLog } from "../../domain/audit.js";
+import { changeOrigin } from "./user-agent.js";
 
 declare module "express-session" {
   interface SessionData {
@@ -208,8 +210,34 @@ export function pageHeaders(config: Config): RequestHandler {
   };
 }
 
-/** Starts a fresh session for a signed-in user (no session fixation), noting when and how. */
-export function signInSession(req: Request, userId: string, amr: string[] = ["pwd"]): Promise<void> {
+/** The audit log's name for how a sign-in was proved (RFC 8176 amr values). */
+function signInMethod(amr: string[]): string {
+  if (amr.includes("otp")) return "two_factor";
+  if (amr.includes("hwk") || amr.includes("swk")) return "passkey";
+  return "password";
+}
+
+/**
+ * Starts a fresh session for a signed-in user (no session fixation), noting when and how, and
+ * records the sign-in in the audit log.
+ */
+export async function signInSession(
+  req: Request,
+  audit: AuditLog,
+  userId: string,
+  amr: string[] = ["pwd"],
+): Promise<void> {
+  await newSession(req, userId, amr);
+  audit.record({
+    type: "signin.succeeded",
+    userId,
+    actor: { kind: "user", id: userId },
+    method: signInMethod(amr),
+    origin: changeOrigin(req),
+  });
+}
+
+function newSession(req: Request, userId: string, amr: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     req.session.regenerate((err) => {
       if (err) return reject(err);
@@ -226,12 +254,14 @@ export function signInSession(req: Request, userId: string, amr: string[] = ["pw
   });
 }
 
-/** Ends this browser's session (and drops it from its user's sessions list). */
-export async function endSession(req: Request): Promise<void> {
+/** Ends this browser's session (and drops it from its user's sessions list); a sign-out in the audit log. */
+export async function endSession(req: Request, audit: AuditLog | null): Promise<void> {
   const userId = req.session.userId;
   const store = req.sessionStore;
   if (userId && store instanceof PortSessionStore) await store.destroyOwned(req.sessionID, userId);
   await new Promise<void>((resolve, reject) => req.session.destroy((e) => (e ? reject(e) : resolve())));
+  if (userId && audit)
+    audit.record({ type: "signout", userId, actor: { kind: "user", id: userId }, origin: changeOrigin(req) });
 }
 
 /** The client address of a page request (express's req.ip, under TRUST_PROXY). */

@@ -8,6 +8,7 @@ import { csrfToken, endSession, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 import { secondStepUrl, startSecondStep } from "./two-factor.js";
+import { changeOrigin } from "./user-agent.js";
 
 export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
@@ -32,7 +33,7 @@ export function signIn(deps: PagesDeps) {
     const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     const username = field(req, "username");
     try {
-      const user = await deps.accounts.signIn(username, field(req, "password"), req.ip ?? "");
+      const user = await deps.accounts.signIn(username, field(req, "password"), req.ip ?? "", changeOrigin(req));
       // With two-factor on, the password alone signs nobody in: a code is due first.
       if (await deps.twoFactor.isOn(user.id)) {
         // A key this SECRET cannot open: say so now (409), rather than ask for a code that cannot match.
@@ -40,7 +41,7 @@ export function signIn(deps: PagesDeps) {
         await startSecondStep(req, user.id, deps.config.secret);
         return res.redirect(303, secondStepUrl(returnTo));
       }
-      await signInSession(req, user.id);
+      await signInSession(req, deps.audit, user.id);
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
@@ -63,9 +64,9 @@ export function signIn(deps: PagesDeps) {
 }
 
 /** POST {auth_url}/signout — end the session. */
-export function signOut(_deps: PagesDeps) {
+export function signOut(deps: PagesDeps) {
   return page(async (req, res) => {
-    await endSession(req);
+    await endSession(req, deps.audit);
     res.clearCookie("sigil.sid", { path: "/" });
     res.redirect(303, "/signin");
   });

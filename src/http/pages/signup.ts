@@ -38,7 +38,14 @@ export function signUp(deps: PagesDeps) {
       const locale = pageUi(req, deps.config).locale;
       const user = await deps.accounts.create({ ...form, locale });
       if (form.email.trim()) await deps.email.setEmail(user.id, form.email, locale, changeOrigin(req));
-      await signInSession(req, user.id);
+      deps.audit.record({
+        type: "signup",
+        userId: user.id,
+        username: user.username,
+        actor: { kind: "user", id: user.id },
+        origin: changeOrigin(req),
+      });
+      await signInSession(req, deps.audit, user.id);
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;

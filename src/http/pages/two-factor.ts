@@ -74,10 +74,19 @@ export function secondStep(deps: PagesDeps) {
     try {
       await deps.twoFactor.verify(userId, field(req, "code"), req.ip ?? "");
       await deps.accounts.checkEnabled(userId); // disabled since the password step: no session
-      await signInSession(req, userId, PWD_OTP);
+      await signInSession(req, deps.audit, userId, PWD_OTP);
       res.redirect(303, returnTo);
     } catch (err) {
       if (!(err instanceof FormError)) throw err;
+      const reason = failureReason(err.status);
+      if (reason)
+        deps.audit.record({
+          type: "signin.failed",
+          method: "two_factor",
+          reason,
+          userId,
+          origin: changeOrigin(req),
+        });
       const ui = pageUi(req, deps.config);
       sendPage(
         res,
@@ -86,6 +95,14 @@ export function secondStep(deps: PagesDeps) {
       );
     }
   });
+}
+
+/** Why a second step failed, for the audit log; refusals by the attempt limit (429) are not recorded. */
+function failureReason(status: number): string | undefined {
+  if (status === 429) return undefined;
+  if (status === 403) return "disabled";
+  if (status === 409) return "key_unreadable";
+  return "wrong_code";
 }
 
 /** The QR code of an otpauth:// URI as SVG path data (drawn by the view under the strict CSP). */

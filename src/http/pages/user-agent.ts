@@ -20,7 +20,10 @@ export function browserSummary(userAgent: string | undefined): string | undefine
   return browser ?? os;
 }
 
-/** Who makes a change from this request, as the security mails name it: the browser and the client address. */
+/**
+ * Who makes a change from this request, as the security mails and the audit log name it: the
+ * browser, the client address and the request id.
+ */
 export function changeOrigin(req: Request): BrowserOrigin {
-  return { browser: browserSummary(req.get("user-agent")), address: req.ip ?? "unknown" };
+  return { browser: browserSummary(req.get("user-agent")), address: req.ip ?? "unknown", requestId: req.id };
 }

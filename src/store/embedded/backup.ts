@@ -3,6 +3,7 @@
 // comes between two of its reads, and none waits for them.
 import type {
   AppRecord,
+  AuditEntry,
   BackupItem,
   BackupPort,
   ChallengeRecord,
@@ -84,6 +85,8 @@ export class EmbeddedBackup implements BackupPort {
       out.push({ kind: "challenge", key: str(key[0]), record: value, expiresAt: challenges.expiresAt(key) ?? NEVER });
     out.push(...this.grants());
     out.push(...this.histories());
+    for (const { key, value } of this.t<AuditEntry>("audit").range([]))
+      out.push({ kind: "audit", record: { id: `${str(key[0])}-${str(key[1])}`, ...value } });
     return out;
   }
 

@@ -22,6 +22,8 @@ export interface RangeOptions {
   /** Only keys before this one (exclusive). */
   before?: KeyPart[];
   limit?: number;
+  /** Newest first: in reverse key order (limit counts from the end). */
+  reverse?: boolean;
 }
 
 export interface Table<V> {
@@ -34,7 +36,7 @@ export interface Table<V> {
   put(key: Key, value: V, expiresAt?: number): void;
   /** Deletes a record (only inside Engine.write); whether a live one was there. */
   remove(key: Key): boolean;
-  /** The live records whose key begins with prefix ([]: the whole table), in key order. */
+  /** The live records whose key begins with prefix ([]: the whole table), in key order (or reverse). */
   range(prefix: KeyPart[], opts?: RangeOptions): Entry<V>[];
   /** How many live records begin with prefix. */
   count(prefix: KeyPart[]): number;

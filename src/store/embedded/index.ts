@@ -14,6 +14,7 @@ import { EmbeddedEmail } from "./email.js";
 import { EmbeddedGrants } from "./grants.js";
 import { EmbeddedMeta } from "./meta.js";
 import { EmbeddedBackup } from "./backup.js";
+import { EmbeddedAudit } from "./audit.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
 import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, NoticePoller } from "./realtime.js";
@@ -40,6 +41,7 @@ export class EmbeddedStore implements Store {
   readonly groups: EmbeddedGroups;
   readonly meta: EmbeddedMeta;
   readonly backup: EmbeddedBackup;
+  readonly audit: EmbeddedAudit;
 
   /**
    * Counters live in this process (docs/choices.md: attempt limits on the embedded store), their
@@ -72,6 +74,7 @@ export class EmbeddedStore implements Store {
     this.groups = new EmbeddedGroups(engine);
     this.meta = new EmbeddedMeta(engine);
     this.backup = new EmbeddedBackup(engine);
+    this.audit = new EmbeddedAudit(engine);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

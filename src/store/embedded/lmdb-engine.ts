@@ -28,6 +28,8 @@ interface Stored<V> {
 }
 
 const EXPIRY = "~expiry";
+/** A key part above any Sigil writes (ids, names, numbers): where a reverse range of a prefix starts. */
+const PAST_EVERY_PART = "\uffff";
 const live = (r: Stored<unknown> | undefined, now = Date.now()): r is Stored<unknown> =>
   r !== undefined && (r.x === undefined || r.x > now);
 /** LMDB hands a one-part key back as the part itself. */
@@ -86,6 +88,7 @@ class LmdbTable<V> implements Table<V> {
   }
   range(prefix: KeyPart[], opts: RangeOptions = {}): Entry<V>[] {
     this.assertOpen();
+    if (opts.reverse) return this.reverseRange(prefix, opts);
     const out: Entry<V>[] = [];
     const now = Date.now();
     const start = opts.after ?? (prefix.length > 0 ? prefix : undefined);
@@ -99,6 +102,28 @@ class LmdbTable<V> implements Table<V> {
         continue;
       }
       if (opts.before !== undefined && compareKeys(parts, opts.before) >= 0) break;
+      if (!live(value, now)) continue;
+      out.push({ key: parts, value: value.v });
+      if (opts.limit !== undefined && out.length >= opts.limit) break;
+    }
+    return out;
+  }
+  /** range() newest first: LMDB walks back from `before` (or the prefix's end) to `after`. */
+  private reverseRange(prefix: KeyPart[], opts: RangeOptions): Entry<V>[] {
+    const out: Entry<V>[] = [];
+    const now = Date.now();
+    // The end of the prefix's keys: every key part Sigil writes sorts below this string.
+    const start = opts.before ?? (prefix.length > 0 ? [...prefix, PAST_EVERY_PART] : undefined);
+    const snap = this.reading();
+    const within = start === undefined ? { reverse: true, ...snap } : { start: dbKey(start), reverse: true, ...snap };
+    for (const { key, value } of this.db.getRange(within)) {
+      const parts = partsOf(key);
+      if (opts.before !== undefined && compareKeys(parts, opts.before) >= 0) continue;
+      if (!hasPrefix(parts, prefix)) {
+        if (compareKeys(parts, prefix) < 0) break;
+        continue;
+      }
+      if (opts.after !== undefined && compareKeys(parts, opts.after) <= 0) break;
       if (!live(value, now)) continue;
       out.push({ key: parts, value: value.v });
       if (opts.limit !== undefined && out.length >= opts.limit) break;

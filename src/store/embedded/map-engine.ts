@@ -77,7 +77,7 @@ class MapTable<V> implements Table<V> {
         (opts.after === undefined || compareKeys(s.key, opts.after) > 0) &&
         (opts.before === undefined || compareKeys(s.key, opts.before) < 0),
     );
-    slots.sort((a, b) => compareKeys(a.key, b.key));
+    slots.sort((a, b) => (opts.reverse ? compareKeys(b.key, a.key) : compareKeys(a.key, b.key)));
     return slots
       .slice(0, opts.limit ?? slots.length)
       .map((s) => ({ key: [...s.key], value: structuredClone(s.value) }));

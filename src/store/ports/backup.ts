@@ -10,6 +10,7 @@ import type { PasskeyRecord } from "./passkeys.js";
 import type { TwoFactorRecord } from "./two-factor.js";
 import type { ChallengeRecord } from "./challenges.js";
 import type { GroupRecord } from "./groups.js";
+import type { AuditRecord } from "./audit.js";
 
 /** An app's history as it stands: its events, the newest id it ever issued, the newest trimmed. */
 export interface HistoryItem {
@@ -55,7 +56,9 @@ export type BackupItem =
   | { kind: "challenge"; key: string; record: ChallengeRecord; expiresAt: number }
   | GrantItem
   | { kind: "access-token"; hash: string; token: TokenRecord; expiresAt: number }
-  | HistoryItem;
+  | HistoryItem
+  /** An audit record, oldest first (restored with a new id, its time kept). */
+  | { kind: "audit"; record: AuditRecord };
 
 export type BackupKind = BackupItem["kind"];
 
@@ -75,6 +78,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   "grant",
   "access-token",
   "history",
+  "audit",
 ];
 
 /** What a store holds that a restore would replace, by kind (a store is empty when every count is 0). */

@@ -26,6 +26,7 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { toCustomTokenRecord } from "./realtime.js";
 import { decodeChallenge } from "./challenges.js";
+import { RedisAudit } from "./audit.js";
 
 const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
@@ -45,11 +46,16 @@ function tagged(key: string, head: string): string | undefined {
 }
 
 export class RedisBackup implements BackupPort {
+  /** The audit log, read as the port reads it (store/redis/audit.ts). */
+  private readonly auditLog: RedisAudit;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keyspace,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.auditLog = new RedisAudit(redis, keys);
+  }
 
   /** Every master (one on a single Redis). */
   private masters(): Redis[] {
@@ -165,6 +171,22 @@ export class RedisBackup implements BackupPort {
     for (const app of apps) {
       const history = await this.history(app.clientId);
       if (history) yield history;
+    }
+    yield* this.audit();
+  }
+
+  /** The audit log, oldest first, read a page at a time (the records go on being appended meanwhile). */
+  private async *audit(): AsyncGenerator<BackupItem> {
+    let from = "-";
+    for (;;) {
+      const page = await this.auditLog.list({
+        order: "oldest",
+        limit: 1000,
+        ...(from !== "-" ? { cursor: from } : {}),
+      });
+      for (const record of page.records) yield { kind: "audit", record };
+      if (page.next === undefined) return;
+      from = page.next;
     }
   }
 

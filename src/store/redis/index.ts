@@ -33,6 +33,7 @@ import { RedisGrants } from "./grants.js";
 import { RedisSessions } from "./sessions.js";
 import { RedisEmail } from "./email.js";
 import { RedisMeta } from "./meta.js";
+import { RedisAudit } from "./audit.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -52,6 +53,7 @@ export class RedisStore implements Store {
   readonly groups: RedisGroups;
   readonly meta: RedisMeta;
   readonly backup: RedisBackup;
+  readonly audit: RedisAudit;
 
   constructor(
     readonly redis: RedisClient,
@@ -83,6 +85,7 @@ export class RedisStore implements Store {
     this.groups = new RedisGroups(redis, this.keys);
     this.meta = new RedisMeta(redis, this.keys);
     this.backup = new RedisBackup(redis, this.keys, prefix);
+    this.audit = new RedisAudit(redis, this.keys);
   }
 
   private readonly limiterKey: Buffer;

@@ -31,6 +31,10 @@ export function keyspace(prefix: string) {
     eventsCut: (app: string) => `${prefix}:ev:{${app}}:cut`,
     /** String: a lower bound of the time (ms) of the history's oldest entry (time trimming's shortcut). */
     eventsOldest: (app: string) => `${prefix}:ev:{${app}}:oldest`,
+    /** Stream: the audit log, every record (field r: the JSON record); trimmed by time (MINID). */
+    audit: `${prefix}:audit`,
+    /** Stream: copies of one user's audit records (with the log's id), for their list; expires with the last. */
+    auditOf: (userId: string) => `${prefix}:audit-of:{${userId}}`,
     /** Pub/sub channel (not a key): new events and revocations, to every node. */
     feed: `${prefix}:feed`,
     /** String (JSON UserRecord). */
