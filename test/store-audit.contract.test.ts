@@ -7,14 +7,18 @@ import { describeStoreContract } from "./support/backends.js";
 import type { AuditEntry, AuditQuery, AuditRecord, Store } from "../src/store/port.js";
 
 const DAY = 86_400;
-const entry = (i: number, extra: Partial<AuditEntry> = {}): AuditEntry => ({
-  time: Date.now(),
-  type: i % 2 === 0 ? "signin.succeeded" : "signin.failed",
-  user_id: i % 3 === 0 ? "u-zero" : "u-other",
-  address: `192.0.2.${i}`,
-  request_id: `req-${i}`,
-  ...extra,
-});
+const entry = (i: number, extra: Partial<AuditEntry> = {}): AuditEntry => {
+  const e: AuditEntry = {
+    time: Date.now(),
+    type: i % 2 === 0 ? "signin.succeeded" : "signin.failed",
+    user_id: i % 3 === 0 ? "u-zero" : "u-other",
+    address: `192.0.2.${i}`,
+    request_id: `req-${i}`,
+    ...extra,
+  };
+  if (e.user_id === undefined) delete e.user_id;
+  return e;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeStoreContract("Store contract: audit log", (backend) => {
@@ -119,6 +123,31 @@ describeStoreContract("Store contract: audit log", (backend) => {
     expect(new Set(every.map((r) => r.request_id)).size).to.equal(50);
     expect(new Set(every.map((r) => r.id)).size).to.equal(50);
     expect((await all({ limit: 20, userId: "u-zero" })).records.length).to.equal(50);
+  });
+
+  it("When an actor's or an account's records are read, then a record is in both lists; forgetting a user deletes every record naming them, from the log and from the other's list", async () => {
+    const admin = { kind: "admin" as const, id: "u-admin" };
+    await store.audit.append(
+      [
+        entry(0, { user_id: "u-bob", request_id: "bob-own" }),
+        entry(1, { user_id: "u-bob", actor: admin, request_id: "admin-on-bob" }),
+        entry(2, { user_id: "u-eve", actor: admin, request_id: "admin-on-eve" }),
+        entry(3, { user_id: undefined, request_id: "anonymous" }),
+      ],
+      DAY,
+    );
+    const names = async (userId?: string) =>
+      (await store.audit.list({ limit: 20, ...(userId ? { userId } : {}) })).records.map((r) => r.request_id);
+    expect(await names("u-admin")).to.deep.equal(["admin-on-eve", "admin-on-bob"]);
+    expect(await names("u-bob")).to.deep.equal(["admin-on-bob", "bob-own"]);
+    expect(await store.audit.forgetUser("u-bob")).to.equal(2);
+    expect(await names()).to.deep.equal(["anonymous", "admin-on-eve"]);
+    expect(await names("u-bob")).to.deep.equal([]);
+    expect(await names("u-admin")).to.deep.equal(["admin-on-eve"]);
+    expect(await store.audit.forgetUser("u-admin")).to.equal(1);
+    expect(await names()).to.deep.equal(["anonymous"]);
+    expect(await names("u-eve")).to.deep.equal([]);
+    expect(await store.audit.forgetUser("u-nobody")).to.equal(0);
   });
 
   it("When a record's retention passes, then a user's list no longer holds it", async () => {

@@ -11,6 +11,7 @@ import { keyedHash } from "./secrets.js";
 import { forgetUserEmail } from "./email.js";
 import { passkeysForExport } from "./webauthn.js";
 import { OPERATOR, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
+import type { AuditLog } from "./audit.js";
 
 export interface AccountLifeDeps {
   store: Store;
@@ -22,6 +23,8 @@ export interface AccountLifeDeps {
   customTokens: CustomTokens;
   /** A deletion, an operator's password reset: told to the confirmed address. */
   securityMails: SecurityMails;
+  /** The audit log: the user's records are in their export, and go with the account. */
+  audit: AuditLog;
 }
 
 /**
@@ -107,7 +110,21 @@ export class AccountLife {
       passkeys: await passkeysForExport(store, user.id),
       // The names of the groups the user is in (sorted).
       groups: await store.groups.groupsOf(user.id),
+      // The audit log's records naming the user (as the account or as the actor), newest first.
+      activity: await this.activity(user.id),
     };
+  }
+
+  /** Every audit record naming the user (AUDIT_RETENTION's worth), newest first, times as ISO 8601. */
+  private async activity(userId: string): Promise<Array<Record<string, unknown>>> {
+    const out: Array<Record<string, unknown>> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.deps.audit.list({ userId, limit: 500, cursor });
+      for (const r of page.records) out.push({ ...r, time: iso(r.time) });
+      cursor = page.next;
+    } while (cursor !== undefined);
+    return out;
   }
 
   private async exportApp(a: AppRecord) {
@@ -151,6 +168,7 @@ export class AccountLife {
     await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
     await store.groups.removeUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
+    await this.deps.audit.forgetUser(user.id);
     if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin);
     return deleted;
   }

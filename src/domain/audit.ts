@@ -151,6 +151,15 @@ export class AuditLog {
   }
 
   /**
+   * Deletes every record naming the user (an account's deletion): what this node still holds in
+   * its queue is written first, so that it goes too.
+   */
+  async forgetUser(userId: string): Promise<number> {
+    await this.settled();
+    return this.deps.store.audit.forgetUser(userId);
+  }
+
+  /**
    * A page of the log: newest first unless asked otherwise, never older than AUDIT_RETENTION.
    * A cursor that is not one this log gave is refused (a caller's mistake, not an empty page).
    */

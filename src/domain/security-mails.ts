@@ -75,10 +75,14 @@ export class SecurityMails {
    * (which anyone can make some of) must not silence these.
    */
   notify(user: UserRecord | string, event: SecurityEvent, origin: ChangeOrigin): void {
+    // An account's deletion is recorded without naming it: nothing left may name a deleted user
+    // (CONTRACT §13), and its other records went with it (AccountLife.deleteAccount).
+    const gone = event.kind === "accountDeleted";
+    const id = typeof user === "string" ? user : user.id;
     this.deps.audit?.record({
       type: AUDIT_TYPES[event.kind],
-      ...(typeof user === "string" ? { userId: user } : { userId: user.id, username: user.username }),
-      ...(origin === "operator" ? {} : { actor: { kind: "user", id: typeof user === "string" ? user : user.id } }),
+      ...(gone ? {} : typeof user === "string" ? { userId: user } : { userId: user.id, username: user.username }),
+      ...(origin === "operator" ? {} : { actor: gone ? { kind: "user" } : { kind: "user", id } }),
       origin,
     });
     const mailer = this.deps.mailer;

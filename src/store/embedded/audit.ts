@@ -2,7 +2,14 @@
 // per-user index [user, time, n] in "audit-by-user"; both expire with the record. n numbers the
 // records of one millisecond in the order they were written (one write() gives them, so the CLI
 // and the server, writing at once, never take the same key).
-import type { AuditEntry, AuditPage, AuditQuery, AuditRecord, AuditStore } from "../port.js";
+import {
+  auditUsersOf,
+  type AuditEntry,
+  type AuditPage,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditStore,
+} from "../port.js";
 import { compareKeys, type Engine, type KeyPart, type Table } from "./engine.js";
 
 type Stored = AuditEntry;
@@ -31,8 +38,23 @@ export class EmbeddedAudit implements AuditStore {
         const last = this.records.range([entry.time], { reverse: true, limit: 1 })[0];
         const n = last ? Number(last.key[1]) + 1 : 0;
         this.records.put([entry.time, n], entry, until);
-        if (entry.user_id !== undefined) this.byUser.put([entry.user_id, entry.time, n], 1, until);
+        for (const user of auditUsersOf(entry)) this.byUser.put([user, entry.time, n], 1, until);
       }
+    });
+  }
+
+  forgetUser(userId: string): Promise<number> {
+    return this.engine.write(() => {
+      let n = 0;
+      for (const { key } of this.byUser.range([userId])) {
+        const at = [key[1]!, key[2]!]; // [user, time, n]
+        const entry = this.records.get(at);
+        if (entry && this.records.remove(at)) n++;
+        // The record's other list (its actor's, or its account's) loses it too.
+        if (entry) for (const other of auditUsersOf(entry)) this.byUser.remove([other, ...at]);
+        this.byUser.remove(key);
+      }
+      return n;
     });
   }
 

@@ -67,9 +67,28 @@ export interface AuditPage {
 }
 
 export interface AuditStore {
-  /** Appends the entries in their order, each kept until its time plus keepSeconds. */
+  /**
+   * Appends the entries in their order, each kept until its time plus keepSeconds. A record is in
+   * the list of its account (user_id) and of its actor (actor.id of a user or an admin).
+   */
   append(entries: AuditEntry[], keepSeconds: number): Promise<void>;
+  /** userId: the records naming the user, as the account or as the actor. */
   list(query: AuditQuery): Promise<AuditPage>;
+  /**
+   * Deletes every record naming the user (their list), and the list: an account's deletion
+   * (CONTRACT §13: nothing left names them). How many records were deleted.
+   */
+  forgetUser(userId: string): Promise<number>;
+}
+
+/** The users whose lists a record is in: its account, and its actor when a user or an admin. */
+export function auditUsersOf(e: AuditEntry): string[] {
+  const ids: string[] = [];
+  if (e.user_id !== undefined) ids.push(e.user_id);
+  const actor = e.actor?.id;
+  if (actor !== undefined && (e.actor?.kind === "user" || e.actor?.kind === "admin") && actor !== e.user_id)
+    ids.push(actor);
+  return ids;
 }
 
 /** A cursor is "<ms>-<n>" (both stores' record ids); anything else is a caller's invention. */

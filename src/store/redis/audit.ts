@@ -5,7 +5,14 @@
 // expires AUDIT_RETENTION after their last record. The two streams are on different shards in a
 // Cluster, so they are written one after the other: a failure between them leaves a record out
 // of the user's list, never the other way round.
-import type { AuditEntry, AuditPage, AuditQuery, AuditRecord, AuditStore } from "../port.js";
+import {
+  auditUsersOf,
+  type AuditEntry,
+  type AuditPage,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditStore,
+} from "../port.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -31,16 +38,52 @@ export class RedisAudit implements AuditStore {
     const ttl = keepSeconds * 1000;
     await guarded(() =>
       Promise.all(
-        entries.flatMap((e, i) => {
-          if (e.user_id === undefined) return [];
-          const key = this.keys.auditOf(e.user_id);
-          return [
-            this.redis.xadd(key, "MINID", "~", cut, "*", "r", JSON.stringify({ id: ids[i], ...e })),
-            this.redis.pexpire(key, ttl),
-          ];
-        }),
+        entries.flatMap((e, i) =>
+          auditUsersOf(e).flatMap((user) => {
+            const key = this.keys.auditOf(user);
+            return [
+              this.redis.xadd(key, "MINID", "~", cut, "*", "r", JSON.stringify({ id: ids[i], ...e })),
+              this.redis.pexpire(key, ttl),
+            ];
+          }),
+        ),
       ),
     );
+  }
+
+  async forgetUser(userId: string): Promise<number> {
+    const key = this.keys.auditOf(userId);
+    let n = 0;
+    for (let from = "-"; ;) {
+      const rows = (await guarded(() => this.redis.xrange(key, from, "+", "COUNT", 500))) as StreamEntry[];
+      const records = rows.map(([id, fields]) => parse(id, fields, true)).filter((r) => r !== undefined);
+      if (records.length > 0) {
+        n += await guarded(() => this.redis.xdel(this.keys.audit, ...records.map((r) => r.id)));
+        // The copy in the record's other list (its actor's, or its account's).
+        await guarded(() =>
+          Promise.all(
+            records.flatMap((r) =>
+              auditUsersOf(r)
+                .filter((u) => u !== userId)
+                .map((u) => this.dropCopy(u, r.id)),
+            ),
+          ),
+        );
+      }
+      if (rows.length < 500) break;
+      from = `(${rows[rows.length - 1]![0]}`;
+    }
+    await guarded(() => this.redis.del(key));
+    return n;
+  }
+
+  /** Deletes the copy of the log's record `id` from a user's list (found by its time: the ids share it). */
+  private async dropCopy(userId: string, id: string): Promise<void> {
+    const key = this.keys.auditOf(userId);
+    const ms = id.split("-")[0]!;
+    const rows = (await this.redis.xrange(key, `${ms}-0`, "+", "COUNT", 50)) as StreamEntry[];
+    const copy = rows.find(([, fields]) => parse("", fields, true)?.id === id);
+    if (copy) await this.redis.xdel(key, copy[0]);
   }
 
   async list(q: AuditQuery): Promise<AuditPage> {
