@@ -9,6 +9,7 @@ import type { TestNode } from "./support/nodes.js";
 import { englishLeft } from "./support/page-text.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { enroll } from "./support/two-factor.js";
+import { TestSmtp, linkOf } from "./support/smtp.js";
 
 const en = CATALOGS.en;
 const rows = (html: string) => [...html.matchAll(/<tr data-username="([^"]+)"/g)].map((m) => m[1]);
@@ -170,6 +171,18 @@ describeBackends("The admin's users pages", function (this: Mocha.Suite, backend
     expect((await audit(id)).map((a) => a.type)).to.not.include("user.reset_mail_sent");
   });
 
+  it("When the same disable is sent 50 times at once, then each answers with the user's page, and the user is disabled", async () => {
+    const { c: ada } = await person("ada", true);
+    const { id } = await person("bob");
+    await ada.confirm("correct horse battery", `/admin/users/${id}`);
+    const csrf = csrfOf((await ada.get(`/admin/users/${id}`)).text);
+    const all = await Promise.all(
+      Array.from({ length: 50 }, () => ada.post(`/admin/users/${id}/disable`, { _csrf: csrf })),
+    );
+    expect(all.map((r) => r.status)).to.deep.equal(Array(50).fill(303));
+    expect((await byId(id))!.disabled).to.equal(true);
+  });
+
   it("When an admin tries to disable or delete themself, then the page refuses clearly (409) and nothing changes", async () => {
     const { c: ada, id } = await person("ada", true);
     await ada.confirm("correct horse battery", `/admin/users/${id}`);
@@ -216,5 +229,53 @@ describeBackends("The admin's users pages", function (this: Mocha.Suite, backend
     }
     expect((await ada.get("/admin/users/nope")).status).to.equal(404);
     expect((await ada.get(`/admin/users/${"x".repeat(5000)}`)).status).to.equal(404);
+  });
+});
+
+describeBackends("The admin's users pages with mail set up", function (this: Mocha.Suite, backend) {
+  this.timeout(60_000);
+  let smtp: TestSmtp;
+  before(async () => {
+    smtp = await TestSmtp.start();
+  });
+  after(() => smtp.close());
+
+  it("When an admin sends a user a reset mail, then its link resets the password, and it is in the audit log; a user without a confirmed address gets none (409)", async () => {
+    const node = await backend.startNode({
+      ADMIN_REQUIRE_2FA: "false",
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "no-reply@sigil.example",
+    });
+    const accounts = node.server.services.accounts;
+    const ada = new PageClient(node.url);
+    await ada.signUp("ada", "correct horse battery");
+    const adaId = (await accounts.byUsername("ada"))!.id;
+    await accounts.setAdmin(adaId, true);
+    await new PageClient(node.url).signUp("bob", "correct horse battery");
+    await new PageClient(node.url).signUp("cyd", "correct horse battery");
+    const bobId = (await accounts.byUsername("bob"))!.id;
+    const cyId = (await accounts.byUsername("cyd"))!.id;
+    await node.opened.store.accounts.update(bobId, (u) => ({ ...u, email: "bob@mail.example", emailVerified: true }));
+    await ada.confirm("correct horse battery", `/admin/users/${bobId}`);
+    const r = await ada.submit(`/admin/users/${bobId}`, `/admin/users/${bobId}/reset-mail`, {});
+    expect(r.headers.location).to.equal(`/admin/users/${bobId}?done=mailSent`);
+    const mail = await smtp.next("bob@mail.example");
+    const link = linkOf(mail);
+    const reset = await new PageClient(node.url).submit(`${link.pathname}${link.search}`, "/reset", {
+      token: link.searchParams.get("token")!,
+      password: "a brand new password",
+    });
+    expect(reset.status, reset.text.slice(0, 500)).to.equal(200);
+    const signin = await new PageClient(node.url).submit("/signin", "/signin", {
+      username: "bob",
+      password: "a brand new password",
+    });
+    expect(signin.status).to.equal(303);
+    await node.server.services.audit.settled();
+    const recs = (await node.server.services.audit.list({ userId: bobId, limit: 50 })).records;
+    expect(recs.find((x) => x.type === "user.reset_mail_sent")?.actor).to.deep.equal({ kind: "admin", id: adaId });
+    const none = await ada.submit(`/admin/users/${cyId}`, `/admin/users/${cyId}/reset-mail`, {});
+    expect(none.status).to.equal(409);
+    expect(none.text).to.contain(CATALOGS.en["adminUsers.noAddress"]);
   });
 });
