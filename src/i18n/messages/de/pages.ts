@@ -61,7 +61,7 @@ export const pages: PagesMessages = {
   "adminUsers.twoFactor": "Zwei-Faktor",
   "adminUsers.on": "Ein",
   "adminUsers.off": "Aus",
-  "adminUsers.passkeys": "Passkeys",
+  "adminUsers.passkeys": "Passkeys des Kontos",
   "adminUsers.sessions": "Sitzungen",
   "adminUsers.consents": "Erlaubte Apps",
   "adminUsers.apps": "Eigene Apps",
