@@ -427,6 +427,38 @@ describeBackends(
           },
         ],
         [
+          "admin users list (/admin/users)",
+          async () => {
+            const r = await devPage.goto(`${node.url}/admin/users`);
+            expect(r?.status()).to.equal(200);
+            expect(await devPage.locator("main table.admin-user-list tbody tr").count()).to.be.greaterThan(0);
+          },
+        ],
+        [
+          "admin users list, a search too long",
+          async () => {
+            await devPage.fill("#q", "a".repeat(300));
+            await Promise.all([devPage.waitForLoadState(), devPage.click('form[action="/admin/users"] button')]);
+            expect(await devPage.getAttribute("#q", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "admin, a user's page",
+          async () => {
+            const devon = await node.server.services.accounts.byUsername("devon");
+            const r = await devPage.goto(`${node.url}/admin/users/${devon!.id}`);
+            expect(r?.status()).to.equal(200);
+            expect(await devPage.locator("main .admin-user-actions form").count()).to.equal(5);
+          },
+        ],
+        [
+          "admin, deleting a user: the confirm step",
+          async () => {
+            const devon = await node.server.services.accounts.byUsername("devon");
+            expect((await devPage.goto(`${node.url}/admin/users/${devon!.id}/delete`))?.status()).to.equal(200);
+          },
+        ],
+        [
           "confirm it's you, with a code (two-factor on), a wrong code",
           async () => {
             await devPage.goto(`${node.url}/confirm?return_to=%2Faccount`);

@@ -23,6 +23,8 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   "passkeys.title",
   // "Browser: {browser}" in a security mail: "Browser" is the German word too.
   "mail.security.browser",
+  // "No" is the Spanish word too.
+  "adminUsers.no",
 ]);
 
 describe("The pages' languages", () => {

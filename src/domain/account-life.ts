@@ -193,6 +193,17 @@ export class AccountLife {
   }
 
   /**
+   * An admin's "sign out everywhere" (/admin/users/:id): every session of the user ends and every
+   * grant (codes, access and refresh tokens) is revoked, at once and for every node, as a password
+   * reset does. The account itself stays as it is. How many sessions ended.
+   */
+  async signOutEverywhere(userId: string): Promise<number> {
+    const ended = await this.deps.accounts.endSessions(userId);
+    await this.deps.oauth.grants.revokeUserGrants(userId);
+    return ended;
+  }
+
+  /**
    * Enables a disabled account again: the user can sign in; the sessions and tokens that disabling
    * ended stay ended. Idempotent. The record as stored, or null: no such user.
    */

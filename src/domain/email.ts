@@ -239,14 +239,30 @@ export class EmailService {
         if (!user.email || !user.emailVerified || !this.deps.mailer) continue;
         const limit = await this.perAccount.consume(user.id);
         if (!limit.allowed) continue;
-        const token = await this.newLink(
-          { kind: "reset-password", userId: user.id, stamp: this.stamp(user) },
-          this.deps.resetTtl,
-        );
-        const link = `${this.deps.authUrl}/reset?${new URLSearchParams({ token })}`;
-        await this.send(user, "reset", link, this.deps.resetTtl);
+        await this.sendResetLink(user);
       }
     });
+  }
+
+  private async sendResetLink(user: UserRecord): Promise<void> {
+    const token = await this.newLink(
+      { kind: "reset-password", userId: user.id, stamp: this.stamp(user) },
+      this.deps.resetTtl,
+    );
+    const link = `${this.deps.authUrl}/reset?${new URLSearchParams({ token })}`;
+    await this.send(user, "reset", link, this.deps.resetTtl);
+  }
+
+  /**
+   * An admin's "send a password reset mail" (/admin/users/:id): the /forgot link, to the user's
+   * confirmed address, now. "no-mail" when mail is not set up, "no-address" when the user has no
+   * confirmed address (nothing sent either way).
+   */
+  async sendResetFor(user: UserRecord): Promise<"sent" | "no-mail" | "no-address"> {
+    if (!this.deps.mailer) return "no-mail";
+    if (!user.email || user.emailVerified !== true) return "no-address";
+    await this.sendResetLink(user);
+    return "sent";
   }
 
   private async usersFor(identifier: string): Promise<UserRecord[]> {

@@ -16,8 +16,8 @@ export function AdminHomePage(p: { ui: Ui; user: Signed; csrf: string }) {
         <p class="admin-who">{t("admin.signedInAs", { name: p.user.displayName, service })}</p>
         <p>{t("admin.areasLead")}</p>
         <ul class="list admin-areas">
-          {areas.map((a) => (
-            <li key={a}>{a}</li>
+          {areas.map((a, i) => (
+            <li key={a}>{i === 0 ? <a href="/admin/users">{a}</a> : a}</li>
           ))}
         </ul>
         <p class="muted">{t("admin.cliNote")}</p>

@@ -45,6 +45,7 @@ import {
 } from "./two-factor.js";
 import { confirm, confirmPage, freshProof } from "./step-up.js";
 import { adminHome, adminOnly } from "./admin.js";
+import { adminUsersRoutes } from "./admin-users.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -148,6 +149,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/lang", { get: setLanguage(deps) });
   // The administration console (admin.ts): every page passes adminOnly, every action adminAction.
   route(router, "/admin", { get: [adminOnly(deps), adminHome(deps)] });
+  adminUsersRoutes(router, deps);
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }
