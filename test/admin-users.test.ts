@@ -211,8 +211,12 @@ describeBackends("The admin's users pages", function (this: Mocha.Suite, backend
     expect(r.text).to.contain(en["adminUsers.done.deleted"].replace("{name}", "bob"));
     expect(await byId(id)).to.equal(null);
     expect((await bob.get("/account")).status).to.equal(303);
-    const rec = (await audit(id)).find((a) => a.type === "account.deleted" && a.actor?.kind === "admin");
+    // Nothing names the deleted account any more (CONTRACT §13); the admin's list keeps the deletion.
+    expect(await audit(id)).to.deep.equal([]);
+    const rec = (await audit(adaId)).find((a) => a.type === "account.deleted");
     expect(rec?.actor).to.deep.equal({ kind: "admin", id: adaId });
+    expect(rec).to.not.have.property("user_id");
+    expect(JSON.stringify(rec)).to.not.include("bob");
     expect((await ada.get(`/admin/users/${id}`)).status).to.equal(404);
   });
 

@@ -1,7 +1,7 @@
 // An account's life after sign-up (docs/http-api.md#account): what Sigil holds about a user (the
 // export), deleting the account with everything it owns, and an operator's password reset. Every
 // per-user record is named here once: what export lists is what deletion removes.
-import { isDisabled, type AppRecord, type SessionSummary, type Store, type UserRecord } from "../store/port.js";
+import { isDisabled, type AppRecord, type AuditActor, type SessionSummary, type Store, type UserRecord } from "../store/port.js";
 import type { Accounts } from "./accounts.js";
 import type { Apps } from "./apps.js";
 import type { CustomTokens } from "./custom-tokens.js";
@@ -154,7 +154,7 @@ export class AccountLife {
    * their sockets on every node). Idempotent; of calls made at once, exactly one answers true, and
    * that one mails the confirmed address that the account is gone.
    */
-  async deleteAccount(user: UserRecord, origin: ChangeOrigin): Promise<boolean> {
+  async deleteAccount(user: UserRecord, origin: ChangeOrigin, actor?: AuditActor): Promise<boolean> {
     const { store, oauth } = this.deps;
     // The record goes first: from here on the user's sessions count as signed out everywhere.
     const deleted = await store.accounts.delete(user);
@@ -169,7 +169,7 @@ export class AccountLife {
     await store.groups.removeUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     await this.deps.audit.forgetUser(user.id);
-    if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin);
+    if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin, actor);
     return deleted;
   }
 

@@ -4,7 +4,7 @@
 // sent never undoes or fails the change; it is logged (what and why, never the mail itself). Every
 // such event is also recorded in the audit log (domain/audit.ts), mail or no mail.
 import { isLocale, translator, DEFAULT_LOCALE, type Locale, type MessageKey } from "../i18n/index.js";
-import type { Store, UserRecord } from "../store/port.js";
+import type { AuditActor, Store, UserRecord } from "../store/port.js";
 import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
 import type { AuditLog, AuditType } from "./audit.js";
 
@@ -74,7 +74,7 @@ export class SecurityMails {
    * per recipient: each change is the account holder's own, and the limit of the other mails
    * (which anyone can make some of) must not silence these.
    */
-  notify(user: UserRecord | string, event: SecurityEvent, origin: ChangeOrigin): void {
+  notify(user: UserRecord | string, event: SecurityEvent, origin: ChangeOrigin, actor?: AuditActor): void {
     // An account's deletion is recorded without naming it: nothing left may name a deleted user
     // (CONTRACT §13), and its other records went with it (AccountLife.deleteAccount).
     const gone = event.kind === "accountDeleted";
@@ -82,7 +82,7 @@ export class SecurityMails {
     this.deps.audit?.record({
       type: AUDIT_TYPES[event.kind],
       ...(gone ? {} : typeof user === "string" ? { userId: user } : { userId: user.id, username: user.username }),
-      ...(origin === "operator" ? {} : { actor: gone ? { kind: "user" } : { kind: "user", id } }),
+      ...(actor ? { actor } : origin === "operator" ? {} : { actor: gone ? { kind: "user" } : { kind: "user", id } }),
       origin,
     });
     const mailer = this.deps.mailer;

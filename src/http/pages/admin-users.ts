@@ -185,16 +185,8 @@ function deleteUser(deps: PagesDeps): RequestHandler[] {
         return renderUser(req, res, deps, user, 409, { problem: { text: ui.t("adminUsers.self") } });
       }
       if (field(req, "confirm") !== "yes") return res.redirect(303, `${userUrl(user.id)}/delete`);
-      const origin = changeOrigin(req);
-      if (await deps.accountLife.deleteAccount(user, origin)) {
-        deps.audit.record({
-          type: "account.deleted",
-          userId: user.id,
-          username: user.username,
-          actor: { kind: "admin", id: admin.id },
-          origin,
-        });
-      }
+      // Recorded by the deletion, with the admin as actor and without naming the deleted account.
+      await deps.accountLife.deleteAccount(user, changeOrigin(req), { kind: "admin", id: admin.id });
       const signed = { ui, user: admin, csrf: await csrfToken(req) };
       const users = await deps.accounts.list({ limit: USERS_PAGE });
       const next = users.length === USERS_PAGE ? users.at(-1)!.username : undefined;
