@@ -102,6 +102,16 @@ export const pages = area("pages", "accepted values", {
     default: "none: a square with the name's first letter",
     values: "absolute `http(s)` URL without user name or password, at most 2,000 characters",
   }),
+  SIGNUP: oneOf("signup", ["open", "closed"], "open", {
+    meaning:
+      "who may make an account on `/signup` ([sign-up policy](operations.md#sign-up-policy)); `closed`: the page says sign-up is closed, its form is refused (403) and the sign-in and landing pages offer no sign-up link; `sigil users create` works either way",
+    message: "must be open or closed",
+  }),
+  APP_REGISTRATION: oneOf("appRegistration", ["everyone", "admins"], "everyone", {
+    meaning:
+      "who may register apps on `/developers` ([sign-up policy](operations.md#sign-up-policy)); `admins`: other users are told so and their registration is refused (403), the apps they already own stay theirs to manage",
+    message: "must be everyone or admins",
+  }),
 });
 
 const smtpUrl = z.string().refine((s) => {

@@ -21,6 +21,8 @@ export function SignInPage(p: {
   username?: string | undefined;
   /** The passkeys script's address, when passkeys are offered (the button shows where WebAuthn runs). */
   passkeyScript?: string | undefined;
+  /** Whether to offer sign-up (SIGNUP is not `closed`); absent: yes. */
+  signupOpen?: boolean;
 }) {
   const { t } = p.ui;
   return (
@@ -74,8 +76,25 @@ export function SignInPage(p: {
       <p>
         <a href="/forgot">{t("signin.forgot")}</a>
       </p>
+      {p.signupOpen === false ? null : (
+        <p>
+          {t("signin.noAccount")} <a href={withReturn("/signup", p.returnTo)}>{t("signin.toSignup")}</a>
+        </p>
+      )}
+    </Page>
+  );
+}
+
+/** SIGNUP=closed: /signup says that no account is made here, and leads back to sign-in. */
+export function SignUpClosedPage(p: { ui: Ui; returnTo: string }) {
+  const { t } = p.ui;
+  return (
+    <Page ui={p.ui} title={t("signup.closedTitle")} narrow>
+      <Card>
+        <p>{t("signup.closedText", { service: p.ui.service.name })}</p>
+      </Card>
       <p>
-        {t("signin.noAccount")} <a href={withReturn("/signup", p.returnTo)}>{t("signin.toSignup")}</a>
+        {t("signup.haveAccount")} <a href={withReturn("/signin", p.returnTo)}>{t("signup.toSignin")}</a>
       </p>
     </Page>
   );

@@ -36,6 +36,8 @@ export function DevelopersPage(p: {
   editForm?: EditForm | undefined;
   /** What happened (an app was edited), in the page's language. */
   done?: string | undefined;
+  /** Whether the registration form is offered (APP_REGISTRATION); absent: yes. */
+  mayRegister?: boolean;
 }) {
   const { t } = p.ui;
   const registerProblem = p.editForm ? undefined : p.error;
@@ -65,72 +67,80 @@ export function DevelopersPage(p: {
       ) : null}
       <Card labelledBy="register">
         <h2 id="register">{t("dev.register")}</h2>
-        <form method="post" action="/developers">
-          <Csrf token={p.csrf} />
-          <Field
-            id="name"
-            name="name"
-            label={t("dev.name")}
-            problem={registerProblem}
-            control={(a) => <input {...a} type="text" name="name" required maxLength={64} value={p.form?.name ?? ""} />}
-          />
-          <Field
-            id="redirect_uri"
-            name="redirect_uri"
-            label={t("dev.redirects")}
-            hint={t("dev.redirectsHint")}
-            problem={registerProblem}
-            control={(a) => (
-              <textarea {...a} name="redirect_uri" rows={3} required spellcheck={false}>
-                {p.form?.redirectUris ?? ""}
-              </textarea>
-            )}
-          />
-          <Field
-            id="post_logout_redirect_uri"
-            name="post_logout_redirect_uri"
-            label={t("dev.postLogout")}
-            hint={t("dev.postLogoutHint")}
-            problem={registerProblem}
-            control={(a) => (
-              <textarea {...a} name="post_logout_redirect_uri" rows={2} spellcheck={false}>
-                {p.form?.postLogoutRedirectUris ?? ""}
-              </textarea>
-            )}
-          />
-          <Field
-            id="homepage"
-            name="homepage"
-            label={t("dev.homepage")}
-            hint={t("dev.homepageHint")}
-            problem={registerProblem}
-            control={(a) => <input {...a} type="url" name="homepage" maxLength={2000} value={p.form?.homepage ?? ""} />}
-          />
-          <fieldset>
-            <legend>{t("dev.kind")}</legend>
-            <div class="check">
-              <input
-                type="radio"
-                name="client_type"
-                value="confidential"
-                id="client_type-confidential"
-                checked={!p.form?.publicClient}
-              />
-              <label for="client_type-confidential">{t("dev.kindConfidential")}</label>
-            </div>
-            <div class="check">
-              <input
-                type="radio"
-                name="client_type"
-                value="public"
-                id="client_type-public"
-                checked={p.form?.publicClient === true}
-              />
-              <label for="client_type-public">{t("dev.kindPublic")}</label>
-            </div>
-          </fieldset>
-          <button type="submit">{t("dev.registerSubmit")}</button>
-        </form>
+        {p.mayRegister === false ? (
+          <p class="registration-admins">{t("err.appRegistrationAdmins", { service: p.ui.service.name })}</p>
+        ) : (
+          <form method="post" action="/developers">
+            <Csrf token={p.csrf} />
+            <Field
+              id="name"
+              name="name"
+              label={t("dev.name")}
+              problem={registerProblem}
+              control={(a) => (
+                <input {...a} type="text" name="name" required maxLength={64} value={p.form?.name ?? ""} />
+              )}
+            />
+            <Field
+              id="redirect_uri"
+              name="redirect_uri"
+              label={t("dev.redirects")}
+              hint={t("dev.redirectsHint")}
+              problem={registerProblem}
+              control={(a) => (
+                <textarea {...a} name="redirect_uri" rows={3} required spellcheck={false}>
+                  {p.form?.redirectUris ?? ""}
+                </textarea>
+              )}
+            />
+            <Field
+              id="post_logout_redirect_uri"
+              name="post_logout_redirect_uri"
+              label={t("dev.postLogout")}
+              hint={t("dev.postLogoutHint")}
+              problem={registerProblem}
+              control={(a) => (
+                <textarea {...a} name="post_logout_redirect_uri" rows={2} spellcheck={false}>
+                  {p.form?.postLogoutRedirectUris ?? ""}
+                </textarea>
+              )}
+            />
+            <Field
+              id="homepage"
+              name="homepage"
+              label={t("dev.homepage")}
+              hint={t("dev.homepageHint")}
+              problem={registerProblem}
+              control={(a) => (
+                <input {...a} type="url" name="homepage" maxLength={2000} value={p.form?.homepage ?? ""} />
+              )}
+            />
+            <fieldset>
+              <legend>{t("dev.kind")}</legend>
+              <div class="check">
+                <input
+                  type="radio"
+                  name="client_type"
+                  value="confidential"
+                  id="client_type-confidential"
+                  checked={!p.form?.publicClient}
+                />
+                <label for="client_type-confidential">{t("dev.kindConfidential")}</label>
+              </div>
+              <div class="check">
+                <input
+                  type="radio"
+                  name="client_type"
+                  value="public"
+                  id="client_type-public"
+                  checked={p.form?.publicClient === true}
+                />
+                <label for="client_type-public">{t("dev.kindPublic")}</label>
+              </div>
+            </fieldset>
+            <button type="submit">{t("dev.registerSubmit")}</button>
+          </form>
+        )}
       </Card>
       <h2>{t("dev.yourApps")}</h2>
       {p.apps.length === 0 ? <p class="muted">{t("dev.noApps")}</p> : null}

@@ -26,6 +26,8 @@ export function HomePage(p: {
   user?: { username: string; displayName: string } | undefined;
   csrf?: string | undefined;
   links?: readonly HomeLink[];
+  /** Whether to offer sign-up (SIGNUP is not `closed`); absent: yes. */
+  signupOpen?: boolean;
 }) {
   const { t, rich } = p.ui;
   const service = p.ui.service.name;
@@ -51,9 +53,11 @@ export function HomePage(p: {
               {t("home.signin")}
             </a>
           </p>
-          <p>
-            {t("signin.noAccount")} <a href="/signup">{t("signin.toSignup")}</a>
-          </p>
+          {p.signupOpen === false ? null : (
+            <p>
+              {t("signin.noAccount")} <a href="/signup">{t("signin.toSignup")}</a>
+            </p>
+          )}
         </Card>
       )}
     </Page>

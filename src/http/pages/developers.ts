@@ -57,11 +57,16 @@ export async function renderConsole(
       tokens,
       csrf: await csrfToken(req),
       now: Date.now(),
+      mayRegister: mayRegister(deps, user),
       ...rest,
       error: error === undefined ? undefined : problem(ui, error),
     }),
   );
 }
+
+/** APP_REGISTRATION: whether this user may register a new app (everyone, or admins only). */
+const mayRegister = (deps: PagesDeps, user: UserRecord) =>
+  deps.config.appRegistration === "everyone" || user.admin === true;
 
 /** Every redirect_uri (or post_logout_redirect_uri) field, each split on line breaks. */
 function redirectUris(req: Request, field = "redirect_uri"): string[] {
@@ -82,6 +87,8 @@ export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
+    // APP_REGISTRATION=admins: refused, nothing made; the console (403) says why where the form was.
+    if (!mayRegister(deps, user)) return renderConsole(req, res, deps, user, 403);
     const name = field(req, "name");
     const homepage = field(req, "homepage");
     const isPublic = field(req, "client_type") === "public";

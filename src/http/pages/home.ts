@@ -33,6 +33,10 @@ export function homePage(deps: PagesDeps): RequestHandler {
     const admin = user?.admin
       ? { href: "/admin", label: ui.t("home.admin"), hint: ui.t("home.adminHint", { service: ui.service.name }) }
       : undefined;
-    sendPage(res, 200, HomePage({ ui, user, csrf, links: homeLinks(ui, { admin }) }));
+    sendPage(
+      res,
+      200,
+      HomePage({ ui, user, csrf, links: homeLinks(ui, { admin }), signupOpen: deps.config.signup !== "closed" }),
+    );
   });
 }

@@ -23,6 +23,7 @@ export function signInPage(deps: PagesDeps) {
         // OpenID Connect login_hint (/authorize passes it on): prefills the username.
         username: queryParam(req, "login_hint")?.slice(0, 64),
         passkeyScript: passkeyScriptFor(deps.passkeys),
+        signupOpen: deps.config.signup !== "closed",
       }),
     );
   });
@@ -57,6 +58,7 @@ export function signIn(deps: PagesDeps) {
           error: problem(ui, err),
           username: username.slice(0, 64),
           passkeyScript: passkeyScriptFor(deps.passkeys),
+          signupOpen: deps.config.signup !== "closed",
         }),
       );
     }

@@ -1,16 +1,30 @@
 // GET/POST {auth_url}/signup — create an account, then continue to return_to (docs/http-api.md#signup-and-signin).
+import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { normalizeEmail } from "../../domain/email.js";
 import { sendPage } from "./send-page.js";
-import { SignUpPage } from "../../views/auth.js";
+import { SignUpClosedPage, SignUpPage } from "../../views/auth.js";
 import { field, page, queryParam, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { csrfToken, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
 import { changeOrigin } from "./user-agent.js";
 
+/** SIGNUP=closed: the page says so (GET 200, a refused form 403); nothing is made. */
+async function closed(req: Request, res: Response, deps: PagesDeps, status: number) {
+  sendPage(
+    res,
+    status,
+    SignUpClosedPage({
+      ui: pageUi(req, deps.config),
+      returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
+    }),
+  );
+}
+
 export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
+    if (deps.config.signup === "closed") return closed(req, res, deps, 200);
     sendPage(
       res,
       200,
@@ -25,6 +39,7 @@ export function signUpPage(deps: PagesDeps) {
 
 export function signUp(deps: PagesDeps) {
   return page(async (req, res) => {
+    if (deps.config.signup === "closed") return closed(req, res, deps, 403);
     const returnTo = safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     const form = {
       username: field(req, "username"),

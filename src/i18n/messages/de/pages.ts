@@ -314,4 +314,10 @@ export const pages: PagesMessages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri braucht einen gültigen id_token_hint oder eine client_id, die die App nennt.",
   "err.logoutUnregistered": "Die App hat diese post_logout_redirect_uri nicht registriert.",
+  // Sign-up policy (SIGNUP, APP_REGISTRATION; docs/operations.md#sign-up-policy).
+  "signup.closedTitle": "Die Registrierung ist geschlossen",
+  "signup.closedText":
+    "Neue Konten werden hier nicht angelegt. Fragen Sie die Betreiber von {service} nach einem Konto.",
+  "err.appRegistrationAdmins":
+    "Nur Administratoren können Apps bei {service} registrieren. Bitten Sie einen von ihnen, Ihre App zu registrieren; Apps, die Sie schon haben, verwalten Sie weiterhin selbst.",
 };

@@ -317,4 +317,9 @@ export const pages = {
   "err.hintMismatch": "client_id is not the app the id_token_hint was issued to.",
   "err.logoutNeedsApp": "post_logout_redirect_uri needs a valid id_token_hint or client_id naming the app.",
   "err.logoutUnregistered": "The app has not registered this post_logout_redirect_uri.",
+  // Sign-up policy (SIGNUP, APP_REGISTRATION; docs/operations.md#sign-up-policy).
+  "signup.closedTitle": "Sign-up is closed",
+  "signup.closedText": "New accounts are not made here. Ask whoever runs {service} for one.",
+  "err.appRegistrationAdmins":
+    "Only administrators can register apps on {service}. Ask one of them to register yours; apps you already have stay yours to manage.",
 } as const;

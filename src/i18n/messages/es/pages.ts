@@ -313,4 +313,9 @@ export const pages: PagesMessages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri necesita un id_token_hint válido o un client_id que identifique la aplicación.",
   "err.logoutUnregistered": "La aplicación no ha registrado esta post_logout_redirect_uri.",
+  // Sign-up policy (SIGNUP, APP_REGISTRATION; docs/operations.md#sign-up-policy).
+  "signup.closedTitle": "El registro está cerrado",
+  "signup.closedText": "Aquí no se crean cuentas nuevas. Pide una cuenta a quien administra {service}.",
+  "err.appRegistrationAdmins":
+    "Solo los administradores pueden registrar aplicaciones en {service}. Pide a uno de ellos que registre la tuya; las aplicaciones que ya tienes las sigues gestionando tú.",
 };

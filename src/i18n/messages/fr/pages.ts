@@ -317,4 +317,9 @@ export const pages: PagesMessages = {
   "err.logoutNeedsApp":
     "post_logout_redirect_uri exige un id_token_hint valide ou un client_id désignant l’application.",
   "err.logoutUnregistered": "L’application n’a pas enregistré cette post_logout_redirect_uri.",
+  // Sign-up policy (SIGNUP, APP_REGISTRATION; docs/operations.md#sign-up-policy).
+  "signup.closedTitle": "Les inscriptions sont fermées",
+  "signup.closedText": "Aucun compte n’est créé ici. Demandez un compte à l’équipe qui gère {service}.",
+  "err.appRegistrationAdmins":
+    "Seuls les administrateurs peuvent enregistrer des applications sur {service}. Demandez à l’un d’eux d’enregistrer la vôtre ; vous gérez toujours les applications que vous avez déjà.",
 };

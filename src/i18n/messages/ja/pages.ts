@@ -305,4 +305,9 @@ export const pages: PagesMessages = {
   "err.hintMismatch": "client_id が、id_token_hint の発行先のアプリと一致しません。",
   "err.logoutNeedsApp": "post_logout_redirect_uri には、アプリを示す有効な id_token_hint か client_id が必要です。",
   "err.logoutUnregistered": "アプリはこの post_logout_redirect_uri を登録していません。",
+  // Sign-up policy (SIGNUP, APP_REGISTRATION; docs/operations.md#sign-up-policy).
+  "signup.closedTitle": "新規登録は受け付けていません",
+  "signup.closedText": "ここでは新しいアカウントを作成できません。{service} の管理者にアカウントを依頼してください。",
+  "err.appRegistrationAdmins":
+    "{service} にアプリを登録できるのは管理者だけです。管理者に登録を依頼してください。すでにお持ちのアプリは引き続き管理できます。",
 };
