@@ -191,6 +191,9 @@ export interface AppRecord {
    * it. Absent: everyone.
    */
   groups?: string[];
+  /** Set by an admin: first-party (no consent page); disabled (tokens and sign-ins refused). */
+  trusted?: boolean;
+  disabled?: boolean;
   createdAt: number;
 }
 
@@ -220,8 +223,7 @@ export interface AppStore {
   listByOwner(ownerId: string): Promise<AppRecord[]>;
   /**
    * Every app, in client id order, a page at a time: up to limit apps whose client id comes after
-   * `after` (exclusive). Fewer than limit: there are no more. Both stores walk an ordered index of
-   * client ids (on Redis <prefix>:{apps}, put there by data version 3's migration for older data).
+   * `after` (exclusive). Fewer than limit: there are no more. Both stores walk an ordered index.
    */
   list(opts: { after?: string; limit: number }): Promise<AppRecord[]>;
   /**
