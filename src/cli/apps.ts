@@ -48,6 +48,13 @@ export const appsCreate: CliCommand = {
         postLogoutRedirectUris: postLogout,
         homepage: values.homepage as string | undefined,
       });
+      services.audit.record({
+        type: "app.created",
+        userId: owner.id,
+        username: owner.username,
+        clientId: app.clientId,
+        origin: "operator",
+      });
       const logout = {
         ...(app.postLogoutRedirectUris ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
         ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
@@ -111,6 +118,7 @@ export const appsUpdate: CliCommand = {
         ...(values.homepage !== undefined ? { homepage: values.homepage as string } : {}),
         ...(groups !== undefined ? { groups } : {}),
       });
+      services.audit.record({ type: "app.updated", userId: app.ownerId, clientId: app.clientId, origin: "operator" });
       return shown(updated);
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
