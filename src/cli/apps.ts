@@ -4,10 +4,11 @@
 // and "post_logout_redirect_uris" and "homepage" when given.
 // `sigil apps update --client-id ID [--name N] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]
 // [--homepage URL]` → the app as above, without a secret; options not given stay as they are.
+// `sigil apps list [--owner U]` → JSON lines, one app a line, in client id order (never a secret).
 import { FormError } from "../domain/accounts.js";
 import { GroupError } from "../domain/groups.js";
 import type { AppRecord } from "../store/port.js";
-import { UsageError, required, type CliCommand } from "./common.js";
+import { JsonLines, UsageError, required, type CliCommand } from "./common.js";
 
 /** An app as the CLI prints it, never with a secret. */
 const shown = (app: AppRecord) => ({
@@ -46,6 +47,13 @@ export const appsCreate: CliCommand = {
         public: values.public === true,
         postLogoutRedirectUris: postLogout,
         homepage: values.homepage as string | undefined,
+      });
+      services.audit.record({
+        type: "app.created",
+        userId: owner.id,
+        username: owner.username,
+        clientId: app.clientId,
+        origin: "operator",
       });
       const logout = {
         ...(app.postLogoutRedirectUris ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
@@ -110,10 +118,63 @@ export const appsUpdate: CliCommand = {
         ...(values.homepage !== undefined ? { homepage: values.homepage as string } : {}),
         ...(groups !== undefined ? { groups } : {}),
       });
+      services.audit.record({ type: "app.updated", userId: app.ownerId, clientId: app.clientId, origin: "operator" });
       return shown(updated);
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
       throw err;
     }
+  },
+};
+
+const LIST_PAGE = 500;
+
+/** One line of apps list: every field an operator reviews, the flags always present. */
+function listLine(app: AppRecord, owner: string | null) {
+  return {
+    client_id: app.clientId,
+    name: app.name,
+    owner,
+    redirect_uris: app.redirectUris,
+    public: app.public === true,
+    trusted: app.trusted === true,
+    disabled: app.disabled === true,
+    groups: app.groups ?? [],
+    created_at: new Date(app.createdAt).toISOString(),
+  };
+}
+
+export const appsList: CliCommand = {
+  name: "apps list",
+  usage: "[--owner USERNAME]",
+  description: "Prints every app (or those of one user with --owner) as JSON lines, without secrets.",
+  options: { owner: { type: "string" } },
+  // Not readOnly: the list walks an index that data version 3 brought (an older store is migrated first).
+  async run({ services, values }) {
+    if (typeof values.owner === "string") {
+      const ownerName = values.owner.trim().toLowerCase();
+      const owner = ownerName === "" ? null : await services.accounts.byUsername(ownerName);
+      if (!owner) throw new UsageError(`there is no user "${ownerName}"`);
+      const apps = (await services.apps.listByOwner(owner.id)).toSorted((a, b) =>
+        a.clientId < b.clientId ? -1 : a.clientId > b.clientId ? 1 : 0,
+      );
+      return new JsonLines(apps.map((a) => listLine(a, owner.username)));
+    }
+    const names = new Map<string, string | null>();
+    const ownerName = async (id: string) => {
+      if (names.size > 10_000) names.clear(); // a bounded cache of owners' usernames
+      if (!names.has(id)) names.set(id, (await services.accounts.byId(id))?.username ?? null);
+      return names.get(id)!;
+    };
+    return new JsonLines(
+      (async function* () {
+        for (let after: string | undefined; ;) {
+          const page = await services.apps.list({ limit: LIST_PAGE, ...(after === undefined ? {} : { after }) });
+          for (const app of page) yield listLine(app, await ownerName(app.ownerId));
+          if (page.length < LIST_PAGE) return;
+          after = page.at(-1)!.clientId;
+        }
+      })(),
+    );
   },
 };

@@ -1,6 +1,6 @@
 // Every `sigil` command (docs/cli.md), each defined in src/cli/<resource>.ts, and the usage text
 // that lists them. src/cli.ts runs them; test/docs-claims.test.ts checks docs/cli.md against them.
-import { appsCreate, appsUpdate } from "./apps.js";
+import { appsCreate, appsList, appsUpdate } from "./apps.js";
 import type { CliCommand } from "./common.js";
 import { keysRotate } from "./keys.js";
 import { status } from "./status.js";
@@ -29,6 +29,7 @@ export const commands: readonly CliCommand[] = [
   usersEnable,
   appsCreate,
   appsUpdate,
+  appsList,
   ...tokensCommands(),
   ...groupsCommands,
   keysRotate,

@@ -170,6 +170,10 @@ export class Apps {
     return app?.public === true && app.redirectUris.some((u) => corsOriginKey(u) === key);
   }
 
+  /** Every app, a page at a time in client id order (`sigil apps list`, /admin/apps). */
+  list(opts: { after?: string; limit: number }): Promise<AppRecord[]> {
+    return this.deps.store.apps.list(opts);
+  }
   listByOwner(ownerId: string): Promise<AppRecord[]> {
     return this.deps.store.apps.listByOwner(ownerId);
   }

@@ -15,7 +15,7 @@ import type { Store } from "./port.js";
 import { StoreRefusedError } from "./refused.js";
 
 /** The data version this code reads and writes. */
-export const CURRENT_DATA_VERSION = 2;
+export const CURRENT_DATA_VERSION = 3;
 
 /** The version of a store that records none (empty, or written before versions were recorded). */
 export const UNVERSIONED_DATA_VERSION = 1;
@@ -51,8 +51,28 @@ const indexUsernames: Migration = {
   },
 };
 
+/**
+ * 2 → 3: the list of every app (AppStore.list, `sigil apps list`, /admin/apps) walks an index of
+ * client ids, which a Redis store of version 2 does not have (<prefix>:{apps}); every stored app is
+ * put in it. The embedded store's index is its apps table already: nothing to do there.
+ */
+const indexApps: Migration = {
+  from: 2,
+  to: 3,
+  what: "index the apps by client id (the list of every app)",
+  async run(store, { signal }) {
+    if (store.kind === "embedded") return;
+    // A backup's items come in BACKUP_KINDS order: apps after users, pictures and emails.
+    for await (const item of store.backup.items()) {
+      if (signal.aborted) return;
+      if (item.kind === "app") await store.apps.reindex(item.app);
+      else if (item.kind !== "user" && item.kind !== "picture" && item.kind !== "email") return;
+    }
+  },
+};
+
 /** Every migration, in order; each `to` is the next one's `from`, the last one's is CURRENT_DATA_VERSION. */
-export const MIGRATIONS: readonly Migration[] = [indexUsernames];
+export const MIGRATIONS: readonly Migration[] = [indexUsernames, indexApps];
 
 export interface MigrateOptions {
   /** The code's version and migrations (tests inject their own). */

@@ -6,7 +6,7 @@ import type { Request } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { field, page, type PagesDeps } from "./context.js";
 import { ownerAndApp } from "./custom-tokens.js";
-import { renderConsole } from "./developers.js";
+import { byOwner, renderConsole } from "./developers.js";
 import { pageUi } from "./ui.js";
 
 /** Every value of a multi-line URL field, split on line breaks. */
@@ -30,6 +30,7 @@ export function editApp(deps: PagesDeps) {
         postLogoutRedirectUris: lines(req, "post_logout_redirect_uri"),
         homepage,
       });
+      deps.audit.record({ type: "app.updated", ...byOwner(req, user), clientId: app.clientId });
       const done = pageUi(req, deps.config).t("dev.edited", { app: edited.name });
       await renderConsole(req, res, deps, user, 200, { done });
     } catch (err) {

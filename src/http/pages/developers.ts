@@ -10,6 +10,7 @@ import { sendPage } from "./send-page.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
 import { csrfToken } from "./session.js";
 import { pageUi, problem } from "./ui.js";
+import { changeOrigin } from "./user-agent.js";
 import { message, type MessageRef } from "../../errors.js";
 
 /** What one response shows beyond the console itself: a secret or token (once), or an error. */
@@ -83,6 +84,16 @@ export function developersPage(deps: PagesDeps) {
   });
 }
 
+/** An owner's change to their app, for the audit log: who (the owner, acting as a user) and from where. */
+export function byOwner(req: Request, user: UserRecord) {
+  return {
+    userId: user.id,
+    username: user.username,
+    actor: { kind: "user" as const, id: user.id },
+    origin: changeOrigin(req),
+  };
+}
+
 export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
@@ -98,6 +109,7 @@ export function createApp(deps: PagesDeps) {
         postLogoutRedirectUris: redirectUris(req, "post_logout_redirect_uri"),
         homepage,
       });
+      deps.audit.record({ type: "app.created", ...byOwner(req, user), clientId: app.clientId });
       const what = pageUi(req, deps.config).t("dev.registered", { app: app.name });
       await renderConsole(req, res, deps, user, 201, { shown: { clientId: app.clientId, clientSecret, what } });
     } catch (err) {
@@ -125,6 +137,7 @@ export function rotateSecret(deps: PagesDeps) {
     if (app.public) return renderConsole(req, res, deps, user, 400, { error: message("err.publicNoSecret") });
     const revokeNow = (req.body as Record<string, unknown> | undefined)?.revoke_old === "1";
     const clientSecret = await deps.apps.rotateSecret(app, revokeNow);
+    deps.audit.record({ type: "app.secret_rotated", ...byOwner(req, user), clientId: app.clientId });
     const what = pageUi(req, deps.config).t(revokeNow ? "dev.rotatedRevoked" : "dev.rotated");
     await renderConsole(req, res, deps, user, 200, { shown: { clientId: app.clientId, clientSecret, what } });
   });
@@ -135,7 +148,10 @@ export function deleteApp(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
     const app = await deps.apps.owned(user.id, String(req.params.clientId));
-    if (app) await deps.apps.delete(app);
+    if (app) {
+      await deps.apps.delete(app);
+      deps.audit.record({ type: "app.deleted", ...byOwner(req, user), clientId: app.clientId });
+    }
     res.redirect(303, "/developers");
   });
 }

@@ -59,6 +59,10 @@ export class EmbeddedApps implements AppStore {
       .map((e) => this.apps.get(e.key[1]!)) // [owner, client id]
       .filter((a): a is AppRecord => a !== undefined);
   }
+  async list({ after, limit }: { after?: string; limit: number }) {
+    return this.apps.range([], { ...(after === undefined ? {} : { after: [after] }), limit }).map((e) => e.value);
+  }
+  async reindex(): Promise<void> {} // the apps table is its own index
   async publicOriginKnown(origin: string) {
     return this.origins.count([origin]) > 0;
   }

@@ -191,6 +191,9 @@ export interface AppRecord {
    * it. Absent: everyone.
    */
   groups?: string[];
+  /** Set by an admin: first-party (no consent page); disabled (tokens and sign-ins refused). */
+  trusted?: boolean;
+  disabled?: boolean;
   createdAt: number;
 }
 
@@ -218,6 +221,16 @@ export interface AppStore {
   update(app: AppRecord): Promise<void>;
   delete(clientId: string): Promise<void>;
   listByOwner(ownerId: string): Promise<AppRecord[]>;
+  /**
+   * Every app, in client id order, a page at a time: up to limit apps whose client id comes after
+   * `after` (exclusive). Fewer than limit: there are no more. Both stores walk an ordered index.
+   */
+  list(opts: { after?: string; limit: number }): Promise<AppRecord[]>;
+  /**
+   * Puts a stored app in the index list() walks, when it is not there (data version 3's
+   * migration). Idempotent; nothing for an app no longer stored. Embedded: nothing to do.
+   */
+  reindex(app: AppRecord): Promise<void>;
   /**
    * Whether a registered public client has a redirect URL on this origin ("https://app.example"):
    * the CORS preflight of /token and /revoke, which carries no client_id, asks this.

@@ -17,6 +17,7 @@ export class RedisApps implements AppStore {
   async create(app: AppRecord) {
     await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app)));
     await guarded(() => this.redis.sadd(this.keys.ownerApps(app.ownerId), app.clientId));
+    await guarded(() => this.redis.zadd(this.keys.appIndex, 0, app.clientId));
     const origins = publicOrigins(app);
     if (origins.length > 0) {
       await guarded(() => Promise.all(origins.map((o) => this.redis.sadd(this.keys.publicOrigin(o), app.clientId))));
@@ -45,12 +46,25 @@ export class RedisApps implements AppStore {
   async delete(clientId: string) {
     const app = await this.get(clientId);
     await guarded(() => this.redis.del(this.keys.app(clientId)));
+    await guarded(() => this.redis.zrem(this.keys.appIndex, clientId));
     if (!app) return;
     await guarded(() => this.redis.srem(this.keys.ownerApps(app.ownerId), clientId));
     const origins = publicOrigins(app);
     if (origins.length > 0) {
       await guarded(() => Promise.all(origins.map((o) => this.redis.srem(this.keys.publicOrigin(o), clientId))));
     }
+  }
+  /** Walks the sorted set of client ids (one key: safe on a Cluster), reading each page's records. */
+  async list({ after, limit }: { after?: string; limit: number }) {
+    const ids = await guarded(() =>
+      this.redis.zrangebylex(this.keys.appIndex, after === undefined ? "-" : `(${after}`, "+", "LIMIT", 0, limit),
+    );
+    const apps = await Promise.all(ids.map((id) => this.get(id)));
+    return apps.filter((a): a is AppRecord => a !== null);
+  }
+  async reindex(app: AppRecord): Promise<void> {
+    if ((await guarded(() => this.redis.exists(this.keys.app(app.clientId)))) === 0) return;
+    await guarded(() => this.redis.zadd(this.keys.appIndex, 0, app.clientId));
   }
   async listByOwner(ownerId: string) {
     const ids = await guarded(() => this.redis.smembers(this.keys.ownerApps(ownerId)));

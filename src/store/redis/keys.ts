@@ -45,6 +45,8 @@ export function keyspace(prefix: string) {
      * deletion removes exactly its own entry, never that of a new user of the same name.
      */
     usernameIndex: `${prefix}:{usernames}`,
+    /** Sorted set (score 0, lexical order): every app's client id; AppStore.list walks it. */
+    appIndex: `${prefix}:{apps}`,
     /** String: user id, by lower-cased username (SET NX makes usernames unique). */
     username: (name: string) => `${prefix}:username:{${name}}`,
     /** String (raw image bytes) of the user's uploaded picture. */
