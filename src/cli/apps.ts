@@ -19,7 +19,16 @@ const shown = (app: AppRecord) => ({
   ...(app.postLogoutRedirectUris?.length ? { post_logout_redirect_uris: app.postLogoutRedirectUris } : {}),
   ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
   ...(app.groups?.length ? { groups: app.groups } : {}),
+  ...(app.disabled ? { disabled: true } : {}),
 });
+
+/** An on|off option: true, false, or undefined when not given; anything else is a usage error. */
+function onOff(values: Record<string, unknown>, name: string): boolean | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  if (v === "on" || v === "off") return v === "on";
+  throw new UsageError(`--${name} takes on or off`);
+}
 
 export const appsCreate: CliCommand = {
   name: "apps create",
@@ -81,7 +90,7 @@ export const appsUpdate: CliCommand = {
   description:
     "Edits an app's name, redirect URLs, post-logout URLs or homepage; its client id, secret, consents and tokens stay.",
   usage:
-    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H]",
+    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off]",
   options: {
     "client-id": { type: "string" },
     name: { type: "string" },
@@ -89,9 +98,11 @@ export const appsUpdate: CliCommand = {
     "post-logout-redirect-uri": { type: "string", multiple: true },
     homepage: { type: "string" },
     groups: { type: "string" },
+    disabled: { type: "string" },
   },
   async run({ services, values }) {
     const clientId = required(values, "client-id").trim();
+    const disabled = onOff(values, "disabled");
     const app = await services.apps.byClientId(clientId);
     if (!app) throw new UsageError("No app has this client_id.");
     // --groups G,H: only members of G or H may sign in to it; --groups "": everyone again.
@@ -117,8 +128,16 @@ export const appsUpdate: CliCommand = {
           : {}),
         ...(values.homepage !== undefined ? { homepage: values.homepage as string } : {}),
         ...(groups !== undefined ? { groups } : {}),
+        ...(disabled !== undefined ? { disabled } : {}),
       });
       services.audit.record({ type: "app.updated", userId: app.ownerId, clientId: app.clientId, origin: "operator" });
+      if (disabled !== undefined && disabled !== (app.disabled === true))
+        services.audit.record({
+          type: disabled ? "app.disabled" : "app.enabled",
+          userId: app.ownerId,
+          clientId: app.clientId,
+          origin: "operator",
+        });
       return shown(updated);
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);

@@ -129,6 +129,8 @@ export class Apps {
       homepage?: string;
       /** The groups it is restricted to (checked by Groups.existing); []: no restriction. */
       groups?: string[];
+      /** Disabled by an operator: its tokens and sign-ins are refused at once (every node reads it). */
+      disabled?: boolean;
     },
   ): Promise<AppRecord> {
     const checked = Apps.check(changes.name ?? app.name, changes.redirectUris ?? app.redirectUris);
@@ -142,6 +144,10 @@ export class Apps {
     if (changes.groups !== undefined) {
       delete next.groups;
       if (changes.groups.length) next.groups = [...new Set(changes.groups)].sort();
+    }
+    if (changes.disabled !== undefined) {
+      delete next.disabled;
+      if (changes.disabled) next.disabled = true;
     }
     await this.deps.store.apps.update(next);
     return (await this.deps.store.apps.get(app.clientId)) ?? next;

@@ -66,6 +66,8 @@ export const AUDIT_TYPES = [
   "app.updated",
   "app.deleted",
   "app.secret_rotated",
+  "app.disabled",
+  "app.enabled",
   "key.rotated",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];

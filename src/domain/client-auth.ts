@@ -27,6 +27,16 @@ const invalidClient = (basic: boolean) =>
 
 const tooMany = (ms: number) => rateLimited(ms / 1000, "err.clientAuthThrottled");
 
+/** An app an operator disabled: its credentials are right, and refused (not counted as a failure). */
+const appDisabled = (basic: boolean) =>
+  new SigilError(
+    401,
+    "invalid_client",
+    "err.appDisabled",
+    {},
+    basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {},
+  );
+
 export class ClientAuth {
   /** The one failure counter of client authentication, shared by /token, /revoke and /introspect. */
   private readonly failures: AttemptLimiter;
@@ -52,7 +62,10 @@ export class ClientAuth {
     if (!secret) {
       // No secret, or Basic with an empty one ("client_id:"): a public client's way.
       const known = creds.clientId.length <= 64 ? await apps.byClientId(creds.clientId) : null;
-      if (known?.public) return known;
+      if (known?.public) {
+        if (known.disabled === true) throw appDisabled(creds.basic);
+        return known;
+      }
       if (known && secret === undefined) throw secretRequired();
     }
     const id = `${creds.clientId.slice(0, 64)}|${address}`;
@@ -62,7 +75,10 @@ export class ClientAuth {
       secret && creds.clientId.length <= 64 && secret.length <= 256
         ? await apps.authenticate(creds.clientId, secret)
         : null;
-    if (app) return app;
+    if (app) {
+      if (app.disabled === true) throw appDisabled(creds.basic);
+      return app;
+    }
     const failed = await this.failures.consume(id);
     if (!failed.allowed) throw tooMany(failed.retryAfterMs);
     throw invalidClient(creds.basic);

@@ -85,6 +85,8 @@ async function check(
   if (p === "repeated") return void bad(message("err.repeated"));
   const app = p.client_id ? await deps.apps.byClientId(p.client_id) : null;
   if (!app) return void bad(message("err.unknownClient", { service: deps.config.serviceName }));
+  // A disabled app gets no code, and no redirect (its users are told on this page).
+  if (app.disabled === true) return void bad(message("err.appDisabledPage", { app: app.name }));
   const redirectUri = OAuth.resolveRedirect(app, p.redirect_uri);
   if (!redirectUri) {
     // The value and the app's name, so the developer can fix one or the other; never a redirect.

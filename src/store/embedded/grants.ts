@@ -157,7 +157,9 @@ export class EmbeddedGrants implements GrantStore {
   }
   async tokenUser(tokenHash: string, clientId: string) {
     const token = await this.token(tokenHash, clientId);
-    if (!token || !(await this.others.apps.get(clientId))) return null;
+    const app = token ? await this.others.apps.get(clientId) : null;
+    // A deleted or disabled app's tokens stop at once.
+    if (!token || !app || app.disabled === true) return null;
     const user = await this.others.accounts.byId(token.userId);
     return user ? { token, user } : null;
   }

@@ -20,6 +20,7 @@ import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import type {
+  AppRecord,
   CodeRecord,
   GrantStore,
   RefreshRecord,
@@ -352,11 +353,14 @@ export class RedisGrants implements GrantStore {
     return used === "revoked" ? null : t;
   }
   async tokenUser(tokenHash: string, clientId: string) {
-    // The token and its app share the client id's hash tag: one MGET (the app is only checked).
+    // The token and its app share the client id's hash tag: one MGET (the app is only checked: it
+    // exists and is not disabled).
     const [raw, app] = await guarded(() =>
       this.redis.mget(this.keys.token(clientId, tokenHash), this.keys.app(clientId)),
     );
     if (raw === null || raw === undefined || app === null || app === undefined) return null;
+    // A disabled app's tokens stop at once (AppRecord.disabled, set by an operator).
+    if ((JSON.parse(app) as AppRecord).disabled === true) return null;
     const token = JSON.parse(raw) as TokenRecord;
     // Both GETs under one guard (one async frame fewer per request on this hot path).
     const [used, user] = await guarded(() =>

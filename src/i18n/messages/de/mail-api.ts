@@ -218,6 +218,7 @@ export const mailApi: MailApiMessages = {
   "err.bodyOver64k": "Der Body ist größer als 64 KB.",
   "err.csrf": "Das Sicherheitstoken der Seite (X-CSRF-Token) fehlt oder ist abgelaufen; laden Sie die Seite neu.",
   "err.secretRequired": "client_secret ist erforderlich (im Body oder als HTTP Basic).",
+  "err.appDisabled": "Diese App wurde vom Betreiber dieses Dienstes deaktiviert.",
   "err.invalidClient": "Der Client ist unbekannt oder sein Secret ist falsch.",
   "err.basicEncoding": "Die Basic-Anmeldedaten sind nicht korrekt kodiert.",
   "err.basicHeader": "Der Authorization-Header muss Basic-Client-Anmeldedaten enthalten.",

@@ -229,6 +229,8 @@ export const pages: PagesMessages = {
   "error.noDecision": "Keine Entscheidung",
   "err.chooseAllowOrDeny": "Wählen Sie „Erlauben“ oder „Ablehnen“.",
   "err.repeated": "Ein Parameter wurde mehrfach angegeben.",
+  "err.appDisabledPage":
+    "{app} ist deaktiviert: Die Anmeldung darüber ist derzeit nicht möglich. Wende dich an das Team der App oder an den Betreiber dieses Dienstes.",
   "err.unknownClient":
     "Die App, die Sie hierher geschickt hat, ist bei {service} nicht registriert (unbekannte client_id).",
   "redirect.refused":

@@ -207,6 +207,7 @@ export const mailApi = {
   "err.bodyOver64k": "The body is over 64 KB.",
   "err.csrf": "The page's security token (X-CSRF-Token) is missing or expired; reload the page.",
   "err.secretRequired": "client_secret is required (in the body or as HTTP Basic).",
+  "err.appDisabled": "This app was disabled by the operator of this service.",
   "err.invalidClient": "The client is unknown or its secret is wrong.",
   "err.basicEncoding": "The Basic credentials are not properly encoded.",
   "err.basicHeader": "The Authorization header must be Basic client credentials.",

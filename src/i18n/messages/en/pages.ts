@@ -231,6 +231,8 @@ export const pages = {
   "error.noDecision": "No decision",
   "err.chooseAllowOrDeny": "Choose Allow or Deny.",
   "err.repeated": "A parameter was given more than once.",
+  "err.appDisabledPage":
+    "{app} is disabled: it cannot sign anyone in for now. Ask the app’s team or this service’s operator.",
   "err.unknownClient": "The app that sent you here is not registered with {service} (unknown client_id).",
   "redirect.refused": "{app} sent you here with a redirect URL it has not registered with {service}.",
   "redirect.forDevelopers": "For the app’s developers",

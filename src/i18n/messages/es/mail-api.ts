@@ -213,6 +213,7 @@ export const mailApi: MailApiMessages = {
   "err.bodyOver64k": "El cuerpo supera los 64 KB.",
   "err.csrf": "El token de seguridad de la página (X-CSRF-Token) falta o ha caducado; vuelve a cargar la página.",
   "err.secretRequired": "client_secret es obligatorio (en el cuerpo o como HTTP Basic).",
+  "err.appDisabled": "El operador de este servicio ha desactivado esta aplicación.",
   "err.invalidClient": "El cliente es desconocido o su secreto es incorrecto.",
   "err.basicEncoding": "Las credenciales Basic no están bien codificadas.",
   "err.basicHeader": "La cabecera Authorization debe contener credenciales de cliente Basic.",

@@ -231,6 +231,8 @@ export const pages: PagesMessages = {
   "error.noDecision": "Sin decisión",
   "err.chooseAllowOrDeny": "Elige Permitir o Denegar.",
   "err.repeated": "Un parámetro se ha indicado más de una vez.",
+  "err.appDisabledPage":
+    "{app} está desactivada: por ahora no puede iniciar sesión de nadie. Pregunta al equipo de la aplicación o al operador de este servicio.",
   "err.unknownClient": "La aplicación que te ha enviado aquí no está registrada en {service} (client_id desconocido).",
   "redirect.refused": "{app} te ha enviado aquí con una URL de redirección que no ha registrado en {service}.",
   "redirect.forDevelopers": "Para quienes desarrollan la aplicación",

@@ -220,6 +220,7 @@ export const mailApi: MailApiMessages = {
   "err.bodyOver64k": "Le corps dépasse 64 Ko.",
   "err.csrf": "Le jeton de sécurité de la page (X-CSRF-Token) est absent ou expiré ; rechargez la page.",
   "err.secretRequired": "client_secret est obligatoire (dans le corps ou en HTTP Basic).",
+  "err.appDisabled": "Cette application a été désactivée par l’opérateur de ce service.",
   "err.invalidClient": "Le client est inconnu ou son secret est erroné.",
   "err.basicEncoding": "Les identifiants Basic ne sont pas correctement encodés.",
   "err.basicHeader": "L’en-tête Authorization doit contenir les identifiants du client en Basic.",

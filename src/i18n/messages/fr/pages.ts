@@ -233,6 +233,8 @@ export const pages: PagesMessages = {
   "error.noDecision": "Aucune décision",
   "err.chooseAllowOrDeny": "Choisissez Autoriser ou Refuser.",
   "err.repeated": "Un paramètre a été donné plusieurs fois.",
+  "err.appDisabledPage":
+    "{app} est désactivée : elle ne peut connecter personne pour le moment. Adressez-vous à l’équipe de l’application ou à l’opérateur de ce service.",
   "err.unknownClient":
     "L’application qui vous a envoyé ici n’est pas enregistrée auprès de {service} (client_id inconnu).",
   "redirect.refused":

@@ -208,6 +208,7 @@ export const mailApi: MailApiMessages = {
   "err.bodyOver64k": "本文が 64 KB を超えています。",
   "err.csrf": "ページのセキュリティトークン（X-CSRF-Token）がないか期限切れです。ページを再読み込みしてください。",
   "err.secretRequired": "client_secret は必須です（本文または HTTP Basic で）。",
+  "err.appDisabled": "このアプリはこのサービスの運営者によって無効にされています。",
   "err.invalidClient": "クライアントが不明か、シークレットが間違っています。",
   "err.basicEncoding": "Basic 認証情報が正しくエンコードされていません。",
   "err.basicHeader": "Authorization ヘッダーは Basic のクライアント認証情報でなければなりません。",

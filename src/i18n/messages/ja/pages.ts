@@ -224,6 +224,8 @@ export const pages: PagesMessages = {
   "error.noDecision": "選択されていません",
   "err.chooseAllowOrDeny": "「許可」か「拒否」を選んでください。",
   "err.repeated": "同じパラメーターが複数回指定されています。",
+  "err.appDisabledPage":
+    "{app} は無効にされているため、現在はサインインできません。アプリの担当者か、このサービスの運営者にお問い合わせください。",
   "err.unknownClient": "ここへ案内したアプリは {service} に登録されていません（不明な client_id）。",
   "redirect.refused": "{app} は、{service} に登録していないリダイレクト URL でここへ案内しました。",
   "redirect.forDevelopers": "アプリの開発者の方へ",
