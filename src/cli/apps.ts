@@ -20,6 +20,7 @@ const shown = (app: AppRecord) => ({
   ...(app.homepage !== undefined ? { homepage: app.homepage } : {}),
   ...(app.groups?.length ? { groups: app.groups } : {}),
   ...(app.disabled ? { disabled: true } : {}),
+  ...(app.trusted ? { trusted: true } : {}),
 });
 
 /** An on|off option: true, false, or undefined when not given; anything else is a usage error. */
@@ -90,7 +91,7 @@ export const appsUpdate: CliCommand = {
   description:
     "Edits an app's name, redirect URLs, post-logout URLs or homepage; its client id, secret, consents and tokens stay.",
   usage:
-    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off]",
+    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off]",
   options: {
     "client-id": { type: "string" },
     name: { type: "string" },
@@ -99,10 +100,12 @@ export const appsUpdate: CliCommand = {
     homepage: { type: "string" },
     groups: { type: "string" },
     disabled: { type: "string" },
+    trusted: { type: "string" },
   },
   async run({ services, values }) {
     const clientId = required(values, "client-id").trim();
     const disabled = onOff(values, "disabled");
+    const trusted = onOff(values, "trusted");
     const app = await services.apps.byClientId(clientId);
     if (!app) throw new UsageError("No app has this client_id.");
     // --groups G,H: only members of G or H may sign in to it; --groups "": everyone again.
@@ -129,11 +132,19 @@ export const appsUpdate: CliCommand = {
         ...(values.homepage !== undefined ? { homepage: values.homepage as string } : {}),
         ...(groups !== undefined ? { groups } : {}),
         ...(disabled !== undefined ? { disabled } : {}),
+        ...(trusted !== undefined ? { trusted } : {}),
       });
       services.audit.record({ type: "app.updated", userId: app.ownerId, clientId: app.clientId, origin: "operator" });
       if (disabled !== undefined && disabled !== (app.disabled === true))
         services.audit.record({
           type: disabled ? "app.disabled" : "app.enabled",
+          userId: app.ownerId,
+          clientId: app.clientId,
+          origin: "operator",
+        });
+      if (trusted !== undefined && trusted !== (app.trusted === true))
+        services.audit.record({
+          type: trusted ? "app.trusted" : "app.untrusted",
           userId: app.ownerId,
           clientId: app.clientId,
           origin: "operator",

@@ -1,7 +1,14 @@
 // An account's life after sign-up (docs/http-api.md#account): what Sigil holds about a user (the
 // export), deleting the account with everything it owns, and an operator's password reset. Every
 // per-user record is named here once: what export lists is what deletion removes.
-import { isDisabled, type AppRecord, type AuditActor, type SessionSummary, type Store, type UserRecord } from "../store/port.js";
+import {
+  isDisabled,
+  type AppRecord,
+  type AuditActor,
+  type SessionSummary,
+  type Store,
+  type UserRecord,
+} from "../store/port.js";
 import type { Accounts } from "./accounts.js";
 import type { Apps } from "./apps.js";
 import type { CustomTokens } from "./custom-tokens.js";

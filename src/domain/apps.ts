@@ -131,6 +131,8 @@ export class Apps {
       groups?: string[];
       /** Disabled by an operator: its tokens and sign-ins are refused at once (every node reads it). */
       disabled?: boolean;
+      /** First-party, by an operator: /authorize asks no consent (it is recorded as given). */
+      trusted?: boolean;
     },
   ): Promise<AppRecord> {
     const checked = Apps.check(changes.name ?? app.name, changes.redirectUris ?? app.redirectUris);
@@ -148,6 +150,10 @@ export class Apps {
     if (changes.disabled !== undefined) {
       delete next.disabled;
       if (changes.disabled) next.disabled = true;
+    }
+    if (changes.trusted !== undefined) {
+      delete next.trusted;
+      if (changes.trusted) next.trusted = true;
     }
     await this.deps.store.apps.update(next);
     return (await this.deps.store.apps.get(app.clientId)) ?? next;

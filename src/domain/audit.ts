@@ -68,6 +68,8 @@ export const AUDIT_TYPES = [
   "app.secret_rotated",
   "app.disabled",
   "app.enabled",
+  "app.trusted",
+  "app.untrusted",
   "key.rotated",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];

@@ -14,7 +14,8 @@ export function AccountPage(p: {
   ui: Ui;
   user: UserRecord;
   pictureUrl: string;
-  consents: Array<{ clientId: string; name: string }>;
+  /** trusted: an app the operator marked first-party (it signs the user in without asking). */
+  consents: Array<{ clientId: string; name: string; trusted?: boolean }>;
   /** The browsers signed in to the account (account-sessions.tsx). */
   sessions?: SessionRow[];
   csrf: string;
@@ -110,7 +111,10 @@ export function AccountPage(p: {
             <ul class="list">
               {p.consents.map((c, i) => (
                 <li key={c.clientId}>
-                  <span id={`consent-${i}`}>{c.name}</span>
+                  <span id={`consent-${i}`}>
+                    {c.name}
+                    {c.trusted ? <span class="muted"> · {t("account.trustedApp")}</span> : null}
+                  </span>
                   <form method="post" action="/account/consents/withdraw">
                     <Csrf token={p.csrf} />
                     <input type="hidden" name="client_id" value={c.clientId} />

@@ -230,6 +230,18 @@ async function refusedByGroups(deps: PagesDeps, req: Request, res: Response, c: 
   return true;
 }
 
+/**
+ * A first-party app (AppRecord.trusted, set by the operator): no consent page; the consent is
+ * recorded as given, as "Allow" would (so /account lists the app, marked trusted, and the user can
+ * withdraw it). prompt=consent still shows the page. True when it answered.
+ */
+async function trustedApproves(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
+  if (c.app.trusted !== true) return false;
+  if (!(await consentCovers(deps, user, c))) await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);
+  await approve(deps, req, res, c, user.id);
+  return true;
+}
+
 export function authorizeGet(deps: PagesDeps) {
   return page(async (req: Request, res: Response) => {
     const c = await check(deps, req, res, req.query as Record<string, unknown>);
@@ -239,6 +251,7 @@ export function authorizeGet(deps: PagesDeps) {
     if (!ask) {
       if (!user) return signInFirst(res, c);
       if (await refusedByGroups(deps, req, res, c, user)) return;
+      if (await trustedApproves(deps, req, res, c, user)) return;
       if (await consentCovers(deps, user, c)) return approve(deps, req, res, c, user.id);
       return showConsent(deps, req, res, c, user);
     }
@@ -249,6 +262,7 @@ export function authorizeGet(deps: PagesDeps) {
       return signInFirst(res, c);
     }
     if (await refusedByGroups(deps, req, res, c, user)) return;
+    if (!ask.prompt.has("consent") && (await trustedApproves(deps, req, res, c, user))) return;
     if (ask.prompt.has("consent") || !(await consentCovers(deps, user, c))) {
       if (silent) return c.fail("consent_required", message("err.consentRequired"));
       return showConsent(deps, req, res, c, user);

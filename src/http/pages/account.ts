@@ -38,7 +38,9 @@ export async function render(
 ) {
   const ids = await deps.oauth.consents(user.id);
   const apps = await Promise.all(ids.map((id) => deps.apps.byClientId(id)));
-  const consents = apps.flatMap((a) => (a ? [{ clientId: a.clientId, name: a.name }] : []));
+  const consents = apps.flatMap((a) =>
+    a ? [{ clientId: a.clientId, name: a.name, trusted: a.trusted === true }] : [],
+  );
   const ui = pageUi(req, deps.config);
   const csrf = await csrfToken(req);
   // Passkeys: the list (rename, remove) whenever there are some; adding needs the script.

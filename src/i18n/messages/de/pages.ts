@@ -132,6 +132,7 @@ export const pages: PagesMessages = {
   "account.appsLead":
     "Diese Apps dürfen Ihr Profil lesen. Wenn Sie den Zugriff entziehen, wird die App sofort von Ihrem Konto abgemeldet.",
   "account.appsNone": "Sie haben noch keine App zugelassen.",
+  "account.trustedApp": "vom Betreiber dieses Dienstes als vertrauenswürdig eingestuft: keine Zustimmung nötig",
   "account.withdraw": "Zugriff entziehen",
   "sessions.title": "Wo Sie angemeldet sind",
   "sessions.lead": "Jeder Browser, der bei Ihrem Konto angemeldet ist. Melden Sie alle ab, die Sie nicht kennen.",

@@ -131,6 +131,7 @@ export const pages = {
   "account.apps": "Apps you allowed",
   "account.appsLead": "These apps can read your profile. Withdrawing access signs the app out of your account at once.",
   "account.appsNone": "You have not allowed any app yet.",
+  "account.trustedApp": "trusted by this service’s operator: no consent asked",
   "account.withdraw": "Withdraw",
   "sessions.title": "Where you are signed in",
   "sessions.lead": "Each browser signed in to your account. Sign out any you do not recognise.",

@@ -134,6 +134,7 @@ export const pages: PagesMessages = {
   "account.appsLead":
     "Estas aplicaciones pueden leer tu perfil. Al retirar el acceso, la aplicación pierde al instante el acceso a tu cuenta.",
   "account.appsNone": "Todavía no has autorizado ninguna aplicación.",
+  "account.trustedApp": "de confianza para el operador de este servicio: no se pide consentimiento",
   "account.withdraw": "Retirar acceso",
   "sessions.title": "Dónde has iniciado sesión",
   "sessions.lead": "Cada navegador con la sesión iniciada en tu cuenta. Cierra la sesión de los que no reconozcas.",

@@ -135,6 +135,7 @@ export const pages: PagesMessages = {
   "account.appsLead":
     "Ces applications peuvent lire votre profil. Retirer l’accès déconnecte aussitôt l’application de votre compte.",
   "account.appsNone": "Vous n’avez encore autorisé aucune application.",
+  "account.trustedApp": "approuvée par l’opérateur de ce service : aucun consentement demandé",
   "account.withdraw": "Retirer l’accès",
   "sessions.title": "Où vous êtes connecté",
   "sessions.lead": "Chaque navigateur connecté à votre compte. Déconnectez ceux que vous ne reconnaissez pas.",

@@ -127,6 +127,7 @@ export const pages: PagesMessages = {
   "account.appsLead":
     "これらのアプリはあなたのプロフィールを読み取れます。アクセスを取り消すと、そのアプリはすぐにアカウントから切り離されます。",
   "account.appsNone": "まだ許可したアプリはありません。",
+  "account.trustedApp": "このサービスの運営者が信頼済みに設定：同意の確認なし",
   "account.withdraw": "アクセスを取り消す",
   "sessions.title": "サインイン中の場所",
   "sessions.lead": "アカウントにサインインしているブラウザーの一覧です。心当たりのないものはサインアウトしてください。",
