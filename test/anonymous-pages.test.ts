@@ -40,6 +40,8 @@ describeBackends("Anonymous visits keep no state in the store", (backend) => {
     await dev.signUp("devon", PASSWORD);
     const app = await registerApp(dev);
     const authorize = `/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: app.redirectUri, state: "s" })}`;
+    // The sign-up's and the app's audit records are written a moment after their requests.
+    await node.server.services.audit.settled();
     const before = storeSize(backend, node);
     expect(before).to.be.above(0);
     const paths = ["/signin", "/signup", authorize];

@@ -71,7 +71,7 @@ export const pages = {
   "adminUsers.never": "None recorded",
   "adminUsers.state": "State",
   "adminUsers.active": "Active",
-  "adminUsers.actions": "Actions",
+  "adminUsers.actions": "Account actions",
   "adminUsers.disable": "Disable",
   "adminUsers.enable": "Enable",
   "adminUsers.signOut": "Sign out everywhere",
