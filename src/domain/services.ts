@@ -130,6 +130,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       oauth,
       customTokens,
       securityMails,
+      audit,
     }),
     apps,
     clientAuth: new ClientAuth({ store, apps }),

@@ -17,6 +17,7 @@ import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { pictureUrl } from "../pages/pictures.js";
 import { csrfToken } from "../pages/session.js";
 import { pageUi } from "../pages/ui.js";
+import { changeOrigin } from "../pages/user-agent.js";
 
 const PARAMS = [
   "client_id",
@@ -274,6 +275,14 @@ export function authorizePost(deps: PagesDeps) {
     if (body.decision === "allow") {
       // What the user allowed now, added to what they still allow (OAuth.allow).
       await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);
+      deps.audit.record({
+        type: "consent.given",
+        userId: user.id,
+        username: user.username,
+        actor: { kind: "user", id: user.id },
+        clientId: c.app.clientId,
+        origin: changeOrigin(req),
+      });
       return approve(deps, req, res, c, user.id);
     }
     if (body.decision === "deny") {
