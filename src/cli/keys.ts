@@ -9,6 +9,7 @@ export const keysRotate: CliCommand = {
   options: {},
   async run({ services }) {
     const { kid, activatesAt } = await services.openid.keys.rotate();
+    services.audit.record({ type: "key.rotated", origin: "operator" });
     return { kid, activates_at: new Date(activatesAt).toISOString() };
   },
 };

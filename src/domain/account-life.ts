@@ -187,13 +187,18 @@ export class AccountLife {
    * every session ends and every grant (codes, access and refresh tokens) is revoked, at once and
    * for every node, as a password reset does. Token checks refuse a disabled user's tokens too
    * (one issued in a race with this). Idempotent: a repeat ends and revokes again (nothing left).
-   * actor: who asked (the audit log will name them). The record as stored, or null: no such user.
+   * origin: who asked (the operator, or a browser: then actor names the admin); the audit log
+   * records `user.disabled` when the account was enabled. The record as stored, or null: no such user.
    */
-  async disable(user: UserRecord, _actor: ChangeOrigin): Promise<UserRecord | null> {
-    const saved = await this.deps.store.accounts.update(user.id, (u) =>
-      isDisabled(u) ? undefined : { ...u, disabled: true },
-    );
+  async disable(user: UserRecord, origin: ChangeOrigin, actor?: AuditActor): Promise<UserRecord | null> {
+    let changed = false;
+    const saved = await this.deps.store.accounts.update(user.id, (u) => {
+      // The last run of the update is the one stored (a store may run it again after a race).
+      changed = !isDisabled(u);
+      return changed ? { ...u, disabled: true } : undefined;
+    });
     if (!saved) return null;
+    if (changed) this.recordChange("user.disabled", saved, origin, actor);
     await this.deps.accounts.endSessions(user.id);
     await this.deps.oauth.grants.revokeUserGrants(user.id);
     return saved;
@@ -212,14 +217,28 @@ export class AccountLife {
 
   /**
    * Enables a disabled account again: the user can sign in; the sessions and tokens that disabling
-   * ended stay ended. Idempotent. The record as stored, or null: no such user.
+   * ended stay ended. Idempotent (`user.enabled` is recorded when it was disabled). The record as
+   * stored, or null: no such user.
    */
-  enable(user: UserRecord, _actor: ChangeOrigin): Promise<UserRecord | null> {
-    return this.deps.store.accounts.update(user.id, (u) => {
-      if (!isDisabled(u)) return undefined;
+  async enable(user: UserRecord, origin: ChangeOrigin, actor?: AuditActor): Promise<UserRecord | null> {
+    let changed = false;
+    const saved = await this.deps.store.accounts.update(user.id, (u) => {
+      changed = isDisabled(u);
+      if (!changed) return undefined;
       const { disabled: _, ...rest } = u;
       return rest;
     });
+    if (saved && changed) this.recordChange("user.enabled", saved, origin, actor);
+    return saved;
+  }
+
+  private recordChange(
+    type: "user.disabled" | "user.enabled",
+    user: UserRecord,
+    origin: ChangeOrigin,
+    actor: AuditActor | undefined,
+  ): void {
+    this.deps.audit?.record({ type, userId: user.id, username: user.username, actor, origin });
   }
 
   /**

@@ -7,7 +7,7 @@ import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
 import { preparePicture } from "./pictures.js";
 import { SignInLimits } from "./signin-limits.js";
-import type { AuditLog, AuditOrigin } from "./audit.js";
+import type { AuditActor, AuditLog, AuditOrigin } from "./audit.js";
 
 export const USERNAME = /^[a-z0-9_.-]{3,32}$/;
 
@@ -171,14 +171,35 @@ export class Accounts {
   }
 
   /** Makes the user an administrator or not (the CLI's users set-admin); the record as stored, null when gone. */
-  setAdmin(id: string, on: boolean): Promise<UserRecord | null> {
-    return this.store.accounts.update(id, (user) => {
-      if ((user.admin === true) === on) return undefined;
+  /**
+   * Makes the user an administrator or not; `user.admin_granted` / `user.admin_revoked` is recorded
+   * when it changed (origin: the operator, or a browser with actor the admin who asked).
+   */
+  async setAdmin(
+    id: string,
+    on: boolean,
+    origin: AuditOrigin | "operator" = "operator",
+    actor?: AuditActor,
+  ): Promise<UserRecord | null> {
+    let changed = false;
+    const saved = await this.store.accounts.update(id, (user) => {
+      // The last run of the update is the one stored (a store may run it again after a race).
+      changed = (user.admin === true) !== on;
+      if (!changed) return undefined;
       const next = { ...user };
       if (on) next.admin = true;
       else delete next.admin;
       return next;
     });
+    if (saved && changed)
+      this.audit?.record({
+        type: on ? "user.admin_granted" : "user.admin_revoked",
+        userId: saved.id,
+        username: saved.username,
+        actor,
+        origin,
+      });
+    return saved;
   }
 
   async setDisplayName(id: string, raw: string): Promise<void> {

@@ -3,6 +3,7 @@
 // sign-in or a /token never waits for the log, and a store that is away costs the request nothing.
 // The queue is bounded; what cannot be written is retried, and what overflows is counted and
 // reported (never the records' contents). Readers get AUDIT_RETENTION's worth, never older.
+export type { AuditActor } from "../store/port.js";
 import type { AuditActor, AuditEntry, AuditPage, AuditStore } from "../store/port.js";
 import { AUDIT_CURSOR } from "../store/port.js";
 
@@ -62,6 +63,8 @@ export const AUDIT_TYPES = [
   "user.signed_out",
   "user.two_factor_reset",
   "user.reset_mail_sent",
+  "user.admin_granted",
+  "user.admin_revoked",
   "app.created",
   "app.updated",
   "app.deleted",

@@ -152,14 +152,25 @@ export class Grants {
    * RFC 7009: a refresh token of this client revokes its grant (every access and refresh token
    * of it); an access token of this client is revoked alone. Anything else changes nothing.
    */
-  async revoke(token: string, clientId: string): Promise<void> {
-    if (token.length === 0 || token.length > 512) return;
+  /**
+   * What a revocation ended, for the audit log: the user, and whether a refresh token (its whole
+   * grant) or an access token; undefined when nothing live was found (unknown, expired, rotated
+   * away, or another client's).
+   */
+  async revoke(
+    token: string,
+    clientId: string,
+  ): Promise<{ userId: string; kind: "refresh_token" | "access_token" } | undefined> {
+    if (token.length === 0 || token.length > 512) return undefined;
     const refresh = await this.deps.store.grants.refreshToken(this.hash("refresh", token), clientId);
     if (refresh) {
       await this.deps.store.grants.revokeGrant(refresh.grantId, this.markTtl);
-      return;
+      return refresh.active ? { userId: refresh.record.userId, kind: "refresh_token" } : undefined;
     }
-    await this.deps.store.grants.revokeToken(this.hash("token", token), clientId);
+    const tokenHash = this.hash("token", token);
+    const access = await this.deps.store.grants.token(tokenHash, clientId);
+    await this.deps.store.grants.revokeToken(tokenHash, clientId);
+    return access ? { userId: access.userId, kind: "access_token" } : undefined;
   }
 
   /** { groups } when the scopes hold "groups" (introspection's answer), else nothing. */

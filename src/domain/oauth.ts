@@ -178,10 +178,15 @@ export class OAuth {
     await this.grantConsent(userId, clientId);
   }
 
-  /** Withdraws the consent and revokes at once the app's tokens for the user and its unredeemed codes. */
-  async withdrawConsent(userId: string, clientId: string): Promise<void> {
-    if (!CLIENT_ID.test(clientId)) return;
+  /**
+   * Withdraws the consent and revokes at once the app's tokens for the user and its unredeemed
+   * codes. Whether there was a consent to withdraw (the audit log records only those).
+   */
+  async withdrawConsent(userId: string, clientId: string): Promise<boolean> {
+    if (!CLIENT_ID.test(clientId)) return false;
+    const had = await this.hasConsent(userId, clientId);
     await this.deps.store.grants.withdrawConsent(userId, clientId, this.markTtl);
+    return had;
   }
 
   /** The token's record when it is live and was issued to clientId; invalid_token otherwise. */

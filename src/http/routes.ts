@@ -87,7 +87,11 @@ export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] }
         tokenEndpoint({ clientAuth, oauth, idTokens: openid.idTokens, idTokenForRefresh: idTokenForRefresh(openid) }),
       ],
     },
-    { spec: revokeSpec, cors: "public clients", express: [...tokenParse, revokeEndpoint({ clientAuth, oauth })] },
+    {
+      spec: revokeSpec,
+      cors: "public clients",
+      express: [...tokenParse, revokeEndpoint({ clientAuth, oauth, audit: services.audit })],
+    },
     { spec: introspectSpec, express: [...tokenParse, introspectEndpoint({ clientAuth, oauth, issuer: baseUrl })] },
     // These three send `Access-Control-Allow-Origin: *` themselves: public documents.
     { spec: jwksSpec, express: [jwksEndpoint(openid.keys, config.keyActivationDelay)] },

@@ -17,6 +17,7 @@ import { currentUser, page, type PagesDeps } from "../pages/context.js";
 import { pictureUrl } from "../pages/pictures.js";
 import { csrfToken } from "../pages/session.js";
 import { pageUi } from "../pages/ui.js";
+import { changeOrigin } from "../pages/user-agent.js";
 
 const PARAMS = [
   "client_id",
@@ -237,7 +238,17 @@ async function refusedByGroups(deps: PagesDeps, req: Request, res: Response, c: 
  */
 async function trustedApproves(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
   if (c.app.trusted !== true) return false;
-  if (!(await consentCovers(deps, user, c))) await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);
+  if (!(await consentCovers(deps, user, c))) {
+    await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);
+    deps.audit.record({
+      type: "consent.given",
+      userId: user.id,
+      username: user.username,
+      actor: { kind: "user", id: user.id },
+      clientId: c.app.clientId,
+      origin: changeOrigin(req),
+    });
+  }
   await approve(deps, req, res, c, user.id);
   return true;
 }
@@ -290,6 +301,14 @@ export function authorizePost(deps: PagesDeps) {
     if (body.decision === "allow") {
       // What the user allowed now, added to what they still allow (OAuth.allow).
       await deps.oauth.allow(user.id, c.app.clientId, c.oidc?.scopes);
+      deps.audit.record({
+        type: "consent.given",
+        userId: user.id,
+        username: user.username,
+        actor: { kind: "user", id: user.id },
+        clientId: c.app.clientId,
+        origin: changeOrigin(req),
+      });
       return approve(deps, req, res, c, user.id);
     }
     if (body.decision === "deny") {

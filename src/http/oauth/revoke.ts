@@ -4,10 +4,12 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
 import type { ClientAuth } from "../../domain/client-auth.js";
+import type { AuditLog } from "../../domain/audit.js";
 import type { OAuth } from "../../domain/oauth.js";
 import { invalidRequest } from "../../errors.js";
 import { errorResponse, type ApiOperation } from "../openapi.js";
 import { readCredentials } from "./client-auth.js";
+import { changeOrigin } from "../pages/user-agent.js";
 import { bodyOf, str } from "./fields.js";
 
 export const RevokeRequest = z.object({
@@ -20,14 +22,24 @@ export const RevokeRequest = z.object({
   client_secret: z.string().optional().meta({ description: "absent for a public client" }),
 });
 
-export function revokeEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth }) {
+export function revokeEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth; audit: AuditLog }) {
   return async (req: Request, res: Response) => {
     const body = bodyOf(req);
     const app = await deps.clientAuth.authenticate(readCredentials(req, body), req.ip ?? "");
     const token = str(body.token, "token");
     if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");
-    await deps.oauth.grants.revoke(token, app.clientId);
+    const ended = await deps.oauth.grants.revoke(token, app.clientId);
+    // Recorded when something live ended (the app is the actor; never the token).
+    if (ended)
+      deps.audit.record({
+        type: "token.revoked",
+        userId: ended.userId,
+        actor: { kind: "app", id: app.clientId },
+        clientId: app.clientId,
+        method: ended.kind,
+        origin: changeOrigin(req),
+      });
     res.status(200).json({});
   };
 }

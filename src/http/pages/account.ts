@@ -134,7 +134,17 @@ export function withdrawConsent(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
     const clientId = field(req, "client_id");
-    if (clientId) await deps.oauth.withdrawConsent(user.id, clientId);
+    // Recorded when there was a consent to withdraw (a stale form or a forged id: nothing).
+    if (clientId && (await deps.oauth.withdrawConsent(user.id, clientId))) {
+      deps.audit.record({
+        type: "consent.withdrawn",
+        userId: user.id,
+        username: user.username,
+        actor: { kind: "user", id: user.id },
+        clientId,
+        origin: changeOrigin(req),
+      });
+    }
     res.redirect(303, "/account");
   });
 }

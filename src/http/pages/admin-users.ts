@@ -132,7 +132,7 @@ type Outcome = { done: Done } | { problem: string; status: number };
 function action(
   deps: PagesDeps,
   opts: { type?: AuditType; notSelf?: boolean },
-  run: (user: UserRecord, req: Request) => Promise<Outcome & { type?: AuditType | undefined }>,
+  run: (user: UserRecord, req: Request, admin: UserRecord) => Promise<Outcome & { type?: AuditType | undefined }>,
 ): RequestHandler[] {
   return [
     ...guarded(deps),
@@ -144,7 +144,7 @@ function action(
       if (opts.notSelf && user.id === admin.id) {
         return renderUser(req, res, deps, user, 409, { problem: { text: ui.t("adminUsers.self") } });
       }
-      const outcome = await run(user, req);
+      const outcome = await run(user, req, admin);
       const type = outcome.type ?? opts.type;
       if (type) {
         deps.audit.record({
@@ -214,14 +214,15 @@ export function adminUsersRoutes(router: Router, deps: PagesDeps): void {
   route(router, "/admin/users/:id/delete", { get: [gate, deletePage(deps)], post: deleteUser(deps) });
   const origin = (req: Request) => changeOrigin(req);
   route(router, "/admin/users/:id/disable", {
-    post: action(deps, { type: "user.disabled", notSelf: true }, async (user, req) => {
-      await deps.accountLife.disable(user, origin(req));
+    // Recorded by disable() itself, once per real change, with the admin as actor.
+    post: action(deps, { notSelf: true }, async (user, req, admin) => {
+      await deps.accountLife.disable(user, origin(req), { kind: "admin", id: admin.id });
       return { done: "disabled" };
     }),
   });
   route(router, "/admin/users/:id/enable", {
-    post: action(deps, { type: "user.enabled" }, async (user, req) => {
-      await deps.accountLife.enable(user, origin(req));
+    post: action(deps, {}, async (user, req, admin) => {
+      await deps.accountLife.enable(user, origin(req), { kind: "admin", id: admin.id });
       return { done: "enabled" };
     }),
   });
