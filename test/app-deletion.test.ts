@@ -90,7 +90,8 @@ describeBackends("Deleting an app deletes every record about it", (backend) => {
     ];
     if (!backend.redis)
       for (const line of embeddedDump(store).split("\n"))
-        if (!/^audit(-by-user)? /.test(line) && line.includes(x.clientId) || hashes.some((h) => line.includes(h))) left.push(`embedded: ${line}`);
+        if ((!/^audit(-by-user)? /.test(line) && line.includes(x.clientId)) || hashes.some((h) => line.includes(h)))
+          left.push(`embedded: ${line}`);
     if (backend.redis) {
       for (const line of redisDump(backend.redis, isAuditKey).split("\n")) {
         // Kept on purpose: the failure counters of client authentication ("<client id>|<address>")
