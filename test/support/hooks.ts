@@ -11,9 +11,23 @@ import { closeChannelClients } from "./channel.js";
 const timesFile = process.env.TEST_TIMES;
 let fileStart = 0;
 
+// An unhandled rejection ends a mocha worker ("Workerpool Worker terminated Unexpectedly") and
+// names nothing: say which test ran (or ran last) and what was rejected, then fail as before.
+// Seen once (issue #27): ioredis's "Connection is closed." in a worker running the groups store
+// contract, under two busy loops.
+let running = "no test yet";
+process.on("unhandledRejection", (reason: unknown) => {
+  const what = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+  process.stderr.write(`\nunhandled rejection in worker ${process.env.MOCHA_WORKER_ID ?? "-"} (${running}): ${what}\n`);
+  throw reason;
+});
+
 export const mochaHooks = {
   beforeAll(): void {
     fileStart = Date.now();
+  },
+  beforeEach(this: Mocha.Context): void {
+    running = `during "${this.currentTest?.fullTitle() ?? "?"}" in ${this.currentTest?.file ?? "?"}`;
   },
   async afterAll(this: Mocha.Context): Promise<void> {
     // In a worker (mocha --parallel), after each file; without workers, once at the end. A worker
@@ -24,7 +38,8 @@ export const mochaHooks = {
     const files = new Set(root?.suites.map((s) => s.file).filter(Boolean));
     appendFileSync(timesFile, `${Date.now() - fileStart}\t${[...files].join(" ")}\n`);
   },
-  afterEach(): void {
+  afterEach(this: Mocha.Context): void {
     closeChannelClients();
+    running = `after "${this.currentTest?.fullTitle() ?? "?"}" in ${this.currentTest?.file ?? "?"}`;
   },
 };
