@@ -21,7 +21,7 @@ import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { RedisBackup } from "./backup.js";
 import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
-import { createRedisClient, waitReady, type RedisClient } from "./redis-client.js";
+import { createRedisClient, waitReady, withHandledCommands, type RedisClient } from "./redis-client.js";
 import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
@@ -112,6 +112,24 @@ export class RedisStore implements Store {
   async close(): Promise<void> {}
 }
 
+/**
+ * What a failed command of the Socket.IO adapter (withHandledCommands) leaves in the log: one that
+ * was given up as a connection closed (a node stopping while Redis is away) is expected and only
+ * debug; any other (a broadcast lost to a Cluster that is down) a warning, at most every few seconds.
+ */
+function adapterFailureLog(logger: Logger): (err: unknown) => void {
+  let last = 0;
+  return (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    if (message === "Connection is closed.")
+      return logger.debug("redis (realtime): an adapter command was given up at close");
+    const now = Date.now();
+    if (now - last < 5000) return;
+    last = now;
+    logger.warn({ err: { message } }, "redis (realtime): a command of the Socket.IO adapter failed");
+  };
+}
+
 /** Logs Redis connection errors at most once every few seconds, so an outage does not flood. */
 function throttledErrorLog(logger: Logger, what: string) {
   let last = 0;
@@ -177,9 +195,10 @@ function openRealtimeClients(url: string, sharded: boolean, logger: Logger, keys
   const feedSub = createRedisClient(url, { failFast: false, onError });
   const clients = [pub, sub, feedSub];
   const feed = new RedisFeed(feedSub, keys);
+  const failed = adapterFailureLog(logger);
   return {
     feed,
-    adapter: { pub, sub },
+    adapter: { pub: withHandledCommands(pub, failed), sub: withHandledCommands(sub, failed) },
     async close() {
       await feed.close();
       await Promise.all(clients.map(closeGently));

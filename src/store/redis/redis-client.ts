@@ -105,3 +105,31 @@ export function waitReady(client: RedisClient, timeoutMs: number): Promise<void>
     client.once("ready", onReady);
   });
 }
+
+/**
+ * The client as @socket.io/redis-adapter gets it: every promise its commands return has a handler.
+ * The adapter sends commands it does not wait for (its SUBSCRIBEs at start, a PUBLISH per
+ * broadcast, its UNSUBSCRIBEs at close); one that fails — a connection closed before it was sent,
+ * as when a node stops before Redis answered, or a Cluster that is down — would be an unhandled
+ * rejection, and an unhandled rejection ends a Node process. The adapter still gets the same
+ * promise (it sees the failure if it waits); onFailure hears of each failure.
+ */
+export function withHandledCommands<C extends RedisClient>(client: C, onFailure: (err: unknown) => void): C {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(client, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      let fn = wrapped.get(prop);
+      if (fn === undefined) {
+        fn = (...args: unknown[]): unknown => {
+          const r: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (r instanceof Promise) r.catch(onFailure);
+          return r;
+        };
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
