@@ -3,11 +3,15 @@
 // parsing, store, services and messages, without a node process per command (~1.7 s each on this
 // machine). `sigilProcess()` runs the real `node bin/sigil.js`: one test per command family
 // (users, apps, tokens, keys, status) uses it, so the program itself, its exit code and its output streams
-// stay tested. On the embedded store, a command that writes (or waits for the writer) while a
-// node of this process writes to the same DATA_DIR must be a sigilProcess(): LMDB allows one
-// environment per process, and two in one may deadlock (test/backup.test.ts).
-import { execFile } from "node:child_process";
+// stay tested. On the embedded store, a sigil() for a DATA_DIR that a node of this process has
+// open runs in another process, the CLI worker (support/cli-worker.ts, one per test process, a
+// command at a time), whichever the test called (support/open-data-dirs.ts): LMDB allows one
+// environment of a file per process, and a second one in the process, even one that only reads,
+// can deadlock it (two mocha workers hung so, #27).
+import { execFile, fork, type ChildProcess } from "node:child_process";
+import type { CliReply, CliRequest } from "./cli-worker.js";
 import { runCli } from "../../src/cli.js";
+import { opensHeldDataDir } from "./open-data-dirs.js";
 import { ROOT } from "./processes.js";
 
 export interface CliResult {
@@ -43,6 +47,7 @@ export async function sigilWithInput(
   env: Record<string, string | undefined>,
   ...args: string[]
 ): Promise<CliResult> {
+  if (opensHeldDataDir(env)) return inCliWorker(input, env, args);
   let out = "";
   let err = "";
   const stdin =
@@ -84,5 +89,44 @@ export function sigilProcessWithInput(
       },
     );
     child.stdin?.end(input ?? "");
+  });
+}
+
+let worker: ChildProcess | undefined;
+let lastId = 0;
+const waiting = new Map<number, (r: CliReply) => void>();
+
+/** Runs the command in this process's CLI worker (support/cli-worker.ts), started when first needed. */
+function inCliWorker(
+  input: string | undefined,
+  env: Record<string, string | undefined>,
+  args: string[],
+): Promise<CliResult> {
+  if (!worker) {
+    const child = fork(new URL("./cli-worker.ts", import.meta.url), [], {
+      cwd: ROOT,
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    child.on("message", (r: CliReply) => {
+      waiting.get(r.id)?.(r);
+      waiting.delete(r.id);
+    });
+    child.on("exit", (code, signal) => {
+      worker = undefined;
+      for (const [id, done] of waiting)
+        done({ id, code: 70, out: "", err: `the CLI worker ended (${signal ?? code})\n` });
+      waiting.clear();
+    });
+    // Neither the child nor its channel keeps this process alive: it ends with this process.
+    child.unref();
+    child.channel?.unref();
+    worker = child;
+  }
+  const id = ++lastId;
+  const req: CliRequest = { id, args, env, ...(input !== undefined ? { input } : {}) };
+  return new Promise((resolve) => {
+    waiting.set(id, (r) => resolve(result(r.code, r.out, r.err)));
+    worker!.send(req);
   });
 }

@@ -11,6 +11,7 @@ import type { ChannelServer } from "../../src/realtime/types.js";
 import { openStore, type OpenedNode } from "../../src/store/index.js";
 import type { MigrateOptions } from "../../src/store/migrations.js";
 import type { AppRecord, Store } from "../../src/store/port.js";
+import { holdDataDir } from "./open-data-dirs.js";
 
 /** The secret every test node shares, so that nodes on one Redis can verify each other's data. */
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
@@ -99,6 +100,9 @@ export async function startNode(
   const logger = createLogger(config.logLevel, sink);
   const shared = opts.sameStoreAs?.opened;
   const opened = shared ?? (await openStore(config, logger, { waitMs: 3000 }));
+  // The embedded store's DATA_DIR, held while this node has it open (support/open-data-dirs.ts).
+  const release =
+    !shared && config.redisUrl === undefined && config.dataDir !== ":memory:" ? holdDataDir(config.dataDir) : () => {};
   const store = withTestApps(opts.wrapStore ? opts.wrapStore(opened.store) : opened.store);
   let node;
   try {
@@ -110,6 +114,7 @@ export async function startNode(
     });
   } catch (err) {
     if (!shared) await opened.close();
+    release();
     throw err;
   }
   let closed = false;
@@ -124,6 +129,7 @@ export async function startNode(
       closed = true;
       await node.close();
       if (!shared) await opened.close();
+      release();
     },
   };
 }
