@@ -23,7 +23,7 @@ export const audit = {
   "adminAudit.account": "Account",
   "adminAudit.app": "App",
   "adminAudit.address": "Address",
-  "adminAudit.browser": "Browser",
+  "adminAudit.browser": "Web browser",
   "adminAudit.how": "Method or reason",
   "adminAudit.request": "Request id",
   "adminAudit.operator": "the operator (command line)",
