@@ -459,6 +459,30 @@ describeBackends(
           },
         ],
         [
+          "admin audit log (/admin/audit)",
+          async () => {
+            const r = await devPage.goto(`${node.url}/admin/audit`);
+            expect(r?.status()).to.equal(200);
+            expect(await devPage.locator("main table.admin-audit tbody tr").count()).to.be.greaterThan(0);
+          },
+        ],
+        [
+          "admin audit log, a bad filter",
+          async () => {
+            const r = await devPage.goto(`${node.url}/admin/audit?type=signin.failed&since=yesterday`);
+            expect(r?.status()).to.equal(400);
+            expect(await devPage.getAttribute("#since", "aria-invalid")).to.equal("true");
+          },
+        ],
+        [
+          "account activity (/account/activity)",
+          async () => {
+            const r = await devPage.goto(`${node.url}/account/activity`);
+            expect(r?.status()).to.equal(200);
+            expect(await devPage.locator("main ul.activity li").count()).to.be.greaterThan(0);
+          },
+        ],
+        [
           "confirm it's you, with a code (two-factor on), a wrong code",
           async () => {
             await devPage.goto(`${node.url}/confirm?return_to=%2Faccount`);

@@ -82,6 +82,8 @@ describeBackends("Pages in five languages", (backend) => {
       await authorize(user, { client_id: app.clientId, redirect_uri: app.redirectUri });
       const account = await user.get("/account");
       keep("account", account.text);
+      keep("account activity", (await user.get("/account/activity")).text);
+      keep("account activity, a bad cursor", (await user.get("/account/activity?cursor=nope")).text);
       const notDeleted = await user.post("/account/delete", { _csrf: csrfOf(account.text), password: "not it at all" });
       expect(notDeleted.status).to.equal(401);
       keep("account, deletion refused", notDeleted.text);

@@ -4,6 +4,7 @@ import type { UserRecord } from "../store/port.js";
 import { AccountTwoFactor } from "./two-factor.js";
 import { AccountData } from "./account-delete.js";
 import { AccountSessions, type SessionRow } from "./account-sessions.js";
+import { AccountActivity, type ActivityRow } from "./account-activity.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 import { AccountEmail } from "./account-email.js";
 import { AccountPassword } from "./account-password.js";
@@ -18,6 +19,8 @@ export function AccountPage(p: {
   consents: Array<{ clientId: string; name: string; trusted?: boolean }>;
   /** The browsers signed in to the account (account-sessions.tsx). */
   sessions?: SessionRow[];
+  /** The user's last security events ("Recent activity", account-activity.tsx). */
+  activity?: ActivityRow[] | undefined;
   csrf: string;
   error?: FormProblem | undefined;
   notice?: string | undefined;
@@ -130,6 +133,7 @@ export function AccountPage(p: {
       </Card>
       {p.passkeys}
       {p.sessions ? <AccountSessions ui={p.ui} sessions={p.sessions} csrf={p.csrf} /> : null}
+      {p.activity ? <AccountActivity ui={p.ui} rows={p.activity} /> : null}
       <AccountData ui={p.ui} csrf={p.csrf} error={p.error} passkeyDelete={p.passkeyDelete} />
     </Page>
   );

@@ -201,6 +201,11 @@ export function AdminUserPage(p: {
           <dt>{t("adminUsers.lastSignIn")}</dt>
           <dd class="admin-user-last">{d.lastSignIn ? p.ui.date(d.lastSignIn) : t("adminUsers.never")}</dd>
         </dl>
+        <p>
+          <a href={`/admin/audit?${new URLSearchParams({ username: u.username })}`} class="admin-user-activity">
+            {t("adminAudit.allActivity")}
+          </a>
+        </p>
       </Card>
       <Card labelledBy="passkeys">
         <h2 id="passkeys">{t("adminUsers.passkeys")}</h2>

@@ -17,7 +17,7 @@ export function AdminHomePage(p: { ui: Ui; user: Signed; csrf: string }) {
         <p>{t("admin.areasLead")}</p>
         <ul class="list admin-areas">
           {areas.map((a, i) => (
-            <li key={a}>{i === 0 ? <a href="/admin/users">{a}</a> : a}</li>
+            <li key={a}>{i === 0 ? <a href="/admin/users">{a}</a> : i === 3 ? <a href="/admin/audit">{a}</a> : a}</li>
           ))}
         </ul>
         <p class="muted">{t("admin.cliNote")}</p>

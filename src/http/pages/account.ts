@@ -15,6 +15,7 @@ import { PasskeysSection } from "../../views/account-passkeys.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 import { takeDraft } from "./step-up.js";
 import type { MessageRef } from "../../errors.js";
+import { ACTIVITY_ON_ACCOUNT, ownActivity } from "./account-activity.js";
 
 /** The session CSRF check of every form, on a token read from a multipart body: its error, or undefined. */
 const tokenCheck = (req: Request, res: Response) => (token: string | undefined) =>
@@ -57,6 +58,7 @@ export async function render(
     lastSeenAt: x.lastSeenAt,
     current: x.id === current,
   }));
+  const activity = (await ownActivity(deps, user.id, ACTIVITY_ON_ACCOUNT)).rows;
   sendPage(
     res,
     status,
@@ -71,6 +73,7 @@ export async function render(
       pictureUrl: pictureUrl(deps.config.baseUrl, user),
       consents,
       sessions,
+      activity,
       csrf,
       error:
         extra.error === undefined

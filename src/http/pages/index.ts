@@ -46,6 +46,8 @@ import {
 import { confirm, confirmPage, freshProof } from "./step-up.js";
 import { adminHome, adminOnly } from "./admin.js";
 import { adminUsersRoutes } from "./admin-users.js";
+import { adminAuditRoutes } from "./admin-audit.js";
+import { accountActivityRoutes } from "./account-activity.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -127,6 +129,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/account/sessions/signout", { post: [csrfCheck, signOutSession(deps)] });
   route(router, "/account/sessions/signout-others", { post: [csrfCheck, signOutOthers(deps)] });
   route(router, "/account/export", { get: exportAccount(deps) });
+  accountActivityRoutes(router, deps);
   route(router, "/account/delete", { post: [csrfCheck, deleteAccount(deps)] });
   route(router, "/account/email", {
     post: [csrfCheck, freshProof(deps, { returnTo: "/account", keep: ["email"] }), setEmail(deps)],
@@ -150,6 +153,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   // The administration console (admin.ts): every page passes adminOnly, every action adminAction.
   route(router, "/admin", { get: [adminOnly(deps), adminHome(deps)] });
   adminUsersRoutes(router, deps);
+  adminAuditRoutes(router, deps);
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

@@ -1,11 +1,12 @@
 // English: the reference catalog. Every other language is typed `Messages`, derived from this
 // one, so a key missing from a translation is a type error (test/i18n.test.ts checks the
 // placeholders too). `{name}` marks a value filled in when the page is rendered.
-// The catalog is kept in two parts (pages.ts, mail-api.ts) so that each file fits on a screen.
+// The catalog is kept in three parts (pages.ts, mail-api.ts, audit.ts) so that each file fits on a screen.
+import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { pages } from "./pages.js";
 
-export const en = { ...pages, ...mailApi } as const;
+export const en = { ...pages, ...mailApi, ...audit } as const;
 
 /** Every key of the catalogs. */
 export type MessageKey = keyof typeof en;
@@ -15,3 +16,5 @@ export type Messages = Readonly<Record<MessageKey, string>>;
 export type PagesMessages = Readonly<Record<keyof typeof pages, string>>;
 /** A language's part 2 (mail-api.ts). */
 export type MailApiMessages = Readonly<Record<keyof typeof mailApi, string>>;
+/** A language's part 3 (audit.ts). */
+export type AuditMessages = Readonly<Record<keyof typeof audit, string>>;

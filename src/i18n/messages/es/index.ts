@@ -1,6 +1,7 @@
 // Español. Typed by the English catalog: a missing key is a type error.
 import type { Messages } from "../en/index.js";
+import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { pages } from "./pages.js";
 
-export const es: Messages = { ...pages, ...mailApi };
+export const es: Messages = { ...pages, ...mailApi, ...audit };

@@ -1,6 +1,7 @@
 // Français. Typed by the English catalog: a missing key is a type error.
 import type { Messages } from "../en/index.js";
+import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { pages } from "./pages.js";
 
-export const fr: Messages = { ...pages, ...mailApi };
+export const fr: Messages = { ...pages, ...mailApi, ...audit };
