@@ -16,26 +16,15 @@ export interface ClientCredentials {
 
 const secretRequired = () => invalidRequest("err.secretRequired");
 
-const invalidClient = (basic: boolean) =>
-  new SigilError(
-    401,
-    "invalid_client",
-    "err.invalidClient",
-    {},
-    basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {},
-  );
+/**
+ * 401 invalid_client, with a Basic challenge when the client sent Basic credentials (RFC 6749
+ * §5.2). Why, in the message: "err.invalidClient" (unknown client or wrong secret, counted as a
+ * failure) or "err.appDisabled" (right credentials of an app an operator disabled: not counted).
+ */
+const clientRefused = (messageId: "err.invalidClient" | "err.appDisabled", basic: boolean) =>
+  new SigilError(401, "invalid_client", messageId, {}, basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {});
 
 const tooMany = (ms: number) => rateLimited(ms / 1000, "err.clientAuthThrottled");
-
-/** An app an operator disabled: its credentials are right, and refused (not counted as a failure). */
-const appDisabled = (basic: boolean) =>
-  new SigilError(
-    401,
-    "invalid_client",
-    "err.appDisabled",
-    {},
-    basic ? { "WWW-Authenticate": 'Basic realm="sigil"' } : {},
-  );
 
 export class ClientAuth {
   /** The one failure counter of client authentication, shared by /token, /revoke and /introspect. */
@@ -63,7 +52,7 @@ export class ClientAuth {
       // No secret, or Basic with an empty one ("client_id:"): a public client's way.
       const known = creds.clientId.length <= 64 ? await apps.byClientId(creds.clientId) : null;
       if (known?.public) {
-        if (known.disabled === true) throw appDisabled(creds.basic);
+        if (known.disabled === true) throw clientRefused("err.appDisabled", creds.basic);
         return known;
       }
       if (known && secret === undefined) throw secretRequired();
@@ -76,11 +65,11 @@ export class ClientAuth {
         ? await apps.authenticate(creds.clientId, secret)
         : null;
     if (app) {
-      if (app.disabled === true) throw appDisabled(creds.basic);
+      if (app.disabled === true) throw clientRefused("err.appDisabled", creds.basic);
       return app;
     }
     const failed = await this.failures.consume(id);
     if (!failed.allowed) throw tooMany(failed.retryAfterMs);
-    throw invalidClient(creds.basic);
+    throw clientRefused("err.invalidClient", creds.basic);
   }
 }
