@@ -24,7 +24,7 @@ export const pages: PagesMessages = {
   "home.adminHint": "{service} verwalten: Benutzer, Apps, Gruppen und Protokoll.",
   "admin.title": "Verwaltung",
   "admin.signedInAs": "Sie sind als {name} angemeldet, als Administrator von {service}.",
-  "admin.areasLead": "Die kommenden Verwaltungsbereiche:",
+  "admin.areasLead": "Die Verwaltungsbereiche:",
   "admin.users": "Benutzer: ein Konto finden, ansehen, sperren oder freigeben, überall abmelden.",
   "admin.apps": "Apps: jede App bearbeiten, als eigene App kennzeichnen, auf Gruppen beschränken oder sperren.",
   "admin.groups": "Gruppen: Gruppen anlegen und Mitglieder hinzufügen oder entfernen.",

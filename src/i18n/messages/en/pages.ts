@@ -24,7 +24,7 @@ export const pages = {
   "home.adminHint": "Run {service}: its users, apps, groups and audit log.",
   "admin.title": "Admin",
   "admin.signedInAs": "You are signed in as {name}, an administrator of {service}.",
-  "admin.areasLead": "The administration areas to come:",
+  "admin.areasLead": "The administration areas:",
   "admin.users": "Users: find an account, see it, disable or enable it, sign it out everywhere.",
   "admin.apps": "Apps: edit any app, mark it first-party, restrict it to groups, or disable it.",
   "admin.groups": "Groups: create groups and add or remove their members.",

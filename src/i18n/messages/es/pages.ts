@@ -24,7 +24,7 @@ export const pages: PagesMessages = {
   "home.adminHint": "Gestionar {service}: usuarios, aplicaciones, grupos y registro de auditoría.",
   "admin.title": "Administración",
   "admin.signedInAs": "Has iniciado sesión como {name}, administrador de {service}.",
-  "admin.areasLead": "Las áreas de administración que llegarán:",
+  "admin.areasLead": "Las áreas de administración:",
   "admin.users": "Usuarios: buscar una cuenta, verla, desactivarla o activarla, cerrar todas sus sesiones.",
   "admin.apps": "Aplicaciones: editar cualquier aplicación, marcarla como propia, limitarla a grupos o desactivarla.",
   "admin.groups": "Grupos: crear grupos y añadir o quitar miembros.",

@@ -24,7 +24,7 @@ export const pages: PagesMessages = {
   "home.adminHint": "Gérer {service} : utilisateurs, applications, groupes et journal d’audit.",
   "admin.title": "Administration",
   "admin.signedInAs": "Vous êtes connecté en tant que {name}, administrateur de {service}.",
-  "admin.areasLead": "Les espaces d’administration à venir :",
+  "admin.areasLead": "Les espaces d’administration :",
   "admin.users":
     "Utilisateurs : trouver un compte, le consulter, le désactiver ou le réactiver, le déconnecter partout.",
   "admin.apps":

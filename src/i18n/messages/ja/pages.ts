@@ -22,7 +22,7 @@ export const pages: PagesMessages = {
   "home.adminHint": "{service} の管理：ユーザー、アプリ、グループ、監査ログ。",
   "admin.title": "管理",
   "admin.signedInAs": "{name} としてサインインしています（{service} の管理者）。",
-  "admin.areasLead": "今後追加される管理機能：",
+  "admin.areasLead": "管理機能：",
   "admin.users": "ユーザー：アカウントを検索して表示し、無効化・有効化や全セッションのサインアウトを行います。",
   "admin.apps": "アプリ：どのアプリも編集し、自社アプリとして指定し、グループに限定し、無効化します。",
   "admin.groups": "グループ：グループを作成し、メンバーを追加・削除します。",
