@@ -48,6 +48,29 @@ describeBackends("CLI: groups", function (this: Mocha.Suite, backend) {
     const listed = await sigilProcess(env(), "groups", "list");
     expect(listed.code, listed.err).to.equal(0);
     expect(listed.out).to.equal('{"name":"ops","members":1}\n');
+    // Each change is in the audit log once (the repeats changed nothing), by the operator.
+    const audit = (
+      await ok(
+        "audit",
+        "--type",
+        "group.created",
+        "--type",
+        "group.deleted",
+        "--type",
+        "group.member_added",
+        "--type",
+        "group.member_removed",
+      )
+    ).lines;
+    expect(audit.map((a) => `${a.type} ${a.group} ${a.username ?? ""}`)).to.deep.equal([
+      "group.created ops ",
+      "group.created dev.team_1 ",
+      "group.member_added ops ulla",
+      "group.member_added ops bob",
+      "group.member_removed ops bob",
+      "group.deleted dev.team_1 ",
+    ]);
+    expect(audit.every((a) => a.actor?.kind === "operator")).to.equal(true);
   });
 
   it("When a name is bad or taken, or a group or user is unknown, then it is a usage error and nothing changes", async () => {

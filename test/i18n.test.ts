@@ -25,6 +25,9 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   "mail.security.browser",
   // "No" is the Spanish word too.
   "adminUsers.no",
+  // "Apps" and "Name" are the German words too (the admin home says "Apps:" already).
+  "adminApps.title",
+  "adminApps.name",
 ]);
 
 describe("The pages' languages", () => {

@@ -1,6 +1,7 @@
 // `sigil groups create|delete|add|remove|list|members` (docs/cli.md#sigil-groups-create): groups of
 // users, given to apps as the `groups` claim. Names follow domain/groups.ts (case-folded). An unknown
-// group or user, a taken name or a bad one is a usage error, and nothing is changed.
+// group or user, a taken name or a bad one is a usage error, and nothing is changed. A change is in
+// the audit log (group.*, actor operator), as the admin pages record theirs.
 import { GroupError } from "../domain/groups.js";
 import { JsonLines, required, UsageError, type CliCommand, type CliContext } from "./common.js";
 
@@ -31,7 +32,9 @@ export const groupsCommands: readonly CliCommand[] = [
     description: 'Makes a group (names: 1–64 of a-z 0-9 . _ -, case-folded) → {"name"}.',
     options: nameOnly,
     async run(ctx) {
-      return { name: await refused(() => ctx.services.groups.create(required(ctx.values, "name"))) };
+      const name = await refused(() => ctx.services.groups.create(required(ctx.values, "name")));
+      ctx.services.audit.record({ type: "group.created", group: name, origin: "operator" });
+      return { name };
     },
   },
   {
@@ -40,7 +43,9 @@ export const groupsCommands: readonly CliCommand[] = [
     description: 'Deletes a group; its members are no longer in it → {"name"}.',
     options: nameOnly,
     async run(ctx) {
-      return { name: await refused(() => ctx.services.groups.delete(required(ctx.values, "name"))) };
+      const name = await refused(() => ctx.services.groups.delete(required(ctx.values, "name")));
+      ctx.services.audit.record({ type: "group.deleted", group: name, origin: "operator" });
+      return { name };
     },
   },
   {
@@ -52,6 +57,10 @@ export const groupsCommands: readonly CliCommand[] = [
       const name = required(ctx.values, "name");
       const user = await userNamed(ctx);
       const r = await refused(() => ctx.services.groups.add(name, user));
+      if (r.added) {
+        const e = { group: r.name, userId: user.id, username: user.username, origin: "operator" } as const;
+        ctx.services.audit.record({ type: "group.member_added", ...e });
+      }
       return { name: r.name, username: user.username, added: r.added };
     },
   },
@@ -64,6 +73,10 @@ export const groupsCommands: readonly CliCommand[] = [
       const name = required(ctx.values, "name");
       const user = await userNamed(ctx);
       const r = await refused(() => ctx.services.groups.remove(name, user));
+      if (r.removed) {
+        const e = { group: r.name, userId: user.id, username: user.username, origin: "operator" } as const;
+        ctx.services.audit.record({ type: "group.member_removed", ...e });
+      }
       return { name: r.name, username: user.username, removed: r.removed };
     },
   },

@@ -16,6 +16,9 @@ export interface AppsDeps {
   onDelete?: (clientId: string) => Promise<unknown>;
 }
 
+/** The longest search on /admin/apps (as /admin/users'). */
+export const APP_QUERY_MAX = 200;
+
 export const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Whether a registered app has this client_id (what CUSTOM TOKENs are issued for). */
@@ -185,6 +188,30 @@ export class Apps {
   /** Every app, a page at a time in client id order (`sigil apps list`, /admin/apps). */
   list(opts: { after?: string; limit: number }): Promise<AppRecord[]> {
     return this.deps.store.apps.list(opts);
+  }
+
+  /**
+   * The admin's app list (/admin/apps): apps whose name holds the query (whatever its case) or
+   * whose client id begins with it, in client id order after the cursor, at most `limit`. An empty
+   * query is every app. It walks the app index in pages of 500 (no name index: an admin's search,
+   * not a request's path). A query over 200 characters is a form error, and nothing is read.
+   */
+  async search(opts: { query: string; after?: string | undefined; limit: number }): Promise<AppRecord[]> {
+    const query = opts.query.trim();
+    if (query.length > APP_QUERY_MAX) throw new FormError("err.queryTooLong", 400);
+    const base = opts.after === undefined ? {} : { after: opts.after };
+    if (query === "") return this.deps.store.apps.list({ ...base, limit: opts.limit });
+    const folded = query.toLowerCase();
+    const found: AppRecord[] = [];
+    for (let after = opts.after; ;) {
+      const page = await this.deps.store.apps.list({ limit: 500, ...(after === undefined ? {} : { after }) });
+      for (const app of page) {
+        if (app.clientId.startsWith(query) || app.name.toLowerCase().includes(folded)) found.push(app);
+        if (found.length === opts.limit) return found;
+      }
+      if (page.length < 500) return found;
+      after = page.at(-1)!.clientId;
+    }
   }
   listByOwner(ownerId: string): Promise<AppRecord[]> {
     return this.deps.store.apps.listByOwner(ownerId);

@@ -33,6 +33,8 @@ export interface AuditEvent {
   username?: string | undefined;
   actor?: AuditActor | undefined;
   clientId?: string | undefined;
+  /** The group it is about (group.*). */
+  group?: string | undefined;
   method?: string | undefined;
   reason?: string | undefined;
   origin?: AuditOrigin | "operator" | undefined;
@@ -73,6 +75,10 @@ export const AUDIT_TYPES = [
   "app.enabled",
   "app.trusted",
   "app.untrusted",
+  "group.created",
+  "group.deleted",
+  "group.member_added",
+  "group.member_removed",
   "key.rotated",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
@@ -104,6 +110,7 @@ export class AuditLog {
     const actor = e.actor ?? (e.origin === "operator" ? OPERATOR_ACTOR : undefined);
     if (actor) entry.actor = actor;
     if (e.clientId !== undefined) entry.client_id = e.clientId;
+    if (e.group !== undefined) entry.group = e.group;
     if (origin?.address !== undefined) entry.address = origin.address;
     if (origin?.browser !== undefined) entry.browser = origin.browser.slice(0, 256);
     if (origin?.requestId !== undefined) entry.request_id = origin.requestId;

@@ -5,19 +5,26 @@ import { Card, Page, type Ui } from "./layout.js";
 
 type Signed = { username: string; displayName: string };
 
-/** The admin home: who is signed in, and the areas of administration to come. */
+/** The admin home: who is signed in, and the areas of administration. */
 export function AdminHomePage(p: { ui: Ui; user: Signed; csrf: string }) {
   const { t } = p.ui;
   const service = p.ui.service.name;
-  const areas = [t("admin.users"), t("admin.apps"), t("admin.groups"), t("admin.audit")];
+  const areas: Array<[string, string]> = [
+    [t("admin.users"), "/admin/users"],
+    [t("admin.apps"), "/admin/apps"],
+    [t("admin.groups"), "/admin/groups"],
+    [t("admin.audit"), "/admin/audit"],
+  ];
   return (
     <Page ui={p.ui} title={t("admin.title")} user={p.user} csrf={p.csrf}>
       <Card>
         <p class="admin-who">{t("admin.signedInAs", { name: p.user.displayName, service })}</p>
         <p>{t("admin.areasLead")}</p>
         <ul class="list admin-areas">
-          {areas.map((a, i) => (
-            <li key={a}>{i === 0 ? <a href="/admin/users">{a}</a> : i === 3 ? <a href="/admin/audit">{a}</a> : a}</li>
+          {areas.map(([a, href]) => (
+            <li key={a}>
+              <a href={href}>{a}</a>
+            </li>
           ))}
         </ul>
         <p class="muted">{t("admin.cliNote")}</p>

@@ -1,5 +1,6 @@
 // Editing an app on the developers console (docs/pages.md#developers): its name, redirect URLs,
-// post-logout URLs and homepage; the client id, secret, consents and tokens stay.
+// post-logout URLs and homepage; the client id, secret, consents and tokens stay. The admin's app
+// page (/admin/apps/:clientId) shows the same form, sent to its own action.
 import type { AppRecord } from "../store/port.js";
 import { Csrf, Field, type FormProblem, type Ui } from "./layout.js";
 
@@ -19,6 +20,10 @@ export function AppEditForm(p: {
   /** The refused form for this app, and why. */
   form?: EditForm | undefined;
   error?: FormProblem | undefined;
+  /** Where the form goes (the owner's: /developers/:clientId/edit; an admin's: /admin/apps/:clientId/edit). */
+  action?: string | undefined;
+  /** Shown open (the admin's app page). */
+  open?: boolean | undefined;
 }) {
   const { t } = p.ui;
   const id = (f: string) => `edit-${f}-${p.app.clientId}`;
@@ -29,9 +34,9 @@ export function AppEditForm(p: {
     homepage: p.app.homepage ?? "",
   };
   return (
-    <details class="app-edit" open={p.form !== undefined}>
+    <details class="app-edit" open={p.open === true || p.form !== undefined}>
       <summary>{t("dev.edit")}</summary>
-      <form method="post" action={`/developers/${encodeURIComponent(p.app.clientId)}/edit`}>
+      <form method="post" action={p.action ?? `/developers/${encodeURIComponent(p.app.clientId)}/edit`}>
         <Csrf token={p.csrf} />
         <Field
           id={id("name")}

@@ -48,6 +48,8 @@ import { adminHome, adminOnly } from "./admin.js";
 import { adminUsersRoutes } from "./admin-users.js";
 import { adminAuditRoutes } from "./admin-audit.js";
 import { accountActivityRoutes } from "./account-activity.js";
+import { adminAppsRoutes } from "./admin-apps.js";
+import { adminGroupsRoutes } from "./admin-groups.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -154,6 +156,8 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/admin", { get: [adminOnly(deps), adminHome(deps)] });
   adminUsersRoutes(router, deps);
   adminAuditRoutes(router, deps);
+  adminAppsRoutes(router, deps);
+  adminGroupsRoutes(router, deps);
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

@@ -27,6 +27,8 @@ export interface AuditRecord {
   actor?: AuditActor;
   /** The app it is about. */
   client_id?: string;
+  /** The group it is about (group.*: its name). */
+  group?: string;
   /** The client address, the browser (its User-Agent summed up: "Firefox 120 · Linux") and the request id. */
   address?: string;
   browser?: string;

@@ -75,6 +75,10 @@ export const audit: AuditMessages = {
   "audit.type.app.disabled": "Anwendung deaktiviert",
   "audit.type.app.enabled": "Anwendung aktiviert",
   "audit.type.app.trusted": "Anwendung als eigene markiert",
+  "audit.type.group.created": "Gruppe erstellt",
+  "audit.type.group.deleted": "Gruppe gelöscht",
+  "audit.type.group.member_added": "Zu einer Gruppe hinzugefügt",
+  "audit.type.group.member_removed": "Aus einer Gruppe entfernt",
   "audit.type.app.untrusted": "Anwendung nicht mehr als eigene markiert",
   "audit.type.key.rotated": "Signaturschlüssel erneuert",
 };

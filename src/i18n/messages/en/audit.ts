@@ -75,6 +75,10 @@ export const audit = {
   "audit.type.app.disabled": "App disabled",
   "audit.type.app.enabled": "App enabled",
   "audit.type.app.trusted": "App marked first-party",
+  "audit.type.group.created": "Group created",
+  "audit.type.group.deleted": "Group deleted",
+  "audit.type.group.member_added": "Added to a group",
+  "audit.type.group.member_removed": "Removed from a group",
   "audit.type.app.untrusted": "App no longer first-party",
   "audit.type.key.rotated": "Signing keys rotated",
 } as const;

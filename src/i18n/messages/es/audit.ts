@@ -74,6 +74,10 @@ export const audit: AuditMessages = {
   "audit.type.app.disabled": "Aplicación desactivada",
   "audit.type.app.enabled": "Aplicación activada",
   "audit.type.app.trusted": "Aplicación marcada como propia",
+  "audit.type.group.created": "Grupo creado",
+  "audit.type.group.deleted": "Grupo eliminado",
+  "audit.type.group.member_added": "Añadido a un grupo",
+  "audit.type.group.member_removed": "Quitado de un grupo",
   "audit.type.app.untrusted": "Aplicación ya no marcada como propia",
   "audit.type.key.rotated": "Claves de firma renovadas",
 };

@@ -75,6 +75,10 @@ export const audit: AuditMessages = {
   "audit.type.app.disabled": "Application désactivée",
   "audit.type.app.enabled": "Application réactivée",
   "audit.type.app.trusted": "Application marquée interne",
+  "audit.type.group.created": "Groupe créé",
+  "audit.type.group.deleted": "Groupe supprimé",
+  "audit.type.group.member_added": "Ajouté à un groupe",
+  "audit.type.group.member_removed": "Retiré d’un groupe",
   "audit.type.app.untrusted": "Application plus marquée interne",
   "audit.type.key.rotated": "Clés de signature renouvelées",
 };

@@ -74,6 +74,10 @@ export const audit: AuditMessages = {
   "audit.type.app.disabled": "アプリ無効化",
   "audit.type.app.enabled": "アプリ有効化",
   "audit.type.app.trusted": "アプリを自社製に設定",
+  "audit.type.group.created": "グループ作成",
+  "audit.type.group.deleted": "グループ削除",
+  "audit.type.group.member_added": "グループに追加",
+  "audit.type.group.member_removed": "グループから削除",
   "audit.type.app.untrusted": "アプリの自社製設定を解除",
   "audit.type.key.rotated": "署名鍵の更新",
 };

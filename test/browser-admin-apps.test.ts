@@ -1,0 +1,136 @@
+// CONTRACT §14 "Apps" and "Groups" in real headless Chromium: every new admin page (the app list
+// and an app's page, the group list, a group's page with a refused form, the delete confirm step)
+// passes axe in light and dark and fits 360 px; with the keyboard alone an admin marks an app
+// first-party (confirming it's them on the way) and adds a member to a group.
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
+import { describeBackends } from "./support/backends.js";
+import { collectProblems, launchChromium } from "./support/browser.js";
+import { PageClient, registerApp } from "./support/pages.js";
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const PASSWORD = "correct horse battery";
+
+/** axe-core's violations on the page as it is now (injected through the debugger, as CSP forbids inline script). */
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  const found = await page.evaluate(() =>
+    (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+    }),
+  );
+  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** Tabs until `selector` has the focus (at most 60 presses); fails naming it otherwise. */
+async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+describeBackends(
+  "The admin's apps and groups in a browser",
+  (backend) => {
+    let browser: Browser;
+    before(async function () {
+      this.timeout(60_000);
+      browser = await launchChromium(this);
+    });
+    after(async () => {
+      await browser?.close();
+    });
+
+    it("When an admin opens each new page, then axe finds nothing in light or dark and nothing scrolls sideways at 360 px; with the keyboard they mark an app first-party and add a member", async function () {
+      this.timeout(120_000);
+      const node = await backend.startNode({ ADMIN_REQUIRE_2FA: "false" });
+      const services = node.server.services;
+      await new PageClient(node.url).signUp("ada", PASSWORD, "Ada Admin");
+      await services.accounts.setAdmin((await services.accounts.byUsername("ada"))!.id, true);
+      const dev = new PageClient(node.url);
+      await dev.signUp("devon", PASSWORD);
+      const app = await registerApp(dev, ["https://app.example/cb"], "Pixel Pets");
+      await services.groups.create("staff");
+      await services.groups.create("ops");
+
+      const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+      const page = await context.newPage();
+      const problems = collectProblems(page);
+      await page.goto(`${node.url}/signin?return_to=%2Fadmin`);
+      await page.fill("#username", "ada");
+      await page.fill("#password", PASSWORD);
+      await Promise.all([page.waitForURL(`${node.url}/admin`), page.click("main button[type=submit]")]);
+
+      const appPath = `/admin/apps/${app.clientId}`;
+      const check = async (path: string) => {
+        if (path) await page.goto(`${node.url}${path}`);
+        await page.setViewportSize({ width: 1024, height: 800 });
+        for (const scheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          expect(await violations(page), `${path || page.url()} ${scheme}`).to.deep.equal([]);
+        }
+        await page.setViewportSize({ width: 360, height: 740 });
+        const wide = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(wide, `${path || page.url()} at 360 px`).to.equal(0);
+        await page.setViewportSize({ width: 1024, height: 800 });
+      };
+      for (const path of [
+        "/admin",
+        "/admin/apps",
+        appPath,
+        "/admin/groups",
+        "/admin/groups/staff",
+        "/admin/groups/staff/delete",
+      ]) {
+        await check(path);
+      }
+
+      // The keyboard: the first-party toggle, "Confirm it's you", back on the app's page, again.
+      await page.goto(`${node.url}${appPath}`);
+      await tabTo(page, `form[action="${appPath}/trusted"] button`);
+      await Promise.all([page.waitForURL(/\/confirm\?/), page.keyboard.press("Enter")]);
+      await page.fill("#password", PASSWORD);
+      await Promise.all([page.waitForURL(`${node.url}${appPath}`), page.press("#password", "Enter")]);
+      await tabTo(page, `form[action="${appPath}/trusted"] button`);
+      await Promise.all([page.waitForURL(`${node.url}${appPath}?done=trusted`), page.keyboard.press("Enter")]);
+      expect(await page.textContent(".admin-app-trusted")).to.equal("Yes");
+      expect((await services.apps.byClientId(app.clientId))!.trusted).to.equal(true);
+      await check("");
+
+      // A member by username: an unknown one is refused (the page passes axe with the error), then devon.
+      await page.goto(`${node.url}/admin/groups/staff`);
+      await tabTo(page, "#username");
+      await page.keyboard.type("nobody-here");
+      await Promise.all([page.waitForURL(`${node.url}/admin/groups/staff/members`), page.keyboard.press("Enter")]);
+      expect(await page.textContent("main [role=alert]")).to.contain("There is no user with this username");
+      await check("");
+      await page.goto(`${node.url}/admin/groups/staff`);
+      await tabTo(page, "#username");
+      await page.keyboard.type("devon");
+      await Promise.all([page.waitForURL(`${node.url}/admin/groups/staff?done=added`), page.keyboard.press("Enter")]);
+      expect(await page.locator("main .admin-group-members li").count()).to.equal(1);
+      await check("");
+      // The one refusal above answered 400, as it should; nothing else went wrong.
+      expect(problems).to.deep.equal([
+        "console: Failed to load resource: the server responded with a status of 400 (Bad Request)",
+      ]);
+      await context.close();
+    });
+  },
+  ["memory"],
+);
