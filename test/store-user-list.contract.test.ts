@@ -145,6 +145,26 @@ describeStoreContract("Store contract: the list of users", (backend) => {
     expect((await all(500)).length).to.equal(1200);
   });
 
+  it("When a query is broad (more index entries than a search reads), then it pages the same users in the same order", async function () {
+    this.timeout(120_000);
+    // 5,100 users of one word "Common": two entries each ("common" and "common <n>"), over the cap
+    // of 10,000, so the store walks the username index instead of the index of words.
+    const made = Array.from({ length: 5100 }, (_, i) =>
+      user(`c${i}`, `cu${String(i).padStart(4, "0")}`, { displayName: `Common ${i}` }),
+    );
+    for (let i = 0; i < made.length; i += 500)
+      await Promise.all(made.slice(i, i + 500).map((u) => store.accounts.create(u)));
+    await store.accounts.create(user("x1", "zz-other", { displayName: "Uncommon" }));
+    const first = names(await store.accounts.list({ limit: 50, query: "common" }));
+    expect(first).to.deep.equal(made.slice(0, 50).map((u) => u.username));
+    const later = names(await store.accounts.list({ limit: 50, query: "common", after: "cu5080" }));
+    expect(later).to.deep.equal(made.slice(5081).map((u) => u.username));
+    // A narrow query among them still reads the index: "common 51" begins 11 users' names.
+    expect(await all(50, "common 51")).to.deep.equal(
+      made.filter((_, i) => `${i}`.startsWith("51")).map((u) => u.username),
+    );
+  });
+
   it("When 50 users sign up at once (some with one name) and some are deleted, then the list holds exactly those that remain", async () => {
     const tries = Array.from({ length: 50 }, (_, i) => user(`u${i}`, `n${i % 40}`));
     const created = await Promise.all(tries.map((u) => store.accounts.create(u)));
