@@ -83,13 +83,16 @@ describeBackends("CLI: admins and the list of users", function (this: Mocha.Suit
     expect(lines((await sigil("users", "list")).out).map((u) => u.admin)).to.deep.equal([true]);
   });
 
-  it("When users list gets --query, then only users whose username or display name holds it come (any case); none prints nothing", async () => {
+  it("When users list gets --query, then only users one of whose words (username, display name) begins with it come (any case); none prints nothing", async () => {
     await create("ann", "--display-name", "Ann Smith");
     await create("bob");
     await create("csmith");
     const r = await sigil("users", "list", "--query", " SMITH ");
     expect(r.code, r.err).to.equal(0);
-    expect(lines(r.out).map((u) => u.username)).to.deep.equal(["ann", "csmith"]);
+    // A word's beginning, not a substring (docs/choices.md): csmith is found by "cs", not "smith".
+    expect(lines(r.out).map((u) => u.username)).to.deep.equal(["ann"]);
+    const cs = await sigil("users", "list", "--query", "CS");
+    expect(lines(cs.out).map((u) => u.username)).to.deep.equal(["csmith"]);
     const none = await sigil("users", "list", "--query", "nobody");
     expect([none.code, none.out, none.err]).to.deep.equal([0, "", ""]);
   });

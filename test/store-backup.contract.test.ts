@@ -178,6 +178,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await collect(store)).to.deep.equal([]);
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
     expect(await store.accounts.list({ limit: 10 })).to.deep.equal([]);
+    expect(await store.accounts.list({ limit: 10, query: "ulla" })).to.deep.equal([]);
 
     const counts = await restoreItems(store, from(before), HOUR);
     expect(counts.dropped).to.equal(0);
@@ -201,6 +202,9 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       ["dora", undefined],
       ["ulla", true],
     ]);
+    // The search of users finds the restored users by their words again (its index is rebuilt).
+    expect((await store.accounts.list({ limit: 10, query: "ulla@example" })).map((u) => u.id)).to.deep.equal(["u1"]);
+    expect((await store.accounts.list({ limit: 10, query: "dor" })).map((u) => u.username)).to.deep.equal(["dora"]);
     expect([...(await store.accounts.picture("u1"))!]).to.deep.equal([137, 80, 78, 71, 0, 255]);
     expect(await store.email.usersByEmail("ulla@example.com")).to.deep.equal(["u1"]);
     expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);

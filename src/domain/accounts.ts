@@ -1,7 +1,14 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited, type MessageRef, type PlainErrorId } from "../errors.js";
-import { isDisabled, type AttemptLimiter, type SessionSummary, type Store, type UserRecord } from "../store/port.js";
+import {
+  isDisabled,
+  normalizeSearch,
+  type AttemptLimiter,
+  type SessionSummary,
+  type Store,
+  type UserRecord,
+} from "../store/port.js";
 import { LIMITS } from "./limits.js";
 import { codePointLength } from "./text.js";
 import { Passwords } from "./passwords.js";
@@ -152,12 +159,13 @@ export class Accounts {
   }
 
   /**
-   * A page of users in username order after `after`, matching query (username, display name or
-   * email, without regard to case; trimmed, at most USER_QUERY_MAX characters: a FormError beyond).
+   * A page of users in username order after `after`, matching query (the beginning of a word of the
+   * username, display name or email, without regard to case: store/user-search.ts; trimmed, at most
+   * USER_QUERY_MAX characters: a FormError beyond).
    */
   list(opts: { query?: string | undefined; after?: string | undefined; limit: number }): Promise<UserRecord[]> {
-    const query = (opts.query ?? "").trim().toLowerCase();
-    if (query.length > USER_QUERY_MAX) throw new FormError("err.queryTooLong", 400);
+    if ((opts.query ?? "").trim().length > USER_QUERY_MAX) throw new FormError("err.queryTooLong", 400);
+    const query = normalizeSearch(opts.query ?? "");
     return this.store.accounts.list({
       limit: opts.limit,
       ...(query ? { query } : {}),

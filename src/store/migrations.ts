@@ -15,7 +15,7 @@ import type { Store } from "./port.js";
 import { StoreRefusedError } from "./refused.js";
 
 /** The data version this code reads and writes. */
-export const CURRENT_DATA_VERSION = 3;
+export const CURRENT_DATA_VERSION = 4;
 
 /** The version of a store that records none (empty, or written before versions were recorded). */
 export const UNVERSIONED_DATA_VERSION = 1;
@@ -71,8 +71,32 @@ const indexApps: Migration = {
   },
 };
 
+/**
+ * 3 → 4: a search of users (AccountStore.list with a query) reads an index of search words
+ * (store/user-search.ts), which no store of version 3 has (embedded: the table user-search; Redis:
+ * <prefix>:{user-search}); every stored user's words are put in it, a batch of users at a time.
+ */
+const indexUserSearch: Migration = {
+  from: 3,
+  to: 4,
+  what: "index the users' search words (the search of users)",
+  async run(store, { signal }) {
+    let batch: Promise<void>[] = [];
+    // A backup's items begin with every user (BACKUP_KINDS): read up to the first other item.
+    for await (const item of store.backup.items()) {
+      if (signal.aborted || item.kind !== "user") break;
+      batch.push(store.accounts.reindex(item.user));
+      if (batch.length >= 200) {
+        await Promise.all(batch);
+        batch = [];
+      }
+    }
+    await Promise.all(batch);
+  },
+};
+
 /** Every migration, in order; each `to` is the next one's `from`, the last one's is CURRENT_DATA_VERSION. */
-export const MIGRATIONS: readonly Migration[] = [indexUsernames, indexApps];
+export const MIGRATIONS: readonly Migration[] = [indexUsernames, indexApps, indexUserSearch];
 
 export interface MigrateOptions {
   /** The code's version and migrations (tests inject their own). */

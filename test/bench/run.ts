@@ -12,7 +12,7 @@
 // BENCH_SOLVE_RATE, BENCH_SOCKETS, BENCH_KILL_SECONDS (4 s of load around the SIGKILL), BENCH_KILL_CLIENTS (20); fanout —
 // BENCH_FANOUT_SOCKETS (1500, a third on each of three nodes; a comma-separated list measures each
 // size), BENCH_FANOUT_RATE (5 events/s); stores — BENCH_TOKEN_CODES (the LMDB, in-process and Redis
-// stores side by side, then 100,000 accounts). Not in the default run: idle (`npm run bench:idle`) —
+// stores side by side, then 100,000 accounts); search — BENCH_SEARCH_USERS (100,000 users); audit — BENCH_TOKEN_CODES. Not in the default run: idle (`npm run bench:idle`) —
 // BENCH_IDLE_SOCKETS (45000 over three nodes), BENCH_IDLE_PER_CLIENT (15000 sockets per client process).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +28,8 @@ import { recoveryBench } from "./recovery.js";
 import { oidcBench, oidcEs256Bench, signinBench } from "./signin.js";
 import { ownedBench } from "./owned.js";
 import { storesBench } from "./stores.js";
+import { searchBench } from "./search.js";
+import { auditBench } from "./audit.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { failure, formatMarkdown, formatTable, type Row } from "./lib/report.js";
@@ -42,6 +44,8 @@ const MODULES: BenchModule[] = [
   recoveryBench,
   fanoutBench,
   storesBench,
+  searchBench,
+  auditBench,
 ];
 /** Modules that take minutes: run only when BENCH_ONLY names them (`npm run bench:idle`). */
 const ON_REQUEST: BenchModule[] = [idleBench];

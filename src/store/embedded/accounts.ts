@@ -1,18 +1,34 @@
-// The embedded store's accounts: users, the username index (ordered: it pages users by name) and
-// pictures, in tables.
+// The embedded store's accounts: users, the username index (ordered: it pages users by name), the
+// index of search words (store/user-search.ts: keys [first character, word, username, id], written
+// in the same step as the record, so it is always exact) and pictures, in tables.
 import type { AccountStore, UserChange, UserListOptions, UserRecord } from "../port.js";
 import { USER_LIST_BATCH, changedUser, userMatches } from "../port.js";
-import type { Engine } from "./engine.js";
+import { SEARCH_ENTRY_CAP, SEARCH_WORD_MAX, indexWords, pageOfHits, type SearchHit } from "../user-search.js";
+import type { Engine, KeyPart } from "./engine.js";
+
+/** A word's first character (a whole code point): its group of keys in the search table. */
+const firstChar = (word: string): string => String.fromCodePoint(word.codePointAt(0) ?? 0);
+const searchKey = (word: string, user: UserRecord): KeyPart[] => [firstChar(word), word, user.username, user.id];
 
 export class EmbeddedAccounts implements AccountStore {
   private readonly users;
   private readonly names;
   private readonly pictures;
+  private readonly search;
 
   constructor(private readonly engine: Engine) {
     this.users = engine.table<UserRecord>("users");
     this.names = engine.table<string>("usernames");
     this.pictures = engine.table<Uint8Array>("pictures");
+    this.search = engine.table<1>("user-search");
+  }
+
+  /** Inside write(): the user's search words, from `before`'s (none: a new user) to `after`'s (none: deleted). */
+  private indexSearch(before: UserRecord | undefined, after: UserRecord | undefined): void {
+    const old = before ? indexWords(before) : [];
+    const next = after ? indexWords(after) : [];
+    for (const w of old) if (!after || !next.includes(w)) this.search.remove(searchKey(w, before!));
+    for (const w of next) this.search.put(searchKey(w, after!), 1);
   }
 
   create(user: UserRecord): Promise<boolean> {
@@ -20,6 +36,7 @@ export class EmbeddedAccounts implements AccountStore {
       if (this.names.has(user.username)) return false;
       this.names.put(user.username, user.id);
       this.users.put(user.id, user);
+      this.indexSearch(undefined, user);
       return true;
     });
   }
@@ -35,13 +52,18 @@ export class EmbeddedAccounts implements AccountStore {
       const current = this.users.get(id);
       if (!current) return null;
       const next = changedUser(current, change);
-      if (next) this.users.put(id, next);
+      if (next) {
+        this.users.put(id, next);
+        this.indexSearch(current, next);
+      }
       return next ?? current;
     });
   }
   delete(user: UserRecord) {
     return this.engine.write(() => {
+      const stored = this.users.get(user.id);
       const had = this.users.remove(user.id);
+      if (stored) this.indexSearch(stored, undefined);
       if (this.names.get(user.username) === user.id) this.names.remove(user.username);
       this.pictures.remove(user.id);
       return had;
@@ -55,6 +77,11 @@ export class EmbeddedAccounts implements AccountStore {
     return p === undefined ? null : Buffer.from(p);
   }
   async list({ query, after, limit }: UserListOptions) {
+    if (query) {
+      const hits = this.hits(query);
+      if (hits)
+        return pageOfHits(hits, query, after, limit, async (ids) => ids.map((id) => this.users.get(id) ?? null));
+    }
     const out: UserRecord[] = [];
     let cursor = after;
     while (out.length < limit) {
@@ -70,7 +97,30 @@ export class EmbeddedAccounts implements AccountStore {
     }
     return out;
   }
-  async reindex(): Promise<void> {
-    // The username table is the index: written with every user.
+  /**
+   * The entries whose word begins with query, read in one range of its first character's keys
+   * (U+10FFFF after the query: above every character that may follow it); null when more than
+   * SEARCH_ENTRY_CAP (a broad query).
+   */
+  private hits(query: string): SearchHit[] | null {
+    const prefix = query.slice(0, SEARCH_WORD_MAX);
+    const first = firstChar(prefix);
+    const entries = this.search.range([first], {
+      after: [first, prefix],
+      before: [first, `${prefix}\u{10FFFF}`],
+      limit: SEARCH_ENTRY_CAP + 1,
+    });
+    if (entries.length > SEARCH_ENTRY_CAP) return null;
+    const out: SearchHit[] = [];
+    for (const { key } of entries)
+      if (String(key[1]).startsWith(prefix)) out.push({ username: String(key[2]), id: String(key[3]) });
+    return out;
+  }
+  reindex(user: UserRecord): Promise<void> {
+    // The username table is written with every user; the search words since data version 4.
+    return this.engine.write(() => {
+      const stored = this.users.get(user.id);
+      if (stored) this.indexSearch(undefined, stored);
+    });
   }
 }

@@ -61,37 +61,32 @@ export interface AccountStore {
   picture(id: string): Promise<Buffer | null>;
   /**
    * A page of users in username order (the CLI's users list, an admin's user list): at most
-   * limit users whose username comes after `after` (none: from the first) and, with query, whose
-   * username, display name or email holds it (query lower-cased by the caller; matched without
-   * regard to case). Fewer than limit: there are no more. Both stores walk an ordered index of
-   * usernames (no full sort), so a page without query reads about limit records.
+   * limit users whose username comes after `after` (none: from the first) and, with query, that
+   * the query finds: it begins a word of their username, display name or email (normalized by the
+   * caller, store/user-search.ts). Fewer than limit: there are no more. Both stores walk an
+   * ordered index of usernames (no full sort), so a page without query reads about limit records;
+   * a query reads the index of search words, then only the records it points at.
    */
   list(opts: UserListOptions): Promise<UserRecord[]>;
   /**
-   * Puts a stored user in the index list() walks, when it is not there (data version 2's
-   * migration: a Redis store of version 1 has no such index). Idempotent; nothing for a user no
-   * longer stored. The embedded store's index is its username table: nothing to do.
+   * Puts a stored user in the indexes list() reads, when it is not there (data version 2's
+   * migration: a Redis store of version 1 has no username index; version 4's: no store before it
+   * has the index of search words). Idempotent; reads the stored record (user names which);
+   * nothing for a user no longer stored.
    */
   reindex(user: UserRecord): Promise<void>;
 }
 
 export interface UserListOptions {
-  /** Lower-cased; empty or absent: every user. */
+  /** Normalized (store/user-search.ts normalizeSearch); empty or absent: every user. */
   query?: string;
   /** The last username of the previous page (exclusive). */
   after?: string;
   limit: number;
 }
 
-/** Whether the user matches a lower-cased query (UserListOptions.query): both stores. */
-export function userMatches(user: UserRecord, query: string | undefined): boolean {
-  if (!query) return true;
-  return (
-    user.username.includes(query) ||
-    user.displayName.toLowerCase().includes(query) ||
-    (user.email ?? "").toLowerCase().includes(query)
-  );
-}
+/** Whether the user matches a normalized query (UserListOptions.query): prefix of a word (store/user-search.ts). */
+export { normalizeSearch, userMatches } from "../user-search.js";
 
 /** How many index entries a store reads at a time while a query skips users that do not match. */
 export const USER_LIST_BATCH = 500;

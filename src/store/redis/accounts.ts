@@ -1,5 +1,6 @@
 // The Redis store's accounts: users (JSON strings), usernames (SET NX keeps them unique), the sorted
-// set of usernames that pages them (keys.usernameIndex) and pictures.
+// set of usernames that pages them (keys.usernameIndex), the sorted set of search words
+// (keys.userSearch, store/user-search.ts) and pictures.
 import { luaScript, runScript } from "./scripts.js";
 import { parse } from "./json.js";
 import { guarded } from "./guarded.js";
@@ -7,6 +8,14 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import type { AccountStore, UserChange, UserListOptions, UserRecord } from "../port.js";
 import { USER_LIST_BATCH, changedUser, userMatches } from "../port.js";
+import {
+  SEARCH_ENTRY_CAP,
+  SEARCH_WORD_MAX,
+  indexWords,
+  pageOfHits,
+  sameWords,
+  type SearchHit,
+} from "../user-search.js";
 
 /** Deletes KEYS[1] when it holds ARGV[1]. */
 const DEL_IF = luaScript(
@@ -22,6 +31,9 @@ const SET_IF = luaScript(
 
 /** A user's entry in keys.usernameIndex: "\0" sorts before every character a username may hold. */
 const indexEntry = (user: { username: string; id: string }) => `${user.username}\0${user.id}`;
+
+/** A user's entries in keys.userSearch: "<word>\0<username>\0<id>" ("\0" is in none of them). */
+const searchEntries = (user: UserRecord) => indexWords(user).map((w) => `${w}\0${user.username}\0${user.id}`);
 
 /**
  * How often an update reads again before giving up: each failed attempt means another write of the
@@ -42,14 +54,20 @@ export class RedisAccounts implements AccountStore {
       // Indexed before the record is written: a list skips an entry whose record is not there yet,
       // and the index never misses a stored user.
       await guarded(() => this.redis.zadd(this.keys.usernameIndex, 0, indexEntry(user)));
+      await this.addWords(user);
       await guarded(() => this.redis.set(this.keys.user(user.id), JSON.stringify(user)));
     } catch (err) {
       // Free the name again so a failed sign-up does not hold it (best effort: Redis is failing).
       await this.redis.zrem(this.keys.usernameIndex, indexEntry(user)).catch(() => undefined);
+      await this.redis.zrem(this.keys.userSearch, ...searchEntries(user)).catch(() => undefined);
       await this.redis.del(this.keys.username(user.username)).catch(() => undefined);
       throw err;
     }
     return true;
+  }
+  private async addWords(user: UserRecord): Promise<void> {
+    const entries = searchEntries(user);
+    await guarded(() => this.redis.zadd(this.keys.userSearch, ...entries.flatMap((e) => [0, e])));
   }
   async byId(id: string) {
     return parse<UserRecord>(await guarded(() => this.redis.get(this.keys.user(id))));
@@ -61,6 +79,12 @@ export class RedisAccounts implements AccountStore {
   /**
    * Optimistic: read the record, change it, and write it with one script only while the key still
    * holds what was read (compare-and-set); when another write came between, read again.
+   *
+   * The search words (another shard on a Cluster: not in the script) are kept so that the index
+   * never misses a stored word: the new words are added before the write, the old ones removed
+   * after it, then the words of the record as stored then are added again. Of updates at once, the
+   * one whose removal comes last reads, after it, the record every write left, and adds its words.
+   * A word left over is harmless: a query checks every record it reads (store/user-search.ts).
    */
   async update(id: string, change: UserChange) {
     const key = this.keys.user(id);
@@ -70,14 +94,28 @@ export class RedisAccounts implements AccountStore {
       const current = JSON.parse(raw) as UserRecord;
       const next = changedUser(current, change);
       if (!next) return current;
+      const words = !sameWords(current, next);
+      if (words) await this.addWords(next);
       const written = await guarded(() => runScript(this.redis, SET_IF, key, raw, JSON.stringify(next)));
-      if (written === 1) return next;
+      if (written === 1) {
+        if (words) {
+          const keep = new Set(searchEntries(next));
+          const gone = searchEntries(current).filter((e) => !keep.has(e));
+          if (gone.length) await guarded(() => this.redis.zrem(this.keys.userSearch, ...gone));
+          const now = await this.byId(id);
+          if (now) await this.addWords(now);
+        }
+        return next;
+      }
       if (attempt >= MAX_ATTEMPTS) throw new Error(`user ${id}: too many writes at once`);
     }
   }
   async delete(user: UserRecord) {
+    const stored = await this.byId(user.id);
     const gone = await guarded(() => this.redis.del(this.keys.user(user.id)));
     await guarded(() => this.redis.zrem(this.keys.usernameIndex, indexEntry(user)));
+    const words = [...new Set([...searchEntries(user), ...(stored ? searchEntries(stored) : [])])];
+    await guarded(() => this.redis.zrem(this.keys.userSearch, ...words));
     // The name is freed only while it still names this user (one key: GET and DEL in one script).
     await guarded(() => runScript(this.redis, DEL_IF, this.keys.username(user.username), user.id));
     await guarded(() => this.redis.del(this.keys.picture(user.id)));
@@ -94,6 +132,10 @@ export class RedisAccounts implements AccountStore {
    * that name and before the next name), reading the records of a batch at once.
    */
   async list({ query, after, limit }: UserListOptions) {
+    if (query) {
+      const hits = await this.hits(query);
+      if (hits) return pageOfHits(hits, query, after, limit, (ids) => this.readUsers(ids));
+    }
     const out: UserRecord[] = [];
     let start = after === undefined ? "-" : `(${after}\x01`;
     while (out.length < limit) {
@@ -113,8 +155,30 @@ export class RedisAccounts implements AccountStore {
     }
     return out;
   }
+  private async readUsers(ids: string[]): Promise<(UserRecord | null)[]> {
+    const raws = await Promise.all(ids.map((id) => guarded(() => this.redis.get(this.keys.user(id)))));
+    return raws.map((raw) => parse<UserRecord>(raw));
+  }
+  /**
+   * The entries whose word begins with query (ZRANGEBYLEX from "[<query>" to "(<query>\xff": no
+   * UTF-8 byte is 0xff); null when more than SEARCH_ENTRY_CAP (a broad query).
+   */
+  private async hits(query: string): Promise<SearchHit[] | null> {
+    const prefix = query.slice(0, SEARCH_WORD_MAX);
+    const end = Buffer.concat([Buffer.from(`(${prefix}`), Buffer.from([0xff])]);
+    const entries = await guarded(() =>
+      this.redis.zrangebylex(this.keys.userSearch, `[${prefix}`, end, "LIMIT", 0, SEARCH_ENTRY_CAP + 1),
+    );
+    if (entries.length > SEARCH_ENTRY_CAP) return null;
+    return entries.map((e) => {
+      const [, username = "", id = ""] = e.split("\0");
+      return { username, id };
+    });
+  }
   async reindex(user: UserRecord): Promise<void> {
-    if ((await guarded(() => this.redis.exists(this.keys.user(user.id)))) === 0) return;
-    await guarded(() => this.redis.zadd(this.keys.usernameIndex, 0, indexEntry(user)));
+    const stored = await this.byId(user.id);
+    if (!stored) return;
+    await guarded(() => this.redis.zadd(this.keys.usernameIndex, 0, indexEntry(stored)));
+    await this.addWords(stored);
   }
 }

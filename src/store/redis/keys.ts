@@ -45,6 +45,13 @@ export function keyspace(prefix: string) {
      * deletion removes exactly its own entry, never that of a new user of the same name.
      */
     usernameIndex: `${prefix}:{usernames}`,
+    /**
+     * Sorted set (score 0, lexical order): "<word>\0<username>\0<user id>" for every search word of
+     * every user (store/user-search.ts), the index a user search reads (AccountStore.list with a
+     * query). One key under one hash tag, so one shard on a Cluster (as usernameIndex): a query is
+     * one ZRANGEBYLEX; at 100,000 users it holds about half a million short members.
+     */
+    userSearch: `${prefix}:{user-search}`,
     /** Sorted set (score 0, lexical order): every app's client id; AppStore.list walks it. */
     appIndex: `${prefix}:{apps}`,
     /** String: user id, by lower-cased username (SET NX makes usernames unique). */
