@@ -74,6 +74,9 @@ export const AUDIT_TYPES = [
   "app.trusted",
   "app.untrusted",
   "key.rotated",
+  "invitation.created",
+  "invitation.revoked",
+  "invitation.used",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

@@ -20,6 +20,9 @@ export function AdminHomePage(p: { ui: Ui; user: Signed; csrf: string }) {
             <li key={a}>{i === 0 ? <a href="/admin/users">{a}</a> : a}</li>
           ))}
         </ul>
+        <p>
+          <a href="/admin/invitations">{t("admin.invitations")}</a>
+        </p>
         <p class="muted">{t("admin.cliNote")}</p>
       </Card>
     </Page>

@@ -46,6 +46,7 @@ import {
 import { confirm, confirmPage, freshProof } from "./step-up.js";
 import { adminHome, adminOnly } from "./admin.js";
 import { adminUsersRoutes } from "./admin-users.js";
+import { adminInvitationsRoutes } from "./admin-invitations.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -150,6 +151,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   // The administration console (admin.ts): every page passes adminOnly, every action adminAction.
   route(router, "/admin", { get: [adminOnly(deps), adminHome(deps)] });
   adminUsersRoutes(router, deps);
+  adminInvitationsRoutes(router, deps);
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

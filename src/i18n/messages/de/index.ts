@@ -1,6 +1,7 @@
 // Deutsch. Typed by the English catalog: a missing key is a type error.
 import type { Messages } from "../en/index.js";
 import { mailApi } from "./mail-api.js";
+import { invitations } from "./invitations.js";
 import { pages } from "./pages.js";
 
-export const de: Messages = { ...pages, ...mailApi };
+export const de: Messages = { ...pages, ...mailApi, ...invitations };

@@ -3,9 +3,10 @@
 // placeholders too). `{name}` marks a value filled in when the page is rendered.
 // The catalog is kept in two parts (pages.ts, mail-api.ts) so that each file fits on a screen.
 import { mailApi } from "./mail-api.js";
+import { invitations } from "./invitations.js";
 import { pages } from "./pages.js";
 
-export const en = { ...pages, ...mailApi } as const;
+export const en = { ...pages, ...mailApi, ...invitations } as const;
 
 /** Every key of the catalogs. */
 export type MessageKey = keyof typeof en;
@@ -13,5 +14,7 @@ export type MessageKey = keyof typeof en;
 export type Messages = Readonly<Record<MessageKey, string>>;
 /** A language's part 1 (pages.ts): every key of English's, each a string. */
 export type PagesMessages = Readonly<Record<keyof typeof pages, string>>;
+/** A language's part 3 (invitations.ts). */
+export type InvitationsMessages = Readonly<Record<keyof typeof invitations, string>>;
 /** A language's part 2 (mail-api.ts). */
 export type MailApiMessages = Readonly<Record<keyof typeof mailApi, string>>;

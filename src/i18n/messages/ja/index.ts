@@ -1,6 +1,7 @@
 // 日本語. Typed by the English catalog: a missing key is a type error.
 import type { Messages } from "../en/index.js";
 import { mailApi } from "./mail-api.js";
+import { invitations } from "./invitations.js";
 import { pages } from "./pages.js";
 
-export const ja: Messages = { ...pages, ...mailApi };
+export const ja: Messages = { ...pages, ...mailApi, ...invitations };
