@@ -11,7 +11,7 @@ export const invitations: InvitationsMessages = {
     "Les nouveaux comptes sur {service} se créent avec un lien d’invitation. Demandez-en un à un administrateur.",
   "signup.invitedFor": "Cette invitation est destinée à {email} : utilisez cette adresse.",
   "admin.invitations": "Invitations : créer des liens d’inscription à usage unique.",
-  "adminInvitations.title": "Invitations",
+  "adminInvitations.title": "Invitations d’inscription",
   "adminInvitations.lead":
     "Chaque lien d’invitation crée un seul compte et fonctionne 7 jours. Le lien n’est affiché qu’une fois, à sa création.",
   "adminInvitations.notInviteMode":
