@@ -9,6 +9,8 @@ import { keyedHash, randomId, randomToken } from "./secrets.js";
 import type { InvitationRecord, Store } from "../store/port.js";
 
 export const INVITATION_DAYS = 7;
+/** InvitationRecord.createdBy of an invitation the CLI made. */
+export const BY_OPERATOR = "operator";
 const TOKEN_MAX = 100;
 
 /** A used, revoked, ended or unknown invitation: the page says so (410: it is gone). */

@@ -5,6 +5,7 @@
 // you"); each action is in the audit log (invitation.created / .revoked), never with the link.
 import type { Request, RequestHandler, Response, Router } from "express";
 import { FormError } from "../../domain/accounts.js";
+import { BY_OPERATOR } from "../../domain/invitations.js";
 import { AdminInvitationsPage, type InvitationRow } from "../../views/admin-invitations.js";
 import { route } from "../route.js";
 import { adminAction, adminOf, adminOnly } from "./admin.js";
@@ -15,9 +16,6 @@ import { pageUi } from "./ui.js";
 import { changeOrigin } from "./user-agent.js";
 
 const PATH = "/admin/invitations";
-
-/** Who made an invitation made by the CLI (InvitationRecord.createdBy). */
-export const BY_OPERATOR = "operator";
 
 type Extra = { link?: string; notice?: string; problem?: { text: string; field?: string | undefined }; email?: string };
 
