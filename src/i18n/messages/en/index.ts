@@ -1,7 +1,7 @@
 // English: the reference catalog. Every other language is typed `Messages`, derived from this
 // one, so a key missing from a translation is a type error (test/i18n.test.ts checks the
 // placeholders too). `{name}` marks a value filled in when the page is rendered.
-// The catalog is kept in two parts (pages.ts, mail-api.ts) so that each file fits on a screen.
+// The catalog is kept in three parts (pages.ts, mail-api.ts, invitations.ts) so that each file fits on a screen.
 import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
 import { pages } from "./pages.js";
