@@ -30,7 +30,7 @@ describe("Sign-up policy settings", () => {
     });
     expect(bad({ SIGNUP: "maybe" }))
       .to.contain("SIGNUP")
-      .and.contain("must be open or closed");
+      .and.contain("must be open, invite or closed");
     expect(bad({ SIGNUP: "CLOSED" })).to.contain("SIGNUP");
     expect(bad({ APP_REGISTRATION: "nobody" }))
       .to.contain("APP_REGISTRATION")

@@ -114,6 +114,16 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     await store.groups.create({ name: "ops", createdAt: now });
     await store.groups.addMember("ops", "u1");
     await store.groups.create({ name: "empty", createdAt: now });
+    // A pending sign-up invitation (only its token's hash is stored).
+    const invitation = {
+      id: "inv1",
+      tokenHash: "th1",
+      email: "ann@example.org",
+      createdBy: "u1",
+      createdAt: now,
+      expiresAt: now + 7 * 86_400_000,
+    };
+    await store.invitations.save(invitation);
     await store.challenges.create("c1", { question: "q", answerHash: "ah", owner: "app1", createdAt: now }, HOUR);
     // A grant with a chain rotated twice, and its access token; a revoked grant and its token.
     const code = { clientId: "app1", userId: "u1", redirectUri: "https://a.example/cb", redirectUriGiven: true };
@@ -210,6 +220,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.twoFactor.recoveryCodesLeft("u1")).to.equal(3);
     expect(await store.groups.groupsOf("u1")).to.deep.equal(["ops"]);
     expect(await store.groups.members("empty")).to.deep.equal([]);
+    expect(await store.invitations.take("th1")).to.deep.include({ id: "inv1", email: "ann@example.org" });
     expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
     expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
     expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);

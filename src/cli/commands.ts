@@ -7,6 +7,7 @@ import { status } from "./status.js";
 import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { groupsCommands } from "./groups.js";
+import { invitationsCommands } from "./invitations.js";
 import {
   usersCreate,
   usersDelete,
@@ -32,6 +33,7 @@ export const commands: readonly CliCommand[] = [
   appsList,
   ...tokensCommands(),
   ...groupsCommands,
+  ...invitationsCommands,
   keysRotate,
   status,
   backup,

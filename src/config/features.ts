@@ -102,10 +102,10 @@ export const pages = area("pages", "accepted values", {
     default: "none: a square with the name's first letter",
     values: "absolute `http(s)` URL without user name or password, at most 2,000 characters",
   }),
-  SIGNUP: oneOf("signup", ["open", "closed"], "open", {
+  SIGNUP: oneOf("signup", ["open", "invite", "closed"], "open", {
     meaning:
-      "who may make an account on `/signup` ([sign-up policy](operations.md#sign-up-policy)); `closed`: the page says sign-up is closed, its form is refused (403) and the sign-in and landing pages offer no sign-up link; `sigil users create` works either way",
-    message: "must be open or closed",
+      "who may make an account on `/signup` ([sign-up policy](operations.md#sign-up-policy)); `invite`: only with a single-use invitation link an admin makes on `/admin/invitations` (or `sigil invitations create`); `closed`: the page says sign-up is closed, its form is refused (403) and the sign-in and landing pages offer no sign-up link; `sigil users create` works either way",
+    message: "must be open, invite or closed",
   }),
   APP_REGISTRATION: oneOf("appRegistration", ["everyone", "admins"], "everyone", {
     meaning:

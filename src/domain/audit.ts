@@ -80,6 +80,9 @@ export const AUDIT_TYPES = [
   "group.member_added",
   "group.member_removed",
   "key.rotated",
+  "invitation.created",
+  "invitation.revoked",
+  "invitation.used",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

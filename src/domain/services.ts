@@ -24,6 +24,7 @@ import { Readiness } from "./readiness.js";
 import { PageSessions } from "./page-sessions.js";
 import { AuditLog } from "./audit.js";
 import { Groups } from "./groups.js";
+import { Invitations } from "./invitations.js";
 
 export interface Services {
   accounts: Accounts;
@@ -57,6 +58,8 @@ export interface Services {
   audit: AuditLog;
   /** Groups of users, and the `groups` claim (domain/groups.ts). */
   groups: Groups;
+  /** Sign-up invitations (SIGNUP=invite, domain/invitations.ts). */
+  invitations: Invitations;
 }
 
 export function createServices(config: Config, store: Store, log?: Logger): Services {
@@ -164,5 +167,6 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     readiness: new Readiness(store),
     audit,
     groups: new Groups(store),
+    invitations: new Invitations({ store, secret: config.secret, authUrl: config.authUrl }),
   };
 }

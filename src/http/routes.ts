@@ -59,6 +59,7 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     stepUp: services.stepUp,
     audit: services.audit,
     groups: services.groups,
+    invitations: services.invitations,
   };
 }
 

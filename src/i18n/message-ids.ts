@@ -101,5 +101,6 @@ export const FIELDS: Partial<Record<ErrorId, string>> = {
   "err.tooManyPostLogout": "post_logout_redirect_uri",
   "err.postLogoutProblem": "post_logout_redirect_uri",
   "err.emailInvalid": "email",
+  "err.invitationEmail": "email",
   "err.wrongCode": "code",
 };

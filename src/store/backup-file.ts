@@ -94,6 +94,7 @@ const REQUIRED: Record<BackupKind, string[]> = {
   passkey: ["passkey"],
   "two-factor": ["userId", "record", "recovery"],
   group: ["group", "members"],
+  invitation: ["invitation"],
   audit: ["record"],
   challenge: ["key", "record", "expiresAt"],
   grant: ["grantId", "clientId", "userId", "scope", "markExpiresAt"],

@@ -69,6 +69,10 @@ export async function restoreItem(store: Store, item: BackupItem, now: number): 
         if (await store.accounts.byId(userId)) await store.groups.addMember(item.group.name, userId);
       return true;
     }
+    case "invitation":
+      if (item.invitation.expiresAt <= now) return false;
+      await store.invitations.save(item.invitation);
+      return true;
     case "challenge": {
       const ttl = secondsUntil(item.expiresAt, now, YEAR_S);
       return ttl !== undefined && store.challenges.create(item.key, item.record, ttl);

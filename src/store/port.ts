@@ -16,6 +16,7 @@ import type { MetaStore } from "./ports/meta.js";
 import type { BackupPort } from "./ports/backup.js";
 import type { AuditStore } from "./ports/audit.js";
 import type { GroupStore } from "./ports/groups.js";
+import type { InvitationStore } from "./ports/invitations.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -29,6 +30,7 @@ export * from "./ports/meta.js";
 export * from "./ports/backup.js";
 export * from "./ports/audit.js";
 export * from "./ports/groups.js";
+export * from "./ports/invitations.js";
 
 export interface Store {
   /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
@@ -52,6 +54,8 @@ export interface Store {
   readonly twoFactor: TwoFactorStore;
   /** Groups of users (the `groups` claim). */
   readonly groups: GroupStore;
+  /** Sign-up invitations (SIGNUP=invite). */
+  readonly invitations: InvitationStore;
   /** The store's data version and migration lock (src/store/migrations.ts). */
   readonly meta: MetaStore;
   /** Backup and restore (src/store/backup.ts). */

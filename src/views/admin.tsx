@@ -13,6 +13,7 @@ export function AdminHomePage(p: { ui: Ui; user: Signed; csrf: string }) {
     [t("admin.users"), "/admin/users"],
     [t("admin.apps"), "/admin/apps"],
     [t("admin.groups"), "/admin/groups"],
+    [t("admin.invitations"), "/admin/invitations"],
     [t("admin.audit"), "/admin/audit"],
   ];
   return (

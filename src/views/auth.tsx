@@ -85,13 +85,22 @@ export function SignInPage(p: {
   );
 }
 
-/** SIGNUP=closed: /signup says that no account is made here, and leads back to sign-in. */
-export function SignUpClosedPage(p: { ui: Ui; returnTo: string }) {
+/**
+ * SIGNUP=closed: /signup says that no account is made here, and leads back to sign-in.
+ * SIGNUP=invite without a good invitation (invite): sign-up is by invitation, and why this link
+ * does not work when one was given (gone).
+ */
+export function SignUpClosedPage(p: { ui: Ui; returnTo: string; invite?: { gone?: string | undefined } }) {
   const { t } = p.ui;
   return (
-    <Page ui={p.ui} title={t("signup.closedTitle")} narrow>
+    <Page ui={p.ui} title={p.invite ? t("signup.inviteTitle") : t("signup.closedTitle")} narrow>
+      {p.invite?.gone ? <ErrorNote ui={p.ui} problem={{ text: p.invite.gone }} /> : null}
       <Card>
-        <p>{t("signup.closedText", { service: p.ui.service.name })}</p>
+        <p>
+          {p.invite
+            ? t("signup.inviteText", { service: p.ui.service.name })
+            : t("signup.closedText", { service: p.ui.service.name })}
+        </p>
       </Card>
       <p>
         {t("signup.haveAccount")} <a href={withReturn("/signin", p.returnTo)}>{t("signup.toSignin")}</a>
@@ -110,15 +119,19 @@ export function SignUpPage(p: {
   username?: string | undefined;
   displayName?: string | undefined;
   email?: string | undefined;
+  /** SIGNUP=invite: the invitation's token (carried in the form, never in a URL the page makes) and its address. */
+  invite?: { token: string; email?: string | undefined } | undefined;
 }) {
   const { t } = p.ui;
   return (
     <Page ui={p.ui} title={t("signup.title")} narrow>
       <p class="lead">{t("signup.lead", { service: p.ui.service.name })}</p>
+      {p.invite?.email ? <p>{t("signup.invitedFor", { email: p.invite.email })}</p> : null}
       <ErrorNote ui={p.ui} problem={p.error} fields={SIGNUP_FIELDS} />
       <Card>
         <form method="post" action={withReturn("/signup", p.returnTo)}>
           <Csrf token={p.csrf} />
+          {p.invite ? <input type="hidden" name="invite" value={p.invite.token} /> : null}
           <Field
             id="username"
             name="username"

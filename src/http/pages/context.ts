@@ -1,4 +1,5 @@
 // What the page handlers share: the domain objects, the settings, and small helpers.
+import type { Invitations } from "../../domain/invitations.js";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Config } from "../../config.js";
 import type { Accounts } from "../../domain/accounts.js";
@@ -41,6 +42,8 @@ export interface PagesDeps {
   audit: AuditLog;
   /** Groups: an app restricted to groups refuses other users at /authorize. */
   groups: Groups;
+  /** Sign-up invitations (SIGNUP=invite): /admin/invitations and the invited sign-up. */
+  invitations: Invitations;
 }
 
 /**

@@ -36,7 +36,7 @@ export function homePage(deps: PagesDeps): RequestHandler {
     sendPage(
       res,
       200,
-      HomePage({ ui, user, csrf, links: homeLinks(ui, { admin }), signupOpen: deps.config.signup !== "closed" }),
+      HomePage({ ui, user, csrf, links: homeLinks(ui, { admin }), signupOpen: deps.config.signup === "open" }),
     );
   });
 }

@@ -50,6 +50,7 @@ import { adminAuditRoutes } from "./admin-audit.js";
 import { accountActivityRoutes } from "./account-activity.js";
 import { adminAppsRoutes } from "./admin-apps.js";
 import { adminGroupsRoutes } from "./admin-groups.js";
+import { adminInvitationsRoutes } from "./admin-invitations.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -158,6 +159,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   adminAuditRoutes(router, deps);
   adminAppsRoutes(router, deps);
   adminGroupsRoutes(router, deps);
+  adminInvitationsRoutes(router, deps);
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

@@ -23,7 +23,7 @@ export function signInPage(deps: PagesDeps) {
         // OpenID Connect login_hint (/authorize passes it on): prefills the username.
         username: queryParam(req, "login_hint")?.slice(0, 64),
         passkeyScript: passkeyScriptFor(deps.passkeys),
-        signupOpen: deps.config.signup !== "closed",
+        signupOpen: deps.config.signup === "open",
       }),
     );
   });
@@ -58,7 +58,7 @@ export function signIn(deps: PagesDeps) {
           error: problem(ui, err),
           username: username.slice(0, 64),
           passkeyScript: passkeyScriptFor(deps.passkeys),
-          signupOpen: deps.config.signup !== "closed",
+          signupOpen: deps.config.signup === "open",
         }),
       );
     }

@@ -10,6 +10,7 @@ import type {
   CustomTokenRecord,
   GrantItem,
   GroupRecord,
+  InvitationRecord,
   Holdings,
   HistoryItem,
   PasskeyRecord,
@@ -80,6 +81,8 @@ export class EmbeddedBackup implements BackupPort {
       const ids = members.range([str(key[0])]).map((e) => str(e.key[1]));
       out.push({ kind: "group", group: value, members: ids });
     }
+    for (const { value } of this.t<InvitationRecord>("invitations").range([]))
+      out.push({ kind: "invitation", invitation: value });
     const challenges = this.t<ChallengeRecord>("challenges");
     for (const { key, value } of challenges.range([]))
       out.push({ kind: "challenge", key: str(key[0]), record: value, expiresAt: challenges.expiresAt(key) ?? NEVER });

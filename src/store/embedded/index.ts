@@ -21,6 +21,7 @@ import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, Noti
 import { EmbeddedSessions } from "./sessions.js";
 import { EmbeddedTwoFactor } from "./two-factor.js";
 import { EmbeddedGroups } from "./groups.js";
+import { EmbeddedInvitations } from "./invitations.js";
 
 export class EmbeddedStore implements Store {
   readonly kind = "embedded" as const;
@@ -39,6 +40,7 @@ export class EmbeddedStore implements Store {
   readonly passkeys: EmbeddedPasskeys;
   readonly twoFactor: EmbeddedTwoFactor;
   readonly groups: EmbeddedGroups;
+  readonly invitations: EmbeddedInvitations;
   readonly meta: EmbeddedMeta;
   readonly backup: EmbeddedBackup;
   readonly audit: EmbeddedAudit;
@@ -72,6 +74,7 @@ export class EmbeddedStore implements Store {
     this.passkeys = new EmbeddedPasskeys(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
     this.groups = new EmbeddedGroups(engine);
+    this.invitations = new EmbeddedInvitations(engine);
     this.meta = new EmbeddedMeta(engine);
     this.backup = new EmbeddedBackup(engine);
     this.audit = new EmbeddedAudit(engine);

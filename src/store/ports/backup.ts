@@ -11,6 +11,7 @@ import type { TwoFactorRecord } from "./two-factor.js";
 import type { ChallengeRecord } from "./challenges.js";
 import type { GroupRecord } from "./groups.js";
 import type { AuditRecord } from "./audit.js";
+import type { InvitationRecord } from "./invitations.js";
 
 /** An app's history as it stands: its events, the newest id it ever issued, the newest trimmed. */
 export interface HistoryItem {
@@ -53,6 +54,8 @@ export type BackupItem =
   | { kind: "passkey"; passkey: PasskeyRecord }
   | { kind: "two-factor"; userId: string; record: TwoFactorRecord; recovery: string[] }
   | { kind: "group"; group: GroupRecord; members: string[] }
+  /** A sign-up invitation not yet used, revoked or ended (its token's hash only). */
+  | { kind: "invitation"; invitation: InvitationRecord }
   | { kind: "challenge"; key: string; record: ChallengeRecord; expiresAt: number }
   | GrantItem
   | { kind: "access-token"; hash: string; token: TokenRecord; expiresAt: number }
@@ -74,6 +77,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   "passkey",
   "two-factor",
   "group",
+  "invitation",
   "challenge",
   "grant",
   "access-token",

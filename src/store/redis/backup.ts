@@ -11,6 +11,7 @@ import type {
   BackupPort,
   GrantItem,
   GroupRecord,
+  InvitationRecord,
   Holdings,
   HistoryItem,
   PasskeyRecord,
@@ -161,6 +162,10 @@ export class RedisBackup implements BackupPort {
         yield { kind: "two-factor", userId: u.id, record: JSON.parse(raw) as TwoFactorRecord, recovery };
     }
     for (const group of await this.groups()) yield group;
+    for (const raw of Object.values(await guarded(() => r.hgetall(k.invitations)))) {
+      const invitation = JSON.parse(raw) as InvitationRecord;
+      if (invitation.expiresAt > Date.now()) yield { kind: "invitation", invitation };
+    }
     for (const key of found.challenges) {
       const [raw, pexp] = await this.exec<[string | null, number]>(
         r.multi().get(k.challenge(key)).pexpiretime(k.challenge(key)),

@@ -27,6 +27,7 @@ import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisTwoFactor } from "./two-factor.js";
 import { RedisGroups } from "./groups.js";
+import { RedisInvitations } from "./invitations.js";
 import { RedisAccounts } from "./accounts.js";
 import { RedisApps } from "./apps.js";
 import { RedisGrants } from "./grants.js";
@@ -51,6 +52,7 @@ export class RedisStore implements Store {
   readonly passkeys: RedisPasskeys;
   readonly twoFactor: RedisTwoFactor;
   readonly groups: RedisGroups;
+  readonly invitations: RedisInvitations;
   readonly meta: RedisMeta;
   readonly backup: RedisBackup;
   readonly audit: RedisAudit;
@@ -83,6 +85,7 @@ export class RedisStore implements Store {
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
     this.groups = new RedisGroups(redis, this.keys);
+    this.invitations = new RedisInvitations(redis, this.keys);
     this.meta = new RedisMeta(redis, this.keys);
     this.backup = new RedisBackup(redis, this.keys, prefix);
     this.audit = new RedisAudit(redis, this.keys);

@@ -79,6 +79,9 @@ export const audit: AuditMessages = {
   "audit.type.group.deleted": "Gruppe gelöscht",
   "audit.type.group.member_added": "Zu einer Gruppe hinzugefügt",
   "audit.type.group.member_removed": "Aus einer Gruppe entfernt",
+  "audit.type.invitation.created": "Einladung erstellt",
+  "audit.type.invitation.revoked": "Einladung widerrufen",
+  "audit.type.invitation.used": "Einladung verwendet",
   "audit.type.app.untrusted": "Anwendung nicht mehr als eigene markiert",
   "audit.type.key.rotated": "Signaturschlüssel erneuert",
 };

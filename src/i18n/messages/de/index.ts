@@ -2,6 +2,7 @@
 import type { Messages } from "../en/index.js";
 import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
+import { invitations } from "./invitations.js";
 import { pages } from "./pages.js";
 
-export const de: Messages = { ...pages, ...mailApi, ...audit };
+export const de: Messages = { ...pages, ...mailApi, ...audit, ...invitations };

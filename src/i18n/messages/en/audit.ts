@@ -79,6 +79,9 @@ export const audit = {
   "audit.type.group.deleted": "Group deleted",
   "audit.type.group.member_added": "Added to a group",
   "audit.type.group.member_removed": "Removed from a group",
+  "audit.type.invitation.created": "Invitation made",
+  "audit.type.invitation.revoked": "Invitation revoked",
+  "audit.type.invitation.used": "Invitation used",
   "audit.type.app.untrusted": "App no longer first-party",
   "audit.type.key.rotated": "Signing keys rotated",
 } as const;

@@ -78,6 +78,9 @@ export const audit: AuditMessages = {
   "audit.type.group.deleted": "Grupo eliminado",
   "audit.type.group.member_added": "Añadido a un grupo",
   "audit.type.group.member_removed": "Quitado de un grupo",
+  "audit.type.invitation.created": "Invitación creada",
+  "audit.type.invitation.revoked": "Invitación revocada",
+  "audit.type.invitation.used": "Invitación usada",
   "audit.type.app.untrusted": "Aplicación ya no marcada como propia",
   "audit.type.key.rotated": "Claves de firma renovadas",
 };

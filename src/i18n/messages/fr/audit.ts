@@ -79,6 +79,9 @@ export const audit: AuditMessages = {
   "audit.type.group.deleted": "Groupe supprimé",
   "audit.type.group.member_added": "Ajouté à un groupe",
   "audit.type.group.member_removed": "Retiré d’un groupe",
+  "audit.type.invitation.created": "Invitation créée",
+  "audit.type.invitation.revoked": "Invitation révoquée",
+  "audit.type.invitation.used": "Invitation utilisée",
   "audit.type.app.untrusted": "Application plus marquée interne",
   "audit.type.key.rotated": "Clés de signature renouvelées",
 };

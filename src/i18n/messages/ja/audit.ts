@@ -78,6 +78,9 @@ export const audit: AuditMessages = {
   "audit.type.group.deleted": "グループ削除",
   "audit.type.group.member_added": "グループに追加",
   "audit.type.group.member_removed": "グループから削除",
+  "audit.type.invitation.created": "招待を作成",
+  "audit.type.invitation.revoked": "招待を取り消し",
+  "audit.type.invitation.used": "招待を使用",
   "audit.type.app.untrusted": "アプリの自社製設定を解除",
   "audit.type.key.rotated": "署名鍵の更新",
 };
