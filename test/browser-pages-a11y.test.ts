@@ -416,7 +416,7 @@ describeBackends(
           async () => {
             const r = await devPage.goto(`${node.url}/admin`);
             expect(r?.status()).to.equal(200);
-            expect(await devPage.locator("main .admin-areas li").count()).to.equal(4);
+            expect(await devPage.locator("main .admin-areas li").count()).to.equal(5);
           },
         ],
         [
