@@ -172,6 +172,26 @@ describeBackends(
       expect((await authorize(ann, ask())).searchParams.get("code")).to.be.a("string");
     });
 
+    it("When sign-up is by invitation, then the invited sign-up too needs an address at the domains (the invitation stays usable after a refusal), and the account is marked to confirm it first", async () => {
+      const invited = await backend.startNode({ SMTP_URL: smtp.url, SIGNUP_EMAIL_DOMAINS: DOMAINS, SIGNUP: "invite" });
+      const { link } = await invited.server.services.invitations.create({ createdBy: "operator" });
+      const url = new URL(link);
+      const token = url.searchParams.get("invite")!;
+      const name = unique();
+      const c = new PageClient(invited.url);
+      const page = await c.get(url.pathname + url.search);
+      expect(text(page.text)).to.contain(fill(en["signup.emailDomainsHint"], { domains: LISTED }));
+      const fields = { _csrf: csrfOf(page.text), invite: token, username: name, password: PASSWORD };
+      const refused = await c.post("/signup", { ...fields, email: `${name}@c.example` });
+      expect(refused.status).to.equal(400);
+      expect(text(refused.text)).to.contain(fill(en["err.emailDomain"], { domains: LISTED }));
+      expect(await invited.server.services.invitations.check(token)).not.to.equal(null);
+      expect((await c.post("/signup", { ...fields, email: `${name}@b.example` })).status).to.equal(303);
+      const user = (await invited.server.services.accounts.byUsername(name))!;
+      expect(user).to.deep.include({ email: `${name}@b.example`, emailVerified: false, confirmEmailFirst: true });
+      await smtp.next(`${name}@b.example`);
+    });
+
     it("When any account changes its address on /account to one outside the domains, then it is refused (400) and the address stays", async () => {
       const name = unique();
       const ann = new PageClient(node.url);
