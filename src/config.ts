@@ -72,6 +72,12 @@ function derive(v: Values, warnings: string[], opts: LoadOptions) {
   if (v.REDIS_WAIT_REPLICAS > 0 && v.REDIS_URL === undefined) {
     throw new ConfigError("REDIS_WAIT_REPLICAS", "needs REDIS_URL: the embedded store has no replicas to wait for");
   }
+  if (v.SIGNUP_EMAIL_DOMAINS.length > 0 && v.SMTP_URL === undefined) {
+    throw new ConfigError(
+      "SIGNUP_EMAIL_DOMAINS",
+      "needs SMTP_URL: the addresses it asks for are confirmed by mail, and without mail they never could be",
+    );
+  }
   const baseUrl = v.BASE_URL ?? `http://localhost:${v.PORT}`;
   const clustered = v.REDIS_URL?.startsWith("redis+cluster://") === true;
   return {

@@ -83,6 +83,45 @@ const logoUrl = z.string().refine((s) => {
   }
 }, "must be an absolute http(s) URL");
 
+/**
+ * A domain name as an email address's domain is kept (domain/email.ts normalizeEmail): lower-cased,
+ * IDN as punycode, with a dot, labels of letters, digits and hyphens. undefined: not one.
+ */
+function domainName(raw: string): string | undefined {
+  const d = raw.trim().toLowerCase();
+  if (!d || d.length > 253 || !/^[^/?#%:@\\\s[\]]+$/.test(d)) return undefined;
+  let host: string;
+  try {
+    host = new URL(`http://${d}/`).hostname;
+  } catch {
+    return undefined;
+  }
+  const ok =
+    host.includes(".") &&
+    !/^[\d.]+$/.test(host) &&
+    /^[a-z0-9.-]+$/.test(host) &&
+    host.split(".").every((l) => l !== "" && l.length <= 63 && !l.startsWith("-") && !l.endsWith("-"));
+  return ok ? host : undefined;
+}
+
+/** SIGNUP_EMAIL_DOMAINS: the listed domains (unset or empty: none, no limit); a bad one is named. */
+const emailDomains = z
+  .string()
+  .optional()
+  .transform((s, ctx) => {
+    const out: string[] = [];
+    for (const part of (s ?? "").split(",")) {
+      if (part.trim() === "") continue;
+      const d = domainName(part);
+      if (d === undefined) {
+        ctx.addIssue({ code: "custom", message: `"${part.trim().slice(0, 100)}" is not a domain name` });
+        return z.NEVER;
+      }
+      if (!out.includes(d)) out.push(d);
+    }
+    return out;
+  });
+
 export const pages = area("pages", "accepted values", {
   SERVICE_NAME: setting(
     "serviceName",
@@ -106,6 +145,12 @@ export const pages = area("pages", "accepted values", {
     meaning:
       "who may make an account on `/signup` ([sign-up policy](operations.md#sign-up-policy)); `invite`: only with a single-use invitation link an admin makes on `/admin/invitations` (or `sigil invitations create`); `closed`: the page says sign-up is closed, its form is refused (403) and the sign-in and landing pages offer no sign-up link; `sigil users create` works either way",
     message: "must be open, invite or closed",
+  }),
+  SIGNUP_EMAIL_DOMAINS: setting("signupEmailDomains", emailDomains, {
+    meaning:
+      "sign-up on `/signup` (open or invited) only with an email address at one of these domains (exactly: a subdomain only when listed); such an account signs in to apps and registers apps only once that address is confirmed, and while set no account changes its address to one outside them ([sign-up policy](operations.md#sign-up-policy)); needs `SMTP_URL`; accounts made by `sigil users create`, or before it was set, are not held back",
+    default: "none: any address (or none)",
+    values: "domain names separated by commas (trimmed, case-insensitive), e.g. `a.example,b.example`",
   }),
   APP_REGISTRATION: oneOf("appRegistration", ["everyone", "admins"], "everyone", {
     meaning:

@@ -82,6 +82,8 @@ export class Accounts {
     locale?: string | undefined;
     /** An administrator (only the CLI makes one). */
     admin?: boolean | undefined;
+    /** SIGNUP_EMAIL_DOMAINS sign-up: held back from apps until the address is confirmed. */
+    confirmEmailFirst?: boolean | undefined;
   }): Promise<UserRecord> {
     const username = checkUsername(input.username);
     const password = checkPassword(input.password);
@@ -94,6 +96,7 @@ export class Accounts {
       createdAt: Date.now(),
       ...(input.locale ? { locale: input.locale } : {}),
       ...(input.admin ? { admin: true } : {}),
+      ...(input.confirmEmailFirst ? { confirmEmailFirst: true } : {}),
     };
     if (!(await this.store.accounts.create(user))) throw new FormError("err.taken", 409);
     return user;

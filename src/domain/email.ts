@@ -2,7 +2,7 @@
 // Links sent by mail carry a random token (256 bits); the store keeps only its keyed hash, and
 // takes it atomically for its one use.
 import { FormError, checkPassword, USERNAME } from "./accounts.js";
-import { rateLimited } from "../errors.js";
+import { message, rateLimited } from "../errors.js";
 import { keyedHash, randomToken } from "./secrets.js";
 import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
 import { mailLocale, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
@@ -50,6 +50,24 @@ export function normalizeEmail(raw: string): string {
   return out;
 }
 
+/**
+ * SIGNUP_EMAIL_DOMAINS: a FormError (400, naming the domains) unless the normalized address's
+ * domain is exactly one of them (a subdomain only when listed). No domains: every address.
+ */
+export function checkEmailDomain(email: string, domains: readonly string[]): void {
+  if (domains.length === 0) return;
+  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  if (!domains.includes(domain)) throw new FormError(message("err.emailDomain", { domains: domains.join(", ") }));
+}
+
+/**
+ * Whether the account must confirm its address before it signs in to apps or registers apps: made
+ * on /signup under SIGNUP_EMAIL_DOMAINS (UserRecord.confirmEmailFirst), and its address (the one it
+ * has now) not confirmed.
+ */
+export const mustConfirmEmailFirst = (user: UserRecord): boolean =>
+  user.confirmEmailFirst === true && !(user.email && user.emailVerified === true);
+
 /** The index key of an address: the whole address lower-cased (lookups by /forgot ignore case). */
 const indexKey = (email: string) => email.toLowerCase();
 
@@ -82,6 +100,8 @@ export interface EmailDeps {
   onError(what: string, err: unknown): void;
   /** Mails to the confirmed address about a change (the address replaced or removed, a reset). */
   securityMails: SecurityMails;
+  /** SIGNUP_EMAIL_DOMAINS: a new address must be at one of these (empty: any). */
+  emailDomains: readonly string[];
 }
 
 export type ConfirmResult = "confirmed" | "invalid";
@@ -150,6 +170,8 @@ export class EmailService {
     const user = await this.deps.store.accounts.byId(userId);
     if (!user) return "unchanged";
     if (email === user.email && (user.emailVerified || !email)) return "unchanged";
+    // SIGNUP_EMAIL_DOMAINS: for every account, a new address only at one of the domains.
+    if (email) checkEmailDomain(email, this.deps.emailDomains);
     if (email && this.deps.mailer) await this.confirmAllowed(userId);
     let previous: UserRecord | undefined;
     let changed = false;

@@ -158,6 +158,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
       },
       onError: onMailError,
       securityMails,
+      emailDomains: config.signupEmailDomains,
     }),
     passkeys,
     twoFactor,

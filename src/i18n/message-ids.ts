@@ -102,5 +102,6 @@ export const FIELDS: Partial<Record<ErrorId, string>> = {
   "err.postLogoutProblem": "post_logout_redirect_uri",
   "err.emailInvalid": "email",
   "err.invitationEmail": "email",
+  "err.emailDomain": "email",
   "err.wrongCode": "code",
 };

@@ -121,6 +121,8 @@ export function SignUpPage(p: {
   email?: string | undefined;
   /** SIGNUP=invite: the invitation's token (carried in the form, never in a URL the page makes) and its address. */
   invite?: { token: string; email?: string | undefined } | undefined;
+  /** SIGNUP_EMAIL_DOMAINS, when set: the domains, as the hint names them ("a.example, b.example"). */
+  emailDomains?: string | undefined;
 }) {
   const { t } = p.ui;
   return (
@@ -170,7 +172,12 @@ export function SignUpPage(p: {
               />
             )}
           />
-          <EmailField label={t("signup.email")} hint={t("signup.emailHint")} value={p.email ?? ""} problem={p.error} />
+          <EmailField
+            label={t("signup.email")}
+            hint={p.emailDomains ? t("signup.emailDomainsHint", { domains: p.emailDomains }) : t("signup.emailHint")}
+            value={p.email ?? ""}
+            problem={p.error}
+          />
           <NewPasswordField label={t("signup.password")} hint={t("signup.passwordHint")} problem={p.error} />
           <button type="submit" class="wide">
             {t("signup.submit")}

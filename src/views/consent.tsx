@@ -131,6 +131,44 @@ export function NotInGroupsPage(p: {
   );
 }
 
+/**
+ * SIGNUP_EMAIL_DOMAINS: an account made under it whose address is not confirmed yet (docs/pages.md).
+ * The app gets nothing: the page offers a new confirmation mail and the account page (to change
+ * the address); once confirmed, the same request goes on (403).
+ */
+export function ConfirmEmailFirstPage(p: { ui: Ui; user: UserRecord; appName: string; csrf: string }) {
+  const { t, rich } = p.ui;
+  const email = p.user.email;
+  return (
+    <Page ui={p.ui} title={t("confirmFirst.title")} user={p.user} csrf={p.csrf} narrow>
+      <div class="error" role="alert">
+        <p>
+          {rich("confirmFirst.body", {
+            app: <strong class="app-name">{p.appName}</strong>,
+            service: p.ui.service.name,
+          })}
+        </p>
+      </div>
+      {email ? (
+        <>
+          <p>{rich("confirmFirst.sentTo", { email: <strong class="email">{email}</strong> })}</p>
+          <form method="post" action="/account/email/resend">
+            <Csrf token={p.csrf} />
+            <div class="actions">
+              <button type="submit">{t("confirmFirst.resend")}</button>
+            </div>
+          </form>
+        </>
+      ) : (
+        <p>{t("confirmFirst.noAddress")}</p>
+      )}
+      <p>
+        <a href="/account">{t("confirmFirst.account")}</a>
+      </p>
+    </Page>
+  );
+}
+
 export function ErrorPage(p: { ui: Ui; title: string; message: string }) {
   return (
     <Page ui={p.ui} title={p.title} narrow>

@@ -38,6 +38,8 @@ export function DevelopersPage(p: {
   done?: string | undefined;
   /** Whether the registration form is offered (APP_REGISTRATION); absent: yes. */
   mayRegister?: boolean;
+  /** SIGNUP_EMAIL_DOMAINS: registration waits for the account's address to be confirmed. */
+  confirmEmailFirst?: boolean;
 }) {
   const { t } = p.ui;
   const registerProblem = p.editForm ? undefined : p.error;
@@ -68,7 +70,13 @@ export function DevelopersPage(p: {
       <Card labelledBy="register">
         <h2 id="register">{t("dev.register")}</h2>
         {p.mayRegister === false ? (
-          <p class="registration-admins">{t("err.appRegistrationAdmins", { service: p.ui.service.name })}</p>
+          p.confirmEmailFirst ? (
+            <p class="registration-confirm-email">
+              {t("dev.confirmEmailFirst")} <a href="/account">{t("confirmFirst.account")}</a>
+            </p>
+          ) : (
+            <p class="registration-admins">{t("err.appRegistrationAdmins", { service: p.ui.service.name })}</p>
+          )
         ) : (
           <form method="post" action="/developers">
             <Csrf token={p.csrf} />

@@ -10,7 +10,8 @@ import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oid
 import { codePointLength } from "../../domain/text.js";
 import { english, message, type MessageRef } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
-import { ConsentPage, ErrorPage, NotInGroupsPage } from "../../views/consent.js";
+import { ConfirmEmailFirstPage, ConsentPage, ErrorPage, NotInGroupsPage } from "../../views/consent.js";
+import { mustConfirmEmailFirst } from "../../domain/email.js";
 import { RedirectRefusedPage } from "../../views/redirect-refused.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";
@@ -232,6 +233,22 @@ async function refusedByGroups(deps: PagesDeps, req: Request, res: Response, c: 
 }
 
 /**
+ * SIGNUP_EMAIL_DOMAINS: an account that must confirm its address first (mustConfirmEmailFirst)
+ * gets a page saying so (403) and the app nothing, not even an error redirect; with prompt=none,
+ * the app hears interaction_required (it cannot be shown a page). True when it answered.
+ */
+async function heldUntilConfirmed(deps: PagesDeps, req: Request, res: Response, c: Checked, user: UserRecord) {
+  if (!mustConfirmEmailFirst(user)) return false;
+  if (c.oidc?.prompt.has("none")) {
+    c.fail("interaction_required", message("err.confirmEmailFirst"));
+    return true;
+  }
+  const ui = pageUi(req, deps.config);
+  sendPage(res, 403, ConfirmEmailFirstPage({ ui, user, appName: c.app.name, csrf: await csrfToken(req) }));
+  return true;
+}
+
+/**
  * A first-party app (AppRecord.trusted, set by the operator): no consent page; the consent is
  * recorded as given, as "Allow" would (so /account lists the app, marked trusted, and the user can
  * withdraw it). prompt=consent still shows the page. True when it answered.
@@ -261,6 +278,7 @@ export function authorizeGet(deps: PagesDeps) {
     const ask = c.oidc;
     if (!ask) {
       if (!user) return signInFirst(res, c);
+      if (await heldUntilConfirmed(deps, req, res, c, user)) return;
       if (await refusedByGroups(deps, req, res, c, user)) return;
       if (await trustedApproves(deps, req, res, c, user)) return;
       if (await consentCovers(deps, user, c)) return approve(deps, req, res, c, user.id);
@@ -272,6 +290,7 @@ export function authorizeGet(deps: PagesDeps) {
       if (silent) return c.fail("login_required", message("err.loginRequired"));
       return signInFirst(res, c);
     }
+    if (await heldUntilConfirmed(deps, req, res, c, user)) return;
     if (await refusedByGroups(deps, req, res, c, user)) return;
     if (!ask.prompt.has("consent") && (await trustedApproves(deps, req, res, c, user))) return;
     if (ask.prompt.has("consent") || !(await consentCovers(deps, user, c))) {
@@ -289,6 +308,11 @@ export function authorizePost(deps: PagesDeps) {
     if (!c) return;
     const user = await currentUser(req, deps);
     if (!user) return signInFirst(res, c);
+    // An address to confirm first: whatever the form said, the app gets nothing.
+    if (mustConfirmEmailFirst(user)) {
+      const ui = pageUi(req, deps.config);
+      return sendPage(res, 403, ConfirmEmailFirstPage({ ui, user, appName: c.app.name, csrf: await csrfToken(req) }));
+    }
     // Restricted to groups the user is in none of: whatever the form said, the app hears no.
     if (!(await deps.groups.allows(c.app, user.id))) {
       return redirectWith(res, c.redirectUri, {

@@ -3,6 +3,7 @@
 import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import type { UserRecord } from "../../store/port.js";
+import { mustConfirmEmailFirst } from "../../domain/email.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import type { EditForm } from "../../views/app-edit.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
@@ -59,15 +60,19 @@ export async function renderConsole(
       csrf: await csrfToken(req),
       now: Date.now(),
       mayRegister: mayRegister(deps, user),
+      confirmEmailFirst: mustConfirmEmailFirst(user),
       ...rest,
       error: error === undefined ? undefined : problem(ui, error),
     }),
   );
 }
 
-/** APP_REGISTRATION: whether this user may register a new app (everyone, or admins only). */
+/**
+ * Whether this user may register a new app: APP_REGISTRATION (everyone, or admins only), and not
+ * an account that must confirm its address first (SIGNUP_EMAIL_DOMAINS).
+ */
 const mayRegister = (deps: PagesDeps, user: UserRecord) =>
-  deps.config.appRegistration === "everyone" || user.admin === true;
+  (deps.config.appRegistration === "everyone" || user.admin === true) && !mustConfirmEmailFirst(user);
 
 /** Every redirect_uri (or post_logout_redirect_uri) field, each split on line breaks. */
 function redirectUris(req: Request, field = "redirect_uri"): string[] {
@@ -98,7 +103,8 @@ export function createApp(deps: PagesDeps) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    // APP_REGISTRATION=admins: refused, nothing made; the console (403) says why where the form was.
+    // APP_REGISTRATION=admins, or an address to confirm first: refused, nothing made; the console
+    // (403) says why where the form was.
     if (!mayRegister(deps, user)) return renderConsole(req, res, deps, user, 403);
     const name = field(req, "name");
     const homepage = field(req, "homepage");

@@ -3,7 +3,7 @@
 // field; the access log logs the path alone, never the query, so the token is in no log line).
 import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
-import { normalizeEmail } from "../../domain/email.js";
+import { checkEmailDomain, normalizeEmail } from "../../domain/email.js";
 import type { InvitationRecord } from "../../store/port.js";
 import { sendPage } from "./send-page.js";
 import { SignUpClosedPage, SignUpPage } from "../../views/auth.js";
@@ -31,6 +31,9 @@ async function closed(req: Request, res: Response, deps: PagesDeps, status: numb
   );
 }
 
+/** SIGNUP_EMAIL_DOMAINS as the form's hint names them; undefined when unset. */
+const domainsHint = (deps: PagesDeps) => deps.config.signupEmailDomains.join(", ") || undefined;
+
 export function signUpPage(deps: PagesDeps) {
   return page(async (req, res) => {
     if (deps.config.signup === "closed") return closed(req, res, deps, 200);
@@ -50,6 +53,7 @@ export function signUpPage(deps: PagesDeps) {
         returnTo: safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl),
         invite,
         email: invite?.email,
+        emailDomains: domainsHint(deps),
       }),
     );
   });
@@ -69,10 +73,15 @@ export function signUp(deps: PagesDeps) {
     let invitation: InvitationRecord | null = null;
     try {
       await deps.accounts.countSignUp(req.ip ?? "");
-      if (form.email.trim()) normalizeEmail(form.email); // refused before the account is made
+      // Refused before the account is made: a bad address; with SIGNUP_EMAIL_DOMAINS, none or one
+      // outside the domains (the account is then held back from apps until it is confirmed).
+      const domains = deps.config.signupEmailDomains;
+      if (domains.length > 0) checkEmailDomain(form.email.trim() ? normalizeEmail(form.email) : "", domains);
+      else if (form.email.trim()) normalizeEmail(form.email);
+      const confirmEmailFirst = domains.length > 0;
       const locale = pageUi(req, deps.config).locale;
       const make = async () => {
-        const user = await deps.accounts.create({ ...form, locale });
+        const user = await deps.accounts.create({ ...form, locale, confirmEmailFirst });
         if (form.email.trim()) await deps.email.setEmail(user.id, form.email, locale, changeOrigin(req));
         return user;
       };
@@ -118,6 +127,7 @@ export function signUp(deps: PagesDeps) {
           displayName: form.displayName,
           email: form.email,
           invite: found ? { token, email: found.email } : undefined,
+          emailDomains: domainsHint(deps),
         }),
       );
     }

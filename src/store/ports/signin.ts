@@ -24,6 +24,12 @@ export interface UserRecord {
    * way, and their sessions and tokens were ended. Absent (or false): the account works.
    */
   disabled?: boolean;
+  /**
+   * Made on /signup while SIGNUP_EMAIL_DOMAINS was set: the account signs in to apps (and registers
+   * apps) only while its address is confirmed (mustConfirmEmailFirst, domain/email.ts). Absent: no
+   * such hold (accounts made by the operator, or before the setting).
+   */
+  confirmEmailFirst?: boolean;
 }
 
 /** Whether the account was disabled by an operator (UserRecord.disabled). */

@@ -35,4 +35,19 @@ export const invitations: InvitationsMessages = {
   "adminInvitations.revoked": "Die Einladung ist widerrufen: Ihr Link funktioniert nicht mehr.",
   "adminInvitations.gone": "Diese Einladung wurde bereits verwendet oder widerrufen, oder sie ist abgelaufen.",
   "adminInvitations.operator": "der Betreiber (Kommandozeile)",
+  // SIGNUP_EMAIL_DOMAINS: sign-up at the listed domains, held back from apps until confirmed.
+  "err.emailDomain": "Verwenden Sie eine E-Mail-Adresse bei einer dieser Domains: {domains}.",
+  "err.confirmEmailFirst": "Der Benutzer muss seine E-Mail-Adresse bestätigen, bevor er sich bei Apps anmeldet.",
+  "signup.emailDomainsHint":
+    "Erforderlich: eine Adresse bei {domains}. Sie bestätigen sie über einen Link, den wir Ihnen senden; Apps stehen Ihnen offen, sobald sie bestätigt ist.",
+  "confirmFirst.title": "Bestätigen Sie zuerst Ihre E-Mail-Adresse",
+  "confirmFirst.body": "{service} öffnet Ihnen {app}, sobald Ihre E-Mail-Adresse bestätigt ist.",
+  "confirmFirst.sentTo":
+    "Ein Bestätigungslink wurde an {email} gesendet. Öffnen Sie ihn und kehren Sie dann zu dieser Seite zurück.",
+  "confirmFirst.resend": "Neuen Bestätigungslink senden",
+  "confirmFirst.noAddress":
+    "Ihr Konto hat keine E-Mail-Adresse: Fügen Sie in Ihrem Konto eine hinzu und bestätigen Sie sie.",
+  "confirmFirst.account": "E-Mail-Adresse verwalten",
+  "dev.confirmEmailFirst":
+    "Bestätigen Sie Ihre E-Mail-Adresse, um Apps zu registrieren: Öffnen Sie den Link, den wir Ihnen gesendet haben.",
 };

@@ -1,4 +1,5 @@
-// English, part 3: sign-up invitations (SIGNUP=invite; /admin/invitations and the invited sign-up).
+// English, part 3: sign-up policy: invitations (SIGNUP=invite; /admin/invitations and the invited
+// sign-up) and SIGNUP_EMAIL_DOMAINS.
 export const invitations = {
   "err.invitationGone":
     "This invitation link no longer works: it was used or revoked, or it has expired. Ask whoever invited you for a new one.",
@@ -31,4 +32,16 @@ export const invitations = {
   "adminInvitations.revoked": "The invitation is revoked: its link no longer works.",
   "adminInvitations.gone": "That invitation was already used or revoked, or it has expired.",
   "adminInvitations.operator": "the operator (command line)",
+  // SIGNUP_EMAIL_DOMAINS: sign-up at the listed domains, held back from apps until confirmed.
+  "err.emailDomain": "Use an email address at one of these domains: {domains}.",
+  "err.confirmEmailFirst": "The user must confirm their email address before signing in to apps.",
+  "signup.emailDomainsHint":
+    "Required: an address at {domains}. You confirm it with a link we mail to you; apps open to you once it is confirmed.",
+  "confirmFirst.title": "Confirm your email first",
+  "confirmFirst.body": "{service} opens {app} to you once your email address is confirmed.",
+  "confirmFirst.sentTo": "A confirmation link was sent to {email}. Open it, then come back to this page.",
+  "confirmFirst.resend": "Send a new confirmation link",
+  "confirmFirst.noAddress": "Your account has no email address: add one on your account, then confirm it.",
+  "confirmFirst.account": "Manage your email address",
+  "dev.confirmEmailFirst": "Confirm your email address to register apps: open the link we mailed to you.",
 } as const;

@@ -35,4 +35,17 @@ export const invitations: InvitationsMessages = {
   "adminInvitations.revoked": "La invitación está revocada: su enlace ya no funciona.",
   "adminInvitations.gone": "Esa invitación ya se usó o se revocó, o ha caducado.",
   "adminInvitations.operator": "el operador (línea de comandos)",
+  // SIGNUP_EMAIL_DOMAINS: sign-up at the listed domains, held back from apps until confirmed.
+  "err.emailDomain": "Usa una dirección de correo de uno de estos dominios: {domains}.",
+  "err.confirmEmailFirst": "El usuario debe confirmar su dirección de correo antes de iniciar sesión en aplicaciones.",
+  "signup.emailDomainsHint":
+    "Obligatorio: una dirección en {domains}. La confirmas con un enlace que te enviamos por correo; las aplicaciones se abren para ti cuando esté confirmada.",
+  "confirmFirst.title": "Confirma primero tu correo",
+  "confirmFirst.body": "{service} te abre {app} cuando tu dirección de correo esté confirmada.",
+  "confirmFirst.sentTo": "Se envió un enlace de confirmación a {email}. Ábrelo y vuelve a esta página.",
+  "confirmFirst.resend": "Enviar un nuevo enlace de confirmación",
+  "confirmFirst.noAddress": "Tu cuenta no tiene dirección de correo: añade una en tu cuenta y confírmala.",
+  "confirmFirst.account": "Gestionar tu dirección de correo",
+  "dev.confirmEmailFirst":
+    "Confirma tu dirección de correo para registrar aplicaciones: abre el enlace que te enviamos.",
 };

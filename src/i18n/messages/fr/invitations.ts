@@ -35,4 +35,18 @@ export const invitations: InvitationsMessages = {
   "adminInvitations.revoked": "L’invitation est révoquée : son lien ne fonctionne plus.",
   "adminInvitations.gone": "Cette invitation a déjà été utilisée ou révoquée, ou elle a expiré.",
   "adminInvitations.operator": "l’opérateur (ligne de commande)",
+  // SIGNUP_EMAIL_DOMAINS: sign-up at the listed domains, held back from apps until confirmed.
+  "err.emailDomain": "Utilisez une adresse e-mail de l’un de ces domaines : {domains}.",
+  "err.confirmEmailFirst": "L’utilisateur doit confirmer son adresse e-mail avant de se connecter aux applications.",
+  "signup.emailDomainsHint":
+    "Obligatoire : une adresse en {domains}. Vous la confirmez avec un lien envoyé par e-mail ; les applications vous sont ouvertes une fois l’adresse confirmée.",
+  "confirmFirst.title": "Confirmez d’abord votre adresse e-mail",
+  "confirmFirst.body": "{service} vous ouvre {app} une fois votre adresse e-mail confirmée.",
+  "confirmFirst.sentTo": "Un lien de confirmation a été envoyé à {email}. Ouvrez-le, puis revenez sur cette page.",
+  "confirmFirst.resend": "Envoyer un nouveau lien de confirmation",
+  "confirmFirst.noAddress":
+    "Votre compte n’a pas d’adresse e-mail : ajoutez-en une sur votre compte, puis confirmez-la.",
+  "confirmFirst.account": "Gérer votre adresse e-mail",
+  "dev.confirmEmailFirst":
+    "Confirmez votre adresse e-mail pour enregistrer des applications : ouvrez le lien que nous vous avons envoyé.",
 };

@@ -33,4 +33,16 @@ export const invitations: InvitationsMessages = {
   "adminInvitations.revoked": "招待を取り消しました。そのリンクはもう使えません。",
   "adminInvitations.gone": "その招待は使用済みか取り消されたか、有効期限が切れています。",
   "adminInvitations.operator": "運営者(コマンドライン)",
+  // SIGNUP_EMAIL_DOMAINS: sign-up at the listed domains, held back from apps until confirmed.
+  "err.emailDomain": "次のいずれかのドメインのメールアドレスを使ってください: {domains}。",
+  "err.confirmEmailFirst": "アプリにサインインする前に、ユーザーはメールアドレスを確認する必要があります。",
+  "signup.emailDomainsHint":
+    "必須: {domains} のアドレス。メールで送るリンクで確認します。確認が済むとアプリを使えます。",
+  "confirmFirst.title": "まずメールアドレスを確認してください",
+  "confirmFirst.body": "メールアドレスの確認が済むと、{service} で {app} を使えるようになります。",
+  "confirmFirst.sentTo": "{email} に確認リンクを送りました。リンクを開いてから、このページに戻ってください。",
+  "confirmFirst.resend": "確認リンクをもう一度送る",
+  "confirmFirst.noAddress": "アカウントにメールアドレスがありません。アカウントで追加して確認してください。",
+  "confirmFirst.account": "メールアドレスを管理",
+  "dev.confirmEmailFirst": "アプリを登録するには、メールアドレスを確認してください。お送りしたリンクを開いてください。",
 };
