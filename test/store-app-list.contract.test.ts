@@ -74,7 +74,8 @@ describeStoreContract("Store contract: the list of every app", (backend) => {
     if (backend.redis) backend.redis.cli("DEL", "sigil:{apps}");
     await store.meta.setDataVersion(2);
     const r = await migrateStore(store, createLogger("silent"));
-    expect(r).to.include({ version: CURRENT_DATA_VERSION, ran: 1 });
+    // Every step after version 2 ran once (the app index, and those that came after it).
+    expect(r).to.include({ version: CURRENT_DATA_VERSION, ran: CURRENT_DATA_VERSION - 2 });
     expect(await all(store, 7)).to.deep.equal(made.slice(1).map((a) => a.clientId));
     // Run again (a crash before the version was recorded): the same list.
     await store.meta.setDataVersion(2);

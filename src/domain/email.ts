@@ -1,72 +1,16 @@
-// Email addresses, their confirmation, and password recovery by mail (docs/http-api.md#email-and-password-recovery).
+// Email confirmation and password recovery by mail (docs/http-api.md#email-and-password-recovery);
+// what an address may be is email-address.ts.
 // Links sent by mail carry a random token (256 bits); the store keeps only its keyed hash, and
 // takes it atomically for its one use.
-import { FormError, checkPassword, USERNAME } from "./accounts.js";
-import { message, rateLimited } from "../errors.js";
+import { checkPassword, USERNAME } from "./accounts.js";
+import { rateLimited } from "../errors.js";
 import { keyedHash, randomToken } from "./secrets.js";
 import { escapeHtml, type Mail, type Mailer } from "./mailer.js";
 import { mailLocale, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
 import { translator, type Locale } from "../i18n/index.js";
 import type { AttemptLimiter, MailLinkRecord, Store, UserRecord } from "../store/port.js";
 import { LIMITS } from "./limits.js";
-
-const EMAIL_MAX = 254;
-
-/**
- * A sensible check of an address, not RFC 5322 in full: one "@", a local part of 1 to 64
- * printable characters without spaces, and a domain that is a host name with a dot (IDN domains are
- * kept as punycode). The domain is lower-cased (domains are case-insensitive); the local part is
- * kept as typed (RFC 5321 leaves its case to the receiving server).
- */
-export function normalizeEmail(raw: string): string {
-  const s = raw.trim();
-  const bad = () => new FormError("err.emailInvalid");
-  if (s.length > EMAIL_MAX || /[\s\x00-\x1f\x7f<>(),;:"\\[\]]/.test(s)) throw bad();
-  const at = s.lastIndexOf("@");
-  if (at < 1 || s.indexOf("@") !== at) throw bad();
-  const local = s.slice(0, at);
-  const rawDomain = s.slice(at + 1);
-  // Only a host name: nothing the URL parser would drop or decode (a port, a path, %-escapes).
-  if (!/^[^/?#%:@\\]+$/.test(rawDomain)) throw bad();
-  if (local.length > 64 || local.startsWith(".") || local.endsWith(".") || local.includes("..")) throw bad();
-  let domain: string;
-  try {
-    domain = new URL(`http://${rawDomain}/`).hostname;
-  } catch {
-    throw bad();
-  }
-  if (
-    !domain ||
-    !domain.includes(".") ||
-    domain.endsWith(".") ||
-    /^[\d.]+$/.test(domain) ||
-    domain.startsWith("[") ||
-    !/^[a-z0-9.-]+$/.test(domain) ||
-    domain.split(".").some((l) => l === "" || l.length > 63 || l.startsWith("-") || l.endsWith("-"))
-  )
-    throw bad();
-  const out = `${local}@${domain}`;
-  if (out.length > EMAIL_MAX) throw bad();
-  return out;
-}
-
-/**
- * SIGNUP_EMAIL_DOMAINS: a FormError (400, naming the domains) unless the normalized address's
- * domain is exactly one of them (a subdomain only when listed). No domains: every address.
- */
-export function checkEmailDomain(email: string, domains: readonly string[]): void {
-  if (domains.length === 0) return;
-  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-  if (!domains.includes(domain)) throw new FormError(message("err.emailDomain", { domains: domains.join(", ") }));
-}
-
-/**
- * Whether the account must confirm its address before it signs in to apps or registers apps: made
- * on /signup under SIGNUP_EMAIL_DOMAINS (UserRecord.confirmEmailFirst), and its address (the one it
- * has now) not confirmed.
- */
-export const mustConfirmEmailFirst = (user: UserRecord): boolean =>
-  user.confirmEmailFirst === true && !(user.email && user.emailVerified === true);
+import { normalizeEmail, checkEmailDomain } from "./email-address.js";
 
 /** The index key of an address: the whole address lower-cased (lookups by /forgot ignore case). */
 const indexKey = (email: string) => email.toLowerCase();

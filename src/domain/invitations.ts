@@ -4,7 +4,7 @@
 // keeps only a keyed hash of its token. Using one is atomic (store take): of any number of sign-ups
 // with one link at once, exactly one gets it.
 import { FormError } from "./accounts.js";
-import { normalizeEmail } from "./email.js";
+import { normalizeEmail } from "./email-address.js";
 import { keyedHash, randomId, randomToken } from "./secrets.js";
 import type { InvitationRecord, Store } from "../store/port.js";
 

@@ -11,7 +11,7 @@ import { codePointLength } from "../../domain/text.js";
 import { english, message, type MessageRef } from "../../errors.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
 import { ConfirmEmailFirstPage, ConsentPage, ErrorPage, NotInGroupsPage } from "../../views/consent.js";
-import { mustConfirmEmailFirst } from "../../domain/email.js";
+import { mustConfirmEmailFirst } from "../../domain/email-address.js";
 import { RedirectRefusedPage } from "../../views/redirect-refused.js";
 import { sendPage } from "../pages/send-page.js";
 import { currentUser, page, type PagesDeps } from "../pages/context.js";

@@ -3,7 +3,7 @@
 import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import type { UserRecord } from "../../store/port.js";
-import { mustConfirmEmailFirst } from "../../domain/email.js";
+import { mustConfirmEmailFirst } from "../../domain/email-address.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import type { EditForm } from "../../views/app-edit.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";

@@ -3,7 +3,7 @@
 // field; the access log logs the path alone, never the query, so the token is in no log line).
 import type { Request, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
-import { checkEmailDomain, normalizeEmail } from "../../domain/email.js";
+import { checkEmailDomain, normalizeEmail } from "../../domain/email-address.js";
 import type { InvitationRecord } from "../../store/port.js";
 import { sendPage } from "./send-page.js";
 import { SignUpClosedPage, SignUpPage } from "../../views/auth.js";
