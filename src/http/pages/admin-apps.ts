@@ -4,7 +4,7 @@
 // restricted to. The client id, secret, consents and tokens stay. Every page passes adminOnly;
 // every action the adminAction guards (CSRF, the gate, a fresh "Confirm it's you" coming back to
 // the app's page), and each is in the audit log with the admin as actor.
-import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { FormError } from "../../domain/accounts.js";
 import type { AuditType } from "../../domain/audit.js";
 import { GroupError } from "../../domain/groups.js";
@@ -14,11 +14,10 @@ import type { EditForm } from "../../views/app-edit.js";
 import { ErrorPage } from "../../views/consent.js";
 import type { FormProblem } from "../../views/layout.js";
 import { route } from "../route.js";
-import { adminOf, adminOnly } from "./admin.js";
+import { adminAction, adminOf, adminOnly } from "./admin.js";
 import { field, page, type PagesDeps } from "./context.js";
 import { sendPage } from "./send-page.js";
-import { csrfCheck, csrfToken } from "./session.js";
-import { freshProof } from "./step-up.js";
+import { csrfToken } from "./session.js";
 import { pageUi } from "./ui.js";
 import { changeOrigin } from "./user-agent.js";
 
@@ -128,16 +127,6 @@ function appPage(deps: PagesDeps): RequestHandler {
   });
 }
 
-/** The guards of an action on /admin/apps/:clientId; a proof asked for comes back to the app's page. */
-function guarded(deps: PagesDeps): RequestHandler[] {
-  return [
-    csrfCheck,
-    adminOnly(deps),
-    (req: Request, res: Response, next: NextFunction) =>
-      freshProof(deps, { returnTo: appUrl(String(req.params.clientId ?? "")) })(req, res, next),
-  ];
-}
-
 type Change = Parameters<PagesDeps["apps"]["update"]>[1];
 
 /**
@@ -153,7 +142,7 @@ function action(
   refusedForm?: (req: Request, app: AppRecord) => EditForm,
 ): RequestHandler[] {
   return [
-    ...guarded(deps),
+    ...adminAction(deps, (req) => appUrl(String(req.params.clientId ?? ""))),
     page(async (req, res) => {
       const app = await target(req, res, deps);
       if (!app) return;

@@ -4,7 +4,7 @@
 // it. Every page passes adminOnly; every action the adminAction guards, and each is in the audit
 // log (group.*) with the admin as actor. A refusal (a bad or taken name, an unknown user) says so
 // in the page's language and changes nothing.
-import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import type { AuditEvent } from "../../domain/audit.js";
 import { GroupError, groupName } from "../../domain/groups.js";
 import type { UserRecord } from "../../store/port.js";
@@ -15,8 +15,7 @@ import { route } from "../route.js";
 import { adminAction, adminOf, adminOnly } from "./admin.js";
 import { field, page, type PagesDeps } from "./context.js";
 import { sendPage } from "./send-page.js";
-import { csrfCheck, csrfToken } from "./session.js";
-import { freshProof } from "./step-up.js";
+import { csrfToken } from "./session.js";
 import { pageUi } from "./ui.js";
 import { changeOrigin } from "./user-agent.js";
 
@@ -69,15 +68,8 @@ async function renderGroup(
   sendPage(res, status, AdminGroupPage({ ui, user: adminOf(res), csrf: await csrfToken(req), group, ...extra }));
 }
 
-/** The guards of an action on /admin/groups/:name; a proof asked for comes back to the group's page. */
-function guarded(deps: PagesDeps): RequestHandler[] {
-  return [
-    csrfCheck,
-    adminOnly(deps),
-    (req: Request, res: Response, next: NextFunction) =>
-      freshProof(deps, { returnTo: groupUrl(String(req.params.name ?? "").slice(0, 100)) })(req, res, next),
-  ];
-}
+/** The page of the group a request names (where a confirm step comes back to). */
+const groupOfRequest = (req: Request): string => groupUrl(String(req.params.name ?? "").slice(0, 100));
 
 const DONE = ["created", "added", "already", "removed", "notMember"] as const;
 type Done = (typeof DONE)[number];
@@ -95,6 +87,47 @@ async function userNamed(deps: PagesDeps, raw: string): Promise<UserRecord | nul
   const username = raw.trim().toLowerCase();
   if (username === "" || username.length > 64) return null;
   return deps.accounts.byUsername(username);
+}
+
+/**
+ * POST /admin/groups/:name/members (add: the form names a username) and …/remove (the form names
+ * a user id): the change, its audit record when it changed something, and the group's page after it.
+ */
+function membership(deps: PagesDeps, kind: "add" | "remove"): RequestHandler {
+  return page(async (req, res) => {
+    const group = await target(req, res, deps);
+    if (!group) return;
+    const ui = pageUi(req, deps.config);
+    const user =
+      kind === "add"
+        ? await userNamed(deps, field(req, "username"))
+        : await userWithId(deps, field(req, "user").slice(0, 100));
+    if (!user) {
+      const problem = { text: ui.t("adminGroups.unknownUser"), ...(kind === "add" ? { field: "username" } : {}) };
+      return renderGroup(req, res, deps, group, 400, { problem });
+    }
+    let changed: boolean;
+    try {
+      changed =
+        kind === "add"
+          ? (await deps.groups.add(group.name, user)).added
+          : (await deps.groups.remove(group.name, user)).removed;
+    } catch (err) {
+      if (!(err instanceof GroupError)) throw err;
+      return renderGroup(req, res, deps, group, 404, { problem: { text: ui.t("adminGroups.notFound") } });
+    }
+    if (changed) {
+      const type = kind === "add" ? "group.member_added" : "group.member_removed";
+      record(req, res, deps, { type, group: group.name, userId: user.id, username: user.username });
+    }
+    const done = kind === "add" ? (changed ? "added" : "already") : changed ? "removed" : "notMember";
+    res.redirect(303, `${groupUrl(group.name)}?done=${done}`);
+  });
+}
+
+/** The user with this id, or null. */
+async function userWithId(deps: PagesDeps, id: string): Promise<UserRecord | null> {
+  return id ? deps.accounts.byId(id) : null;
 }
 
 /** Mounts /admin/groups and its actions (pages/index.ts). */
@@ -145,67 +178,10 @@ export function adminGroupsRoutes(router: Router, deps: PagesDeps): void {
     ],
   });
   route(router, "/admin/groups/:name/members", {
-    post: [
-      ...guarded(deps),
-      page(async (req, res) => {
-        const group = await target(req, res, deps);
-        if (!group) return;
-        const ui = pageUi(req, deps.config);
-        const user = await userNamed(deps, field(req, "username"));
-        if (!user) {
-          const problem = { text: ui.t("adminGroups.unknownUser"), field: "username" };
-          return renderGroup(req, res, deps, group, 400, { problem });
-        }
-        let added: boolean;
-        try {
-          added = (await deps.groups.add(group.name, user)).added;
-        } catch (err) {
-          if (!(err instanceof GroupError)) throw err;
-          return renderGroup(req, res, deps, group, 404, { problem: { text: ui.t("adminGroups.notFound") } });
-        }
-        if (added) {
-          record(req, res, deps, {
-            type: "group.member_added",
-            group: group.name,
-            userId: user.id,
-            username: user.username,
-          });
-        }
-        res.redirect(303, `${groupUrl(group.name)}?done=${added ? "added" : "already"}`);
-      }),
-    ],
+    post: [...adminAction(deps, groupOfRequest), membership(deps, "add")],
   });
   route(router, "/admin/groups/:name/remove", {
-    post: [
-      ...guarded(deps),
-      page(async (req, res) => {
-        const group = await target(req, res, deps);
-        if (!group) return;
-        const ui = pageUi(req, deps.config);
-        const id = field(req, "user").slice(0, 100);
-        const user = id ? await deps.accounts.byId(id) : null;
-        if (!user) {
-          const problem = { text: ui.t("adminGroups.unknownUser") };
-          return renderGroup(req, res, deps, group, 400, { problem });
-        }
-        let removed: boolean;
-        try {
-          removed = (await deps.groups.remove(group.name, user)).removed;
-        } catch (err) {
-          if (!(err instanceof GroupError)) throw err;
-          return renderGroup(req, res, deps, group, 404, { problem: { text: ui.t("adminGroups.notFound") } });
-        }
-        if (removed) {
-          record(req, res, deps, {
-            type: "group.member_removed",
-            group: group.name,
-            userId: user.id,
-            username: user.username,
-          });
-        }
-        res.redirect(303, `${groupUrl(group.name)}?done=${removed ? "removed" : "notMember"}`);
-      }),
-    ],
+    post: [...adminAction(deps, groupOfRequest), membership(deps, "remove")],
   });
   route(router, "/admin/groups/:name/delete", {
     get: [
@@ -228,7 +204,7 @@ export function adminGroupsRoutes(router: Router, deps: PagesDeps): void {
       }),
     ],
     post: [
-      ...guarded(deps),
+      ...adminAction(deps, groupOfRequest),
       page(async (req, res) => {
         const group = await target(req, res, deps);
         if (!group) return;

@@ -4,19 +4,17 @@
 // confirm step). Every page passes adminOnly; every action the adminAction guards (CSRF, the gate,
 // a fresh "Confirm it's you" that comes back to the user's page), and each is in the audit log
 // with the admin as actor. An admin cannot disable or delete themself here (docs/choices.md).
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { FormError } from "../../domain/accounts.js";
 import type { AuditType } from "../../domain/audit.js";
 import type { UserRecord } from "../../store/port.js";
 import { ErrorPage } from "../../views/consent.js";
 import { AdminUserDeletePage, AdminUserPage, AdminUsersPage, type UserRow } from "../../views/admin-users.js";
 import { route } from "../route.js";
-import type { Router } from "express";
-import { adminOf, adminOnly } from "./admin.js";
+import { adminAction, adminOf, adminOnly } from "./admin.js";
 import { field, page, type PagesDeps } from "./context.js";
 import { sendPage } from "./send-page.js";
-import { csrfCheck, csrfToken } from "./session.js";
-import { freshProof } from "./step-up.js";
+import { csrfToken } from "./session.js";
 import { pageUi } from "./ui.js";
 import { browserSummary, changeOrigin } from "./user-agent.js";
 
@@ -116,16 +114,6 @@ function userPage(deps: PagesDeps): RequestHandler {
   });
 }
 
-/** The guards of an action on /admin/users/:id; a proof asked for comes back to the user's page. */
-function guarded(deps: PagesDeps): RequestHandler[] {
-  return [
-    csrfCheck,
-    adminOnly(deps),
-    (req: Request, res: Response, next: NextFunction) =>
-      freshProof(deps, { returnTo: userUrl(String(req.params.id ?? "")) })(req, res, next),
-  ];
-}
-
 type Outcome = { done: Done } | { problem: string; status: number };
 
 /** An action: the user (404 when none), what it does, the audit record, and the page after it. */
@@ -135,7 +123,7 @@ function action(
   run: (user: UserRecord, req: Request, admin: UserRecord) => Promise<Outcome & { type?: AuditType | undefined }>,
 ): RequestHandler[] {
   return [
-    ...guarded(deps),
+    ...adminAction(deps, (req) => userUrl(String(req.params.id ?? ""))),
     page(async (req, res) => {
       const user = await target(req, res, deps);
       if (!user) return;
@@ -175,7 +163,7 @@ function deletePage(deps: PagesDeps): RequestHandler {
 /** POST /admin/users/:id/delete (confirm=yes): the account and everything it owns; then the list. */
 function deleteUser(deps: PagesDeps): RequestHandler[] {
   return [
-    ...guarded(deps),
+    ...adminAction(deps, (req) => userUrl(String(req.params.id ?? ""))),
     page(async (req, res) => {
       const user = await target(req, res, deps);
       if (!user) return;

@@ -53,9 +53,9 @@ export function adminOnly(deps: PagesDeps): RequestHandler {
 /**
  * The guards of an admin action (a POST form on an /admin page), in order: the CSRF check, the
  * gate, and a fresh "Confirm it's you" proof (without one, nothing runs: the browser confirms and
- * comes back to returnTo, the form's page). Use: route(router, "/admin/x", { post: [...adminAction(deps, "/admin/x"), handler] }).
+ * comes back to returnTo, the form's page; a function of the request for a page per item). Use: route(router, "/admin/x", { post: [...adminAction(deps, "/admin/x"), handler] }).
  */
-export function adminAction(deps: PagesDeps, returnTo: string): RequestHandler[] {
+export function adminAction(deps: PagesDeps, returnTo: string | ((req: Request) => string)): RequestHandler[] {
   return [csrfCheck, adminOnly(deps), freshProof(deps, { returnTo })];
 }
 

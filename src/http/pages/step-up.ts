@@ -41,17 +41,21 @@ export function requireProof(req: Request, deps: PagesDeps, user: UserRecord): v
  * browser goes to /confirm, and from there back to `returnTo` (the form's page), where the fields
  * named in `keep` show what was typed. Signed-out requests pass on (the handler sends them to sign in).
  */
-export function freshProof(deps: PagesDeps, opts: { returnTo: string; keep?: readonly string[] }): RequestHandler {
+export function freshProof(
+  deps: PagesDeps,
+  opts: { returnTo: string | ((req: Request) => string); keep?: readonly string[] },
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     void (async () => {
-      const user = await currentUser(req, deps);
+      // After adminOnly the account is already read (res.locals.admin): no second read per POST.
+      const user = (res.locals as { admin?: UserRecord }).admin ?? (await currentUser(req, deps));
       if (!user || hasFreshProof(req, deps, user)) return next();
       if (opts.keep?.length) {
         const draft: Record<string, string> = {};
         for (const name of opts.keep) draft[name] = field(req, name).slice(0, 320);
         req.session.stepUpDraft = draft;
       }
-      res.redirect(303, confirmUrl(opts.returnTo));
+      res.redirect(303, confirmUrl(typeof opts.returnTo === "function" ? opts.returnTo(req) : opts.returnTo));
     })().catch(next);
   };
 }
