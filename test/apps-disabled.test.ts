@@ -5,7 +5,7 @@
 // code. `--disabled off` lets it work again (its tokens were refused, not revoked). On both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { sigilProcess, type CliResult } from "./support/cli.js";
+import { sigil as runSigil, type CliResult } from "./support/cli.js";
 import { http } from "./support/http.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, basic, registerApp, token, userInfo, type TestApp } from "./support/pages.js";
@@ -17,9 +17,10 @@ describeBackends("Disabling an app (sigil apps update --disabled)", function (th
   let node: TestNode;
   let other: TestNode;
 
-  // A child process: on the embedded store a CLI that writes must not share this process's LMDB.
+  // On the embedded store the command runs in this process's CLI worker (support/cli.ts): an
+  // in-process command opening the DATA_DIR of this process's node can deadlock LMDB (issue #27).
   const sigil = (...args: string[]): Promise<CliResult> =>
-    sigilProcess({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
+    runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
 
   async function setUp() {
     node = await backend.startNode();

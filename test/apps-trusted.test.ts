@@ -4,7 +4,7 @@
 // `--trusted off`: the page again for whoever has not allowed it. On both stores.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { sigilProcess, type CliResult } from "./support/cli.js";
+import { sigil as runSigil, type CliResult } from "./support/cli.js";
 import { TEST_SECRET } from "./support/nodes.js";
 import { PageClient, registerApp } from "./support/pages.js";
 
@@ -13,7 +13,7 @@ const CB = "https://app.example/callback";
 describeBackends("First-party apps (sigil apps update --trusted)", function (this: Mocha.Suite, backend) {
   this.timeout(90_000);
   const sigil = (...args: string[]): Promise<CliResult> =>
-    sigilProcess({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
+    runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
 
   it("When an app is trusted, then /authorize gives a code without asking, the consent is recorded and /account says the app was trusted; prompt=consent still asks; untrusted, the page comes back", async () => {
     const node = await backend.startNode();

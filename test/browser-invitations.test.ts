@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
-import { describeBackends } from "./support/backends.js";
+import { describeBackends, oneBackend } from "./support/backends.js";
 import { collectProblems, launchChromium } from "./support/browser.js";
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -43,68 +43,72 @@ async function tabTo(page: Page, selector: string): Promise<void> {
   throw new Error(`Tab never reached ${selector}`);
 }
 
-describeBackends("Invitations in a browser", (backend) => {
-  let browser: Browser;
-  before(async function () {
-    this.timeout(60_000);
-    browser = await launchChromium(this);
-  });
-  after(async () => {
-    await browser?.close();
-  });
+describeBackends(
+  "Invitations in a browser",
+  (backend) => {
+    let browser: Browser;
+    before(async function () {
+      this.timeout(60_000);
+      browser = await launchChromium(this);
+    });
+    after(async () => {
+      await browser?.close();
+    });
 
-  it("When an admin makes an invitation by keyboard and the invited person signs up with its link, then each page passes axe in light and dark and one account is made", async function () {
-    this.timeout(90_000);
-    const node = await backend.startNode({ SIGNUP: "invite", ADMIN_REQUIRE_2FA: "false" });
-    const accounts = node.server.services.accounts;
-    await accounts.create({ username: "ada", password: PASSWORD, displayName: "Ada Admin" });
-    await accounts.setAdmin((await accounts.byUsername("ada"))!.id, true);
-    const found: string[] = [];
+    it("When an admin makes an invitation by keyboard and the invited person signs up with its link, then each page passes axe in light and dark and one account is made", async function () {
+      this.timeout(90_000);
+      const node = await backend.startNode({ SIGNUP: "invite", ADMIN_REQUIRE_2FA: "false" });
+      const accounts = node.server.services.accounts;
+      await accounts.create({ username: "ada", password: PASSWORD, displayName: "Ada Admin" });
+      await accounts.setAdmin((await accounts.byUsername("ada"))!.id, true);
+      const found: string[] = [];
 
-    const page = await (await browser.newContext()).newPage();
-    const problems = collectProblems(page);
-    await page.goto(`${node.url}/signin?return_to=%2Fadmin%2Finvitations`);
-    await page.fill("#username", "ada");
-    await page.fill("#password", PASSWORD);
-    await Promise.all([page.waitForURL(`${node.url}/admin/invitations`), page.press("#password", "Enter")]);
-    found.push(...(await a11y(page, "invitations, none")));
-    await tabTo(page, "#email");
-    await page.keyboard.type("ann@example.org");
-    await Promise.all([page.waitForURL(/\/confirm\?/), page.keyboard.press("Enter")]);
-    await page.fill("#password", PASSWORD);
-    await Promise.all([page.waitForURL(`${node.url}/admin/invitations`), page.press("#password", "Enter")]);
-    // Back on the page: the form is sent again, now with the proof.
-    await tabTo(page, "#email");
-    await page.keyboard.type("ann@example.org");
-    await Promise.all([
-      page.waitForLoadState(),
-      page.waitForResponse((r) => r.request().method() === "POST"),
-      page.keyboard.press("Enter"),
-    ]);
-    const link = await page.inputValue("#invitation-link");
-    expect(link).to.contain("/signup?invite=");
-    expect(await page.locator("main tbody tr").count()).to.equal(1);
-    found.push(...(await a11y(page, "invitations, a link shown")));
-    await page.goto(`${node.url}/admin/invitations`);
-    expect(await page.content()).not.to.contain(new URL(link).searchParams.get("invite")!);
+      const page = await (await browser.newContext()).newPage();
+      const problems = collectProblems(page);
+      await page.goto(`${node.url}/signin?return_to=%2Fadmin%2Finvitations`);
+      await page.fill("#username", "ada");
+      await page.fill("#password", PASSWORD);
+      await Promise.all([page.waitForURL(`${node.url}/admin/invitations`), page.press("#password", "Enter")]);
+      found.push(...(await a11y(page, "invitations, none")));
+      await tabTo(page, "#email");
+      await page.keyboard.type("ann@example.org");
+      await Promise.all([page.waitForURL(/\/confirm\?/), page.keyboard.press("Enter")]);
+      await page.fill("#password", PASSWORD);
+      await Promise.all([page.waitForURL(`${node.url}/admin/invitations`), page.press("#password", "Enter")]);
+      // Back on the page: the form is sent again, now with the proof.
+      await tabTo(page, "#email");
+      await page.keyboard.type("ann@example.org");
+      await Promise.all([
+        page.waitForLoadState(),
+        page.waitForResponse((r) => r.request().method() === "POST"),
+        page.keyboard.press("Enter"),
+      ]);
+      const link = await page.inputValue("#invitation-link");
+      expect(link).to.contain("/signup?invite=");
+      expect(await page.locator("main tbody tr").count()).to.equal(1);
+      found.push(...(await a11y(page, "invitations, a link shown")));
+      await page.goto(`${node.url}/admin/invitations`);
+      expect(await page.content()).not.to.contain(new URL(link).searchParams.get("invite")!);
 
-    const guest = await (await browser.newContext()).newPage();
-    await guest.goto(`${node.url}/signup`);
-    expect(await guest.textContent("h1")).to.equal("Sign-up is by invitation");
-    found.push(...(await a11y(guest, "sign-up by invitation")));
-    await guest.goto(link);
-    expect(await guest.inputValue("#email")).to.equal("ann@example.org");
-    found.push(...(await a11y(guest, "invited sign-up")));
-    await tabTo(guest, "#username");
-    await guest.keyboard.type("ann");
-    await guest.fill("#password", PASSWORD);
-    await guest.focus("#password");
-    await Promise.all([guest.waitForURL(`${node.url}/account`), guest.keyboard.press("Enter")]);
-    expect(await accounts.byUsername("ann")).to.not.equal(null);
-    await guest.goto(link);
-    expect(await guest.textContent("main [role=alert]")).to.contain("no longer works");
-    found.push(...(await a11y(guest, "a used link")));
-    expect(found).to.deep.equal([]);
-    expect(problems).to.deep.equal([]);
-  });
-});
+      const guest = await (await browser.newContext()).newPage();
+      await guest.goto(`${node.url}/signup`);
+      expect(await guest.textContent("h1")).to.equal("Sign-up is by invitation");
+      found.push(...(await a11y(guest, "sign-up by invitation")));
+      await guest.goto(link);
+      expect(await guest.inputValue("#email")).to.equal("ann@example.org");
+      found.push(...(await a11y(guest, "invited sign-up")));
+      await tabTo(guest, "#username");
+      await guest.keyboard.type("ann");
+      await guest.fill("#password", PASSWORD);
+      await guest.focus("#password");
+      await Promise.all([guest.waitForURL(`${node.url}/account`), guest.keyboard.press("Enter")]);
+      expect(await accounts.byUsername("ann")).to.not.equal(null);
+      await guest.goto(link);
+      expect(await guest.textContent("main [role=alert]")).to.contain("no longer works");
+      found.push(...(await a11y(guest, "a used link")));
+      expect(found).to.deep.equal([]);
+      expect(problems).to.deep.equal([]);
+    });
+  },
+  oneBackend("lmdb"),
+);

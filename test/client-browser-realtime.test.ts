@@ -7,7 +7,7 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
 import type { ChallengeResultEvent, ReadyEvent } from "../client/src/index.js";
-import { describeBackends } from "./support/backends.js";
+import { describeBackends, oneBackend } from "./support/backends.js";
 import { pagePerTest } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
 
@@ -19,49 +19,53 @@ declare global {
   }
 }
 
-describeBackends("Client in a browser: realtime", (backend) => {
-  let page: Page;
-  pagePerTest((p) => (page = p));
+describeBackends(
+  "Client in a browser: realtime",
+  (backend) => {
+    let page: Page;
+    pagePerTest((p) => (page = p));
 
-  it("When a page connects with a CUSTOM TOKEN, then results arrive live, and a server-side disconnect loses or repeats nothing", async () => {
-    const node = await backend.startNode();
-    const { token } = await node.server.customTokens.create({ app: "test-app" });
-    await page.goto(`${node.url}/demo`);
-    const out = await page.evaluate(async (token) => {
-      window.seen = { events: [], readies: [], disconnects: [] };
-      const sigil = Sigil.createClient();
-      window.conn = sigil.connect({ token, socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
-      window.conn.on("challenge:result", (e) => window.seen.events.push(e));
-      window.conn.on("ready", (e) => window.seen.readies.push(e));
-      window.conn.on("disconnect", (reason) => window.seen.disconnects.push(reason));
-      const { key } = await window.conn.createChallenge({ question: "日本の首都は？", answer: "東京" });
-      const question = await sigil.challenges.question(key);
-      const first = await sigil.challenges.solve(key, "大阪");
-      return { key, question, first };
-    }, token);
-    const { key } = out;
-    expect(out.question).to.equal("日本の首都は？");
-    expect(out.first).to.deep.equal({ correct: false });
-    await page.waitForFunction(() => window.seen.events.length === 1);
+    it("When a page connects with a CUSTOM TOKEN, then results arrive live, and a server-side disconnect loses or repeats nothing", async () => {
+      const node = await backend.startNode();
+      const { token } = await node.server.customTokens.create({ app: "test-app" });
+      await page.goto(`${node.url}/demo`);
+      const out = await page.evaluate(async (token) => {
+        window.seen = { events: [], readies: [], disconnects: [] };
+        const sigil = Sigil.createClient();
+        window.conn = sigil.connect({ token, socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
+        window.conn.on("challenge:result", (e) => window.seen.events.push(e));
+        window.conn.on("ready", (e) => window.seen.readies.push(e));
+        window.conn.on("disconnect", (reason) => window.seen.disconnects.push(reason));
+        const { key } = await window.conn.createChallenge({ question: "日本の首都は？", answer: "東京" });
+        const question = await sigil.challenges.question(key);
+        const first = await sigil.challenges.solve(key, "大阪");
+        return { key, question, first };
+      }, token);
+      const { key } = out;
+      expect(out.question).to.equal("日本の首都は？");
+      expect(out.first).to.deep.equal({ correct: false });
+      await page.waitForFunction(() => window.seen.events.length === 1);
 
-    // The server drops the socket; two attempts happen while the page is away.
-    node.server.io.disconnectSockets(true);
-    await page.waitForFunction(() => window.seen.disconnects.includes("io server disconnect"));
-    const api = challengeApi(node.url);
-    await api.solve(key, "京都");
-    await api.solve(key, "東京");
-    await page.waitForFunction(() => window.seen.readies.length === 2 && window.seen.events.length === 3);
-    await page.waitForTimeout(200);
-    const seen = await page.evaluate(() => window.seen);
-    expect(seen.readies).to.deep.equal([
-      { app: "test-app", recovered: false },
-      { app: "test-app", recovered: true },
-    ]);
-    expect(seen.events.map((e) => [e.key, e.correct])).to.deep.equal([
-      [key, false],
-      [key, false],
-      [key, true],
-    ]);
-    expect(new Set(seen.events.map((e) => e.id)).size).to.equal(3);
-  });
-});
+      // The server drops the socket; two attempts happen while the page is away.
+      node.server.io.disconnectSockets(true);
+      await page.waitForFunction(() => window.seen.disconnects.includes("io server disconnect"));
+      const api = challengeApi(node.url);
+      await api.solve(key, "京都");
+      await api.solve(key, "東京");
+      await page.waitForFunction(() => window.seen.readies.length === 2 && window.seen.events.length === 3);
+      await page.waitForTimeout(200);
+      const seen = await page.evaluate(() => window.seen);
+      expect(seen.readies).to.deep.equal([
+        { app: "test-app", recovered: false },
+        { app: "test-app", recovered: true },
+      ]);
+      expect(seen.events.map((e) => [e.key, e.correct])).to.deep.equal([
+        [key, false],
+        [key, false],
+        [key, true],
+      ]);
+      expect(new Set(seen.events.map((e) => e.id)).size).to.equal(3);
+    });
+  },
+  oneBackend("lmdb"),
+);

@@ -3,7 +3,7 @@
 // closing (which it would answer with a 502). Node's own default closes after 5 s.
 import { connect, type Socket } from "node:net";
 import { expect } from "chai";
-import { describeBackends } from "./support/backends.js";
+import { describeBackends, oneBackend } from "./support/backends.js";
 
 /** One GET /healthz on `socket` (kept alive); resolves when its whole response has arrived. */
 function get(socket: Socket): Promise<string> {
@@ -35,27 +35,31 @@ function open(url: string): Promise<Socket> {
   });
 }
 
-describeBackends("Keep-alive connections", (backend) => {
-  it("When a connection has been idle 7 s (node closes them after about 5–6 s by default), then the next request on it is still answered", async function () {
-    this.timeout(20_000);
-    const node = await backend.startNode();
-    const socket = await open(node.url);
-    try {
-      expect(await get(socket)).to.match(/^HTTP\/1\.1 200 /);
-      await new Promise((r) => setTimeout(r, 7_000));
-      expect(await get(socket)).to.match(/^HTTP\/1\.1 200 /);
-    } finally {
-      socket.destroy();
-    }
-  });
+describeBackends(
+  "Keep-alive connections",
+  (backend) => {
+    it("When a connection has been idle 7 s (node closes them after about 5–6 s by default), then the next request on it is still answered", async function () {
+      this.timeout(20_000);
+      const node = await backend.startNode();
+      const socket = await open(node.url);
+      try {
+        expect(await get(socket)).to.match(/^HTTP\/1\.1 200 /);
+        await new Promise((r) => setTimeout(r, 7_000));
+        expect(await get(socket)).to.match(/^HTTP\/1\.1 200 /);
+      } finally {
+        socket.destroy();
+      }
+    });
 
-  it("When KEEP_ALIVE_TIMEOUT=1, then the node closes a connection idle for a second", async function () {
-    this.timeout(20_000);
-    const node = await backend.startNode({ KEEP_ALIVE_TIMEOUT: "1" });
-    const socket = await open(node.url);
-    expect(await get(socket)).to.match(/^HTTP\/1\.1 200 /);
-    const started = Date.now();
-    await new Promise((r) => socket.once("close", r));
-    expect(Date.now() - started).to.be.within(500, 4_000);
-  });
-});
+    it("When KEEP_ALIVE_TIMEOUT=1, then the node closes a connection idle for a second", async function () {
+      this.timeout(20_000);
+      const node = await backend.startNode({ KEEP_ALIVE_TIMEOUT: "1" });
+      const socket = await open(node.url);
+      expect(await get(socket)).to.match(/^HTTP\/1\.1 200 /);
+      const started = Date.now();
+      await new Promise((r) => socket.once("close", r));
+      expect(Date.now() - started).to.be.within(500, 4_000);
+    });
+  },
+  oneBackend("redis"),
+);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createMetrics } from "../src/metrics.js";
 import { allowOf, type JsonRoute } from "../src/http/route.js";
 import { routes } from "../src/http/routes.js";
-import { describeBackends } from "./support/backends.js";
+import { describeBackends, oneBackend } from "./support/backends.js";
 import { http, type TestResponse } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 import { ROOT } from "./support/processes.js";
@@ -38,41 +38,45 @@ function expectError(r: TestResponse, code: string, what: string): void {
   expect(r.json.error_description, what).to.be.a("string").and.not.be.empty;
 }
 
-describeBackends("The route table", (backend) => {
-  it("When the table and /openapi.json are walked, then every JSON route has its operation, every operation is a route, and each answers on a running node as its operation documents", async () => {
-    const node = await backend.startNode();
-    const table = tableOf(node);
-    const doc = (await http(node.url, "/openapi.json")).json;
-    const documented: string[] = [];
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
-      for (const method of Object.keys(ops)) documented.push(`${method.toUpperCase()} ${path}`);
-    }
-    const declared = table.map((r) => `${r.spec.method.toUpperCase()} ${r.spec.path}`);
-    expect(declared.length, "no route is declared twice").to.equal(new Set(declared).size);
-    expect([...documented].sort(), "the operations of /openapi.json").to.deep.equal([...declared].sort());
-    for (const r of table) {
-      const op = doc.paths[r.spec.path][r.spec.method];
-      expect(op.summary, `${r.spec.method} ${r.spec.path}`).to.equal(r.spec.summary);
-    }
-    // Each operation, asked plainly (no credentials, no body), is served by its route: not the
-    // unknown route's 404 nor a 405, never a 5xx, and with a status its operation documents.
-    const answers = await Promise.all(
-      documented.map((what) => {
+describeBackends(
+  "The route table",
+  (backend) => {
+    it("When the table and /openapi.json are walked, then every JSON route has its operation, every operation is a route, and each answers on a running node as its operation documents", async () => {
+      const node = await backend.startNode();
+      const table = tableOf(node);
+      const doc = (await http(node.url, "/openapi.json")).json;
+      const documented: string[] = [];
+      for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+        for (const method of Object.keys(ops)) documented.push(`${method.toUpperCase()} ${path}`);
+      }
+      const declared = table.map((r) => `${r.spec.method.toUpperCase()} ${r.spec.path}`);
+      expect(declared.length, "no route is declared twice").to.equal(new Set(declared).size);
+      expect([...documented].sort(), "the operations of /openapi.json").to.deep.equal([...declared].sort());
+      for (const r of table) {
+        const op = doc.paths[r.spec.path][r.spec.method];
+        expect(op.summary, `${r.spec.method} ${r.spec.path}`).to.equal(r.spec.summary);
+      }
+      // Each operation, asked plainly (no credentials, no body), is served by its route: not the
+      // unknown route's 404 nor a 405, never a 5xx, and with a status its operation documents.
+      const answers = await Promise.all(
+        documented.map((what) => {
+          const [method, path] = what.split(" ") as [string, string];
+          return http(node.url, path, { method });
+        }),
+      );
+      for (const [i, what] of documented.entries()) {
         const [method, path] = what.split(" ") as [string, string];
-        return http(node.url, path, { method });
-      }),
-    );
-    for (const [i, what] of documented.entries()) {
-      const [method, path] = what.split(" ") as [string, string];
-      const r = answers[i]!;
-      expect(r.status, `${what}: ${r.text.slice(0, 200)}`).to.not.be.oneOf([404, 405]);
-      expect(r.status, what).to.be.below(500);
-      const op = doc.paths[path][method.toLowerCase()];
-      expect(Object.keys(op.responses), `${what}: documented statuses`).to.include(String(r.status));
-      if (r.status >= 400) expectError(r, r.json.error, what);
-    }
-  });
-});
+        const r = answers[i]!;
+        expect(r.status, `${what}: ${r.text.slice(0, 200)}`).to.not.be.oneOf([404, 405]);
+        expect(r.status, what).to.be.below(500);
+        const op = doc.paths[path][method.toLowerCase()];
+        expect(Object.keys(op.responses), `${what}: documented statuses`).to.include(String(r.status));
+        if (r.status >= 400) expectError(r, r.json.error, what);
+      }
+    });
+  },
+  oneBackend("redis"),
+);
 
 // What the table makes of methods and origins happens before any route reaches the store: one
 // backend is enough for it.

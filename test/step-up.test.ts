@@ -4,7 +4,7 @@
 // come back, the JSON endpoints answer 401 reauth_required. Through the real pages and endpoints,
 // on both stores; the store is read afterwards to see that nothing moved.
 import { expect } from "chai";
-import { describeBackends } from "./support/backends.js";
+import { describeBackends, oneBackend } from "./support/backends.js";
 import { expectContractError } from "./support/fuzz.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf, decodeHtml } from "./support/pages.js";
@@ -68,215 +68,228 @@ async function expectEveryActionRefused(c: PageClient, extra: { passkeyId: strin
   }
 }
 
-describeBackends("Confirm it's you (step-up)", (backend) => {
-  it("When a signed-in session with a valid CSRF token but no proof sends every sensitive form and JSON request, then nothing changes; after confirming with the password the same requests work, and the typed email comes back on the form", async function () {
-    this.timeout(60_000);
-    const node = await backend.startNode(PASSKEY_ENV);
-    const c = new PageClient(node.url);
-    expect((await c.signUp("vera", PASSWORD)).status).to.equal(303);
-    // A passkey and a set-up begun while confirmed, from another browser of vera's: the targets.
-    const other = new PageClient(node.url);
-    expect((await other.submit("/signin", "/signin", { username: "vera", password: PASSWORD })).status).to.equal(303);
-    const passkeyId = await addSoftPasskey(other, new SoftAuthenticator(node.config.authUrl));
-    const setup = setupOf((await other.submit("/account", "/account/2fa/setup", {})).text);
-    const before = await accountState(node, "vera");
+describeBackends(
+  "Confirm it's you (step-up)",
+  (backend) => {
+    it("When a signed-in session with a valid CSRF token but no proof sends every sensitive form and JSON request, then nothing changes; after confirming with the password the same requests work, and the typed email comes back on the form", async function () {
+      this.timeout(60_000);
+      const node = await backend.startNode(PASSKEY_ENV);
+      const c = new PageClient(node.url);
+      expect((await c.signUp("vera", PASSWORD)).status).to.equal(303);
+      // A passkey and a set-up begun while confirmed, from another browser of vera's: the targets.
+      const other = new PageClient(node.url);
+      expect((await other.submit("/signin", "/signin", { username: "vera", password: PASSWORD })).status).to.equal(303);
+      const passkeyId = await addSoftPasskey(other, new SoftAuthenticator(node.config.authUrl));
+      const setup = setupOf((await other.submit("/account", "/account/2fa/setup", {})).text);
+      const before = await accountState(node, "vera");
 
-    await expectEveryActionRefused(c, { passkeyId, pending: setup.pending });
-    // The right code for the pending set-up changes nothing either.
-    const withCode = await c.submit("/account", "/account/2fa/confirm", {
-      pending: setup.pending,
-      code: codeAt(setup.secret),
+      await expectEveryActionRefused(c, { passkeyId, pending: setup.pending });
+      // The right code for the pending set-up changes nothing either.
+      const withCode = await c.submit("/account", "/account/2fa/confirm", {
+        pending: setup.pending,
+        code: codeAt(setup.secret),
+      });
+      expect(withCode.status).to.equal(303);
+      expect(await accountState(node, "vera")).to.deep.equal(before);
+
+      // /confirm: a wrong password is refused and keeps nothing; the right one goes back to /account.
+      const page = await c.get("/confirm?return_to=%2Faccount");
+      expect(page.status).to.equal(200);
+      const wrong = await c.post("/confirm?return_to=%2Faccount", {
+        _csrf: csrfOf(page.text),
+        password: "nope nope nope",
+      });
+      expect(wrong.status).to.equal(401);
+      expect(wrong.text).to.contain("The password is wrong.");
+      expect((await c.submit("/account", "/account/email", { email: "x@example.org" })).status).to.equal(303);
+      const right = await c.confirm();
+      expect(right.headers.location).to.equal("/account");
+      // The email typed before confirming (a draft kept on the session) is on the form again, once.
+      const back = await c.get("/account");
+      expect(back.text).to.match(/name="email"[^>]*value="x@example.org"/);
+      expect((await c.get("/account")).text).to.not.contain("x@example.org");
+
+      const changed = await c.submit("/account", "/account/email", { email: "vera@example.org" });
+      expect(changed.status, changed.text.slice(0, 300)).to.be.oneOf([200, 303]);
+      expect((await accountState(node, "vera")).email).to.equal("vera@example.org");
+      const removed = await c.submit("/account", `/account/passkeys/${passkeyId}/remove`, {});
+      expect(removed.status).to.equal(303);
+      expect(removed.headers.location).to.equal("/account#passkeys");
+      expect((await accountState(node, "vera")).passkeys).to.deep.equal([]);
+      const csrf = csrfOf((await c.get("/account")).text);
+      const options = await postCeremony(node.url, "/account/passkeys/options", {}, { csrf, cookie: cookieOf(c) });
+      expect(options.status, options.text).to.equal(200);
     });
-    expect(withCode.status).to.equal(303);
-    expect(await accountState(node, "vera")).to.deep.equal(before);
 
-    // /confirm: a wrong password is refused and keeps nothing; the right one goes back to /account.
-    const page = await c.get("/confirm?return_to=%2Faccount");
-    expect(page.status).to.equal(200);
-    const wrong = await c.post("/confirm?return_to=%2Faccount", {
-      _csrf: csrfOf(page.text),
-      password: "nope nope nope",
+    it("When the proof is older than REAUTH_MAX_AGE, then every sensitive request is refused again and nothing changes", async function () {
+      this.timeout(60_000);
+      const node = await backend.startNode({ ...PASSKEY_ENV, REAUTH_MAX_AGE: "1" });
+      const c = new PageClient(node.url);
+      expect((await c.signUp("walt", PASSWORD)).status).to.equal(303);
+      await c.confirm();
+      const passkeyId = await addSoftPasskey(c, new SoftAuthenticator(node.config.authUrl));
+      await c.confirm();
+      const setup = await c.submit("/account", "/account/2fa/setup", {});
+      expect(setup.status).to.equal(200);
+      const { pending } = setupOf(setup.text);
+      const before = await accountState(node, "walt");
+      await sleep(1200);
+      await expectEveryActionRefused(c, { passkeyId, pending });
+      expect(await accountState(node, "walt")).to.deep.equal(before);
     });
-    expect(wrong.status).to.equal(401);
-    expect(wrong.text).to.contain("The password is wrong.");
-    expect((await c.submit("/account", "/account/email", { email: "x@example.org" })).status).to.equal(303);
-    const right = await c.confirm();
-    expect(right.headers.location).to.equal("/account");
-    // The email typed before confirming (a draft kept on the session) is on the form again, once.
-    const back = await c.get("/account");
-    expect(back.text).to.match(/name="email"[^>]*value="x@example.org"/);
-    expect((await c.get("/account")).text).to.not.contain("x@example.org");
 
-    const changed = await c.submit("/account", "/account/email", { email: "vera@example.org" });
-    expect(changed.status, changed.text.slice(0, 300)).to.be.oneOf([200, 303]);
-    expect((await accountState(node, "vera")).email).to.equal("vera@example.org");
-    const removed = await c.submit("/account", `/account/passkeys/${passkeyId}/remove`, {});
-    expect(removed.status).to.equal(303);
-    expect(removed.headers.location).to.equal("/account#passkeys");
-    expect((await accountState(node, "vera")).passkeys).to.deep.equal([]);
-    const csrf = csrfOf((await c.get("/account")).text);
-    const options = await postCeremony(node.url, "/account/passkeys/options", {}, { csrf, cookie: cookieOf(c) });
-    expect(options.status, options.text).to.equal(200);
-  });
-
-  it("When the proof is older than REAUTH_MAX_AGE, then every sensitive request is refused again and nothing changes", async function () {
-    this.timeout(60_000);
-    const node = await backend.startNode({ ...PASSKEY_ENV, REAUTH_MAX_AGE: "1" });
-    const c = new PageClient(node.url);
-    expect((await c.signUp("walt", PASSWORD)).status).to.equal(303);
-    await c.confirm();
-    const passkeyId = await addSoftPasskey(c, new SoftAuthenticator(node.config.authUrl));
-    await c.confirm();
-    const setup = await c.submit("/account", "/account/2fa/setup", {});
-    expect(setup.status).to.equal(200);
-    const { pending } = setupOf(setup.text);
-    const before = await accountState(node, "walt");
-    await sleep(1200);
-    await expectEveryActionRefused(c, { passkeyId, pending });
-    expect(await accountState(node, "walt")).to.deep.equal(before);
-  });
-
-  it("When a confirmed user changes their password on /account, then it is changed, every other browser is signed out and this one stays; a password that breaks the rules changes nothing", async function () {
-    this.timeout(60_000);
-    const node = await backend.startNode();
-    const c = new PageClient(node.url);
-    expect((await c.signUp("pavel", PASSWORD)).status).to.equal(303);
-    const other = new PageClient(node.url);
-    expect((await other.submit("/signin", "/signin", { username: "pavel", password: PASSWORD })).status).to.equal(303);
-    await c.confirm();
-    const before = await accountState(node, "pavel");
-    const short = await c.submit("/account", "/account/password", { new_password: "short" });
-    expect(short.status).to.equal(400);
-    expect(short.text).to.match(/id="new_password"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="new_password"/);
-    expect(await accountState(node, "pavel")).to.deep.equal(before);
-    const changed = await c.submit("/account", "/account/password", { new_password: "a brand new password" });
-    expect(changed.status).to.equal(200);
-    expect(changed.text).to.contain("Your password is changed.");
-    expect((await c.get("/account")).status).to.equal(200);
-    expect((await other.get("/account")).status).to.equal(303);
-    const old = await new PageClient(node.url).submit("/signin", "/signin", { username: "pavel", password: PASSWORD });
-    expect(old.status).to.equal(401);
-    const fresh = await new PageClient(node.url).submit("/signin", "/signin", {
-      username: "pavel",
-      password: "a brand new password",
+    it("When a confirmed user changes their password on /account, then it is changed, every other browser is signed out and this one stays; a password that breaks the rules changes nothing", async function () {
+      this.timeout(60_000);
+      const node = await backend.startNode();
+      const c = new PageClient(node.url);
+      expect((await c.signUp("pavel", PASSWORD)).status).to.equal(303);
+      const other = new PageClient(node.url);
+      expect((await other.submit("/signin", "/signin", { username: "pavel", password: PASSWORD })).status).to.equal(
+        303,
+      );
+      await c.confirm();
+      const before = await accountState(node, "pavel");
+      const short = await c.submit("/account", "/account/password", { new_password: "short" });
+      expect(short.status).to.equal(400);
+      expect(short.text).to.match(
+        /id="new_password"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="new_password"/,
+      );
+      expect(await accountState(node, "pavel")).to.deep.equal(before);
+      const changed = await c.submit("/account", "/account/password", { new_password: "a brand new password" });
+      expect(changed.status).to.equal(200);
+      expect(changed.text).to.contain("Your password is changed.");
+      expect((await c.get("/account")).status).to.equal(200);
+      expect((await other.get("/account")).status).to.equal(303);
+      const old = await new PageClient(node.url).submit("/signin", "/signin", {
+        username: "pavel",
+        password: PASSWORD,
+      });
+      expect(old.status).to.equal(401);
+      const fresh = await new PageClient(node.url).submit("/signin", "/signin", {
+        username: "pavel",
+        password: "a brand new password",
+      });
+      expect(fresh.status).to.equal(303);
     });
-    expect(fresh.status).to.equal(303);
-  });
 
-  it("When two-factor is on, then a current code confirms too (a recovery code does not), and a wrong one counts and keeps nothing; confirmed, new recovery codes replace the old", async function () {
-    this.timeout(60_000);
-    const node = await backend.startNode();
-    const c = new PageClient(node.url);
-    expect((await c.signUp("xena", PASSWORD)).status).to.equal(303);
-    const e = await enroll(c);
-    const other = new PageClient(node.url);
-    let r = await other.submit("/signin", "/signin", { username: "xena", password: PASSWORD });
-    r = await other.submit(r.headers.location as string, r.headers.location as string, { code: codeAt(e.secret, 30) });
-    expect(r.status).to.equal(303);
-    const path = "/confirm?return_to=%2Faccount";
-    const page = await other.get(path);
-    expect(page.text).to.contain('name="code"');
-    const recovery = await other.post(path, { _csrf: csrfOf(page.text), method: "code", code: e.recovery[0]! });
-    expect(recovery.status).to.equal(401);
-    expect(recovery.text).to.contain("The code is wrong.");
-    expect((await other.submit("/account", "/account/email", { email: "x@example.org" })).headers.location).to.match(
-      /^\/confirm/,
-    );
-    const ok = await other.post(path, { _csrf: csrfOf(page.text), method: "code", code: codeAt(e.secret, -30) });
-    expect(ok.status, ok.text.slice(0, 300)).to.equal(303);
-    expect(ok.headers.location).to.equal("/account");
-    expect((await other.submit("/account", "/account/email", { email: "xena@example.org" })).status).to.be.oneOf([
-      200, 303,
-    ]);
-    expect((await accountState(node, "xena")).email).to.equal("xena@example.org");
-    // The recovery code tried above was not used up.
-    expect((await accountState(node, "xena")).recoveryLeft).to.equal(10);
-    // New recovery codes (this session's proof is fresh): the old ones stop working.
-    const made = await other.submit("/account", "/account/2fa/recovery", {});
-    expect(made.status).to.equal(200);
-    const fresh = [...made.text.matchAll(/class="secret recovery-code">([^<]+)</g)].map((m) => m[1]!);
-    expect(fresh).to.have.length(10);
-    const third = new PageClient(node.url);
-    const step = (await third.submit("/signin", "/signin", { username: "xena", password: PASSWORD })).headers
-      .location as string;
-    expect((await third.submit(step, step, { code: e.recovery[1]! })).status).to.equal(401);
-    expect((await third.submit(step, step, { code: fresh[0]! })).status).to.equal(303);
-  });
-
-  it("When a passkey of the user answers the confirmation ceremony, then the session holds a proof; another user's passkey or a sign-in challenge does not confirm", async function () {
-    this.timeout(60_000);
-    const node = await backend.startNode(PASSKEY_ENV);
-    const c = new PageClient(node.url);
-    expect((await c.signUp("yuri", PASSWORD)).status).to.equal(303);
-    const key = new SoftAuthenticator(node.config.authUrl);
-    await addSoftPasskey(c, key);
-    const d = new PageClient(node.url);
-    expect((await d.signUp("zora", PASSWORD)).status).to.equal(303);
-    const zoraKey = new SoftAuthenticator(node.config.authUrl);
-    await addSoftPasskey(d, zoraKey);
-
-    const fresh = new PageClient(node.url);
-    expect((await fresh.submit("/signin", "/signin", { username: "yuri", password: PASSWORD })).status).to.equal(303);
-    const page = await fresh.get("/confirm?return_to=%2Faccount");
-    expect(page.status).to.equal(200);
-    const csrf = csrfOf(page.text);
-    const from = { csrf, cookie: cookieOf(fresh) };
-    // zora's passkey cannot answer yuri's challenge (the options name only yuri's passkeys).
-    const o1 = await postCeremony(node.url, "/confirm/passkey/options", {}, from);
-    expect(o1.status).to.equal(200);
-    const refused = await postCeremony(node.url, "/confirm/passkey", { response: zoraKey.assert(o1.json) }, from);
-    expect(refused.status).to.equal(400);
-    expectContractError(refused, "another user's passkey");
-    let add = await postCeremony(node.url, "/account/passkeys/options", {}, from);
-    expect(add.status).to.equal(401);
-    // yuri's own passkey confirms, and the session may now add a passkey.
-    const o2 = await postCeremony(node.url, "/confirm/passkey/options", {}, from);
-    const done = await postCeremony(
-      node.url,
-      "/confirm/passkey",
-      { response: key.assert(o2.json), return_to: "/account" },
-      from,
-    );
-    expect(done.status, done.text).to.equal(200);
-    expect(done.json).to.deep.equal({ redirect: "/account" });
-    add = await postCeremony(node.url, "/account/passkeys/options", {}, from);
-    expect(add.status, add.text).to.equal(200);
-  });
-
-  it("When 50 confirmations with a wrong password are sent at once, then at most 10 are answered wrong and the rest 429, and sign-in from there is limited too (the same counters); 50 right ones at once all confirm", async function () {
-    this.timeout(120_000);
-    const node = await backend.startNode();
-    const path = "/confirm?return_to=%2Faccount";
-    const wrongUser = new PageClient(node.url);
-    expect((await wrongUser.signUp("quinn", PASSWORD)).status).to.equal(303);
-    const csrf = csrfOf((await wrongUser.get(path)).text);
-    const wrong = await Promise.all(
-      Array.from({ length: 50 }, () => wrongUser.post(path, { _csrf: csrf, password: "wrong password!" })),
-    );
-    const statuses = wrong.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401).length).to.be.at.most(10);
-    expect(statuses.filter((s) => s !== 401 && s !== 429)).to.deep.equal([]);
-    expect(
-      (await wrongUser.submit("/account", "/account/email", { email: "q@example.org" })).headers.location,
-    ).to.match(/^\/confirm/);
-    // The same counters as sign-in: quinn's right password from this address is refused too now.
-    const signIn = await new PageClient(node.url).submit("/signin", "/signin", {
-      username: "quinn",
-      password: PASSWORD,
+    it("When two-factor is on, then a current code confirms too (a recovery code does not), and a wrong one counts and keeps nothing; confirmed, new recovery codes replace the old", async function () {
+      this.timeout(60_000);
+      const node = await backend.startNode();
+      const c = new PageClient(node.url);
+      expect((await c.signUp("xena", PASSWORD)).status).to.equal(303);
+      const e = await enroll(c);
+      const other = new PageClient(node.url);
+      let r = await other.submit("/signin", "/signin", { username: "xena", password: PASSWORD });
+      r = await other.submit(r.headers.location as string, r.headers.location as string, {
+        code: codeAt(e.secret, 30),
+      });
+      expect(r.status).to.equal(303);
+      const path = "/confirm?return_to=%2Faccount";
+      const page = await other.get(path);
+      expect(page.text).to.contain('name="code"');
+      const recovery = await other.post(path, { _csrf: csrfOf(page.text), method: "code", code: e.recovery[0]! });
+      expect(recovery.status).to.equal(401);
+      expect(recovery.text).to.contain("The code is wrong.");
+      expect((await other.submit("/account", "/account/email", { email: "x@example.org" })).headers.location).to.match(
+        /^\/confirm/,
+      );
+      const ok = await other.post(path, { _csrf: csrfOf(page.text), method: "code", code: codeAt(e.secret, -30) });
+      expect(ok.status, ok.text.slice(0, 300)).to.equal(303);
+      expect(ok.headers.location).to.equal("/account");
+      expect((await other.submit("/account", "/account/email", { email: "xena@example.org" })).status).to.be.oneOf([
+        200, 303,
+      ]);
+      expect((await accountState(node, "xena")).email).to.equal("xena@example.org");
+      // The recovery code tried above was not used up.
+      expect((await accountState(node, "xena")).recoveryLeft).to.equal(10);
+      // New recovery codes (this session's proof is fresh): the old ones stop working.
+      const made = await other.submit("/account", "/account/2fa/recovery", {});
+      expect(made.status).to.equal(200);
+      const fresh = [...made.text.matchAll(/class="secret recovery-code">([^<]+)</g)].map((m) => m[1]!);
+      expect(fresh).to.have.length(10);
+      const third = new PageClient(node.url);
+      const step = (await third.submit("/signin", "/signin", { username: "xena", password: PASSWORD })).headers
+        .location as string;
+      expect((await third.submit(step, step, { code: e.recovery[1]! })).status).to.equal(401);
+      expect((await third.submit(step, step, { code: fresh[0]! })).status).to.equal(303);
     });
-    expect(signIn.status).to.equal(429);
 
-    const rightUser = new PageClient(node.url, "127.0.0.2");
-    expect((await rightUser.signUp("rhea", PASSWORD)).status).to.equal(303);
-    const csrf2 = csrfOf((await rightUser.get(path)).text);
-    const right = await Promise.all(
-      Array.from({ length: 50 }, () => rightUser.post(path, { _csrf: csrf2, password: PASSWORD })),
-    );
-    expect(right.map((r) => r.status)).to.deep.equal(Array(50).fill(303));
-    const changed = await rightUser.submit("/account", "/account/email", { email: "rhea@example.org" });
-    expect(changed.status, changed.text.slice(0, 200)).to.be.oneOf([200, 303]);
-  });
-});
+    it("When a passkey of the user answers the confirmation ceremony, then the session holds a proof; another user's passkey or a sign-in challenge does not confirm", async function () {
+      this.timeout(60_000);
+      const node = await backend.startNode(PASSKEY_ENV);
+      const c = new PageClient(node.url);
+      expect((await c.signUp("yuri", PASSWORD)).status).to.equal(303);
+      const key = new SoftAuthenticator(node.config.authUrl);
+      await addSoftPasskey(c, key);
+      const d = new PageClient(node.url);
+      expect((await d.signUp("zora", PASSWORD)).status).to.equal(303);
+      const zoraKey = new SoftAuthenticator(node.config.authUrl);
+      await addSoftPasskey(d, zoraKey);
+
+      const fresh = new PageClient(node.url);
+      expect((await fresh.submit("/signin", "/signin", { username: "yuri", password: PASSWORD })).status).to.equal(303);
+      const page = await fresh.get("/confirm?return_to=%2Faccount");
+      expect(page.status).to.equal(200);
+      const csrf = csrfOf(page.text);
+      const from = { csrf, cookie: cookieOf(fresh) };
+      // zora's passkey cannot answer yuri's challenge (the options name only yuri's passkeys).
+      const o1 = await postCeremony(node.url, "/confirm/passkey/options", {}, from);
+      expect(o1.status).to.equal(200);
+      const refused = await postCeremony(node.url, "/confirm/passkey", { response: zoraKey.assert(o1.json) }, from);
+      expect(refused.status).to.equal(400);
+      expectContractError(refused, "another user's passkey");
+      let add = await postCeremony(node.url, "/account/passkeys/options", {}, from);
+      expect(add.status).to.equal(401);
+      // yuri's own passkey confirms, and the session may now add a passkey.
+      const o2 = await postCeremony(node.url, "/confirm/passkey/options", {}, from);
+      const done = await postCeremony(
+        node.url,
+        "/confirm/passkey",
+        { response: key.assert(o2.json), return_to: "/account" },
+        from,
+      );
+      expect(done.status, done.text).to.equal(200);
+      expect(done.json).to.deep.equal({ redirect: "/account" });
+      add = await postCeremony(node.url, "/account/passkeys/options", {}, from);
+      expect(add.status, add.text).to.equal(200);
+    });
+
+    it("When 50 confirmations with a wrong password are sent at once, then at most 10 are answered wrong and the rest 429, and sign-in from there is limited too (the same counters); 50 right ones at once all confirm", async function () {
+      this.timeout(120_000);
+      const node = await backend.startNode();
+      const path = "/confirm?return_to=%2Faccount";
+      const wrongUser = new PageClient(node.url);
+      expect((await wrongUser.signUp("quinn", PASSWORD)).status).to.equal(303);
+      const csrf = csrfOf((await wrongUser.get(path)).text);
+      const wrong = await Promise.all(
+        Array.from({ length: 50 }, () => wrongUser.post(path, { _csrf: csrf, password: "wrong password!" })),
+      );
+      const statuses = wrong.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401).length).to.be.at.most(10);
+      expect(statuses.filter((s) => s !== 401 && s !== 429)).to.deep.equal([]);
+      expect(
+        (await wrongUser.submit("/account", "/account/email", { email: "q@example.org" })).headers.location,
+      ).to.match(/^\/confirm/);
+      // The same counters as sign-in: quinn's right password from this address is refused too now.
+      const signIn = await new PageClient(node.url).submit("/signin", "/signin", {
+        username: "quinn",
+        password: PASSWORD,
+      });
+      expect(signIn.status).to.equal(429);
+
+      const rightUser = new PageClient(node.url, "127.0.0.2");
+      expect((await rightUser.signUp("rhea", PASSWORD)).status).to.equal(303);
+      const csrf2 = csrfOf((await rightUser.get(path)).text);
+      const right = await Promise.all(
+        Array.from({ length: 50 }, () => rightUser.post(path, { _csrf: csrf2, password: PASSWORD })),
+      );
+      expect(right.map((r) => r.status)).to.deep.equal(Array(50).fill(303));
+      const changed = await rightUser.submit("/account", "/account/email", { email: "rhea@example.org" });
+      expect(changed.status, changed.text.slice(0, 200)).to.be.oneOf([200, 303]);
+    });
+  },
+  oneBackend("lmdb"),
+);
 
 describeBackends("Two-factor: one secret at a time", (backend) => {
   it("When two set-ups begun while two-factor was off are both confirmed, then the second is refused (409) and the first secret and recovery codes stay; replacing is its own confirmed step", async function () {

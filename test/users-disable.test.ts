@@ -30,10 +30,9 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     node = await backend.startNode(PASSKEY_ENV);
   });
 
-  // On the embedded store, as its own process: an in-process command opening the DATA_DIR of this
-  // process's node can deadlock LMDB (seen as a hang in a busy fresh-clone run, issue #27).
-  const sigil = (...args: string[]) =>
-    (backend.redis ? runSigil : sigilProcess)({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
+  // On the embedded store the command runs in this process's CLI worker (support/cli.ts): an
+  // in-process command opening the DATA_DIR of this process's node can deadlock LMDB (issue #27).
+  const sigil = (...args: string[]) => runSigil({ SECRET: TEST_SECRET, NODE_ENV: "test", ...backend.env() }, ...args);
 
   /** A user signed in in two browsers, an app they allowed, and its access and refresh tokens. */
   async function setUp(username: string) {

@@ -19,6 +19,21 @@ export const DEFAULT_BACKENDS: BackendName[] = process.env.SIGIL_TEST_BACKENDS
 /** What store contract suites run on: every backend. */
 export const ALL_BACKENDS: BackendName[] = ["memory", "lmdb", "redis"];
 
+/**
+ * What a suite whose behaviour lies wholly above the store port runs on: `name` alone. Pages and
+ * their languages, browsers, mail text and HTTP mechanics reach the store only through port calls
+ * that the store contract suites (describeStoreContract) check on every backend; running them on
+ * each backend again doubled their time and found nothing the contract had not (docs/testing.md,
+ * "Which suites run on which store"). Suites where a backend difference can show — atomicity and
+ * concurrency at the HTTP level, the CLI beside a node, the channel, history, backups, several
+ * nodes, fuzzing — keep DEFAULT_BACKENDS. SIGIL_TEST_ALL_BACKENDS=1 (npm run test:all-backends)
+ * runs these on every default backend too.
+ */
+export function oneBackend(name: BackendName): BackendName[] {
+  if (process.env.SIGIL_TEST_ALL_BACKENDS === "1" || process.env.SIGIL_TEST_BACKENDS) return DEFAULT_BACKENDS;
+  return [name];
+}
+
 export class Backend {
   redis: TestRedis | undefined;
   /** The lmdb backend's DATA_DIR. */
