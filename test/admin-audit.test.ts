@@ -171,6 +171,10 @@ describeBackends(
       expect(r.status).to.equal(303);
       await new PageClient(node.url).submit("/signin", "/signin", { username: "carol", password: "nope nope nope" });
       expect((await bob.submit("/signin", "/signin", { username: "bob", password: PASSWORD })).status).to.equal(303);
+      // Every record of these requests written (they are written a moment after the answer): the
+      // page below is compared with the store, and a record landing between the two reads made a
+      // busy run fail (the page without bob's sign-in, the store with it).
+      await node.server.services.audit.settled();
       const page = await waitFor(
         "the admin's sign-out on bob's /account/activity",
         async () => {
