@@ -5,6 +5,7 @@
 import type { AddressInfo } from "node:net";
 import { listeningOn, type Config } from "./config.js";
 import { causeForLog } from "./errors.js";
+import type { KeyPairMaker } from "./domain/keys.js";
 import { createServices, type Services } from "./domain/services.js";
 import { createHttpApp } from "./http/app.js";
 import { createHttpServer, drain, listen, type Listening } from "./http/listener.js";
@@ -29,6 +30,8 @@ export interface NodeOptions {
   onStoreRefused?: (err: StoreRefusedError) => void;
   /** The code's data version and migrations (tests inject their own; store/migrations.ts). */
   migrate?: MigrateOptions;
+  /** How signing keys are made (domain/keys.ts makeKeyPair unless given; tests reuse pairs made ahead). */
+  makeKeyPair?: KeyPairMaker;
 }
 
 export interface SigilNode {
@@ -74,7 +77,12 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
 
   let built;
   try {
-    const services = createServices(config, storeChecks.store, logger);
+    const services = createServices(
+      config,
+      storeChecks.store,
+      logger,
+      opts.makeKeyPair ? { makeKeyPair: opts.makeKeyPair } : {},
+    );
     const http = createHttpApp({ config, services, logger, metrics, draining: () => draining });
     server.on("request", http.handle);
     const realtime = attachRealtime(server, {

@@ -36,6 +36,12 @@ const KINDS: Record<
   EdDSA: { make: () => generate("ed25519"), members: ["kty", "crv", "x"] },
 };
 
+/** Makes a key pair of an algorithm (makeKeyPair; tests hand out pairs made ahead of time). */
+export type KeyPairMaker = (alg: SigningAlg) => Promise<{ privateKey: KeyObject; publicKey: KeyObject }>;
+
+/** A new key pair of the algorithm (an RSA 2048 pair costs some 130 ms of CPU). */
+export const makeKeyPair: KeyPairMaker = (alg) => KINDS[alg].make();
+
 /** The algorithms of ID tokens this service may have signed (a hint is verified against any). */
 export const SIGNING_ALGS = Object.keys(KINDS) as SigningAlg[];
 
@@ -51,6 +57,8 @@ export interface SigningKeysDeps {
   /** The algorithm of the keys this node makes (ID_TOKEN_SIGNING_ALG); RS256 when not given. */
   alg?: SigningAlg;
   now?: () => number;
+  /** How a key pair is made (makeKeyPair unless given). */
+  makeKeyPair?: KeyPairMaker;
   /** Told once per key that this SECRET cannot open (before it is replaced); logs it. */
   onUnopenable?: (kid: string) => void;
 }
@@ -96,7 +104,7 @@ export class SigningKeys {
   private async make(activatesAt: number, createdAt = this.now()): Promise<SigningKeyRecord> {
     const alg = this.deps.alg ?? "RS256";
     const kind = KINDS[alg];
-    const { privateKey, publicKey } = await kind.make();
+    const { privateKey, publicKey } = await (this.deps.makeKeyPair ?? makeKeyPair)(alg);
     const exported = publicKey.export({ format: "jwk" }) as Record<string, string>;
     const publicJwk = Object.fromEntries(kind.members.map((m) => [m, exported[m] ?? ""]));
     const kid = await calculateJwkThumbprint(publicJwk);

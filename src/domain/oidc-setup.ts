@@ -3,7 +3,7 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/port.js";
-import { SigningKeys } from "./keys.js";
+import { SigningKeys, type KeyPairMaker } from "./keys.js";
 import { IdTokens } from "./oidc.js";
 
 export interface OpenId {
@@ -11,10 +11,11 @@ export interface OpenId {
   idTokens: IdTokens;
 }
 
-/** ID tokens live as long as access tokens. */
-export function openIdFor(config: Config, store: Store, log?: Logger): OpenId {
+/** ID tokens live as long as access tokens. makeKeyPair: how signing keys are made (tests give their own). */
+export function openIdFor(config: Config, store: Store, log?: Logger, makeKeyPair?: KeyPairMaker): OpenId {
   const keys = new SigningKeys({
     store,
+    ...(makeKeyPair ? { makeKeyPair } : {}),
     secret: config.secret,
     activationDelay: config.keyActivationDelay,
     cacheTtl: config.keyCacheTtl,

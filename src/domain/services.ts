@@ -11,6 +11,7 @@ import { ChannelEvents } from "./channel-events.js";
 import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
+import type { KeyPairMaker } from "./keys.js";
 import { openIdFor, type OpenId } from "./oidc-setup.js";
 import { EmailService } from "./email.js";
 import { smtpMailer } from "./mailer.js";
@@ -62,7 +63,12 @@ export interface Services {
   invitations: Invitations;
 }
 
-export function createServices(config: Config, store: Store, log?: Logger): Services {
+/** What a caller may give beyond the settings (tests: key pairs made ahead of time). */
+export interface ServicesOptions {
+  makeKeyPair?: KeyPairMaker;
+}
+
+export function createServices(config: Config, store: Store, log?: Logger, opts: ServicesOptions = {}): Services {
   const customTokens = new CustomTokens({ store, secret: config.secret, appExists: appExistsIn(store) });
   const passwords = new Passwords(config.passwordHashCost);
   const audit = new AuditLog({
@@ -141,7 +147,7 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
     oauth,
     events: new ChannelEvents(store, config),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
-    openid: openIdFor(config, store, log),
+    openid: openIdFor(config, store, log, opts.makeKeyPair),
     email: new EmailService({
       store,
       secret: config.secret,

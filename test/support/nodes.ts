@@ -3,6 +3,7 @@
 import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { CustomTokens } from "../../src/domain/custom-tokens.js";
+import { makeKeyPair, type KeyPairMaker } from "../../src/domain/keys.js";
 import type { Services } from "../../src/domain/services.js";
 import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
@@ -48,6 +49,28 @@ export function withTestApps(store: Store): Store {
     get: (target, prop, receiver) => (prop === "apps" ? apps : Reflect.get(target, prop, receiver)),
   });
 }
+
+/** RSA key pairs this process has made for its nodes; the first POOL are new, then they are reused. */
+const rsaPairs: ReturnType<KeyPairMaker>[] = [];
+const POOL = 8;
+let nextPair = 0;
+
+/**
+ * How the test nodes make signing keys: RSA 2048 pairs (about 130 ms of CPU each, and hundreds of
+ * test nodes sign ID tokens) come from a pool of eight made by makeKeyPair, handed out in turn, so
+ * that keys made one after another within a test (a rotation, a new SECRET, two stores) differ;
+ * ES256 and EdDSA pairs (well under a millisecond) are made each time. Nodes in child processes
+ * and the CLI make theirs as in production.
+ */
+const pooledKeyPair: KeyPairMaker = (alg) => {
+  if (alg !== "RS256") return makeKeyPair(alg);
+  if (rsaPairs.length < POOL) {
+    const pair = makeKeyPair(alg);
+    rsaPairs.push(pair);
+    return pair;
+  }
+  return rsaPairs[nextPair++ % POOL]!;
+};
 
 export async function startNode(
   opts: {
@@ -110,6 +133,7 @@ export async function startNode(
       opened: { ...opened, store },
       logger,
       metrics: createMetrics(),
+      makeKeyPair: pooledKeyPair,
       ...(opts.migrate ? { migrate: opts.migrate } : {}),
     });
   } catch (err) {
