@@ -3,35 +3,13 @@
 // passes axe in light and dark and fits 360 px; with the keyboard alone an admin marks an app
 // first-party (confirming it's them on the way) and adds a member to a group.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
+import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { collectProblems, launchChromium } from "./support/browser.js";
 import { PageClient, registerApp } from "./support/pages.js";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
-
-/** axe-core's violations on the page as it is now (injected through the debugger, as CSP forbids inline script). */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  const found = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    }),
-  );
-  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** Tabs until `selector` has the focus (at most 60 presses); fails naming it otherwise. */
 async function tabTo(page: Page, selector: string): Promise<void> {
@@ -80,7 +58,7 @@ describeBackends(
         await page.setViewportSize({ width: 1024, height: 800 });
         for (const scheme of ["light", "dark"] as const) {
           await page.emulateMedia({ colorScheme: scheme });
-          expect(await violations(page), `${path || page.url()} ${scheme}`).to.deep.equal([]);
+          expect(await violations(page, scheme), `${path || page.url()} ${scheme}`).to.deep.equal([]);
         }
         await page.setViewportSize({ width: 360, height: 740 });
         const wide = await page.evaluate(

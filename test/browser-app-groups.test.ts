@@ -2,36 +2,14 @@
 // Chromium: axe-core finds nothing in light or dark, nothing scrolls sideways at 360 px, and with
 // the keyboard alone the person goes back to the app, which receives error=access_denied.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, registerApp } from "./support/pages.js";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
-
-/** axe-core's violations on the page as it is now (injected through the debugger, as CSP forbids inline script). */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  const found = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    }),
-  );
-  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 describeBackends(
   "The page of an app restricted to groups, in a browser",
@@ -73,7 +51,7 @@ describeBackends(
       expect(await page.textContent(".app-name")).to.equal("Pixel Pets");
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        expect(await violations(page), scheme).to.deep.equal([]);
+        expect(await violations(page, scheme), scheme).to.deep.equal([]);
       }
       await page.setViewportSize({ width: 360, height: 740 });
       expect(

@@ -3,42 +3,20 @@
 // filter form and sends it with Enter, then follows "Next page"; the user goes from "Recent
 // activity" on /account to their activity page.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import type { AuditEntry } from "../src/store/port.js";
+import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { collectProblems, launchChromium } from "./support/browser.js";
 import { PageClient } from "./support/pages.js";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
-
-/** axe-core's violations on the page as it is now (injected through the debugger, as CSP forbids inline script). */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  const found = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    }),
-  );
-  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** axe clean in light and dark, and nothing scrolls sideways at 360 px. */
 async function clean(page: Page, what: string) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    expect(await violations(page), `${what} ${scheme}`).to.deep.equal([]);
+    expect(await violations(page, scheme), `${what} ${scheme}`).to.deep.equal([]);
   }
   await page.setViewportSize({ width: 360, height: 740 });
   expect(

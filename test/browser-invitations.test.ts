@@ -2,29 +2,18 @@
 // makes an invitation on /admin/invitations (confirming it's them), copies the link shown once,
 // and the invited person signs up with it; every state passes axe in light and dark and fits 360 px.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
+import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { collectProblems, launchChromium } from "./support/browser.js";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
-type AxeViolation = { id: string; help: string; nodes: { target: string[] }[] };
 
 async function a11y(page: Page, what: string): Promise<string[]> {
   const out: string[] = [];
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-    const found = await page.evaluate(() =>
-      (
-        window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
-      ).axe.run(document, {
-        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-      }),
-    );
-    for (const v of found.violations) out.push(`${what} [${scheme}]: ${v.id} (${v.help})`);
+    for (const v of await violations(page, scheme)) out.push(`${what} [${scheme}]: ${v}`);
   }
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 360, height: 740 });

@@ -4,9 +4,8 @@
 // visible focus. One browser and one node (the look does not depend on the store).
 import { expect } from "chai";
 import * as OTPAuth from "otpauth";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
 import type { TestNode } from "./support/nodes.js";
@@ -21,29 +20,7 @@ import {
   withoutAutofill,
 } from "./support/passkeys.js";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** axe-core's violations on the page as it is now (injected through the debugger, as CSP forbids inline script). */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  const found = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> };
-      }
-    ).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    }),
-  );
-  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** How far the page scrolls sideways (0: it fits). */
 const overflow = (page: Page) =>
@@ -526,7 +503,7 @@ describeBackends(
         expect(await p.evaluate(() => getComputedStyle(document.body).display), what).to.equal("flex");
         for (const scheme of ["light", "dark"] as const) {
           await p.emulateMedia({ colorScheme: scheme });
-          for (const v of await violations(p)) problems.push(`${what} [${scheme}]: ${v}`);
+          for (const v of await violations(p, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
         }
         await p.emulateMedia({ colorScheme: "light" });
         await p.setViewportSize({ width: 360, height: 740 });
@@ -614,7 +591,7 @@ describeBackends(
           await reach();
           for (const scheme of ["light", "dark"] as const) {
             await page.emulateMedia({ colorScheme: scheme });
-            for (const v of await violations(page)) problems.push(`${what} [${scheme}]: ${v}`);
+            for (const v of await violations(page, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
           }
           await page.emulateMedia({ colorScheme: "light" });
           await page.setViewportSize({ width: 360, height: 740 });
@@ -642,7 +619,7 @@ describeBackends(
       const check = async (what: string) => {
         for (const scheme of ["light", "dark"] as const) {
           await page.emulateMedia({ colorScheme: scheme });
-          for (const v of await violations(page)) problems.push(`${what} [${scheme}]: ${v}`);
+          for (const v of await violations(page, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
         }
         await page.emulateMedia({ colorScheme: "light" });
         await page.setViewportSize({ width: 360, height: 740 });

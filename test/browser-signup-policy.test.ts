@@ -4,39 +4,18 @@
 // whose address is not confirmed is told on /authorize to confirm it first. Each passes axe in
 // light and dark and fits 360 px. One node (the look does not depend on the store).
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
+import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium } from "./support/browser.js";
 import { TestSmtp } from "./support/smtp.js";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery";
-
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  const found = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    }),
-  );
-  return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 async function checkLook(page: Page, what: string, problems: string[]) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const v of await violations(page)) problems.push(`${what} [${scheme}]: ${v}`);
+    for (const v of await violations(page, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
   }
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 360, height: 740 });
