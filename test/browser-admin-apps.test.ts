@@ -3,10 +3,10 @@
 // passes axe in light and dark and fits 360 px; with the keyboard alone an admin marks an app
 // first-party (confirming it's them on the way) and adds a member to a group.
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
-import { collectProblems, launchChromium } from "./support/browser.js";
+import { collectProblems, suiteBrowser } from "./support/browser.js";
 import { PageClient, registerApp } from "./support/pages.js";
 
 const PASSWORD = "correct horse battery";
@@ -23,14 +23,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 describeBackends(
   "The admin's apps and groups in a browser",
   (backend) => {
-    let browser: Browser;
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium(this);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const browser = suiteBrowser();
 
     it("When an admin opens each new page, then axe finds nothing in light or dark and nothing scrolls sideways at 360 px; with the keyboard they mark an app first-party and add a member", async function () {
       this.timeout(120_000);

@@ -2,22 +2,14 @@
 // disables them (confirming it's them on the way, and coming back to the user's page), and the
 // user's own browser is signed out at its next page.
 import { expect } from "chai";
-import type { Browser } from "playwright-core";
 import { describeBackends, oneBackend } from "./support/backends.js";
-import { collectProblems, launchChromium } from "./support/browser.js";
+import { collectProblems, suiteBrowser } from "./support/browser.js";
 import { PageClient } from "./support/pages.js";
 
 describeBackends(
   "The admin's users in a browser",
   (backend) => {
-    let browser: Browser;
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium(this);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const browser = suiteBrowser();
 
     it("When an admin finds a user, opens them and disables them, then they confirm it's them, come back to the user's page that says so, and the user is signed out", async function () {
       this.timeout(60_000);

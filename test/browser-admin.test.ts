@@ -2,23 +2,16 @@
 // and comes back to it; held back by ADMIN_REQUIRE_2FA, the page's link takes them to the
 // two-factor set-up on /account; without that rule, the landing page's link opens the admin home.
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describeBackends, oneBackend } from "./support/backends.js";
-import { collectProblems, launchChromium } from "./support/browser.js";
+import { collectProblems, suiteBrowser } from "./support/browser.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient } from "./support/pages.js";
 
 describeBackends(
   "Admins in a browser",
   (backend) => {
-    let browser: Browser;
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium(this);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const browser = suiteBrowser();
 
     /** An admin "ada" (made as `sigil users set-admin --on` makes one). */
     async function admin(node: TestNode) {

@@ -3,11 +3,11 @@
 // filter form and sends it with Enter, then follows "Next page"; the user goes from "Recent
 // activity" on /account to their activity page.
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { AuditEntry } from "../src/store/port.js";
 import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
-import { collectProblems, launchChromium } from "./support/browser.js";
+import { collectProblems, suiteBrowser } from "./support/browser.js";
 import { PageClient } from "./support/pages.js";
 
 const PASSWORD = "correct horse battery";
@@ -38,14 +38,7 @@ async function tabTo(page: Page, selector: string) {
 describeBackends(
   "The audit log's pages in a browser",
   (backend) => {
-    let browser: Browser;
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium(this);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const browser = suiteBrowser();
 
     it("When an admin filters the log by type with the keyboard and follows Next page, and a user opens their activity from /account, then both pages pass axe in light and dark and fit 360 px", async function () {
       this.timeout(120_000);

@@ -2,10 +2,10 @@
 // makes an invitation on /admin/invitations (confirming it's them), copies the link shown once,
 // and the invited person signs up with it; every state passes axe in light and dark and fits 360 px.
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
-import { collectProblems, launchChromium } from "./support/browser.js";
+import { collectProblems, suiteBrowser } from "./support/browser.js";
 
 const PASSWORD = "correct horse battery";
 
@@ -35,14 +35,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 describeBackends(
   "Invitations in a browser",
   (backend) => {
-    let browser: Browser;
-    before(async function () {
-      this.timeout(60_000);
-      browser = await launchChromium(this);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const browser = suiteBrowser();
 
     it("When an admin makes an invitation by keyboard and the invited person signs up with its link, then each page passes axe in light and dark and one account is made", async function () {
       this.timeout(90_000);

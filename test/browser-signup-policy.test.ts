@@ -4,10 +4,10 @@
 // whose address is not confirmed is told on /authorize to confirm it first. Each passes axe in
 // light and dark and fits 360 px. One node (the look does not depend on the store).
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
-import { launchChromium } from "./support/browser.js";
+import { suiteBrowser } from "./support/browser.js";
 import { TestSmtp } from "./support/smtp.js";
 
 const PASSWORD = "correct horse battery";
@@ -27,14 +27,7 @@ async function checkLook(page: Page, what: string, problems: string[]) {
 describeBackends(
   "Sign-up policy pages, in a browser",
   (backend) => {
-    let browser: Browser;
-    before(async function () {
-      this.timeout(180_000);
-      browser = await launchChromium(this);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const browser = suiteBrowser(180_000);
 
     it("When sign-up is closed and app registration is for admins, then the pages say so, pass axe in light and dark, fit 360 px, and lead on by keyboard", async function () {
       this.timeout(120_000);

@@ -69,6 +69,28 @@ export async function launchChromium(ctx: Mocha.Context): Promise<Browser> {
   });
 }
 
+/**
+ * Registers a suite's hooks for Chromium — launchChromium in before(), its close() in after() — and
+ * returns the browser for the suite's tests and hooks (a stand-in that forwards to it once launched).
+ */
+export function suiteBrowser(timeoutMs = 60_000): Browser {
+  let browser: Browser | undefined;
+  before(async function () {
+    this.timeout(timeoutMs);
+    browser = await launchChromium(this);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return new Proxy({} as Browser, {
+    get(_target, prop) {
+      if (!browser) throw new Error("the suite's browser is used before its before() hook launched it");
+      const value: unknown = Reflect.get(browser, prop, browser);
+      return typeof value === "function" ? value.bind(browser) : value;
+    },
+  });
+}
+
 /** The page's uncaught errors and console errors, collected as they happen, for "no problems" assertions. */
 export function collectProblems(page: Page): string[] {
   const problems: string[] = [];
