@@ -7,7 +7,7 @@ import { CATALOGS } from "../src/i18n/index.js";
 import type { AuditEntry } from "../src/store/port.js";
 import { ALL_BACKENDS, describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
-import { PageClient, decodeHtml } from "./support/pages.js";
+import { PageClient, decodeHtml, person as signedUp } from "./support/pages.js";
 import { waitFor } from "./support/wait.js";
 
 const en = CATALOGS.en;
@@ -28,13 +28,7 @@ describeBackends(
       node = await backend.startNode({ ADMIN_REQUIRE_2FA: "false" });
     });
 
-    async function person(username: string, admin = false) {
-      const c = new PageClient(node.url);
-      expect((await c.signUp(username, PASSWORD, username.toUpperCase())).status).to.equal(303);
-      const user = (await node.server.services.accounts.byUsername(username))!;
-      if (admin) await node.server.services.accounts.setAdmin(user.id, true);
-      return { c, id: user.id };
-    }
+    const person = (username: string, admin = false) => signedUp(node, username, { admin, password: PASSWORD });
     /** Every record the log holds (at most 5000), to show that a request changed nothing. */
     async function everything() {
       await node.server.services.audit.settled();

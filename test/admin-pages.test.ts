@@ -8,7 +8,7 @@ import { describeBackends, oneBackend } from "./support/backends.js";
 import { sigilProcess } from "./support/cli.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { englishLeft } from "./support/page-text.js";
-import { PageClient } from "./support/pages.js";
+import { PageClient, person as signedUp } from "./support/pages.js";
 import { enroll } from "./support/two-factor.js";
 
 const mainOf = (html: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? "";
@@ -25,15 +25,7 @@ describeBackends(
     });
 
     /** A signed-up, signed-in person; an admin when asked (as `sigil users set-admin` makes one). */
-    async function person(username: string, admin = false): Promise<PageClient> {
-      const c = new PageClient(node.url);
-      expect((await c.signUp(username, "correct horse battery", username.toUpperCase())).status).to.equal(303);
-      if (admin) {
-        const user = await node.server.services.accounts.byUsername(username);
-        await node.server.services.accounts.setAdmin(user!.id, true);
-      }
-      return c;
-    }
+    const person = async (username: string, admin = false) => (await signedUp(node, username, { admin })).c;
 
     it("When someone signed out opens /admin, then they go to sign in, and back to /admin after", async () => {
       const r = await new PageClient(node.url).get("/admin");

@@ -7,7 +7,7 @@ import { CATALOGS, type Locale } from "../src/i18n/index.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { englishLeft } from "./support/page-text.js";
-import { PageClient, csrfOf } from "./support/pages.js";
+import { PageClient, csrfOf, person as signedUp } from "./support/pages.js";
 import { enroll } from "./support/two-factor.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
 
@@ -25,13 +25,7 @@ describeBackends(
       node = await backend.startNode({ ADMIN_REQUIRE_2FA: "false" });
     });
 
-    async function person(username: string, admin = false) {
-      const c = new PageClient(node.url);
-      expect((await c.signUp(username, "correct horse battery", username.toUpperCase())).status).to.equal(303);
-      const user = (await node.server.services.accounts.byUsername(username))!;
-      if (admin) await node.server.services.accounts.setAdmin(user.id, true);
-      return { c, id: user.id };
-    }
+    const person = (username: string, admin = false) => signedUp(node, username, { admin });
 
     const byId = (id: string) => node.server.services.accounts.byId(id);
     async function audit(id: string) {

@@ -90,6 +90,38 @@ export class PageClient {
   }
 }
 
+/** What person() needs of a node (a TestNode has it). */
+interface NodeWithAccounts {
+  url: string;
+  server: {
+    services: {
+      accounts: {
+        byUsername(u: string): Promise<{ id: string } | null>;
+        setAdmin(id: string, on: boolean): Promise<unknown>;
+      };
+    };
+  };
+}
+
+/**
+ * Someone with an account on `node`, signed in in a PageClient of their own: signed up as
+ * `username` (the password "correct horse battery" unless given; their name the username in
+ * capitals), an admin when `admin`. Fails naming the answer when the sign-up is refused.
+ */
+export async function person(
+  node: NodeWithAccounts,
+  username: string,
+  opts: { admin?: boolean; password?: string } = {},
+): Promise<{ c: PageClient; id: string }> {
+  const c = new PageClient(node.url);
+  const r = await c.signUp(username, opts.password ?? "correct horse battery", username.toUpperCase());
+  if (r.status !== 303) throw new Error(`sign-up of ${username} answered ${r.status}: ${r.text.slice(0, 300)}`);
+  const user = await node.server.services.accounts.byUsername(username);
+  if (!user) throw new Error(`${username} signed up but is not in the store`);
+  if (opts.admin) await node.server.services.accounts.setAdmin(user.id, true);
+  return { c, id: user.id };
+}
+
 export function csrfOf(html: string): string {
   return capture(/name="_csrf" value="([^"]+)"/, html, "a CSRF token");
 }
