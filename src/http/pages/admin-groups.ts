@@ -89,45 +89,53 @@ async function userNamed(deps: PagesDeps, raw: string): Promise<UserRecord | nul
   return deps.accounts.byUsername(username);
 }
 
+/** What adding and removing a member differ in: how the form names the user, the change, its record and notices. */
+const MEMBERSHIP = {
+  add: {
+    field: "username",
+    user: (deps: PagesDeps, req: Request) => userNamed(deps, field(req, "username")),
+    change: async (deps: PagesDeps, group: string, user: UserRecord) => (await deps.groups.add(group, user)).added,
+    type: "group.member_added",
+    done: { changed: "added", same: "already" },
+  },
+  remove: {
+    field: undefined,
+    user: async (deps: PagesDeps, req: Request) => {
+      const id = field(req, "user").slice(0, 100);
+      return id ? deps.accounts.byId(id) : null;
+    },
+    change: async (deps: PagesDeps, group: string, user: UserRecord) => (await deps.groups.remove(group, user)).removed,
+    type: "group.member_removed",
+    done: { changed: "removed", same: "notMember" },
+  },
+} as const;
+
 /**
- * POST /admin/groups/:name/members (add: the form names a username) and …/remove (the form names
- * a user id): the change, its audit record when it changed something, and the group's page after it.
+ * POST /admin/groups/:name/members (the form names a username) and …/remove (it names a user id):
+ * the change, its audit record when it changed something, and the group's page after it.
  */
-function membership(deps: PagesDeps, kind: "add" | "remove"): RequestHandler {
+function membership(deps: PagesDeps, kind: keyof typeof MEMBERSHIP): RequestHandler {
+  const how = MEMBERSHIP[kind];
   return page(async (req, res) => {
     const group = await target(req, res, deps);
     if (!group) return;
     const ui = pageUi(req, deps.config);
-    const user =
-      kind === "add"
-        ? await userNamed(deps, field(req, "username"))
-        : await userWithId(deps, field(req, "user").slice(0, 100));
+    const user = await how.user(deps, req);
     if (!user) {
-      const problem = { text: ui.t("adminGroups.unknownUser"), ...(kind === "add" ? { field: "username" } : {}) };
+      const problem = { text: ui.t("adminGroups.unknownUser"), ...(how.field ? { field: how.field } : {}) };
       return renderGroup(req, res, deps, group, 400, { problem });
     }
     let changed: boolean;
     try {
-      changed =
-        kind === "add"
-          ? (await deps.groups.add(group.name, user)).added
-          : (await deps.groups.remove(group.name, user)).removed;
+      changed = await how.change(deps, group.name, user);
     } catch (err) {
       if (!(err instanceof GroupError)) throw err;
       return renderGroup(req, res, deps, group, 404, { problem: { text: ui.t("adminGroups.notFound") } });
     }
-    if (changed) {
-      const type = kind === "add" ? "group.member_added" : "group.member_removed";
-      record(req, res, deps, { type, group: group.name, userId: user.id, username: user.username });
-    }
-    const done = kind === "add" ? (changed ? "added" : "already") : changed ? "removed" : "notMember";
-    res.redirect(303, `${groupUrl(group.name)}?done=${done}`);
+    if (changed)
+      record(req, res, deps, { type: how.type, group: group.name, userId: user.id, username: user.username });
+    res.redirect(303, `${groupUrl(group.name)}?done=${changed ? how.done.changed : how.done.same}`);
   });
-}
-
-/** The user with this id, or null. */
-async function userWithId(deps: PagesDeps, id: string): Promise<UserRecord | null> {
-  return id ? deps.accounts.byId(id) : null;
 }
 
 /** Mounts /admin/groups and its actions (pages/index.ts). */
