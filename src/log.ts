@@ -1,6 +1,6 @@
 // JSON-lines logging (pino). Nothing secret is ever passed to a log call; the redaction list is a
 // second line of defence for fields that could carry one by mistake.
-import { pino, type DestinationStream, type Logger } from "pino";
+import { pino, symbols, type DestinationStream, type Logger } from "pino";
 import sonicBoom from "sonic-boom";
 
 export type { Logger };
@@ -19,17 +19,37 @@ export const REDACTED_PATHS = [
   "headers",
 ];
 
+const lineFormat = (level: string) => ({
+  level,
+  base: { service: "sigil" },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label: string) => ({ level: label }) },
+});
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
-    {
-      level,
-      base: { service: "sigil" },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-      formatters: { level: (label) => ({ level: label }) },
-    },
-    destination,
-  );
+  return pino({ ...lineFormat(level), redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, destination);
+}
+
+/** The fields of an access log line, and nothing else: none of them can carry a secret. */
+export interface AccessLine {
+  reqId: string;
+  method: string;
+  /** Without the query string (it can carry codes and state). */
+  path: string;
+  status: number;
+  ms: number;
+}
+
+/**
+ * The access log: one line per request, written to `logger`'s sink in its format and at its level,
+ * but without the redaction pass. Its lines are made only of AccessLine's fields, which name no
+ * secret, and redaction (which looks at every field of every line for the names above) was 8 of
+ * the 10 µs an access line cost: the largest single cost a request paid for its log line.
+ */
+export function accessLog(logger: Logger): (line: AccessLine) => void {
+  const stream = (logger as unknown as Record<symbol, DestinationStream>)[symbols.streamSym];
+  const access = pino(lineFormat(logger.level), stream);
+  return (line) => access.info(line, ACCESS_LOG_MSG);
 }
 
 /** Log bytes held while stdout is not taken; beyond them new lines are dropped, not queued. */

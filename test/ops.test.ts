@@ -2,10 +2,16 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { challengeApi, http } from "./support/http.js";
+import type { TestNode } from "./support/nodes.js";
+import { waitFor } from "./support/wait.js";
 
 describeBackends("Operations", (backend) => {
   let base: string;
-  beforeEach(async () => (base = (await backend.startNode()).url));
+  let node: TestNode;
+  beforeEach(async () => {
+    node = await backend.startNode();
+    base = node.url;
+  });
 
   it("When /healthz is asked, then 200", async () => {
     const r = await http(base, "/healthz");
@@ -52,5 +58,30 @@ describeBackends("Operations", (backend) => {
     expect(b.headers["x-request-id"]).to.equal("trace-123");
     const c = await http(base, "/healthz", { headers: { "x-request-id": "bad id with spaces" } });
     expect(c.headers["x-request-id"]).to.not.equal("bad id with spaces");
+  });
+
+  it("When a request is answered, then one access line names it (request id, method, path, status, time) and nothing it carried", async () => {
+    const key = await challengeApi(base).createKey("q", "the-answer-xyz");
+    const r = await http(base, `/challenge/solve?code=query-secret-abc`, {
+      method: "POST",
+      headers: { key, a: "the-answer-xyz", authorization: "Bearer header-secret-def", "x-request-id": "access-1" },
+    });
+    expect(r.status).to.equal(200);
+    await waitFor("the access line", () => node.logs.some((l) => l.includes('"reqId":"access-1"')));
+    const lines = node.logs.filter((l) => l.includes('"reqId":"access-1"'));
+    expect(lines).to.have.length(1);
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(line).to.include({
+      level: "info",
+      service: "sigil",
+      reqId: "access-1",
+      method: "POST",
+      path: "/challenge/solve",
+      status: 200,
+      msg: "request",
+    });
+    expect(line.ms).to.be.a("number");
+    expect(Date.parse(line.time as string)).to.be.closeTo(Date.now(), 60_000);
+    expect(lines[0]).to.not.match(/query-secret-abc|header-secret-def|the-answer-xyz/);
   });
 });

@@ -3,7 +3,7 @@
 // string (it can carry codes and state) or headers.
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { ACCESS_LOG_MSG, type Logger } from "../../log.js";
+import { accessLog, type Logger } from "../../log.js";
 import type { Metrics } from "../../metrics.js";
 
 declare global {
@@ -19,6 +19,7 @@ declare global {
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function requestContext(logger: Logger, metrics: Metrics) {
+  const access = accessLog(logger);
   return (req: Request, res: Response, next: NextFunction) => {
     const start = process.hrtime.bigint();
     const incoming = req.headers["x-request-id"];
@@ -31,10 +32,13 @@ export function requestContext(logger: Logger, metrics: Metrics) {
       const route = typeof routePath === "string" ? req.baseUrl + routePath : "unmatched";
       metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
       metrics.httpDuration.observe({ method: req.method, route }, seconds);
-      req.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
-        ACCESS_LOG_MSG,
-      );
+      access({
+        reqId: req.id,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(seconds * 1e4) / 10,
+      });
     });
     next();
   };
