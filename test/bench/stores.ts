@@ -4,6 +4,12 @@
 // the size of the data folder beside Redis's memory for the same accounts. Goals: reads within
 // 80% of the in-process store, writes at least Redis's rate (one node), start-up under 2 s, the
 // folder under 2x Redis's memory.
+//
+// Writes are measured beside two Redis servers. The goal is checked against Redis run with the
+// same promise the embedded store makes — a write is answered once it is on disk: an append-only
+// file with `appendfsync always` (docs/operations.md names it). The bench's own Redis, which keeps
+// nothing, is shown beside it for what a write costs with no disk in its path (no goal: it is not
+// a setup that keeps an account).
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -181,6 +187,7 @@ export const storesBench: BenchModule = {
     const procs: ServerProcess[] = [];
     const dir = mkdtempSync(join(tmpdir(), "sigil-bench-lmdb-"));
     const rows: Row[] = [];
+    let aof: TestRedis | undefined;
     try {
       const args = { nodeArgs: profileArgs(settings) };
       const env = { CODE_TTL: "600" };
@@ -198,10 +205,14 @@ export const storesBench: BenchModule = {
       procs.push(memory);
       const onRedis = await startBenchSigil(ctx.redis.url, { ...args, name: "sigil-redis", env });
       procs.push(onRedis);
-      const [L, M, R] = await Promise.all([
+      aof = await TestRedis.start({ appendonly: true }); // appendfsync always
+      const onAof = await startBenchSigil(aof.url, { ...args, name: "sigil-redis-aof", env });
+      procs.push(onAof);
+      const [L, M, R, A] = await Promise.all([
         prepare("lmdb", lmdb),
         prepare("memory", memory),
         prepare("redis", onRedis),
+        prepare("redis-aof", onAof),
       ]);
       const common = {
         seconds: settings.seconds,
@@ -215,10 +226,16 @@ export const storesBench: BenchModule = {
         next,
         ...(expect ? { expect } : {}),
       });
-      const pair = async (name: string, peer: Side, goal: number, make: (s: Side) => LoadOptions) => {
+      const label = (s: Side) => (s === M ? "in-process" : s === A ? "Redis AOF always" : "Redis, nothing kept");
+      const pair = async (name: string, peer: Side, goal: number | undefined, make: (s: Side) => LoadOptions) => {
         if (!selected(settings, name)) return;
         const sides = await sideBySide(ctx, name, make(L), make(peer));
-        rows.push({ name, ...sides, goal, labels: ["LMDB", peer === M ? "in-process" : "Redis"] });
+        rows.push({ name, ...sides, ...(goal !== undefined ? { goal } : {}), labels: ["LMDB", label(peer)] });
+      };
+      /** A write row beside Redis answering once on disk (the goal), then beside Redis keeping nothing. */
+      const write = async (name: string, make: (s: Side) => LoadOptions) => {
+        await pair(`${name} vs Redis AOF always`, A, 1, make);
+        await pair(`${name} vs Redis, nothing kept`, R, undefined, make);
       };
       const ok200 = (st: number) => st === 200;
       // Reads, beside the in-process store.
@@ -238,7 +255,7 @@ export const storesBench: BenchModule = {
         return load(s, () => req, ok200);
       });
       // Writes, beside Redis.
-      await pair("stores: POST /challenge/solve, right answers (write)", R, 1, (s) =>
+      await write("stores: POST /challenge/solve, right answers (write)", (s) =>
         load(
           s,
           cycle(s.keys, (key) => ({
@@ -249,7 +266,7 @@ export const storesBench: BenchModule = {
           (st, b) => st === 200 && b.includes('"correct":true'),
         ),
       );
-      await pair("stores: POST /challenge/new (write)", R, 1, (s) => {
+      await write("stores: POST /challenge/new (write)", (s) => {
         let n = 0;
         return load(
           s,
@@ -262,7 +279,7 @@ export const storesBench: BenchModule = {
         const count = Number(process.env.BENCH_TOKEN_CODES ?? 2000);
         const best: Record<string, Measurement> = {};
         for (let round = 1; round <= Math.max(1, settings.rounds); round++) {
-          for (const s of [L, R]) {
+          for (const s of [L, A, R]) {
             const pool: string[] = [];
             for (let i = 0; i < count + count / 10; i++) pool.push(await s.mintCode());
             let i = 0;
@@ -275,7 +292,19 @@ export const storesBench: BenchModule = {
             if (!best[s.name] || m.rps > best[s.name]!.rps) best[s.name] = m;
           }
         }
-        rows.push({ name: tname, subject: best.lmdb!, baseline: best.redis!, goal: 1, labels: ["LMDB", "Redis"] });
+        rows.push({
+          name: `${tname} vs Redis AOF always`,
+          subject: best.lmdb!,
+          baseline: best["redis-aof"]!,
+          goal: 1,
+          labels: ["LMDB", label(A)],
+        });
+        rows.push({
+          name: `${tname} vs Redis, nothing kept`,
+          subject: best.lmdb!,
+          baseline: best.redis!,
+          labels: ["LMDB", label(R)],
+        });
       }
       const cname = "stores: socket connections/s, CUSTOM TOKEN (read)";
       if (selected(settings, cname)) {
@@ -307,6 +336,7 @@ export const storesBench: BenchModule = {
       }
     } finally {
       await stopAll(ctx, procs);
+      await aof?.destroy();
       rmSync(dir, { recursive: true, force: true });
     }
     if (selected(settings, "stores: start-up") || selected(settings, "stores: data size"))
