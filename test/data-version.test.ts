@@ -3,6 +3,9 @@
 // versions, and starts unchanged on a Redis filled by the code before versions were recorded.
 import { expect } from "chai";
 import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CURRENT_DATA_VERSION, type Migration } from "../src/store/migrations.js";
 import { TEST_SECRET, startNode } from "./support/nodes.js";
 import { PageClient, registerApp, userInfo } from "./support/pages.js";
@@ -74,6 +77,23 @@ describe("Upgrades: the data version at start", function () {
       expect((await challengeApi(node.url).solve(key, "yes")).json).to.deep.equal({ correct: true });
     } finally {
       await node.close();
+    }
+  });
+
+  it("When a node starts on an empty store (Redis, a new DATA_DIR), then it records the code's version at once: no migration runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sigil-empty-"));
+    try {
+      for (const opts of [{ redisUrl: redis.url }, { env: { DATA_DIR: dir } }]) {
+        const node = await startNode(opts);
+        try {
+          expect(await node.opened.store.meta.dataVersion()).to.equal(CURRENT_DATA_VERSION);
+          expect(node.logs.filter((l) => /migrat/.test(l))).to.deep.equal([]);
+        } finally {
+          await node.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

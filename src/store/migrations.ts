@@ -3,8 +3,9 @@
 // reads and writes; MIGRATIONS turn a store from an older format into the next one.
 //
 // Version 1 is the format written by every Sigil before versions were recorded, so a store with no
-// version — empty, or filled by earlier code — is version 1: the first node stamps it so, and
-// nothing is rewritten. A node on a store of an older version migrates it at start (migrateStore),
+// version that holds data (filled by earlier code) is version 1: the first node stamps it so, then
+// migrates it. An empty store has nothing to migrate: the first node stamps it with the code's
+// version. A node on a store of an older version migrates it at start (migrateStore),
 // one node at a time under the store's migration lock; the others wait, then go on at the new
 // version. A step may be cut short by a crash: every step is idempotent (safe to run again from the
 // start), and the version is recorded after each step, so the next node to start resumes at the
@@ -130,7 +131,8 @@ export async function migrateStore(store: Store, logger: Logger, opts: MigrateOp
   const { meta } = store;
 
   const found = await readVersion(store);
-  let version = found ?? (await meta.stampDataVersion(UNVERSIONED_DATA_VERSION));
+  let version =
+    found ?? (await meta.stampDataVersion((await holdsNothing(store)) ? current : UNVERSIONED_DATA_VERSION));
   checkNotNewer(version, current);
   if (version === current) return { found, version, ran: 0 };
   stepsFrom(version, current, migrations); // no path: refuse before taking the lock
@@ -191,6 +193,12 @@ export async function migrateStore(store: Store, logger: Logger, opts: MigrateOp
     clearInterval(renew);
     await meta.releaseMigrationLock(token).catch(() => {}); // unreleased, it lapses after lockTtlMs
   }
+}
+
+/** Whether the store holds no record at all (a new store): reads at most one. */
+async function holdsNothing(store: Store): Promise<boolean> {
+  for await (const _ of store.backup.items()) return false;
+  return true;
 }
 
 async function readVersion(store: Store): Promise<number | null> {
