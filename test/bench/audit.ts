@@ -73,9 +73,16 @@ export const auditBench: BenchModule = {
     const rows: Row[] = [];
     try {
       const env = { CODE_TTL: "600" };
-      const on = await startBenchSigil(ctx.redis.url, { nodeArgs: profileArgs(settings), name: "sigil-audit", env });
+      // Both sides from src/ through tsx: NO_APPEND patches src/'s store classes.
+      const on = await startBenchSigil(ctx.redis.url, {
+        nodeArgs: profileArgs(settings),
+        name: "sigil-audit",
+        env,
+        built: false,
+      });
       procs.push(on);
       const off = await startBenchSigil(ctx.redis.url, {
+        built: false,
         nodeArgs: [...profileArgs(settings), "--import", "tsx", "--import", NO_APPEND],
         name: "sigil-no-append",
         env: { ...env, KEY_PREFIX: "noappend" },

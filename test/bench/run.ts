@@ -14,11 +14,12 @@
 // size), BENCH_FANOUT_RATE (5 events/s); stores — BENCH_TOKEN_CODES (the LMDB, in-process and Redis
 // stores side by side, then 100,000 accounts); search — BENCH_SEARCH_USERS (100,000 users); audit — BENCH_TOKEN_CODES. Not in the default run: idle (`npm run bench:idle`) —
 // BENCH_IDLE_SOCKETS (45000 over three nodes), BENCH_IDLE_PER_CLIENT (15000 sockets per client process).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ROOT } from "../support/processes.js";
 import { hasRedisServer, TestRedis } from "../support/redis.js";
 import { challengesBench } from "./challenges.js";
 import { realtimeBench } from "./realtime.js";
@@ -91,6 +92,10 @@ async function main(): Promise<void> {
     writeFileSync(process.env.BENCH_ROWS_FILE, JSON.stringify(rows));
     return;
   }
+  // Sigil runs as `npm start` runs it: dist/, built now from this tree (lib/sockets.ts).
+  log("sigil bench: npm run build");
+  const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
   // Each module runs in a bench process (and on a Redis) of its own: a load generator that has
   // just driven another module measures differently (seen: GET /auth/user at 64 µs CPU per request
   // after the challenge module, 46 µs alone).

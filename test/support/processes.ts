@@ -208,15 +208,27 @@ export function sigilEnv(port: number, redisUrl: string, extra: Record<string, s
   };
 }
 
-/** A Sigil node as benches and fault tests run it: src/main.ts with sigilEnv on a free port. */
+/**
+ * A Sigil node as benches and fault tests run it: src/main.ts with sigilEnv on a free port; with
+ * `built`, dist/main.js as `npm start` runs it (benches: the code users run, not tsx's transform
+ * of it; the caller builds first).
+ */
 export async function startSigil(
   redisUrl: string,
-  opts: { name?: string; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {},
+  opts: {
+    name?: string;
+    env?: Record<string, string>;
+    nodeArgs?: string[];
+    readyTimeoutMs?: number;
+    built?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   return startProcess({
     name: opts.name ?? "sigil",
-    entry: "src/main.ts",
+    ...(opts.built
+      ? { command: [process.execPath, ...(opts.nodeArgs ?? []), "dist/main.js"] }
+      : { entry: "src/main.ts" }),
     port,
     env: sigilEnv(port, redisUrl, opts.env),
     nodeArgs: opts.nodeArgs,

@@ -28,14 +28,22 @@ export function percentile(sorted: number[], p: number): number {
  * Starts one Sigil node of a bench on the bench Redis (the one place the benches start Sigil, so
  * that how nodes start can change in one spot). It logs as a user's node does, at the default
  * LOG_LEVEL (info: an access log line per request) to a pipe the bench reads, not at the tests'
- * quieter level: a bench must not hide a cost a user meets. `nodeArgs`: e.g. --cpu-prof, or an
- * agent imported before main.ts (heap-agent.ts), for profiling.
+ * quieter level: a bench must not hide a cost a user meets. It runs dist/main.js, the code
+ * `npm start` runs (run.ts builds it first), unless `built: false` (src/main.ts through tsx: for a
+ * module that patches src/ modules before main.ts). `nodeArgs`: e.g. --cpu-prof, or an agent
+ * imported before main.ts (heap-agent.mjs), for profiling.
  */
 export function startBenchSigil(
   redisUrl: string,
-  opts: { name?: string; nodeArgs?: string[]; env?: Record<string, string>; readyTimeoutMs?: number } = {},
+  opts: {
+    name?: string;
+    nodeArgs?: string[];
+    env?: Record<string, string>;
+    readyTimeoutMs?: number;
+    built?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
-  return startSigil(redisUrl, { ...opts, env: { LOG_LEVEL: "info", ...opts.env } });
+  return startSigil(redisUrl, { built: true, ...opts, env: { LOG_LEVEL: "info", ...opts.env } });
 }
 
 /** The `sigil` CLI against the bench Redis; returns its JSON output. */
