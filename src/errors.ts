@@ -43,7 +43,15 @@ export class SigilError<K extends ErrorId = ErrorId> extends Error implements Me
 
   constructor(status: number, code: ErrorCode, id: K, params: ParamsOf<K>, headers: Headers = {}) {
     const values = params as Readonly<Record<string, Param>>;
-    super(english({ id, params: values }));
+    // A 4xx is an answer, not a fault: nobody reads its stack, and capturing one was 2–3% of a
+    // request refused under load (a wrong answer past the limit). A 5xx keeps it for the log.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(english({ id, params: values }));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = "SigilError";
     this.status = status;
     this.code = code;
