@@ -96,6 +96,19 @@ describeBackends(
             expect(await page.locator('main a[href="/signin"]').count()).to.equal(1);
           },
         ],
+        ["demo", () => page.goto(`${node.url}/demo`)],
+        [
+          "demo, a challenge made and tried (outputs, the share link)",
+          async () => {
+            await page.goto(`${node.url}/demo`);
+            await page.click("#create button[type=submit]");
+            await page.waitForFunction(() => document.getElementById("created")!.textContent !== "");
+            await page.fill("#attempt", "?");
+            await page.click("#solve button[type=submit]");
+            await page.waitForFunction(() => document.getElementById("result")!.textContent !== "");
+            expect(await page.locator("#share").isVisible()).to.equal(true);
+          },
+        ],
         ["sign-in", () => page.goto(`${node.url}/signin`)],
         [
           "sign-in, wrong password",

@@ -7,11 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { loadConfig } from "../src/config.js";
 import { clientBundleRoutes } from "../src/http/client-bundle.js";
 import { errorHandler, notFoundHandler } from "../src/http/middleware/errors.js";
 import { describeBackends } from "./support/backends.js";
 import { BUNDLE_FILE, ensureClientBundle } from "./support/client-bundle.js";
 import { http } from "./support/http.js";
+import { TEST_SECRET } from "./support/nodes.js";
 
 describeBackends(
   "The bundled client, served",
@@ -104,7 +106,8 @@ describe("The bundled client, not built", () => {
   let empty: string;
   before(async () => {
     empty = mkdtempSync(join(tmpdir(), "sigil-no-bundle-"));
-    const app = express().use(clientBundleRoutes(empty)).use(notFoundHandler).use(errorHandler);
+    const { config } = loadConfig({ NODE_ENV: "test", SECRET: TEST_SECRET });
+    const app = express().use(clientBundleRoutes(config, empty)).use(notFoundHandler).use(errorHandler);
     server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

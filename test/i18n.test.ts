@@ -28,6 +28,10 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   // "Apps" and "Name" are the German words too (the admin home says "Apps:" already).
   "adminApps.title",
   "adminApps.name",
+  // "CUSTOM TOKEN" is the name of a kind of token (the CLI and the docs use it), not a word.
+  "demo.token",
+  // "correct" is the French word too.
+  "demo.verdictCorrect",
 ]);
 
 describe("The pages' languages", () => {

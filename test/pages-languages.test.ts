@@ -151,6 +151,7 @@ describeBackends(
         keep("unregistered redirect URL, shortened", (await user.get(`/authorize?${unregistered}`)).text);
         keep("landing page, signed in", (await user.get("/")).text);
         keep("landing page, signed out", (await new PageClient(base).get("/", { cookie: `lang=${lang}` })).text);
+        keep("demo", (await new PageClient(base).get("/demo", { cookie: `lang=${lang}` })).text);
         keep("not found", (await user.post(`/developers/${id}/tokens/nope/revoke`, { _csrf: csrfOf(made.text) })).text);
         // Two-factor: its setup, a wrong first code, the recovery codes, /account with it on, a wrong
         // code to turn it off, and the second sign-in step with its refusal.

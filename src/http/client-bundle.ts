@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Config } from "../config.js";
 import { notFound } from "../errors.js";
 import { demoPage } from "./demo.js";
 import { route } from "./route.js";
@@ -49,10 +50,10 @@ function serveFile(dir: string, file: string, type: string) {
   };
 }
 
-export function clientBundleRoutes(dir: string = DEFAULT_BUNDLE_DIR): Router {
+export function clientBundleRoutes(config: Config, dir: string = DEFAULT_BUNDLE_DIR): Router {
   const router = Router();
   route(router, "/client.js", { get: serveFile(dir, "client.js", "application/javascript; charset=utf-8") });
   route(router, "/client.js.map", { get: serveFile(dir, "client.js.map", "application/json; charset=utf-8") });
-  route(router, "/demo", { get: demoPage });
+  route(router, "/demo", { get: demoPage(config) });
   return router;
 }

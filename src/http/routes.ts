@@ -112,7 +112,7 @@ export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] }
     routers: [
       pageRoutes(pages, beforePages),
       opsRoutes({ readiness: services.readiness, metrics, openApi }),
-      clientBundleRoutes(),
+      clientBundleRoutes(config),
     ],
   };
 }

@@ -1,12 +1,15 @@
-// The demo page's one inline script (see views/demo.ts): challenges over HTTP, and live results
+// The demo page's one inline script (see views/demo.tsx): challenges over HTTP, and live results
 // over the realtime channel, all through the bundled client's global `Sigil`. It writes to the
-// page with textContent only. The CUSTOM TOKEN a visitor pastes stays in this tab's
+// page with textContent only, in the page's language: its words come from the page's
+// <script type="application/json" id="demo-text"> block (src/i18n, demo.*). The CUSTOM TOKEN a visitor pastes stays in this tab's
 // sessionStorage (never in a URL), with the id of the last result shown, so that a reload
 // resumes where the list stopped.
 export const DEMO_SCRIPT = `
 "use strict";
 const sigil = Sigil.createClient();
 const $ = (id) => document.getElementById(id);
+const T = JSON.parse($("demo-text").textContent);
+const fill = (text, params) => Object.keys(params).reduce((t, name) => t.split("{" + name + "}").join(String(params[name])), text);
 function show(id, text, isError) {
   const el = $(id);
   el.textContent = text;
@@ -14,7 +17,7 @@ function show(id, text, isError) {
 }
 function describe(err) {
   if (err instanceof Sigil.SigilError) {
-    return err.description + " (" + err.code + (err.retryAfter !== undefined ? ", retry in " + err.retryAfter + " s" : "") + ")";
+    return err.description + " (" + err.code + (err.retryAfter !== undefined ? ", " + fill(T.retryIn, { seconds: err.retryAfter }) : "") + ")";
   }
   return String(err);
 }
@@ -43,7 +46,7 @@ function addResult(e) {
   const key = document.createElement("code");
   key.textContent = e.key;
   const verdict = document.createElement("strong");
-  verdict.textContent = e.correct ? "correct" : "wrong";
+  verdict.textContent = e.correct ? T.verdictCorrect : T.verdictWrong;
   li.append(when, " ", key, " ", verdict);
   $("live-results").append(li);
 }
@@ -54,22 +57,22 @@ function startLive(token) {
   const me = { conn, app: null };
   live = me;
   let readies = 0;
-  show("live-status", "Connecting…");
+  show("live-status", T.connecting);
   $("disconnect").hidden = false;
   conn.on("ready", (e) => {
     me.app = e.app;
     const resumed = readies++ > 0 || since !== undefined;
-    const head = "Connected to app " + e.app + ". ";
-    if (e.recovered) show("live-status", head + "Resumed: no result was missed.");
-    else if (resumed) show("live-status", head + "Some results may be missing: the service no longer holds all of them since the last one shown.", true);
-    else show("live-status", head + "Results of its challenges appear below as they arrive.");
+    const head = fill(T.connected, { app: e.app }) + " ";
+    if (e.recovered) show("live-status", head + T.resumed);
+    else if (resumed) show("live-status", head + T.mayBeMissing, true);
+    else show("live-status", head + T.appearBelow);
   });
   conn.on("challenge:result", (e) => {
     addResult(e);
     sessionStorage.setItem(SINCE, e.id);
   });
   conn.on("disconnect", (reason) => {
-    if (live === me) show("live-status", "Connection lost (" + reason + "); reconnecting…", true);
+    if (live === me) show("live-status", fill(T.lost, { reason }), true);
   });
   conn.on("error", (err) => {
     if (live !== me) return;
@@ -92,7 +95,7 @@ $("connect").addEventListener("submit", (ev) => {
 $("disconnect").addEventListener("click", () => {
   stopLive();
   forget();
-  show("live-status", "Disconnected; the token is forgotten.");
+  show("live-status", T.disconnected);
 });
 
 $("create").addEventListener("submit", async (ev) => {
@@ -102,13 +105,12 @@ $("create").addEventListener("submit", async (ev) => {
     const input = { question: $("question").value, answer: $("answer").value, ...(ttl ? { ttl: Number(ttl) } : {}) };
     const owner = live && live.app;
     const { key } = owner ? await live.conn.createChallenge(input) : await sigil.challenges.create(input);
-    show("created", "Key: " + key);
-    show("owner", owner
-      ? "It belongs to app " + owner + ": every attempt on it appears under Live results."
-      : "Anonymous: connect with a CUSTOM TOKEN (section 3) before creating to watch its attempts live.");
+    show("created", fill(T.keyIs, { key }));
+    show("owner", owner ? fill(T.owned, { app: owner }) : T.anonymous);
     const link = new URL("#key=" + key, location.href).href;
     $("share").textContent = link;
     $("share").href = link;
+    $("share-line").hidden = false;
     $("key").value = key;
   } catch (err) {
     show("created", describe(err), true);
@@ -126,7 +128,7 @@ $("solve").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   try {
     const { correct } = await sigil.challenges.solve($("key").value.trim(), $("attempt").value);
-    show("result", correct ? "Correct!" : "Not correct; try again.");
+    show("result", correct ? T.correct : T.notCorrect);
   } catch (err) {
     show("result", describe(err), true);
   }

@@ -1,13 +1,14 @@
 // English: the reference catalog. Every other language is typed `Messages`, derived from this
 // one, so a key missing from a translation is a type error (test/i18n.test.ts checks the
 // placeholders too). `{name}` marks a value filled in when the page is rendered.
-// The catalog is kept in four parts (pages.ts, mail-api.ts, audit.ts, invitations.ts) so that each file fits on a screen.
+// The catalog is kept in parts (pages.ts, mail-api.ts, audit.ts, invitations.ts, demo.ts) so that each file fits on a screen.
 import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
+import { demo } from "./demo.js";
 import { pages } from "./pages.js";
 
-export const en = { ...pages, ...mailApi, ...audit, ...invitations } as const;
+export const en = { ...pages, ...mailApi, ...audit, ...invitations, ...demo } as const;
 
 /** Every key of the catalogs. */
 export type MessageKey = keyof typeof en;
@@ -21,3 +22,5 @@ export type InvitationsMessages = Readonly<Record<keyof typeof invitations, stri
 export type MailApiMessages = Readonly<Record<keyof typeof mailApi, string>>;
 /** A language's part 3 (audit.ts). */
 export type AuditMessages = Readonly<Record<keyof typeof audit, string>>;
+/** A language's part 5 (demo.ts). */
+export type DemoMessages = Readonly<Record<keyof typeof demo, string>>;

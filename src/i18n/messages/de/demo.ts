@@ -1,0 +1,41 @@
+// Deutsch, Teil 5: die Demo-Seite.
+import type { DemoMessages } from "../en/index.js";
+
+export const demo: DemoMessages = {
+  "demo.title": "Demo: Aufgaben, live",
+  "demo.lead": "Diese Seite nutzt den mitgelieferten Client, {file}, den {service} ausliefert.",
+  "demo.createTitle": "1. Eine Aufgabe stellen",
+  "demo.question": "Frage (in jeder Sprache)",
+  "demo.answer": "Antwort",
+  "demo.ttl": "Läuft ab nach (Sekunden, optional, 60 bis 2592000)",
+  "demo.create": "Stellen",
+  "demo.share": "Teilen:",
+  "demo.solveTitle": "2. Lösen",
+  "demo.key": "Schlüssel",
+  "demo.load": "Frage zeigen",
+  "demo.attempt": "Ihre Antwort",
+  "demo.solve": "Lösen",
+  "demo.liveTitle": "3. Ergebnisse live",
+  "demo.liveText":
+    "Fügen Sie ein CUSTOM TOKEN Ihrer Anwendung ein ({command}). Es bleibt nur in diesem Browser-Tab, nie in einer URL. Aufgaben, die Sie danach stellen, gehören der Anwendung, und jeder Versuch daran erscheint hier, sobald er geschieht, von jedem Gerät, ohne Neuladen.",
+  "demo.token": "CUSTOM TOKEN",
+  "demo.connect": "Verbinden",
+  "demo.disconnect": "Trennen und das Token vergessen",
+  "demo.notConnected": "Nicht verbunden.",
+  "demo.connecting": "Verbinde…",
+  "demo.connected": "Mit der Anwendung {app} verbunden.",
+  "demo.resumed": "Fortgesetzt: kein Ergebnis ist verloren gegangen.",
+  "demo.mayBeMissing": "Es können Ergebnisse fehlen: Der Dienst hält seit dem zuletzt gezeigten nicht mehr alle vor.",
+  "demo.appearBelow": "Die Ergebnisse ihrer Aufgaben erscheinen unten, sobald sie eintreffen.",
+  "demo.lost": "Verbindung verloren ({reason}); verbinde neu…",
+  "demo.disconnected": "Getrennt; das Token ist vergessen.",
+  "demo.keyIs": "Schlüssel: {key}",
+  "demo.owned": "Sie gehört der Anwendung {app}: Jeder Versuch daran erscheint unter „Ergebnisse live“.",
+  "demo.anonymous":
+    "Anonym: Verbinden Sie sich vor dem Stellen mit einem CUSTOM TOKEN (Abschnitt 3), um die Versuche live zu sehen.",
+  "demo.correct": "Richtig!",
+  "demo.notCorrect": "Nicht richtig; versuchen Sie es noch einmal.",
+  "demo.verdictCorrect": "richtig",
+  "demo.verdictWrong": "falsch",
+  "demo.retryIn": "erneut in {seconds} s",
+};

@@ -1,0 +1,41 @@
+// Español, parte 5: la página de demostración.
+import type { DemoMessages } from "../en/index.js";
+
+export const demo: DemoMessages = {
+  "demo.title": "Demo: retos en directo",
+  "demo.lead": "Esta página usa el cliente incluido, {file}, servido por {service}.",
+  "demo.createTitle": "1. Crear un reto",
+  "demo.question": "Pregunta (en cualquier idioma)",
+  "demo.answer": "Respuesta",
+  "demo.ttl": "Caduca tras (segundos, opcional, de 60 a 2592000)",
+  "demo.create": "Crear",
+  "demo.share": "Compartir:",
+  "demo.solveTitle": "2. Resolverlo",
+  "demo.key": "Clave",
+  "demo.load": "Mostrar la pregunta",
+  "demo.attempt": "Tu respuesta",
+  "demo.solve": "Resolver",
+  "demo.liveTitle": "3. Resultados en directo",
+  "demo.liveText":
+    "Pega un CUSTOM TOKEN de tu aplicación ({command}). Se queda solo en esta pestaña del navegador, nunca en una URL. Los retos que crees después pertenecen a la aplicación, y cada intento aparece aquí en cuanto ocurre, desde cualquier dispositivo, sin recargar.",
+  "demo.token": "CUSTOM TOKEN",
+  "demo.connect": "Conectar",
+  "demo.disconnect": "Desconectar y olvidar el token",
+  "demo.notConnected": "Sin conexión.",
+  "demo.connecting": "Conectando…",
+  "demo.connected": "Conectado a la aplicación {app}.",
+  "demo.resumed": "Reanudado: no se perdió ningún resultado.",
+  "demo.mayBeMissing": "Puede que falten resultados: el servicio ya no los guarda todos desde el último mostrado.",
+  "demo.appearBelow": "Los resultados de sus retos aparecen abajo en cuanto llegan.",
+  "demo.lost": "Conexión perdida ({reason}); reconectando…",
+  "demo.disconnected": "Desconectado; el token se ha olvidado.",
+  "demo.keyIs": "Clave: {key}",
+  "demo.owned": "Pertenece a la aplicación {app}: cada intento aparece en «Resultados en directo».",
+  "demo.anonymous":
+    "Anónimo: conéctate con un CUSTOM TOKEN (sección 3) antes de crear para ver sus intentos en directo.",
+  "demo.correct": "¡Correcto!",
+  "demo.notCorrect": "No es correcto; inténtalo de nuevo.",
+  "demo.verdictCorrect": "correcto",
+  "demo.verdictWrong": "incorrecto",
+  "demo.retryIn": "reintentar en {seconds} s",
+};

@@ -1,0 +1,41 @@
+// 日本語、第5部：デモページ。
+import type { DemoMessages } from "../en/index.js";
+
+export const demo: DemoMessages = {
+  "demo.title": "デモ：チャレンジをライブで",
+  "demo.lead": "このページは、{service} が配信する同梱クライアント {file} を使っています。",
+  "demo.createTitle": "1. チャレンジを作る",
+  "demo.question": "質問（どの言語でも）",
+  "demo.answer": "答え",
+  "demo.ttl": "有効期間（秒、任意、60〜2592000）",
+  "demo.create": "作成",
+  "demo.share": "共有：",
+  "demo.solveTitle": "2. 解く",
+  "demo.key": "キー",
+  "demo.load": "質問を表示",
+  "demo.attempt": "あなたの答え",
+  "demo.solve": "解答",
+  "demo.liveTitle": "3. ライブ結果",
+  "demo.liveText":
+    "アプリの CUSTOM TOKEN を貼り付けてください（{command}）。トークンはこのタブの中だけに保たれ、URL に入ることはありません。その後に作ったチャレンジはアプリのものになり、どの端末からの解答も、再読み込みなしでここに表示されます。",
+  "demo.token": "CUSTOM TOKEN",
+  "demo.connect": "接続",
+  "demo.disconnect": "切断してトークンを忘れる",
+  "demo.notConnected": "未接続です。",
+  "demo.connecting": "接続中…",
+  "demo.connected": "アプリ {app} に接続しました。",
+  "demo.resumed": "再開しました：取りこぼした結果はありません。",
+  "demo.mayBeMissing":
+    "結果が欠けている可能性があります：最後に表示した結果以降のすべてを、サービスはもう保持していません。",
+  "demo.appearBelow": "このアプリのチャレンジの結果は、届きしだい下に表示されます。",
+  "demo.lost": "接続が切れました（{reason}）。再接続中…",
+  "demo.disconnected": "切断しました。トークンは忘れました。",
+  "demo.keyIs": "キー：{key}",
+  "demo.owned": "アプリ {app} のチャレンジです：解答はすべて「ライブ結果」に表示されます。",
+  "demo.anonymous": "匿名です：作成する前に CUSTOM TOKEN で接続すると（セクション 3）、解答をライブで見られます。",
+  "demo.correct": "正解！",
+  "demo.notCorrect": "不正解です。もう一度どうぞ。",
+  "demo.verdictCorrect": "正解",
+  "demo.verdictWrong": "不正解",
+  "demo.retryIn": "{seconds} 秒後に再試行",
+};
