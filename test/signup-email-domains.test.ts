@@ -8,7 +8,7 @@ import { loadConfig } from "../src/config.js";
 import { CATALOGS } from "../src/i18n/index.js";
 import { fill } from "../src/i18n/message-ids.js";
 import { ALL_BACKENDS, describeBackends } from "./support/backends.js";
-import { sigilProcessWithInput } from "./support/cli.js";
+import { sigil, sigilProcessWithInput } from "./support/cli.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, csrfOf, decodeHtml, registerApp, type TestApp } from "./support/pages.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
@@ -190,6 +190,43 @@ describeBackends(
       const user = (await invited.server.services.accounts.byUsername(name))!;
       expect(user).to.deep.include({ email: `${name}@b.example`, emailVerified: false, confirmEmailFirst: true });
       await smtp.next(`${name}@b.example`);
+    });
+
+    it("When an invitation is made for an address outside the domains (the console, sigil invitations create), then it is refused naming the domains, and nothing is made", async () => {
+      const invited = await backend.startNode({
+        SMTP_URL: smtp.url,
+        SIGNUP_EMAIL_DOMAINS: DOMAINS,
+        SIGNUP: "invite",
+        ADMIN_REQUIRE_2FA: "false",
+      });
+      const name = unique();
+      const { accounts } = invited.server.services;
+      const ada = await accounts.create({ username: name, password: PASSWORD });
+      await accounts.setAdmin(ada.id, true);
+      const admin = new PageClient(invited.url);
+      expect((await admin.submit("/signin", "/signin", { username: name, password: PASSWORD })).status).to.equal(303);
+      await admin.confirm(PASSWORD, "/admin/invitations"); // the admin actions need a fresh "Confirm it's you"
+      const refused = await admin.submit("/admin/invitations", "/admin/invitations", { email: "someone@c.example" });
+      expect(refused.status).to.equal(400);
+      expect(text(refused.text)).to.contain(fill(en["err.emailDomain"], { domains: LISTED }));
+      expect(refused.text).to.not.contain("/signup?invite=");
+      if (backend.name !== "memory") {
+        // The CLI opens the node's store (a store of process memory has no CLI).
+        const env = {
+          SECRET: TEST_SECRET,
+          NODE_ENV: "test",
+          SMTP_URL: smtp.url,
+          SIGNUP_EMAIL_DOMAINS: DOMAINS,
+          ...backend.env(),
+        };
+        const cli = await sigil(env, "invitations", "create", "--email", "someone@sub.b.example");
+        expect(cli.code, cli.err).to.not.equal(0);
+        expect(cli.err).to.contain(fill(en["err.emailDomain"], { domains: LISTED }));
+      }
+      expect(await invited.server.services.invitations.list()).to.deep.equal([]);
+      const ok = await admin.submit("/admin/invitations", "/admin/invitations", { email: "someone@B.example" });
+      expect(ok.status).to.equal(201);
+      expect(await invited.server.services.invitations.list()).to.have.length(1);
     });
 
     it("When any account changes its address on /account to one outside the domains, then it is refused (400) and the address stays", async () => {

@@ -4,7 +4,7 @@
 // keeps only a keyed hash of its token. Using one is atomic (store take): of any number of sign-ups
 // with one link at once, exactly one gets it.
 import { FormError } from "./accounts.js";
-import { normalizeEmail } from "./email-address.js";
+import { checkEmailDomain, normalizeEmail } from "./email-address.js";
 import { keyedHash, randomId, randomToken } from "./secrets.js";
 import type { InvitationRecord, Store } from "../store/port.js";
 
@@ -19,7 +19,16 @@ export const invitationGone = (): FormError => new FormError("err.invitationGone
 export class Invitations {
   private readonly now: () => number;
 
-  constructor(private readonly deps: { store: Store; secret: string; authUrl: string; now?: () => number }) {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      secret: string;
+      authUrl: string;
+      /** SIGNUP_EMAIL_DOMAINS: an invitation bound to an address elsewhere could never be used. */
+      emailDomains?: readonly string[];
+      now?: () => number;
+    },
+  ) {
     this.now = deps.now ?? Date.now;
   }
 
@@ -27,12 +36,16 @@ export class Invitations {
     return keyedHash(this.deps.secret, "sigil invitation", token);
   }
 
-  /** A new invitation; its link (shown once) and its record (no token in it). */
+  /**
+   * A new invitation; its link (shown once) and its record (no token in it). An address outside
+   * SIGNUP_EMAIL_DOMAINS is refused (FormError err.emailDomain): the sign-up it binds could never pass.
+   */
   async create(opts: {
     createdBy: string;
     email?: string | undefined;
   }): Promise<{ link: string; record: InvitationRecord }> {
     const email = opts.email?.trim() ? normalizeEmail(opts.email) : undefined;
+    if (email) checkEmailDomain(email, this.deps.emailDomains ?? []);
     const token = randomToken(32);
     const createdAt = this.now();
     const record: InvitationRecord = {

@@ -174,6 +174,11 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     readiness: new Readiness(store),
     audit,
     groups: new Groups(store),
-    invitations: new Invitations({ store, secret: config.secret, authUrl: config.authUrl }),
+    invitations: new Invitations({
+      store,
+      secret: config.secret,
+      authUrl: config.authUrl,
+      emailDomains: config.signupEmailDomains,
+    }),
   };
 }
