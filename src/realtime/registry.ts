@@ -47,6 +47,7 @@ export class SessionRegistry {
   }
 
   onFeed(m: FeedMessage): void {
+    if (m.type === "message") return; // channel messages have no subscribers yet
     if (m.type === "event") {
       const sockets = this.byApp.get(m.app);
       if (!sockets) return;
