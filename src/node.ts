@@ -90,6 +90,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       logger,
       tokens: services.customTokens,
       events: services.events,
+      messages: services.channels,
       challenges: services.challenges,
       clients: opened.realtime,
       metrics,

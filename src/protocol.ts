@@ -12,6 +12,7 @@ export type ErrorCode =
   | "insufficient_scope"
   | "unauthorized_client"
   | "access_denied"
+  | "forbidden"
   | "reauth_required"
   | "unsupported_response_type"
   | "not_found"
@@ -86,6 +87,37 @@ export interface ReadyEvent {
   recovered: boolean;
 }
 
+/** One message of a channel the socket subscribed to (docs/realtime.md#channels). */
+export interface MessageEvent {
+  channel: string;
+  /** `<milliseconds>-<sequence>`, increasing within the channel. */
+  id: string;
+  /** The JSON value the app published. */
+  data: unknown;
+  /** ISO 8601 time it was published. */
+  at: string;
+}
+
+export interface SubscribePayload {
+  channel: string;
+  /** The id of the last message of this channel the client saw. */
+  since?: string;
+}
+
+export interface SubscribeResponse {
+  /** true only when `since` was given and every message after it was still in the history. */
+  recovered: boolean;
+}
+
+export interface UnsubscribePayload {
+  channel: string;
+}
+
+/** POST /realtime/publish's answer: the messages' ids, in the order sent. */
+export interface PublishResponse {
+  ids: string[];
+}
+
 export interface NewChallengePayload {
   question: string;
   answer: string;
@@ -102,9 +134,12 @@ export type Ack<T> = (reply: T | ErrorObject) => void;
 export interface ServerToClientEvents {
   "challenge:result": (event: ChallengeResultEvent) => void;
   ready: (event: ReadyEvent) => void;
+  message: (event: MessageEvent) => void;
 }
 
 export interface ClientToServerEvents {
   "challenge:new": (payload: NewChallengePayload, ack: Ack<NewChallengeResponse>) => void;
   "challenge:solve": (payload: SolvePayload, ack: Ack<SolveResponse>) => void;
+  subscribe: (payload: SubscribePayload, ack: Ack<SubscribeResponse>) => void;
+  unsubscribe: (payload: UnsubscribePayload, ack: Ack<Record<string, never>>) => void;
 }

@@ -11,6 +11,7 @@ import { describeBackends } from "./support/backends.js";
 import { OFFLINE, offlinePair, refresh, type Pair } from "./support/grants.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { PageClient, authorize, pkce, registerApp, token, userInfo, type TestApp } from "./support/pages.js";
+import { http } from "./support/http.js";
 import { isAuditKey, redisDump } from "./support/redis.js";
 import { keyedHash } from "../src/domain/secrets.js";
 import { embeddedDump } from "./support/embedded.js";
@@ -144,6 +145,19 @@ describeBackends("Deleting an app deletes every record about it", (backend) => {
     const { owner, x, b } = await world("dev");
     const pair = await offlinePair(node.url, b, x);
     const pending = await codeFor(b, x);
+    // Its channels' histories too (published as the app, Basic client credentials).
+    const published = await http(node.url, "/realtime/publish", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Basic ${Buffer.from(`${x.clientId}:${x.clientSecret}`).toString("base64")}`,
+      },
+      body: JSON.stringify([
+        { channel: "news", data: 1 },
+        { channel: "user:dev-b", data: 2 },
+      ]),
+    });
+    expect(published.status, published.text).to.equal(200);
     const r = await owner.submit("/developers", `/developers/${x.clientId}/delete`, {});
     expect(r.status).to.equal(303);
     const id = (await node.opened.store.accounts.byUsername("dev-b"))!.id;

@@ -323,7 +323,7 @@ describeBackends(
           "developers, a new token shown once (custom tokens)",
           async () => {
             const form = devPage.locator(`form[action="/developers/${clientId}/tokens"]`);
-            await form.locator("input").last().fill("second");
+            await form.locator(`input[name="name"]`).fill("second");
             await form.locator("select").selectOption("86400");
             await Promise.all([devPage.waitForLoadState(), form.locator("button").click()]);
             expect(await devPage.locator("code.custom-token").count()).to.equal(1);

@@ -1,6 +1,6 @@
 // The store, delivery and replay on a local three-master Redis Cluster with the sharded adapter.
 import { expect } from "chai";
-import { readyClient, refusal } from "./support/channel.js";
+import { call, readyClient, refusal } from "./support/channel.js";
 import { TestCluster } from "./support/cluster.js";
 import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
@@ -103,6 +103,28 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     await challengeApi(b.url).solve(key, "a");
     const [e] = await onA.waitEvents(1);
     expect(e).to.include({ key, correct: true });
+  });
+
+  it("When an app publishes a batch over several channels on node B, then the histories are on its shard (one script) and a socket on node A subscribed with since gets them", async () => {
+    const keep = { maxEvents: 1000, ttlSeconds: 86400 };
+    const msg = (channel: string, data: unknown) => ({
+      channel,
+      data: JSON.stringify(data),
+      at: new Date().toISOString(),
+    });
+    const ids = await b.opened.store.channels.publish(APP, [msg("x", 1), msg("y:z", 2), msg("x", 3)], keep);
+    expect(ids).to.have.length(3);
+    const read = await a.opened.store.channels.readAfter(APP, "x", "0-0", 10, keep);
+    expect(read.messages.map((m) => m.id)).to.deep.equal([ids[0], ids[2]]);
+    const onA = await readyClient(a.url, { token });
+    expect(await call(onA, "subscribe", { channel: "x", since: ids[0] })).to.deep.equal({ recovered: true });
+    const [live] = await b.opened.store.channels.publish(APP, [msg("x", 4)], keep);
+    expect((await onA.waitMessages(2)).map((m) => [m.id, m.data])).to.deep.equal([
+      [ids[2], 3],
+      [live, 4],
+    ]);
+    await a.opened.store.channels.deleteAll(APP);
+    expect((await b.opened.store.channels.readAfter(APP, "y:z", "0-0", 10, keep)).messages).to.deep.equal([]);
   });
 
   it("When a socket was away while 5 solves happened, then it gets exactly those 5 on reconnect", async () => {

@@ -3,8 +3,8 @@
 import { expect } from "chai";
 import { Redis } from "ioredis";
 import { compareEventIds } from "../src/store/port.js";
-import { readyClient, refusal } from "./support/channel.js";
-import { challengeApi } from "./support/http.js";
+import { call, readyClient, refusal } from "./support/channel.js";
+import { challengeApi, http } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 import { waitFor } from "./support/wait.js";
@@ -77,6 +77,31 @@ describe("Realtime channel through Redis trouble", function () {
     const evs = await cl.waitEvents(3, 5000);
     expect(evs.map((e) => e.correct)).to.deep.equal([true, false, false]);
     expect(evs.map((e) => e.id)).to.deep.equal([...evs.map((e) => e.id)].sort(compareEventIds));
+    expect(cl.socket.connected).to.equal(true);
+  });
+
+  it("When the subscriptions are cut while an app publishes, then a subscribed socket still gets every channel message, once, in order", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const { token } = await a!.server.customTokens.create({ app: "test-app", publish: true });
+    const publish = async (data: number) => {
+      const r = await http(b!.url, "/realtime/publish", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ channel: "news", data }),
+      });
+      expect(r.status, r.text).to.equal(200);
+    };
+    const cl = await readyClient(a!.url, { token });
+    expect(await call(cl, "subscribe", { channel: "news" })).to.deep.equal({ recovered: false });
+    await publish(0);
+    await cl.waitMessages(1);
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    for (let i = 1; i <= 3; i++) await publish(i);
+    await waitFor("both nodes' feed subscriptions back", async () => (await feedSubscribers()) === 2, { ms: 5000 });
+    await publish(4);
+    const got = await cl.waitMessages(5, 5000);
+    expect(got.map((m) => m.data)).to.deep.equal([0, 1, 2, 3, 4]);
     expect(cl.socket.connected).to.equal(true);
   });
 

@@ -9,6 +9,7 @@ import type { CliContext } from "../src/cli/common.js";
 import { describeBackends } from "./support/backends.js";
 import { sigil as sigilIn, sigilProcess } from "./support/cli.js";
 import { readyClient, refusal } from "./support/channel.js";
+import { http } from "./support/http.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { withTestApps, type TestNode } from "./support/nodes.js";
 
@@ -65,6 +66,39 @@ describeBackends(
           expect((err as Error).message).to.match(msg);
         }
       }
+    });
+
+    it("When a token is made with --publish and --channel (in process, as the CLI parses them), then it publishes to those channels only, and a bad channel name fails clearly", async () => {
+      const sigil = (...args: string[]) => cli(true, args);
+      const { app } = await node.server.services.apps.create("owner", "Feed", ["https://feed.example/cb"]);
+      const made = await sigil(
+        "tokens",
+        "create",
+        "--app",
+        app.clientId,
+        "--publish",
+        "--channel",
+        "news",
+        "--channel",
+        "user:1",
+      );
+      expect(made.status, made.err).to.equal(0);
+      const out = JSON.parse(made.out) as { token: string; publish: boolean; channels: string[] };
+      expect(out).to.include({ publish: true });
+      expect(out.channels).to.deep.equal(["news", "user:1"]);
+      const send = (channel: string) =>
+        http(node.url, "/realtime/publish", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${out.token}` },
+          body: JSON.stringify({ channel, data: 1 }),
+        });
+      expect((await send("news")).status).to.equal(200);
+      expect((await send("other")).json.error).to.equal("forbidden");
+      const plain = await run(create, { app: "test-app" });
+      expect(Object.keys(plain as object)).to.deep.equal(["id", "token"]);
+      const bad = await sigil("tokens", "create", "--app", app.clientId, "--channel", "no spaces");
+      expect(bad.status).to.equal(1);
+      expect(bad.err).to.equal("sigil: channel must be 1 to 128 characters of A-Z a-z 0-9 _ : . -.");
     });
 
     /** The `sigil` command against this suite's store (Redis, or the node's DATA_DIR), with the node's SECRET: in this process, or the real program. */

@@ -3,6 +3,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { readyClient, refusal } from "./support/channel.js";
+import { http } from "./support/http.js";
 import { PageClient, csrfOf, decodeHtml, registerApp, type TestApp } from "./support/pages.js";
 import type { TestNode } from "./support/nodes.js";
 import { redisDump } from "./support/redis.js";
@@ -63,6 +64,21 @@ describeBackends("CUSTOM TOKENs on /developers", (backend) => {
     if (backend.redis) expect(redisDump(backend.redis)).to.not.contain(token!); // no key or value: nor the session, nor a flash
   });
 
+  it("When the owner creates a token that may publish, limited to two channels, then it publishes there only; one made without may not publish", async () => {
+    const { r, token } = await create({ name: "backend", publish: "1", channels: " news\nuser:1  " });
+    expect(r.status).to.equal(201);
+    const send = (t: string, channel: string) =>
+      http(base, "/realtime/publish", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${t}` },
+        body: JSON.stringify({ channel, data: 1 }),
+      });
+    expect((await send(token!, "user:1")).status).to.equal(200);
+    expect((await send(token!, "other")).json.error).to.equal("forbidden");
+    const plain = (await create({ name: "reader" })).token!;
+    expect((await send(plain, "news")).json.error).to.equal("forbidden");
+  });
+
   it("When the token form's address is fetched or malformed, then it is 405 or 400, never 5xx", async () => {
     const get = await dev.get(`/developers/${app.clientId}/tokens`);
     expect(get.status).to.equal(405);
@@ -113,6 +129,7 @@ describeBackends("CUSTOM TOKENs on /developers", (backend) => {
     ["a fractional expiry", { expires_in: "1.5" }],
     ["an expiry beyond ten years", { expires_in: "400000000" }],
     ["a name of 65 characters", { name: "x".repeat(65) }],
+    ["a channel name with a bad character", { channels: "news user|1" }],
   ] as Array<[string, Record<string, string>]>) {
     it(`When the form has ${what}, then it is refused with 400 and no token exists`, async () => {
       const { r, token } = await create(fields);

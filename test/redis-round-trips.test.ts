@@ -3,13 +3,14 @@
 // hit is one plain read, not a MULTI transaction: the text of four scripts and a transaction on
 // every code trade cost about a fifth of a node's CPU there (docs/benchmarks.md). A solve of an
 // app's challenge reads no range of the app's history: a reverse range walk in every event append
-// (the time trim) cost Redis ~60 µs per solve, twice the rest of the solve.
+// (the time trim) cost Redis ~60 µs per solve, twice the rest of the solve. A publish to an app's
+// channels keeps the same bound per channel.
 // Redis only: the embedded store has no wire to count.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { grant } from "./support/grants.js";
-import { challengeApi } from "./support/http.js";
+import { challengeApi, http } from "./support/http.js";
 import { PageClient, registerApp, userInfo, type TestApp } from "./support/pages.js";
 import type { TestRedis } from "./support/redis.js";
 
@@ -70,6 +71,23 @@ describeBackends(
       expect(calls.xadd, JSON.stringify(calls)).to.equal(10);
       expect(calls.evalsha, JSON.stringify(calls)).to.equal(10);
       expect(calls, JSON.stringify(calls)).not.to.have.any.keys("xrange", "xrevrange", "xread", "eval", "multi");
+    });
+
+    it("a publish to an app's channels reads no range of their histories: one XADD per message, in one script per request", async () => {
+      const { token } = await node.server.customTokens.create({ app: "test-app", publish: true });
+      const publish = (body: unknown) =>
+        http(node.url, "/realtime/publish", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify(body),
+        });
+      const batch = Array.from({ length: 10 }, (_, i) => ({ channel: i % 2 ? "a" : "b:c", data: i }));
+      expect((await publish(batch)).status).to.equal(200); // loads the script, makes the streams
+      backend.redis!.cli("CONFIG", "RESETSTAT");
+      for (let i = 0; i < 3; i++) expect((await publish(batch)).status).to.equal(200);
+      const calls = commandCalls(backend.redis!);
+      expect(calls.xadd, JSON.stringify(calls)).to.equal(30);
+      expect(calls, JSON.stringify(calls)).not.to.have.any.keys("xrange", "xrevrange", "xread", "eval");
     });
   },
   ["redis"],

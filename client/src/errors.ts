@@ -22,6 +22,7 @@ const STATUS: Partial<Record<string, number>> = {
   unsupported_grant_type: 400,
   invalid_client: 401,
   invalid_token: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_too_large: 413,

@@ -15,17 +15,26 @@ export {
 } from "./signin.js";
 export type { BeginInput, CompleteInput, SignInStorage } from "./browser-signin.js";
 export { challengeFromVerifier, generateState, generateVerifier } from "./pkce.js";
-export { connectRealtime, RealtimeConnection, type RealtimeEvents, type RealtimeOptions } from "./realtime.js";
+export {
+  connectRealtime,
+  RealtimeConnection,
+  type MessageHandler,
+  type RealtimeEvents,
+  type RealtimeOptions,
+  type SubscribeOptions,
+} from "./realtime.js";
 export { compareEventIds } from "./event-ids.js";
 export type { Fetch, HttpOptions } from "./http.js";
 export type {
   ChallengeResultEvent,
   ErrorObject,
+  MessageEvent,
   NewChallengePayload,
   NewChallengeResponse,
   ReadyEvent,
   SolvePayload,
   SolveResponse,
+  SubscribeResponse,
   TokenResponse,
   UserInfo,
 } from "../../src/protocol.js";

@@ -6,6 +6,10 @@
 // then says `ready` with `recovered`. An event at or before the last delivered id is dropped, so
 // an app sees each event once and in order; `ready` with `recovered: false` tells it to resync.
 //
+// Channels: subscribe(channel, handler, {since?}) subscribes now (or once connected) and again
+// after every reconnection, each channel with the id of the last message it delivered, so the
+// service replays what the channel had meanwhile; a message at or before that id is dropped.
+//
 // Socket.IO reconnects by itself after network failures but not after the server closed the
 // socket (a drain, a slow reader); the service asks clients to reconnect then, so this does it,
 // with backoff. A refused token (connect_error `invalid_token`) is final: `error`, no retries.
@@ -14,11 +18,13 @@ import type {
   ChallengeResultEvent,
   ClientToServerEvents,
   HandshakeAuth,
+  MessageEvent,
   NewChallengePayload,
   NewChallengeResponse,
   ReadyEvent,
   ServerToClientEvents,
   SolveResponse,
+  SubscribeResponse,
 } from "../../src/protocol.js";
 import { TypedEmitter } from "./emitter.js";
 import { isErrorObject, SigilError } from "./errors.js";
@@ -47,6 +53,27 @@ export interface RealtimeEvents {
   error: (error: SigilError) => void;
   /** The connection dropped; it is being re-established unless `close()` was called or `error` fired. */
   disconnect: (reason: string) => void;
+  /**
+   * A channel's subscription was made (again, after a reconnection). `recovered: false` after a
+   * `since`: messages may be missing (trimmed from the history), resync that channel.
+   */
+  subscribed: (event: { channel: string; recovered: boolean }) => void;
+  /** The service refused a subscription (`forbidden`, `invalid_request`); the channel is dropped. */
+  "subscribe:error": (event: { channel: string; error: SigilError }) => void;
+}
+
+/** A handler of one channel's messages. */
+export type MessageHandler = (message: MessageEvent) => void;
+
+export interface SubscribeOptions {
+  /** Resume after this message id of the channel (e.g. saved from `lastMessageId(channel)`). */
+  since?: string;
+}
+
+interface ChannelState {
+  handlers: Set<MessageHandler>;
+  /** The id of the last message delivered (or the `since` given). */
+  lastId: string | undefined;
 }
 
 type SigilSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -56,6 +83,7 @@ const RECONNECT_MAX_MS = 5000;
 
 const isKey = (v: unknown): v is NewChallengeResponse => isObject(v) && typeof v.key === "string";
 const isSolved = (v: unknown): v is SolveResponse => isObject(v) && typeof v.correct === "boolean";
+const isSubscribed = (v: unknown): v is SubscribeResponse => isObject(v) && typeof v.recovered === "boolean";
 
 export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
   /** The id of the last `challenge:result` delivered; persist it to resume in a later run. */
@@ -66,6 +94,7 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
   private refused = false;
   private retries = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly channels = new Map<string, ChannelState>();
 
   constructor(options: RealtimeOptions) {
     super();
@@ -87,6 +116,11 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     this.socket.on("ready", (event) => {
       this.retries = 0;
       this.emit("ready", event);
+    });
+    this.socket.on("message", (m) => this.onMessage(m));
+    // Each (re)connection is a new session on the service: subscribe to every channel again.
+    this.socket.on("connect", () => {
+      for (const channel of this.channels.keys()) this.sendSubscribe(channel);
     });
     this.socket.on("connect_error", (err) => this.onConnectError(err));
     this.socket.on("disconnect", (reason) => this.onDisconnect(reason));
@@ -111,6 +145,33 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     return this.check(reply, isSolved, "challenge:solve");
   }
 
+  /**
+   * Subscribes to one of the app's channels: `handler` gets each message `{channel, id, data, at}`
+   * once, in order, including after reconnections (the client resumes from the last one). Returns
+   * a function that removes this handler (and unsubscribes once a channel has none left).
+   */
+  subscribe(channel: string, handler: MessageHandler, options: SubscribeOptions = {}): () => void {
+    let state = this.channels.get(channel);
+    const fresh = state === undefined;
+    if (!state) {
+      state = { handlers: new Set(), lastId: options.since };
+      this.channels.set(channel, state);
+    }
+    state.handlers.add(handler);
+    if (fresh && this.socket.connected) this.sendSubscribe(channel);
+    return () => {
+      const s = this.channels.get(channel);
+      if (!s?.handlers.delete(handler) || s.handlers.size > 0) return;
+      this.channels.delete(channel);
+      if (this.socket.connected) this.socket.emit("unsubscribe", { channel }, () => {});
+    };
+  }
+
+  /** The id of the last message of a channel delivered (persist it to resume in a later run). */
+  lastMessageId(channel: string): string | undefined {
+    return this.channels.get(channel)?.lastId;
+  }
+
   /** Closes the connection for good. */
   close(): void {
     this.closed = true;
@@ -124,6 +185,43 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     if (!isNewEvent(event.id, this.lastEventId)) return;
     this.lastEventId = event.id;
     this.emit("challenge:result", event);
+  }
+
+  private sendSubscribe(channel: string): void {
+    const state = this.channels.get(channel);
+    if (!state) return;
+    const since = state.lastId;
+    this.socket.emit("subscribe", since === undefined ? { channel } : { channel, since }, (reply) => {
+      if (this.channels.get(channel) !== state) return; // unsubscribed meanwhile
+      if (isSubscribed(reply)) {
+        this.emit("subscribed", { channel, recovered: reply.recovered });
+        return;
+      }
+      this.channels.delete(channel);
+      const error = isErrorObject(reply)
+        ? SigilError.fromObject(reply)
+        : new SigilError(
+            "invalid_response",
+            "The service's acknowledgement of subscribe is not in the format the service documents.",
+          );
+      this.emit("subscribe:error", { channel, error });
+    });
+  }
+
+  private onMessage(m: MessageEvent): void {
+    const state = this.channels.get(m.channel);
+    // A message replayed and live at once during a reconnection is delivered once.
+    if (!state || !isNewEvent(m.id, state.lastId)) return;
+    state.lastId = m.id;
+    for (const handler of [...state.handlers]) {
+      try {
+        handler(m);
+      } catch (err) {
+        setTimeout(() => {
+          throw err;
+        }, 0);
+      }
+    }
   }
 
   private onConnectError(err: Error & { data?: unknown }): void {

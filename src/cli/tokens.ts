@@ -6,8 +6,14 @@ export function tokensCommands(): CliCommand[] {
     {
       name: "tokens create",
       description: "Makes a CUSTOM TOKEN of an app, for its realtime channel; shown this once.",
-      usage: "--app CLIENT_ID [--name N] [--expires-in SECONDS]",
-      options: { app: { type: "string" }, name: { type: "string" }, "expires-in": { type: "string" } },
+      usage: "--app CLIENT_ID [--name N] [--expires-in SECONDS] [--publish] [--channel NAME]...",
+      options: {
+        app: { type: "string" },
+        name: { type: "string" },
+        "expires-in": { type: "string" },
+        publish: { type: "boolean" },
+        channel: { type: "string", multiple: true },
+      },
       async run(ctx) {
         const app = required(ctx.values, "app");
         const raw = ctx.values["expires-in"];
@@ -15,12 +21,20 @@ export function tokensCommands(): CliCommand[] {
           throw new UsageError("--expires-in must be a whole number of seconds");
         }
         const name = ctx.values.name;
-        const { id, token } = await ctx.services.customTokens.create({
+        const channels = ctx.values.channel as string[] | undefined;
+        const { id, token, record } = await ctx.services.customTokens.create({
           app,
           ...(typeof name === "string" ? { name } : {}),
           ...(typeof raw === "string" ? { expiresIn: Number(raw) } : {}),
+          ...(ctx.values.publish === true ? { publish: true } : {}),
+          ...(channels !== undefined ? { channels } : {}),
         });
-        return { id, token };
+        return {
+          id,
+          token,
+          ...(record.publish === true ? { publish: true } : {}),
+          ...(record.channels !== undefined ? { channels: record.channels } : {}),
+        };
       },
     },
     {

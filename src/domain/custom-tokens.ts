@@ -4,6 +4,7 @@ import { createSecretKey, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { invalidRequest, invalidToken, notFound } from "../errors.js";
 import type { CustomTokenRecord, Store } from "../store/port.js";
+import { channelName } from "./channel-names.js";
 import { keyedHash, randomId } from "./secrets.js";
 
 /** Whether an app (client_id) exists; wired to the apps of the sign-in half by the caller. */
@@ -20,6 +21,10 @@ export interface IssueInput {
   name?: string;
   /** Seconds until the token expires; none: it never does. */
   expiresIn?: number;
+  /** May publish to the app's channels (POST /realtime/publish). */
+  publish?: boolean;
+  /** Limits the token to these channels (publishing and subscribing); none: every channel. */
+  channels?: readonly string[];
 }
 
 /** A verified token: which app, which token id, and when it expires (ms), if ever. */
@@ -27,11 +32,17 @@ export interface TokenIdentity {
   app: string;
   tokenId: string;
   expiresAt?: number;
+  /** Made with --publish. */
+  publish?: boolean;
+  /** Made with --channel: the only channels it may use. */
+  channels?: readonly string[];
 }
 
 const AUDIENCE = "sigil:custom-token";
 const MAX_EXPIRES_IN = 10 * 365 * 86400;
 const MAX_TOKEN_LENGTH = 2048;
+/** Most channels one token may be limited to. */
+const MAX_CHANNELS = 100;
 
 export class CustomTokens {
   /**
@@ -53,6 +64,12 @@ export class CustomTokens {
     if (exp !== undefined && (!Number.isInteger(exp) || exp < 1 || exp > MAX_EXPIRES_IN)) {
       throw invalidRequest("err.expiresIn", { max: String(MAX_EXPIRES_IN) });
     }
+    const channels = input.channels === undefined ? undefined : [...new Set(input.channels)];
+    if (channels !== undefined) {
+      if (channels.length === 0 || channels.length > MAX_CHANNELS)
+        throw invalidRequest("err.tokenChannels", { max: MAX_CHANNELS });
+      for (const c of channels) channelName(c);
+    }
     if (!(await this.deps.appExists(input.app))) throw notFound("err.noAppClientId");
     const now = Date.now();
     const record: CustomTokenRecord = {
@@ -62,6 +79,8 @@ export class CustomTokens {
       createdAt: now,
       ...(exp !== undefined ? { expiresAt: Math.floor(now / 1000) * 1000 + exp * 1000 } : {}),
       revoked: false,
+      ...(input.publish === true ? { publish: true } : {}),
+      ...(channels !== undefined ? { channels } : {}),
     };
     await this.deps.store.customTokens.create(record);
     const claims: Record<string, unknown> = {
@@ -114,7 +133,13 @@ export class CustomTokens {
     const rec = await this.deps.store.customTokens.get(claims.sub, claims.jti);
     if (!rec || rec.revoked) throw invalid();
     if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now()) throw invalid();
-    return { app: rec.app, tokenId: rec.id, ...(rec.expiresAt !== undefined ? { expiresAt: rec.expiresAt } : {}) };
+    return {
+      app: rec.app,
+      tokenId: rec.id,
+      ...(rec.expiresAt !== undefined ? { expiresAt: rec.expiresAt } : {}),
+      ...(rec.publish === true ? { publish: true } : {}),
+      ...(rec.channels !== undefined ? { channels: rec.channels } : {}),
+    };
   }
 }
 

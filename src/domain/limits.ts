@@ -46,6 +46,8 @@ export const LIMITS = {
   confirmMailsPerUser: { name: "confirm-user", points: 5, windowSeconds: 3600 },
   /** Mails of any kind, per recipient address. */
   mailsPerRecipient: { name: "mail-to", points: 10, windowSeconds: 3600 },
+  /** POST /realtime/publish requests (a batch is one), per app, every node together. */
+  publishPerApp: { name: "publish-app", points: 200, windowSeconds: 1 },
 } as const satisfies Record<string, FixedLimit>;
 
 /** The limits a setting sets. */

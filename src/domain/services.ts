@@ -8,6 +8,7 @@ import { AccountLife } from "./account-life.js";
 import { appExistsIn, Apps } from "./apps.js";
 import { ClientAuth } from "./client-auth.js";
 import { ChannelEvents } from "./channel-events.js";
+import { ChannelMessages } from "./channel-messages.js";
 import { Challenges } from "./challenges.js";
 import { CustomTokens } from "./custom-tokens.js";
 import { OAuth } from "./oauth.js";
@@ -38,6 +39,8 @@ export interface Services {
   customTokens: CustomTokens;
   oauth: OAuth;
   events: ChannelEvents;
+  /** The apps' own channels: publishing, and their histories (domain/channel-messages.ts). */
+  channels: ChannelMessages;
   challenges: Challenges;
   /** OpenID Connect: the signing keys and the ID token signer. */
   openid: OpenId;
@@ -128,6 +131,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
           ),
         ),
   });
+  const clientAuth = new ClientAuth({ store, apps });
   return {
     accounts,
     accountLife: new AccountLife({
@@ -142,10 +146,11 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
       audit,
     }),
     apps,
-    clientAuth: new ClientAuth({ store, apps }),
+    clientAuth,
     customTokens,
     oauth,
     events: new ChannelEvents(store, config),
+    channels: new ChannelMessages({ store, clientAuth, customTokens, config }),
     challenges: new Challenges({ store, secret: config.secret, limits: config.solveLimits, history: config }),
     openid: openIdFor(config, store, log, opts.makeKeyPair),
     email: new EmailService({

@@ -34,6 +34,7 @@ import { opsRoutes } from "./ops.js";
 import { pageRoutes, pageStack } from "./pages/index.js";
 import type { PagesDeps } from "./pages/context.js";
 import { passkeyRoutes } from "./passkeys-api.js";
+import { publishHandlers, publishSpec } from "./realtime-publish.js";
 import type { JsonRoute } from "./route.js";
 
 export interface RouteDeps {
@@ -98,6 +99,8 @@ export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] }
     { spec: jwksSpec, express: [jwksEndpoint(openid.keys, config.keyActivationDelay)] },
     { spec: metadataSpec, express: [metadataEndpoint(config)] },
     { spec: openIdConfigurationSpec, express: [openIdConfigurationEndpoint(config)] },
+    // The apps' own channels (docs/http-api.md#post-base_urlrealtimepublish): servers publish, never browsers.
+    { spec: publishSpec, express: publishHandlers(services.channels) },
     // The passkey ceremonies of the pages (docs/http-api.md#passkeys): eight POST endpoints.
     ...passkeyRoutes(pages, beforePages),
   ];

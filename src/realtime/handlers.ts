@@ -4,9 +4,27 @@
 // socket as `this`); what differs per socket is in its Session (socket.data).
 import type { IncomingMessage } from "node:http";
 import type { Challenges } from "../domain/challenges.js";
-import { logFailure, rateLimited } from "../errors.js";
+import { forbidden } from "../domain/channel-messages.js";
+import { channelName } from "../domain/channel-names.js";
+import { invalidRequest, logFailure, rateLimited } from "../errors.js";
 import type { Logger } from "../log.js";
-import type { ChannelSocket } from "./types.js";
+import { isEventId } from "../store/port.js";
+import { dropConnection, type ChannelSocket } from "./types.js";
+
+/** What subscribe and unsubscribe do to the socket's subscriptions (index.ts, with the registry). */
+export interface Subscriptions {
+  /**
+   * Subscribes the socket to the channel; `ack` is called with `recovered` before any message of
+   * the replay is sent. Rejects when the history cannot be read.
+   */
+  subscribe(
+    socket: ChannelSocket,
+    channel: string,
+    since: string | undefined,
+    ack: (recovered: boolean) => void,
+  ): Promise<void>;
+  unsubscribe(socket: ChannelSocket, channel: string): void;
+}
 
 type Reply = (body: unknown) => void;
 type Listener = (this: ChannelSocket, ...raw: unknown[]) => void;
@@ -27,6 +45,8 @@ export interface Handlers {
   limit(socket: ChannelSocket): (packet: unknown[], next: (err?: Error) => void) => void;
   onNew: Listener;
   onSolve: Listener;
+  onSubscribe: Listener;
+  onUnsubscribe: Listener;
 }
 
 /**
@@ -37,6 +57,7 @@ export function makeHandlers(
   challenges: Challenges,
   logger: Logger,
   clientAddress: (req: IncomingMessage) => string,
+  subscriptions: Subscriptions,
 ): Handlers {
   const handle = (
     name: string,
@@ -67,6 +88,31 @@ export function makeHandlers(
     onSolve: handle("challenge:solve", (socket, p) =>
       challenges.solveChallenge(p ?? {}, addressOf(socket, clientAddress)),
     ),
+    // The ack comes before the replayed messages, so it is sent from inside the subscription.
+    async onSubscribe(this: ChannelSocket, ...raw: unknown[]) {
+      const { payload, reply } = args(raw);
+      let acked = false;
+      try {
+        if (!payload) throw invalidRequest("err.required", { name: "channel" });
+        const channel = channelName(payload.channel);
+        const since = payload.since ?? undefined;
+        if (since !== undefined && !isEventId(since)) throw invalidRequest("err.sinceFormat");
+        if (!this.data.mayUse(channel)) throw forbidden("err.channelForbidden");
+        await subscriptions.subscribe(this, channel, since, (recovered) => {
+          acked = true;
+          reply({ recovered });
+        });
+      } catch (err) {
+        const e = logFailure(err, logger, { reqId: this.id, event: "subscribe" });
+        // After the ack, a replay that fails (the store away) closes the connection, to be resumed.
+        if (acked) dropConnection(this);
+        else reply(e.toBody());
+      }
+    },
+    onUnsubscribe: handle("unsubscribe", async (socket, p) => {
+      subscriptions.unsubscribe(socket, channelName(p?.channel));
+      return {};
+    }),
   };
 }
 

@@ -7,6 +7,7 @@ import cors from "cors";
 import { Server } from "socket.io";
 import type { Config } from "../config.js";
 import type { ChannelEvents } from "../domain/channel-events.js";
+import type { ChannelMessages } from "../domain/channel-messages.js";
 import type { Challenges } from "../domain/challenges.js";
 import type { CustomTokens } from "../domain/custom-tokens.js";
 import type { Logger } from "../log.js";
@@ -14,8 +15,9 @@ import type { Metrics } from "../metrics.js";
 import type { RealtimeClients } from "../store/port.js";
 import { handshakeAuth } from "./auth.js";
 import { makeHandlers } from "./handlers.js";
-import { SessionRegistry } from "./registry.js";
-import type { SessionContext } from "./session.js";
+import { channelKey, SessionRegistry } from "./registry.js";
+import { MAX_SUBSCRIPTIONS, messageEvent, Subscription, type SessionContext } from "./session.js";
+import { invalidRequest } from "../errors.js";
 import { dropConnection, type ChannelServer, type ChannelSocket } from "./types.js";
 import { VerifiedTokens } from "./verified-tokens.js";
 
@@ -24,6 +26,7 @@ export interface RealtimeDeps {
   logger: Logger;
   tokens: CustomTokens;
   events: ChannelEvents;
+  messages: ChannelMessages;
   challenges: Challenges;
   clients: RealtimeClients;
   metrics: Metrics;
@@ -69,11 +72,14 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
 
   // Every socket is in its app's room: a live event is encoded once and written to the app's
   // sockets here (io.local: never through the adapter), but those the registry leaves out.
-  const registry = new SessionRegistry((app, except, e) =>
-    io.local
-      .to(appRoom(app))
-      .except(except)
-      .emit("challenge:result", { id: e.id, key: e.key, correct: e.correct, at: e.at }),
+  const registry = new SessionRegistry(
+    (app, except, e) =>
+      io.local
+        .to(appRoom(app))
+        .except(except)
+        .emit("challenge:result", { id: e.id, key: e.key, correct: e.correct, at: e.at }),
+    // A channel's subscribers are in its room: one encoding for all of them.
+    (app, except, m) => io.local.to(channelKey(app, m.channel)).except(except).emit("message", messageEvent(m)),
   );
   const verified = new VerifiedTokens(deps.tokens);
   const ready = clients.feed.subscribe(
@@ -106,14 +112,53 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
 
   const ctx: SessionContext = {
     events: deps.events,
+    messages: deps.messages,
     maxQueue: config.channelMaxQueue,
     ratePerSecond: config.channelRateLimit,
   };
-  const handlers = makeHandlers(deps.challenges, logger, deps.clientAddress);
+  const handlers = makeHandlers(deps.challenges, logger, deps.clientAddress, {
+    subscribe(socket, channel, since, ack) {
+      const session = socket.data;
+      const subs = (session.subscriptions ??= new Map());
+      const old = subs.get(channel);
+      // Subscribing again starts the subscription over, from the new since.
+      if (old) old.close();
+      else if (subs.size >= MAX_SUBSCRIPTIONS)
+        throw invalidRequest("err.tooManySubscriptions", { max: MAX_SUBSCRIPTIONS });
+      const sub = new Subscription(session, channel, ctx);
+      subs.set(channel, sub);
+      // In the same tick as the replay starts holding live messages: none slips between.
+      registry.subscribe(socket, channel);
+      joinRoom(socket, channelKey(session.app, channel));
+      return sub.start(socket, since, ack).catch((err: unknown) => {
+        // Unreadable history: the subscription is undone (the ack or the connection says so).
+        if (subs.get(channel) === sub) this.unsubscribe(socket, channel);
+        throw err;
+      });
+    },
+    unsubscribe(socket, channel) {
+      const sub = socket.data.subscriptions?.get(channel);
+      if (!sub) return;
+      sub.close();
+      socket.data.subscriptions!.delete(channel);
+      registry.unsubscribe(socket, channel);
+      void socket.leave(channelKey(socket.data.app, channel));
+    },
+  });
   function onDisconnect(this: ChannelSocket) {
     metrics.channelSockets.dec();
     this.data.close();
     registry.remove(this);
+  }
+
+  /**
+   * Joins a room of this node. Synchronous on both adapters as configured; a promise, should one
+   * ever come, must not become an unhandled rejection when Redis goes away mid-join.
+   */
+  function joinRoom(socket: ChannelSocket, room: string): void {
+    const joined = socket.join(room);
+    if (joined instanceof Promise)
+      joined.catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, "room join failed"));
   }
 
   io.use(handshakeAuth(verified, ctx, logger, () => draining));
@@ -122,14 +167,12 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     // the request object go rather than keep it for the socket's life (Socket.IO's own advice).
     (socket.conn as { request: unknown }).request = null;
     if (!registry.add(socket)) return;
-    // Synchronous on both adapters as configured; a promise, should one ever come, must not
-    // become an unhandled rejection when Redis goes away mid-join.
-    const joined = socket.join(appRoom(socket.data.app));
-    if (joined instanceof Promise)
-      joined.catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, "room join failed"));
+    joinRoom(socket, appRoom(socket.data.app));
     socket.use(handlers.limit(socket));
     socket.on("challenge:new", handlers.onNew);
     socket.on("challenge:solve", handlers.onSolve);
+    socket.on("subscribe", handlers.onSubscribe);
+    socket.on("unsubscribe", handlers.onUnsubscribe);
     metrics.channelConnections.inc();
     metrics.channelSockets.inc();
     socket.on("disconnect", onDisconnect);

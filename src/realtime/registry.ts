@@ -2,7 +2,7 @@
 // app's sockets here, every revocation drops the token's sockets here. Every node does the same,
 // so an event or a revocation reaches the sockets of every node. Expiry is kept per token too: one
 // timer for all the sockets of an expiring token, none for tokens that never expire.
-import type { FeedMessage, StoredEvent } from "../store/port.js";
+import type { ChannelMessage, FeedMessage, StoredEvent } from "../store/port.js";
 import type { ChannelSocket } from "./types.js";
 
 /** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */
@@ -12,14 +12,33 @@ const MAX_TIMER = 2 ** 31 - 1;
 
 /** Sends one event to the app's sockets on this node but those named (one encoding for all). */
 export type Broadcast = (app: string, except: string[], e: StoredEvent) => void;
+/** Sends one channel message to the channel's subscribed sockets on this node but those named. */
+export type BroadcastMessage = (app: string, except: string[], m: ChannelMessage) => void;
+
+/** The key of an app's channel in this node's maps (and the name of its Socket.IO room). */
+export const channelKey = (app: string, channel: string): string => `msg:${app}\u0000${channel}`;
 
 export class SessionRegistry {
   private readonly byApp = new Map<string, Set<ChannelSocket>>();
   private readonly byToken = new Map<string, Set<ChannelSocket>>();
   private readonly expiry = new Map<string, NodeJS.Timeout>();
   private readonly recentlyRevoked = new Map<string, number>();
+  /** The sockets subscribed to each channel (channelKey), on this node. */
+  private readonly byChannel = new Map<string, Set<ChannelSocket>>();
 
-  constructor(private readonly broadcast: Broadcast) {}
+  constructor(
+    private readonly broadcast: Broadcast,
+    private readonly broadcastMessage: BroadcastMessage,
+  ) {}
+
+  /** The socket has a subscription to the channel (socket.data.subscriptions holds it). */
+  subscribe(socket: ChannelSocket, channel: string): void {
+    addTo(this.byChannel, channelKey(socket.data.app, channel), socket);
+  }
+
+  unsubscribe(socket: ChannelSocket, channel: string): void {
+    removeFrom(this.byChannel, channelKey(socket.data.app, channel), socket);
+  }
 
   /**
    * Adds a socket; false (and the socket is dropped) if its token was revoked during the handshake
@@ -38,7 +57,8 @@ export class SessionRegistry {
   }
 
   remove(socket: ChannelSocket): void {
-    const { app, tokenId } = socket.data;
+    const { app, tokenId, subscriptions } = socket.data;
+    if (subscriptions) for (const channel of subscriptions.keys()) this.unsubscribe(socket, channel);
     removeFrom(this.byApp, app, socket);
     if (removeFrom(this.byToken, tokenId, socket)) {
       clearTimeout(this.expiry.get(tokenId));
@@ -57,6 +77,18 @@ export class SessionRegistry {
         else except.push(s.id);
       }
       if (some) this.broadcast(m.app, except, m.event);
+    } else if (m.type === "message") {
+      const { channel } = m.message;
+      const sockets = this.byChannel.get(channelKey(m.app, channel));
+      if (!sockets) return;
+      const except: string[] = [];
+      let some = false;
+      for (const s of sockets) {
+        const sub = s.data.subscriptions?.get(channel);
+        if (sub?.accept(s, m.message)) some = true;
+        else except.push(s.id);
+      }
+      if (some) this.broadcastMessage(m.app, except, m.message);
     } else {
       // A revoked token: a Socket.IO disconnect, so the client does not retry with it.
       const now = Date.now();

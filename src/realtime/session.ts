@@ -8,10 +8,11 @@
 // are shared, handlers.ts; expiry timers are per token, registry.ts). The socket itself is passed
 // in, so the session holds no reference back to it.
 import type { ChannelEvents } from "../domain/channel-events.js";
+import type { ChannelMessages } from "../domain/channel-messages.js";
 import type { TokenIdentity } from "../domain/custom-tokens.js";
-import { compareEventIds, type StoredEvent } from "../store/port.js";
+import { compareEventIds, type ChannelMessage, type StoredEvent } from "../store/port.js";
 import type { Socket } from "socket.io";
-import type { ClientToServerEvents, ServerToClientEvents } from "../protocol.js";
+import type { ClientToServerEvents, MessageEvent, ServerToClientEvents } from "../protocol.js";
 
 const PAGE = 200;
 
@@ -21,42 +22,202 @@ export type ChannelSocket = Socket<ClientToServerEvents, ServerToClientEvents, R
 /** What every session of a node shares. */
 export interface SessionContext {
   events: ChannelEvents;
+  /** The apps' channels (their histories). */
+  messages: ChannelMessages;
   /** Most packets the connection may have waiting before it counts as a slow reader. */
   maxQueue: number;
   /** Client → server events per second (and burst) per socket. */
   ratePerSecond: number;
 }
 
-export class Session {
+/** A page of a history read after some id (ChannelEvents' and the channels' reads). */
+export interface ReplayPage<T> {
+  items: T[];
+  complete: boolean;
+  ahead?: true;
+}
+
+/**
+ * One stream of items with ids (`<ms>-<seq>`) to a socket: a replay of its history after `since`,
+ * then live items, with no gap and no duplicate. Live items that arrive while the history is read
+ * are held back and sent after it; an id at or below the last one sent is never sent again. The
+ * socket's app events (Session) and each of its channel subscriptions (Subscription) are one each.
+ */
+export abstract class ReplayStream<T extends { id: string }> {
+  protected lastId: string | undefined = undefined;
+  /**
+   * Live items held back while history is read, or from the moment the feed was lost until the
+   * catch-up after it has read what was missed; undefined otherwise.
+   */
+  private held: T[] | undefined = undefined;
+  /** A replay is reading the history (start's or a catch-up's). */
+  private syncing = false;
+  /** The feed was lost and back while a replay was reading: it reads on from the last item sent. */
+  private readAgain = false;
+  protected closed = false;
+
+  protected abstract readonly ctx: SessionContext;
+  /** Up to PAGE items of the history after `after`, oldest first. */
+  protected abstract page(after: string, count: number): Promise<ReplayPage<T>>;
+  /** Writes one item to the socket. */
+  protected abstract emitItem(socket: ChannelSocket, item: T): void;
+  /** The connection is too slow: close everything of it. */
+  protected abstract overflow(socket: ChannelSocket): void;
+
+  /**
+   * A live item from the feed. True when the socket is to get it now, as part of one broadcast
+   * (the registry encodes it once for all the sockets); false when it is held back during a
+   * replay, was already sent, or the socket is closed or too slow (then dropped).
+   */
+  accept(socket: ChannelSocket, e: T): boolean {
+    if (this.closed) return false;
+    if (this.held) {
+      this.held.push(e);
+      if (this.held.length > this.ctx.maxQueue) this.overflow(socket);
+      return false;
+    }
+    if (!this.sendable(socket, e)) return false;
+    this.lastId = e.id;
+    return true;
+  }
+
+  /** Holds live items from now on, until a replay (sync) is done. */
+  protected hold(): void {
+    this.held ??= [];
+  }
+
+  /**
+   * Replays what the client missed after `since`, then the held items. `first` is called with
+   * whether the replay is complete (recovered) before any item of it is sent; `done` right after
+   * the held items, in the same tick.
+   */
+  protected async sync(
+    socket: ChannelSocket,
+    since: string,
+    first?: (recovered: boolean) => void,
+    done?: (recovered: boolean) => void,
+  ): Promise<void> {
+    this.held ??= [];
+    this.syncing = true;
+    this.readAgain = false;
+    try {
+      await this.replay(socket, since, first, done);
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private async replay(
+    socket: ChannelSocket,
+    since: string,
+    onFirst: ((recovered: boolean) => void) | undefined,
+    done: ((recovered: boolean) => void) | undefined,
+  ): Promise<void> {
+    const before = this.lastId;
+    if (before === undefined || compareEventIds(since, before) > 0) this.lastId = since;
+    let recovered = false;
+    let cursor = since;
+    for (let first = true; !this.closed; first = false) {
+      const page = await this.page(cursor, PAGE);
+      if (first) {
+        recovered = page.complete;
+        onFirst?.(recovered);
+      }
+      if (first && page.ahead) {
+        // A since this history never issued: not "seen up to here" (that would hide every live
+        // item until the clock passed it); the client must resynchronise.
+        this.lastId = before;
+        break;
+      }
+      for (const e of page.items) this.send(socket, e);
+      const last = page.items.at(-1);
+      if (last && page.items.length === PAGE) {
+        cursor = last.id;
+        await drained(socket);
+        continue;
+      }
+      // The end of the history, unless the feed was lost and back while it was read.
+      if (!this.readAgain || this.lastId === undefined) break;
+      this.readAgain = false;
+      cursor = this.lastId;
+    }
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const e of held) this.send(socket, e);
+    if (!this.closed) done?.(recovered);
+  }
+
+  /**
+   * The feed is lost: items published from now until it is back are missed, and read back from
+   * the history by catchUp. Live items are held from now until that read is done: one heard as
+   * soon as the feed is back, before the read, would otherwise be sent first and become the last
+   * item sent, and the read, which starts after the last item sent, would skip the missed ones.
+   */
+  feedLost(): void {
+    if (!this.closed && this.lastId !== undefined) this.held ??= [];
+  }
+
+  /** After the feed was away: reread the history from the last item sent, then the held items. */
+  catchUp(socket: ChannelSocket): Promise<void> {
+    if (this.closed || this.lastId === undefined) return Promise.resolve();
+    if (this.syncing) {
+      this.readAgain = true;
+      return Promise.resolve();
+    }
+    return this.sync(socket, this.lastId);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.held = undefined;
+  }
+
+  private send(socket: ChannelSocket, e: T): void {
+    if (!this.sendable(socket, e)) return;
+    this.lastId = e.id;
+    this.emitItem(socket, e);
+  }
+
+  /** Whether e may go out now: open, not sent before, and the socket keeps up (else it is dropped). */
+  private sendable(socket: ChannelSocket, e: T): boolean {
+    if (this.closed) return false;
+    if (this.lastId !== undefined && !isAfter(e.id, this.lastId)) return false;
+    if (queuedPackets(socket) >= this.ctx.maxQueue) {
+      this.overflow(socket);
+      return false;
+    }
+    return true;
+  }
+}
+
+/** Most channels one socket may be subscribed to at once. */
+export const MAX_SUBSCRIPTIONS = 100;
+
+export class Session extends ReplayStream<StoredEvent> {
   readonly app: string;
   readonly tokenId: string;
   /** When the token expires (ms since the epoch), if ever. */
   readonly expiresAt: number | undefined;
+  /** The channels the token is limited to (`--channel`); undefined: every channel of its app. */
+  readonly channels: readonly string[] | undefined;
   /** The client's `auth.since`, when it was a well-formed event id. */
   readonly since: string | undefined;
   /** Token bucket of the rate limit: tokens left, and when it was last refilled. */
   private tokens: number;
   private refilled = 0;
-  private lastId: string | undefined = undefined;
-  /**
-   * Live events held back while history is read, or from the moment the feed was lost until the
-   * catch-up after it has read what was missed; undefined otherwise.
-   */
-  private held: StoredEvent[] | undefined = undefined;
-  /** A replay is reading the history (start's or a catch-up's). */
-  private syncing = false;
-  /** The feed was lost and back while a replay was reading: it reads on from the last event sent. */
-  private readAgain = false;
-  private closed = false;
+  /** The socket's channel subscriptions, by channel; made at the first subscribe. */
+  subscriptions: Map<string, Subscription> | undefined = undefined;
 
   constructor(
     who: TokenIdentity,
     since: string | undefined,
-    private readonly ctx: SessionContext,
+    protected readonly ctx: SessionContext,
   ) {
+    super();
     this.app = who.app;
     this.tokenId = who.tokenId;
     this.expiresAt = who.expiresAt;
+    this.channels = who.channels;
     this.since = since;
     this.tokens = ctx.ratePerSecond;
   }
@@ -71,21 +232,9 @@ export class Session {
     return true;
   }
 
-  /**
-   * A live event from the feed. True when the socket is to get it now, as part of one broadcast
-   * to the app's sockets (the registry encodes it once for all of them); false when it is held
-   * back during a replay, was already sent, or the socket is closed or too slow (then dropped).
-   */
-  accept(socket: ChannelSocket, e: StoredEvent): boolean {
-    if (this.closed) return false;
-    if (this.held) {
-      this.held.push(e);
-      if (this.held.length > this.ctx.maxQueue) this.overflow(socket);
-      return false;
-    }
-    if (!this.sendable(socket, e)) return false;
-    this.lastId = e.id;
-    return true;
+  /** Whether the token may use this channel (subscribe to it). */
+  mayUse(channel: string): boolean {
+    return this.channels === undefined || this.channels.includes(channel);
   }
 
   /**
@@ -98,100 +247,80 @@ export class Session {
       socket.emit("ready", { app: this.app, recovered: false });
       return Promise.resolve();
     }
-    return this.sync(socket, this.since, true);
+    return this.sync(socket, this.since, undefined, (recovered) => socket.emit("ready", { app: this.app, recovered }));
   }
 
-  /** Replays what the client missed, then `ready`; later calls (after a feed outage) catch up. */
-  private async sync(socket: ChannelSocket, since: string, announce: boolean): Promise<void> {
-    this.held ??= [];
-    this.syncing = true;
-    this.readAgain = false;
-    try {
-      await this.replay(socket, since, announce);
-    } finally {
-      this.syncing = false;
-    }
+  protected page(after: string, count: number): Promise<ReplayPage<StoredEvent>> {
+    return this.ctx.events.page(this.app, after, count).then((p) => ({ ...p, items: p.events }));
   }
 
-  private async replay(socket: ChannelSocket, since: string, announce: boolean): Promise<void> {
-    const before = this.lastId;
-    if (before === undefined || compareEventIds(since, before) > 0) this.lastId = since;
-    let recovered = false;
-    let cursor = since;
-    for (let first = true; !this.closed; first = false) {
-      const page = await this.ctx.events.page(this.app, cursor, PAGE);
-      if (first) recovered = page.complete;
-      if (first && page.ahead) {
-        // A since this app's history never issued: not "seen up to here" (that would hide
-        // every live event until the clock passed it); the client must resynchronise.
-        this.lastId = before;
-        break;
-      }
-      for (const e of page.events) this.send(socket, e);
-      const last = page.events.at(-1);
-      if (last && page.events.length === PAGE) {
-        cursor = last.id;
-        await drained(socket);
-        continue;
-      }
-      // The end of the history, unless the feed was lost and back while it was read.
-      if (!this.readAgain || this.lastId === undefined) break;
-      this.readAgain = false;
-      cursor = this.lastId;
-    }
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (const e of held) this.send(socket, e);
-    if (announce && !this.closed) socket.emit("ready", { app: this.app, recovered });
-  }
-
-  /**
-   * The feed is lost: events published from now until it is back are missed, and read back from
-   * the history by catchUp. Live events are held from now until that read is done: one heard as
-   * soon as the feed is back, before the read, would otherwise be sent first and become the last
-   * event sent, and the read, which starts after the last event sent, would skip the missed ones.
-   */
-  feedLost(): void {
-    if (!this.closed && this.lastId !== undefined) this.held ??= [];
-  }
-
-  /** After the feed was away: reread the history from the last event sent, then the held events. */
-  catchUp(socket: ChannelSocket): Promise<void> {
-    if (this.closed || this.lastId === undefined) return Promise.resolve();
-    if (this.syncing) {
-      this.readAgain = true;
-      return Promise.resolve();
-    }
-    return this.sync(socket, this.lastId, false);
-  }
-
-  close(): void {
-    this.closed = true;
-    this.held = undefined;
-  }
-
-  private send(socket: ChannelSocket, e: StoredEvent): void {
-    if (!this.sendable(socket, e)) return;
-    this.lastId = e.id;
+  protected emitItem(socket: ChannelSocket, e: StoredEvent): void {
     socket.emit("challenge:result", { id: e.id, key: e.key, correct: e.correct, at: e.at });
   }
 
-  /** Whether e may go out now: open, not sent before, and the socket keeps up (else it is dropped). */
-  private sendable(socket: ChannelSocket, e: StoredEvent): boolean {
-    if (this.closed) return false;
-    if (this.lastId !== undefined && !isAfter(e.id, this.lastId)) return false;
-    if (queuedPackets(socket) >= this.ctx.maxQueue) {
-      this.overflow(socket);
-      return false;
-    }
-    return true;
+  override feedLost(): void {
+    super.feedLost();
+    if (this.subscriptions) for (const sub of this.subscriptions.values()) sub.feedLost();
+  }
+
+  override catchUp(socket: ChannelSocket): Promise<void> {
+    const subs = this.subscriptions ? [...this.subscriptions.values()] : [];
+    return Promise.all([super.catchUp(socket), ...subs.map((s) => s.catchUp(socket))]).then(() => {});
+  }
+
+  override close(): void {
+    super.close();
+    if (this.subscriptions) for (const sub of this.subscriptions.values()) sub.close();
   }
 
   /** A slow reader: drop the connection; the client resumes with `since`. */
-  private overflow(socket: ChannelSocket): void {
+  protected overflow(socket: ChannelSocket): void {
     this.close();
     dropConnection(socket);
   }
+}
+
+/** One channel subscription of a socket: the channel's messages after `since`, then live ones. */
+export class Subscription extends ReplayStream<ChannelMessage> {
+  constructor(
+    private readonly session: Session,
+    readonly channel: string,
+    protected readonly ctx: SessionContext,
+  ) {
+    super();
+  }
+
+  /**
+   * Starts it (the registry has it from this tick on): with `since`, acks whether everything after
+   * it is still there, then the messages after it, then the live ones; without, acks
+   * `recovered: false` at once and sends the live ones.
+   */
+  start(socket: ChannelSocket, since: string | undefined, ack: (recovered: boolean) => void): Promise<void> {
+    if (since === undefined) {
+      ack(false);
+      return Promise.resolve();
+    }
+    this.hold();
+    return this.sync(socket, since, ack);
+  }
+
+  protected page(after: string, count: number): Promise<ReplayPage<ChannelMessage>> {
+    return this.ctx.messages.page(this.session.app, this.channel, after, count);
+  }
+
+  protected emitItem(socket: ChannelSocket, m: ChannelMessage): void {
+    socket.emit("message", messageEvent(m));
+  }
+
+  protected overflow(socket: ChannelSocket): void {
+    this.session.close();
+    dropConnection(socket);
+  }
+}
+
+/** A channel message as sent to clients: its data parsed back from the stored JSON text. */
+export function messageEvent(m: ChannelMessage): MessageEvent {
+  return { channel: m.channel, id: m.id, data: JSON.parse(m.data) as unknown, at: m.at };
 }
 
 /**

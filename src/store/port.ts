@@ -7,7 +7,7 @@ import type { RedisClient } from "./redis/redis-client.js";
 import type { ChallengeStore } from "./ports/challenges.js";
 import type { AttemptLimiter, LimiterSpec } from "./ports/limits.js";
 import type { AccountStore, AppStore, GrantStore, SessionStore } from "./ports/signin.js";
-import type { CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
+import type { ChannelLog, CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
 import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
@@ -38,6 +38,8 @@ export interface Store {
   readonly challenges: ChallengeStore;
   readonly customTokens: CustomTokenStore;
   readonly events: EventLog;
+  /** The history of the apps' own channels. */
+  readonly channels: ChannelLog;
   /** Sign-in (below). */
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;

@@ -69,6 +69,25 @@ export function CustomTokensSection(p: {
             ))}
           </select>
         </div>
+        <div class="field">
+          <label for={id("token-channels")}>
+            {t("tokens.channels")} <span class="muted">({t("form.optional")})</span>
+          </label>
+          <span class="hint" id={id("token-channels-hint")}>
+            {t("tokens.channelsHint")}
+          </span>
+          <input
+            type="text"
+            name="channels"
+            id={id("token-channels")}
+            maxLength={13_000}
+            aria-describedby={id("token-channels-hint")}
+          />
+        </div>
+        <div class="check">
+          <input type="checkbox" name="publish" value="1" id={id("token-publish")} />
+          <label for={id("token-publish")}>{t("tokens.publish")}</label>
+        </div>
         <button type="submit" class="secondary">
           {t("tokens.create")}
         </button>

@@ -104,6 +104,8 @@ export function describeBackends(
   /** Called as the suite's function (`this` is the mocha suite: this.timeout() works). */
   fn: (this: Mocha.Suite, b: Backend) => void,
   backends: BackendName[] = DEFAULT_BACKENDS,
+  /** wholeSuite: the store is not emptied nor the nodes closed between tests, only after the suite. */
+  opts: { wholeSuite?: boolean } = {},
 ): void {
   for (const name of backends) {
     describe(`${title} [${name}]`, function () {
@@ -115,8 +117,10 @@ export function describeBackends(
         }
         if (name === "lmdb") backend.dataDir = mkdtempSync(join(tmpdir(), "sigil-test-"));
       });
-      beforeEach(() => backend.clean());
-      afterEach(() => backend.closeNodes());
+      if (!opts.wholeSuite) {
+        beforeEach(() => backend.clean());
+        afterEach(() => backend.closeNodes());
+      }
       after(async () => {
         await backend.closeNodes();
         await backend.redis?.destroy();
@@ -125,6 +129,18 @@ export function describeBackends(
       fn.call(this, backend);
     });
   }
+}
+
+/**
+ * As describeBackends, but the nodes a suite starts (in `before`) serve all of its tests: for
+ * suites whose tests keep to data of their own, so that one node start serves them all.
+ */
+export function describeBackendsWholeSuite(
+  title: string,
+  fn: (this: Mocha.Suite, b: Backend) => void,
+  backends: BackendName[] = DEFAULT_BACKENDS,
+): void {
+  describeBackends(title, fn, backends, { wholeSuite: true });
 }
 
 /** A store contract suite: on every backend (the in-process engine included). */

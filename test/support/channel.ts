@@ -4,6 +4,7 @@ import type {
   ChallengeResultEvent,
   ClientToServerEvents,
   ErrorObject,
+  MessageEvent,
   ReadyEvent,
   ServerToClientEvents,
 } from "../../src/protocol.js";
@@ -15,10 +16,14 @@ export interface ChannelClient {
   socket: ClientSocket;
   events: ChallengeResultEvent[];
   readies: ReadyEvent[];
+  /** Channel messages (`message`), as they came. */
+  messages: MessageEvent[];
   disconnects: string[];
   /** Resolves when at least n events arrived (rejects after ms). */
   waitEvents(n: number, ms?: number): Promise<ChallengeResultEvent[]>;
   waitReady(ms?: number): Promise<ReadyEvent>;
+  /** Resolves once n channel messages have come (all of them so far). */
+  waitMessages(n: number, ms?: number): Promise<MessageEvent[]>;
   waitDisconnect(ms?: number): Promise<string>;
   /**
    * Waits for the first event of challenge `key` (a marker the test solves after everything it
@@ -78,12 +83,19 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
     socket,
     events: [],
     readies: [],
+    messages: [],
     disconnects: [],
     waitEvents: (n, ms = 3000) =>
       waitFor(`${n} challenge:result event(s)`, () => (c.events.length >= n ? c.events : undefined), {
         ms,
         everyMs: 5,
         seen: () => seen(c),
+      }),
+    waitMessages: (n, ms = 3000) =>
+      waitFor(`${n} channel message(s)`, () => (c.messages.length >= n ? c.messages : undefined), {
+        ms,
+        everyMs: 5,
+        seen: () => `${c.messages.length} message(s): ${c.messages.map((m) => `${m.channel}#${m.id}`).join(", ")}`,
       }),
     waitReady: (ms = 3000) =>
       waitFor("ready", () => c.readies[c.readies.length - 1], { ms, everyMs: 5, seen: () => seen(c) }),
@@ -106,6 +118,7 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
   };
   socket.on("challenge:result", (e) => c.events.push(e));
   socket.on("ready", (r) => c.readies.push(r));
+  socket.on("message", (m) => c.messages.push(m));
   socket.on("disconnect", (reason) => c.disconnects.push(reason));
   return c;
 }

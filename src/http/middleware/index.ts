@@ -15,6 +15,7 @@ import type { Metrics } from "../../metrics.js";
 import { requestContext } from "./context.js";
 import type { JsonRoute } from "../route.js";
 import { corsMiddleware } from "./cors.js";
+import { isPublishRequest } from "../realtime-publish.js";
 
 export interface Middleware {
   /** For the reader and for errors at start: what it does. */
@@ -46,6 +47,7 @@ export function middlewareList(deps: {
     if (deps.draining()) res.setHeader("Connection", "close");
     next();
   };
+  const json = express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] });
   return [
     { name: "request context (X-Request-Id, access log, metrics)", handle: requestContext(deps.logger, deps.metrics) },
     { name: "Connection: close while draining", handle: drainFlag },
@@ -53,7 +55,11 @@ export function middlewareList(deps: {
     {
       name: "JSON body",
       bodyOnly: true,
-      handle: express.json({ limit: MAX_BODY, strict: false, type: ["application/json", "application/*+json"] }),
+      // Not POST /realtime/publish's: it reads its own (larger) body once the app is authenticated.
+      handle: (req, res, next) => {
+        if (isPublishRequest(req.url)) next();
+        else void json(req, res, next);
+      },
     },
   ];
 }

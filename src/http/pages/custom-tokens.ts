@@ -50,10 +50,14 @@ export function createToken(deps: PagesDeps) {
     const { user, app } = found;
     try {
       const exp = expiresIn(field(req, "expires_in"));
+      // Channel names never hold spaces: the field lists them separated by any whitespace.
+      const channels = field(req, "channels").split(/\s+/).filter(Boolean);
       const { token, record } = await deps.customTokens.create({
         app: app.clientId,
         name: field(req, "name"),
         ...(exp !== undefined ? { expiresIn: exp } : {}),
+        ...(field(req, "publish") !== "" ? { publish: true } : {}),
+        ...(channels.length > 0 ? { channels } : {}),
       });
       await renderConsole(req, res, deps, user, 201, {
         shownToken: { app: app.clientId, id: record.id, name: record.name, token },

@@ -17,7 +17,14 @@ import { EmbeddedBackup } from "./backup.js";
 import { EmbeddedAudit } from "./audit.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
-import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, NoticePoller } from "./realtime.js";
+import {
+  EmbeddedBus,
+  EmbeddedChannelLog,
+  EmbeddedCustomTokens,
+  EmbeddedEventLog,
+  EmbeddedFeed,
+  NoticePoller,
+} from "./realtime.js";
 import { EmbeddedSessions } from "./sessions.js";
 import { EmbeddedTwoFactor } from "./two-factor.js";
 import { EmbeddedGroups } from "./groups.js";
@@ -29,6 +36,7 @@ export class EmbeddedStore implements Store {
   readonly bus: EmbeddedBus;
   readonly customTokens: EmbeddedCustomTokens;
   readonly events: EmbeddedEventLog;
+  readonly channels: EmbeddedChannelLog;
   readonly challenges: EmbeddedChallenges;
   readonly accounts: EmbeddedAccounts;
   readonly sessions: EmbeddedSessions;
@@ -59,6 +67,7 @@ export class EmbeddedStore implements Store {
     this.bus = new EmbeddedBus(engine, opts.toOthers ?? false);
     this.customTokens = new EmbeddedCustomTokens(engine, this.bus);
     this.events = new EmbeddedEventLog(engine, this.bus);
+    this.channels = new EmbeddedChannelLog(engine, this.bus);
     this.challenges = new EmbeddedChallenges(engine, this.events);
     this.accounts = new EmbeddedAccounts(engine);
     this.sessions = new EmbeddedSessions(engine);

@@ -6,6 +6,9 @@ import { EventEmitter } from "node:events";
 import { randomUUID } from "node:crypto";
 import {
   compareEventIds,
+  type ChannelLog,
+  type ChannelMessage,
+  type ChannelRead,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -15,7 +18,7 @@ import {
   type HistoryRead,
   type StoredEvent,
 } from "../port.js";
-import type { Engine, KeyPart, Table } from "./engine.js";
+import type { Engine, Key, KeyPart, Table } from "./engine.js";
 
 /** How long a notice to the server stays in the table (the server reads it within 200 ms). */
 const NOTICE_TTL_MS = 60_000;
@@ -125,28 +128,120 @@ interface Head {
   oldest?: number;
 }
 
-const idOf = (key: KeyPart[]): string => `${key[1]}-${key[2]}`; // [app, ms, seq]
 const partsOf = (id: string): [number, number] => {
   const [ms, seq] = id.split("-").map(Number);
   return [ms!, seq!]; // a valid id (compareEventIds checked it)
 };
 
+/** What a history read gives: the entries after `since` with their ids, and whether it is complete. */
+interface StreamRead<V> {
+  entries: Array<{ id: string; value: V }>;
+  complete: boolean;
+  ahead?: true;
+}
+
+/**
+ * Histories in two tables, as Redis keeps Streams: entries under [...prefix, ms, seq] and per
+ * history a head (under headKey). The app's events are one history per app ([app]; head: app), a
+ * channel's messages one per (app, channel) ([app, channel]; head: [app, channel]): the same ids,
+ * trimming and completeness for both.
+ */
+class Histories<V> {
+  constructor(
+    private readonly engine: Engine,
+    private readonly entries: Table<V>,
+    private readonly heads: Table<Head>,
+  ) {}
+
+  private idOf(prefix: KeyPart[], key: KeyPart[]): string {
+    return `${key[prefix.length]}-${key[prefix.length + 1]}`;
+  }
+
+  /** Forgets one history (entries and head). */
+  deleteIn(prefix: KeyPart[], headKey: Key): void {
+    for (const { key } of this.entries.range(prefix)) this.entries.remove(key);
+    this.heads.remove(headKey);
+  }
+
+  /** Appends inside a write; the new id. */
+  appendIn(prefix: KeyPart[], headKey: Key, value: V, limits: HistoryLimits): string {
+    const h = this.heads.get(headKey) ?? { last: [0, 0], maxDeleted: "0-0", n: 0 };
+    const now = Date.now();
+    h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
+    this.entries.put([...prefix, ...h.last], value);
+    h.n++;
+    if (h.n > limits.maxEvents) this.trim(prefix, h, this.entries.range(prefix, { limit: h.n - limits.maxEvents }));
+    this.trimByTime(prefix, h, limits);
+    this.heads.put(headKey, h);
+    return `${h.last[0]}-${h.last[1]}`;
+  }
+
+  /** Whether entries older than the time cut may be held (the head's bound says no without a read). */
+  private mayBeStale(h: Head, limits: HistoryLimits): boolean {
+    return (h.oldest ?? 0) < Date.now() - limits.ttlSeconds * 1000;
+  }
+
+  private trimByTime(prefix: KeyPart[], h: Head, limits: HistoryLimits): void {
+    if (!this.mayBeStale(h, limits)) return;
+    const minMs = Date.now() - limits.ttlSeconds * 1000;
+    this.trim(prefix, h, this.entries.range(prefix, { before: [...prefix, minMs] }));
+    // The oldest entry left (or, with none, now: later ones are newer) bounds the next ones.
+    const first = this.entries.range(prefix, { limit: 1 })[0];
+    h.oldest = first ? Number(first.key[prefix.length]) : Date.now();
+  }
+
+  private trim(prefix: KeyPart[], h: Head, old: { key: KeyPart[] }[]): void {
+    for (const { key } of old) {
+      this.entries.remove(key);
+      h.n--;
+      h.maxDeleted = this.idOf(prefix, key);
+    }
+  }
+
+  async read(
+    prefix: KeyPart[],
+    headKey: Key,
+    since: string,
+    count: number,
+    limits: HistoryLimits,
+  ): Promise<StreamRead<V>> {
+    let h = this.heads.get(headKey);
+    if (!h)
+      return { entries: [], complete: false, ...(compareEventIds(since, "0-0") > 0 ? { ahead: true as const } : {}) };
+    if (compareEventIds(since, `${h.last[0]}-${h.last[1]}`) > 0) return { entries: [], complete: false, ahead: true };
+    const oldest = this.mayBeStale(h, limits) ? this.entries.range(prefix, { limit: 1 })[0] : undefined;
+    if (oldest && Number(oldest.key[prefix.length]) < Date.now() - limits.ttlSeconds * 1000) {
+      h = await this.engine.write(() => {
+        const head = this.heads.get(headKey);
+        if (!head) return undefined;
+        this.trimByTime(prefix, head, limits);
+        this.heads.put(headKey, head);
+        return head;
+      });
+      if (!h) return { entries: [], complete: false };
+    }
+    const entries = this.entries
+      .range(prefix, { after: [...prefix, ...partsOf(since)], limit: count })
+      .map((e) => ({ id: this.idOf(prefix, e.key), value: e.value }));
+    return { entries, complete: compareEventIds(since, h.maxDeleted) >= 0 };
+  }
+}
+
 export class EmbeddedEventLog implements EventLog {
-  private readonly events;
-  private readonly heads;
+  private readonly history;
   constructor(
     private readonly engine: Engine,
     private readonly bus: EmbeddedBus,
   ) {
-    this.events = engine.table<Omit<StoredEvent, "id">>("events");
-    this.heads = engine.table<Head>("event-heads");
+    this.history = new Histories(
+      engine,
+      engine.table<Omit<StoredEvent, "id">>("events"),
+      engine.table<Head>("event-heads"),
+    );
   }
 
   async deleteHistory(app: string): Promise<void> {
-    await this.engine.write(() => {
-      for (const { key } of this.events.range([app])) this.events.remove(key);
-      this.heads.remove(app);
-    });
+    await this.engine.write(() => this.history.deleteIn([app], app));
   }
 
   async append(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): Promise<StoredEvent> {
@@ -162,59 +257,55 @@ export class EmbeddedEventLog implements EventLog {
 
   /** append() inside a write (the solve step calls it within its own atomic step). */
   appendIn(app: string, e: Omit<StoredEvent, "id">, limits: HistoryLimits): StoredEvent {
-    const h = this.heads.get(app) ?? { last: [0, 0], maxDeleted: "0-0", n: 0 };
-    const now = Date.now();
-    h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
-    this.events.put([app, ...h.last], e);
-    h.n++;
-    if (h.n > limits.maxEvents) this.trim(app, h, this.events.range([app], { limit: h.n - limits.maxEvents }));
-    this.trimByTime(app, h, limits);
-    this.heads.put(app, h);
-    return { id: `${h.last[0]}-${h.last[1]}`, ...e };
-  }
-
-  /** Whether events older than the time cut may be held (the head's bound says no without a read). */
-  private mayBeStale(h: Head, limits: HistoryLimits): boolean {
-    return (h.oldest ?? 0) < Date.now() - limits.ttlSeconds * 1000;
-  }
-
-  private trimByTime(app: string, h: Head, limits: HistoryLimits): void {
-    if (!this.mayBeStale(h, limits)) return;
-    const minMs = Date.now() - limits.ttlSeconds * 1000;
-    this.trim(app, h, this.events.range([app], { before: [app, minMs] }));
-    // The oldest event left (or, with none, now: later ones are newer) bounds the next ones.
-    const first = this.events.range([app], { limit: 1 })[0];
-    h.oldest = first ? Number(first.key[1]) : Date.now();
-  }
-
-  private trim(_app: string, h: Head, old: { key: KeyPart[] }[]): void {
-    for (const { key } of old) {
-      this.events.remove(key);
-      h.n--;
-      h.maxDeleted = idOf(key);
-    }
+    return { id: this.history.appendIn([app], app, e, limits), ...e };
   }
 
   async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
-    let h = this.heads.get(app);
-    if (!h)
-      return { events: [], complete: false, ...(compareEventIds(since, "0-0") > 0 ? { ahead: true as const } : {}) };
-    if (compareEventIds(since, `${h.last[0]}-${h.last[1]}`) > 0) return { events: [], complete: false, ahead: true };
-    const oldest = this.mayBeStale(h, limits) ? this.events.range([app], { limit: 1 })[0] : undefined;
-    if (oldest && Number(oldest.key[1]) < Date.now() - limits.ttlSeconds * 1000) {
-      h = await this.engine.write(() => {
-        const head = this.heads.get(app);
-        if (!head) return undefined;
-        this.trimByTime(app, head, limits);
-        this.heads.put(app, head);
-        return head;
-      });
-      if (!h) return { events: [], complete: false };
-    }
-    const events = this.events
-      .range([app], { after: [app, ...partsOf(since)], limit: count })
-      .map((e) => ({ id: idOf(e.key), ...e.value }));
-    return { events, complete: compareEventIds(since, h.maxDeleted) >= 0 };
+    const { entries, ...rest } = await this.history.read([app], app, since, count, limits);
+    return { events: entries.map((e) => ({ id: e.id, ...e.value })), ...rest };
+  }
+}
+
+/** A channel message as the embedded store keeps it (its id and channel are in the key). */
+interface StoredMessage {
+  d: string;
+  t: string;
+}
+
+export class EmbeddedChannelLog implements ChannelLog {
+  private readonly history;
+  private readonly heads;
+  constructor(
+    private readonly engine: Engine,
+    private readonly bus: EmbeddedBus,
+  ) {
+    this.heads = engine.table<Head>("channel-heads");
+    this.history = new Histories(engine, engine.table<StoredMessage>("channel-messages"), this.heads);
+  }
+
+  async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {
+    const ids = await this.engine.write(() =>
+      messages.map((m) => this.history.appendIn([app, m.channel], [app, m.channel], { d: m.data, t: m.at }, limits)),
+    );
+    messages.forEach((m, i) => void this.bus.publish({ type: "message", app, message: { id: ids[i]!, ...m } }));
+    return ids;
+  }
+
+  async readAfter(
+    app: string,
+    channel: string,
+    since: string,
+    count: number,
+    limits: HistoryLimits,
+  ): Promise<ChannelRead> {
+    const { entries, ...rest } = await this.history.read([app, channel], [app, channel], since, count, limits);
+    return { messages: entries.map((e) => ({ id: e.id, channel, data: e.value.d, at: e.value.t })), ...rest };
+  }
+
+  async deleteAll(app: string): Promise<void> {
+    await this.engine.write(() => {
+      for (const { key } of this.heads.range([app])) this.history.deleteIn([app, key[1]!], [app, key[1]!]);
+    });
   }
 }
 

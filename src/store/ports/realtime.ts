@@ -13,6 +13,10 @@ export interface CustomTokenRecord {
   /** Milliseconds since the epoch; absent when the token never expires. */
   expiresAt?: number;
   revoked: boolean;
+  /** May publish to the app's channels (POST /realtime/publish); absent: no. */
+  publish?: boolean;
+  /** The only channels it may publish to and subscribe to; absent: every channel of its app. */
+  channels?: string[];
 }
 
 export interface CustomTokenStore {
@@ -63,7 +67,45 @@ export interface EventLog {
   deleteHistory(app: string): Promise<void>;
 }
 
-export type FeedMessage = { type: "event"; app: string; event: StoredEvent } | { type: "revoked"; tokenId: string };
+/** One message of an app's channel, as stored in that channel's history. */
+export interface ChannelMessage {
+  /** `<milliseconds>-<sequence>`, increasing within the (app, channel). */
+  id: string;
+  channel: string;
+  /** The message's data, as JSON text (the store keeps it as given). */
+  data: string;
+  /** ISO 8601. */
+  at: string;
+}
+
+export interface ChannelRead {
+  messages: ChannelMessage[];
+  /** As HistoryRead's: nothing after `since` was trimmed from the channel's history. */
+  complete: boolean;
+  /** As HistoryRead's: `since` is after the newest id the channel ever had. */
+  ahead?: true;
+}
+
+/**
+ * The history of an app's channels (docs/realtime.md#channels): one stream per (app, channel),
+ * with the ids, bounds and trimming of the EventLog's per-app history.
+ */
+export interface ChannelLog {
+  /**
+   * Appends each message to its channel's history, in the order given, as one step (all or none),
+   * and tells every node (feed). The ids, in the same order.
+   */
+  publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]>;
+  /** Up to `count` messages of the channel after `since`, oldest first; as EventLog.readAfter. */
+  readAfter(app: string, channel: string, since: string, count: number, limits: HistoryLimits): Promise<ChannelRead>;
+  /** Forgets every channel's history of a deleted app. */
+  deleteAll(app: string): Promise<void>;
+}
+
+export type FeedMessage =
+  | { type: "event"; app: string; event: StoredEvent }
+  | { type: "message"; app: string; message: ChannelMessage }
+  | { type: "revoked"; tokenId: string };
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

@@ -10,6 +10,7 @@ import type {
   AttemptLimiter,
   ChallengeStore,
   CustomTokenStore,
+  ChannelLog,
   EventLog,
   LimiterSpec,
   OpenedBackend,
@@ -20,7 +21,7 @@ import { RedisChallenges } from "./challenges.js";
 import { guarded } from "./guarded.js";
 import { keyspace, type Keyspace } from "./keys.js";
 import { RedisBackup } from "./backup.js";
-import { RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
+import { RedisChannelLog, RedisCustomTokens, RedisEventLog, RedisFeed } from "./realtime.js";
 import { createRedisClient, waitReady, withHandledCommands, type RedisClient } from "./redis-client.js";
 import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
@@ -42,6 +43,7 @@ export class RedisStore implements Store {
   readonly challenges: ChallengeStore;
   readonly customTokens: CustomTokenStore;
   readonly events: EventLog;
+  readonly channels: ChannelLog;
   readonly accounts: RedisAccounts;
   readonly sessions: RedisSessions;
   readonly apps: RedisApps;
@@ -75,6 +77,7 @@ export class RedisStore implements Store {
     this.challenges = new RedisChallenges(redis, this.keys, acked);
     this.customTokens = new RedisCustomTokens(redis, this.keys, acked);
     this.events = new RedisEventLog(redis, this.keys, acked);
+    this.channels = new RedisChannelLog(redis, this.keys, acked);
     this.accounts = new RedisAccounts(redis, this.keys);
     this.sessions = new RedisSessions(redis, this.keys);
     this.apps = new RedisApps(redis, this.keys);

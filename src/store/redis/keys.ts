@@ -31,6 +31,14 @@ export function keyspace(prefix: string) {
     eventsCut: (app: string) => `${prefix}:ev:{${app}}:cut`,
     /** String: a lower bound of the time (ms) of the history's oldest entry (time trimming's shortcut). */
     eventsOldest: (app: string) => `${prefix}:ev:{${app}}:oldest`,
+    /**
+     * Stream: one channel's history of an app (fields d: the data as JSON text, t: the time). Its
+     * cut and time bound are the same key with "|cut" and "|oldest" after it ("|" is never in a
+     * channel's name), as eventsCut and eventsOldest are for the app's events.
+     */
+    channel: (app: string, channel: string) => `${prefix}:msg:{${app}}:${channel}`,
+    /** Set: the names of the app's channels that have a history (to forget them with the app). */
+    channelNames: (app: string) => `${prefix}:msg:{${app}}|channels`,
     /** Stream: the audit log, every record (field r: the JSON record); trimmed by time (MINID). */
     audit: `${prefix}:audit`,
     /** Stream: copies of one user's audit records (with the log's id), for their list; expires with the last. */

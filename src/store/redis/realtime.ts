@@ -8,6 +8,9 @@ import { guarded } from "./guarded.js";
 import { ReplicaWait } from "./replica-wait.js";
 import {
   compareEventIds,
+  type ChannelLog,
+  type ChannelMessage,
+  type ChannelRead,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -52,9 +55,8 @@ end`;
 // exact, in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
 // Also used by the solve script (redis/challenges.ts), which appends the event of an owned
 // challenge in the same step.
-export const APPEND_EVENT = `${TRIM_BY_TIME}
-local function appendEvent(stream, cut, oldest, maxEvents, ttlMs, key, correct, at, channel, app)
-  local id = redis.call('XADD', stream, '*', 'k', key, 'c', correct, 't', at)
+const TRIM = `${TRIM_BY_TIME}
+local function trimStream(stream, cut, oldest, maxEvents, ttlMs)
   local maxlen = tonumber(maxEvents)
   local n = redis.call('XLEN', stream)
   if n > maxlen + 100 then
@@ -63,6 +65,12 @@ local function appendEvent(stream, cut, oldest, maxEvents, ttlMs, key, correct, 
     redis.call('XTRIM', stream, 'MAXLEN', maxlen)
   end
   trimByTime(stream, cut, oldest, tonumber(ttlMs))
+end`;
+
+export const APPEND_EVENT = `${TRIM}
+local function appendEvent(stream, cut, oldest, maxEvents, ttlMs, key, correct, at, channel, app)
+  local id = redis.call('XADD', stream, '*', 'k', key, 'c', correct, 't', at)
+  trimStream(stream, cut, oldest, maxEvents, ttlMs)
   redis.call('PUBLISH', channel, cjson.encode({t='e', app=app, id=id, k=key, c=correct, at=at}))
   return id
 end`;
@@ -84,6 +92,24 @@ for i = 1, #info, 2 do
 end
 return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
 
+// KEYS: the app's set of channel names, then per message its channel's stream, cut and oldest.
+// ARGV: maxEvents, ttlMs, feed channel, app, then per message its channel, data and time. Each
+// message is appended and trimmed as an event is (one stream per channel), and published on the
+// feed in the same step. Returns the ids in order.
+const PUBLISH = `${TRIM}
+local ids = {}
+local n = (#ARGV - 4) / 3
+for i = 1, n do
+  local stream, cut, oldest = KEYS[3 * i - 1], KEYS[3 * i], KEYS[3 * i + 1]
+  local ch, data, at = ARGV[3 * i + 2], ARGV[3 * i + 3], ARGV[3 * i + 4]
+  local id = redis.call('XADD', stream, '*', 'd', data, 't', at)
+  trimStream(stream, cut, oldest, ARGV[1], ARGV[2])
+  redis.call('SADD', KEYS[1], ch)
+  redis.call('PUBLISH', ARGV[3], cjson.encode({t='m', app=ARGV[4], ch=ch, id=id, d=data, at=at}))
+  ids[i] = id
+end
+return ids`;
+
 const REVOKE = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
@@ -104,6 +130,7 @@ type Scripted = RedisClient & {
     ttlMs: number,
   ): Promise<[string, Array<[string, string[]]>, string]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
+  sigilChPublish(numKeys: number, ...args: Array<string | number>): Promise<string[]>;
 };
 
 function withScripts(redis: RedisClient): Scripted {
@@ -112,6 +139,8 @@ function withScripts(redis: RedisClient): Scripted {
     redis.defineCommand("sigilEvAppend", { numberOfKeys: 3, lua: APPEND });
     redis.defineCommand("sigilEvRead", { numberOfKeys: 3, lua: READ_AFTER });
     redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
+    // The number of keys varies with the batch: given first on each call.
+    redis.defineCommand("sigilChPublish", { lua: PUBLISH });
   }
   return r;
 }
@@ -121,6 +150,10 @@ interface StoredToken {
   c: number;
   e?: number;
   r?: number;
+  /** May publish. */
+  p?: 1;
+  /** The channels it is limited to. */
+  ch?: string[];
 }
 
 export class RedisCustomTokens implements CustomTokenStore {
@@ -136,7 +169,13 @@ export class RedisCustomTokens implements CustomTokenStore {
   }
 
   async create(r: CustomTokenRecord): Promise<void> {
-    const doc: StoredToken = { n: r.name, c: r.createdAt, ...(r.expiresAt !== undefined ? { e: r.expiresAt } : {}) };
+    const doc: StoredToken = {
+      n: r.name,
+      c: r.createdAt,
+      ...(r.expiresAt !== undefined ? { e: r.expiresAt } : {}),
+      ...(r.publish === true ? { p: 1 as const } : {}),
+      ...(r.channels !== undefined ? { ch: r.channels } : {}),
+    };
     await this.acked.write(this.redis, (c) => c.hset(this.keys.customTokens(r.app), r.id, JSON.stringify(doc)));
   }
 
@@ -164,7 +203,16 @@ export class RedisCustomTokens implements CustomTokenStore {
 
 export function toCustomTokenRecord(app: string, id: string, raw: string): CustomTokenRecord {
   const d = JSON.parse(raw) as StoredToken;
-  return { id, app, name: d.n, createdAt: d.c, ...(d.e !== undefined ? { expiresAt: d.e } : {}), revoked: d.r === 1 };
+  return {
+    id,
+    app,
+    name: d.n,
+    createdAt: d.c,
+    ...(d.e !== undefined ? { expiresAt: d.e } : {}),
+    revoked: d.r === 1,
+    ...(d.p === 1 ? { publish: true } : {}),
+    ...(d.ch !== undefined ? { channels: d.ch } : {}),
+  };
 }
 
 export class RedisEventLog implements EventLog {
@@ -206,12 +254,79 @@ export class RedisEventLog implements EventLog {
       ),
     );
     const events = entries.map(([id, fields]) => {
-      const f: Record<string, string> = {};
-      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
+      const f = fieldsOf(fields);
       return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
     });
     if (compareEventIds(since, last) > 0) return { events, complete: false, ahead: true };
     return { events, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
+  }
+}
+
+/** Field pairs of a stream entry as an object. */
+function fieldsOf(fields: string[]): Record<string, string> {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
+  return f;
+}
+
+export class RedisChannelLog implements ChannelLog {
+  private readonly redis: Scripted;
+  constructor(
+    redis: RedisClient,
+    private readonly keys: Keyspace,
+    /** A published message is an acknowledged write (REDIS_WAIT_REPLICAS), as an event is. */
+    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
+  ) {
+    this.redis = withScripts(redis);
+    for (const w of acked.writers) withScripts(w);
+  }
+
+  private streamKeys(app: string, channel: string): [string, string, string] {
+    const stream = this.keys.channel(app, channel);
+    return [stream, `${stream}|cut`, `${stream}|oldest`];
+  }
+
+  async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {
+    if (messages.length === 0) return [];
+    const keys = [this.keys.channelNames(app), ...messages.flatMap((m) => this.streamKeys(app, m.channel))];
+    const args = [
+      limits.maxEvents,
+      Math.round(limits.ttlSeconds * 1000),
+      this.keys.feed,
+      app,
+      ...messages.flatMap((m) => [m.channel, m.data, m.at]),
+    ];
+    return this.acked.write(this.redis, (c) => c.sigilChPublish(keys.length, ...keys, ...args));
+  }
+
+  async readAfter(
+    app: string,
+    channel: string,
+    since: string,
+    count: number,
+    limits: HistoryLimits,
+  ): Promise<ChannelRead> {
+    const [stream, cutKey, oldestKey] = this.streamKeys(app, channel);
+    const [cut, entries, last] = await guarded(() =>
+      this.redis.sigilEvRead(stream, cutKey, oldestKey, since, count, Math.round(limits.ttlSeconds * 1000)),
+    );
+    const messages = entries.map(([id, fields]) => {
+      const f = fieldsOf(fields);
+      return { id, channel, data: f.d ?? "null", at: f.t ?? "" };
+    });
+    if (compareEventIds(since, last) > 0) return { messages, complete: false, ahead: true };
+    return { messages, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
+  }
+
+  async deleteAll(app: string): Promise<void> {
+    const names = this.keys.channelNames(app);
+    const channels = await guarded(() => this.redis.smembers(names));
+    // Every key shares the app's hash tag; in batches, to keep each command small.
+    for (let i = 0; i < channels.length; i += 100) {
+      const keys = channels.slice(i, i + 100).flatMap((ch) => this.streamKeys(app, ch));
+      await guarded(() => this.redis.del(...keys));
+    }
+    await guarded(() => this.redis.del(names));
   }
 }
 
@@ -258,6 +373,9 @@ function parseFeed(raw: string): FeedMessage | undefined {
   try {
     const m = JSON.parse(raw) as Record<string, string>;
     if (m.t === "r" && m.id) return { type: "revoked", tokenId: m.id };
+    if (m.t === "m" && m.app && m.id && m.ch) {
+      return { type: "message", app: m.app, message: { id: m.id, channel: m.ch, data: m.d ?? "null", at: m.at ?? "" } };
+    }
     if (m.t === "e" && m.app && m.id) {
       return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
     }

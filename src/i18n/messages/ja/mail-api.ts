@@ -266,6 +266,19 @@ export const mailApi: MailApiMessages = {
   "err.clientNotBuilt":
     "このサーバーではブラウザー用クライアントがビルドされていません（npm run build を実行してください）。",
   "err.socketThrottled": "この接続のイベントが多すぎます。ペースを落としてください。",
+  "err.channelName": "channel は A-Z a-z 0-9 _ : . - の 1〜128 文字でなければなりません。",
+  "err.publishBody":
+    "本文はメッセージ（channel と data を持つオブジェクト）か、その 1〜{max} 件の配列でなければなりません。",
+  "err.dataTooLarge": "data が 64 KB（JSON として）を超えています。",
+  "err.publisherMissing":
+    "アプリとして認証してください：HTTP Basic client_id:client_secret、または公開用に作成したカスタムトークンの Bearer。",
+  "err.publishForbidden": "このカスタムトークンは公開用に作成されていません（--publish）。",
+  "err.channelForbidden": "このトークンはこのチャンネルを使用できません。",
+  "err.publishThrottled": "このアプリの公開リクエストが多すぎます。ペースを落としてください。",
+  "err.tooManySubscriptions": "1 つの接続で購読できるチャンネルは最大 {max} 個です。",
+  "err.sinceFormat": "since はイベント ID（<ミリ秒>-<連番>）でなければなりません。",
+  "err.tokenChannels": "トークンは 1〜{max} 個のチャンネルに限定できます。",
+  "err.dataDepth": "data の配列とオブジェクトの入れ子は最大 {max} 階層です。",
   "err.requestObject": "リクエストオブジェクト（request）には対応していません。",
   "err.requestUri": "参照によるリクエストオブジェクト（request_uri）には対応していません。",
   "err.registration": "registration パラメーターには対応していません。",

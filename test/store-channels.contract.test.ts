@@ -1,0 +1,124 @@
+// One contract, every store: the history of an app's channels (src/store/ports/realtime.ts
+// ChannelLog), a stream per (app, channel) with the ids, bounds and completeness of the app's event
+// history (test/history.test.ts), batches stored all at once, and what outlasts a restart.
+import { expect } from "chai";
+import { compareEventIds, type ChannelMessage, type Store } from "../src/store/port.js";
+import { describeStoreContract } from "./support/backends.js";
+
+const keep = { maxEvents: 1000, ttlSeconds: 86400 };
+const msg = (channel: string, data: unknown): Omit<ChannelMessage, "id"> => ({
+  channel,
+  data: JSON.stringify(data),
+  at: "2026-01-01T00:00:00.000Z",
+});
+const increasing = (ids: string[]) => ids.every((id, i) => i === 0 || compareEventIds(id, ids[i - 1]!) > 0);
+
+describeStoreContract("Store contract: channel histories", (backend) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = (await backend.startNode()).opened.store;
+  });
+
+  it("When a batch is published over two channels, then each channel has its own increasing ids, its own messages in order, and nothing of the other", async () => {
+    const ids = await store.channels.publish(
+      "app",
+      [msg("a", 1), msg("b", { x: "é" }), msg("a", [2]), msg("a", null), msg("b", "two")],
+      keep,
+    );
+    expect(ids).to.have.length(5);
+    for (const id of ids) expect(id).to.match(/^\d+-\d+$/);
+    const a = await store.channels.readAfter("app", "a", "0-0", 100, keep);
+    const b = await store.channels.readAfter("app", "b", "0-0", 100, keep);
+    expect(a.messages.map((m) => [m.id, m.channel, JSON.parse(m.data)])).to.deep.equal([
+      [ids[0], "a", 1],
+      [ids[2], "a", [2]],
+      [ids[3], "a", null],
+    ]);
+    expect(b.messages.map((m) => [m.id, JSON.parse(m.data), m.at])).to.deep.equal([
+      [ids[1], { x: "é" }, "2026-01-01T00:00:00.000Z"],
+      [ids[4], "two", "2026-01-01T00:00:00.000Z"],
+    ]);
+    expect(increasing(a.messages.map((m) => m.id))).to.equal(true);
+    expect(a.complete && b.complete).to.equal(true);
+    // After an id: the rest, and a page bound.
+    expect((await store.channels.readAfter("app", "a", ids[0]!, 100, keep)).messages.map((m) => m.id)).to.deep.equal([
+      ids[2],
+      ids[3],
+    ]);
+    expect((await store.channels.readAfter("app", "a", "0-0", 1, keep)).messages).to.have.length(1);
+    // Another app's channel of the same name, and a channel never used: empty; an id it never issued is ahead.
+    expect(await store.channels.readAfter("other", "a", "0-0", 10, keep)).to.deep.equal({
+      messages: [],
+      complete: false,
+    });
+    expect(await store.channels.readAfter("app", "c", ids[0]!, 10, keep)).to.deep.equal({
+      messages: [],
+      complete: false,
+      ahead: true,
+    });
+    const [ms] = ids[4]!.split("-");
+    expect((await store.channels.readAfter("app", "b", `${Number(ms) + 1}-0`, 10, keep)).ahead).to.equal(true);
+  });
+
+  it("When 50 publishes to one channel run at once, then there are 50 distinct increasing ids and all 50 messages", async () => {
+    const ids = (
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.channels.publish("app", [msg("c:1", i)], keep)))
+    ).flat();
+    expect(new Set(ids).size).to.equal(50);
+    const read = await store.channels.readAfter("app", "c:1", "0-0", 100, keep);
+    expect(read.messages.map((m) => m.id)).to.deep.equal([...ids].sort(compareEventIds));
+    expect(read.messages.map((m) => JSON.parse(m.data) as number).sort((x, y) => x - y)).to.deep.equal(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+  });
+
+  it("When a channel passes HISTORY_MAX_EVENTS, then at least that many stay, an older since is incomplete, and other channels keep theirs", async () => {
+    const first = await store.channels.publish("app", [msg("other", "kept")], keep);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      ids.push(
+        ...(await store.channels.publish(
+          "app",
+          Array.from({ length: 100 }, (_, j) => msg("busy", i * 100 + j)),
+          keep,
+        )),
+      );
+    }
+    const all = await store.channels.readAfter("app", "busy", "0-0", 5000, keep);
+    expect(all.messages.length).to.be.at.least(1000).and.at.most(1100);
+    expect(all.complete).to.equal(false);
+    const oldestKept = all.messages[0]!.id;
+    const before = ids[ids.indexOf(oldestKept) - 1]!;
+    expect((await store.channels.readAfter("app", "busy", before, 10, keep)).complete).to.equal(true);
+    expect((await store.channels.readAfter("app", "busy", ids[0]!, 10, keep)).complete).to.equal(false);
+    expect((await store.channels.readAfter("app", "other", "0-0", 10, keep)).messages.map((m) => m.id)).to.deep.equal(
+      first,
+    );
+  });
+
+  it("When the app's channels are deleted, then their histories are gone and other apps' stay", async () => {
+    await store.channels.publish("app", [msg("a", 1), msg("b", 2)], keep);
+    const [kept] = await store.channels.publish("app2", [msg("a", 3)], keep);
+    await store.channels.deleteAll("app");
+    for (const ch of ["a", "b"]) {
+      expect(await store.channels.readAfter("app", ch, "0-0", 10, keep)).to.deep.equal({
+        messages: [],
+        complete: false,
+      });
+    }
+    expect((await store.channels.readAfter("app2", "a", "0-0", 10, keep)).messages.map((m) => m.id)).to.deep.equal([
+      kept,
+    ]);
+  });
+
+  it("When the store is reopened (not in memory), then the channel's history and its ids go on", async function () {
+    if (backend.name === "memory") this.skip();
+    const [id] = await store.channels.publish("app", [msg("a", "before")], keep);
+    await backend.closeNodes();
+    const again = (await backend.startNode()).opened.store;
+    const read = await again.channels.readAfter("app", "a", "0-0", 10, keep);
+    expect(read.messages.map((m) => [m.id, JSON.parse(m.data)])).to.deep.equal([[id, "before"]]);
+    const [next] = await again.channels.publish("app", [msg("a", "after")], keep);
+    expect(compareEventIds(next!, id!)).to.equal(1);
+  });
+});
