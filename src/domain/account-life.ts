@@ -143,6 +143,9 @@ export class AccountLife {
       redirect_uris: a.redirectUris,
       post_logout_redirect_uris: a.postLogoutRedirectUris ?? [],
       homepage: a.homepage ?? null,
+      // Where the app hears about its users (never the webhook's secret).
+      webhook_url: a.webhookUrl ?? null,
+      backchannel_logout_uri: a.backchannelLogoutUri ?? null,
       created_at: iso(a.createdAt),
       custom_tokens: tokens.map((t) => ({
         id: t.id,

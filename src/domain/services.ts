@@ -26,6 +26,7 @@ import { PageSessions } from "./page-sessions.js";
 import { AuditLog } from "./audit.js";
 import { Groups } from "./groups.js";
 import { Invitations } from "./invitations.js";
+import { EventEndpoints } from "./event-endpoints.js";
 
 export interface Services {
   accounts: Accounts;
@@ -61,6 +62,8 @@ export interface Services {
   groups: Groups;
   /** Sign-up invitations (SIGNUP=invite, domain/invitations.ts). */
   invitations: Invitations;
+  /** An app's webhook URL (and its secret) and back-channel logout URI (domain/event-endpoints.ts). */
+  eventEndpoints: EventEndpoints;
 }
 
 /** What a caller may give beyond the settings (tests: key pairs made ahead of time). */
@@ -175,5 +178,6 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     audit,
     groups: new Groups(store),
     invitations: new Invitations({ store, secret: config.secret, authUrl: config.authUrl }),
+    eventEndpoints: new EventEndpoints(store, config.secret),
   };
 }

@@ -60,6 +60,7 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     audit: services.audit,
     groups: services.groups,
     invitations: services.invitations,
+    eventEndpoints: services.eventEndpoints,
   };
 }
 

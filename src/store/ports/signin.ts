@@ -1,5 +1,5 @@
-// ---- Sign-in (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): accounts, sessions,
-// apps and grants (consents, codes, access tokens).
+// ---- Sign-in (docs/http-api.md#sign-in-with-sigil, #pages): accounts, sessions, apps, grants (consents, codes, tokens).
+import type { AppEventEndpoints } from "./deliveries.js";
 
 export interface UserRecord {
   id: string;
@@ -168,7 +168,7 @@ export interface SessionStore {
   destroyForUser(userId: string, exceptSid?: string): Promise<number>;
 }
 
-export interface AppRecord {
+export interface AppRecord extends AppEventEndpoints {
   clientId: string;
   ownerId: string;
   name: string;

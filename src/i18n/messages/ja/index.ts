@@ -3,6 +3,7 @@ import type { Messages } from "../en/index.js";
 import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
+import { events } from "./events.js";
 import { pages } from "./pages.js";
 
-export const ja: Messages = { ...pages, ...mailApi, ...audit, ...invitations };
+export const ja: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...events };
