@@ -91,6 +91,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       tokens: services.customTokens,
       events: services.events,
       challenges: services.challenges,
+      identity: services.identityEvents,
       clients: opened.realtime,
       metrics,
       clientAddress: http.clientAddress,
@@ -127,6 +128,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       await drain(server, config.shutdownTimeout);
       // The audit records of the last requests, before the caller closes the store.
       await services.audit.settled();
+      await services.identityEvents.settled();
     },
   };
 }

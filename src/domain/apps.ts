@@ -247,6 +247,7 @@ export class Apps {
     // Its CUSTOM TOKENs were revoked (their sockets dropped); now nothing of the app is kept.
     await this.deps.store.customTokens.deleteAll(app.clientId);
     await this.deps.store.events.deleteHistory(app.clientId);
+    await this.deps.store.deliveries.forgetApp(app.clientId);
   }
 
   /** Client authentication: the app when the secret is its current (or still graced) one. */

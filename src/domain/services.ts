@@ -27,6 +27,7 @@ import { AuditLog } from "./audit.js";
 import { Groups } from "./groups.js";
 import { Invitations } from "./invitations.js";
 import { EventEndpoints } from "./event-endpoints.js";
+import { IdentityEvents } from "./identity-events.js";
 
 export interface Services {
   accounts: Accounts;
@@ -64,6 +65,8 @@ export interface Services {
   invitations: Invitations;
   /** An app's webhook URL (and its secret) and back-channel logout URI (domain/event-endpoints.ts). */
   eventEndpoints: EventEndpoints;
+  /** Identity events to the user's apps: sockets, webhooks, back-channel logout (domain/identity-events.ts). */
+  identityEvents: IdentityEvents;
 }
 
 /** What a caller may give beyond the settings (tests: key pairs made ahead of time). */
@@ -80,7 +83,13 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     // What failed and why; never the records.
     onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
   });
-  const accounts = new Accounts(store, passwords, audit);
+  const identityEvents = new IdentityEvents({
+    store,
+    secret: config.secret,
+    // What failed and why; never the event.
+    onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
+  });
+  const accounts = new Accounts(store, passwords, audit, identityEvents);
   // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
   const apps = new Apps({
     store,
@@ -105,6 +114,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+    identity: identityEvents,
   });
   const passkeys = new Passkeys({
     store,
@@ -143,6 +153,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
       customTokens,
       securityMails,
       audit,
+      identity: identityEvents,
     }),
     apps,
     clientAuth: new ClientAuth({ store, apps }),
@@ -173,11 +184,12 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     twoFactor,
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
-    pageSessions: new PageSessions(store),
+    pageSessions: new PageSessions(store, identityEvents),
     readiness: new Readiness(store),
     audit,
     groups: new Groups(store),
     invitations: new Invitations({ store, secret: config.secret, authUrl: config.authUrl }),
     eventEndpoints: new EventEndpoints(store, config.secret),
+    identityEvents,
   };
 }

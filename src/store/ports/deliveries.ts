@@ -21,9 +21,9 @@ export interface Delivery {
   kind: "webhook" | "backchannel";
   /** The event's type (consent.withdrawn, session.ended, user.disabled, user.deleted). */
   type: string;
-  /** The user the event is about. */
+  /** The user the event is about, sealed under SECRET (domain/identity-events.ts). */
   sub: string;
-  /** The webhook's JSON body (the back-channel logout token is made at each attempt). */
+  /** The webhook's JSON body, sealed likewise ("" for back-channel logout: its token is made at each attempt). */
   body: string;
   /** Attempts made so far. */
   attempts: number;
@@ -73,4 +73,18 @@ export interface DeliveryStore {
   recent(app: string): Promise<DeliveryAttempt[]>;
   /** A deleted app: its list (its queued deliveries are dropped when taken: the app is gone). */
   forgetApp(app: string): Promise<void>;
+}
+
+/** What an app's sockets get as `identity` (docs/events.md#on-the-apps-sockets). */
+export interface IdentityNotice {
+  type: string;
+  /** The user's id, sealed under SECRET for the app (domain/identity-events.ts opens it). */
+  sub: string;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** Tells every node's sockets of an app about an identity event (the realtime feed). */
+export interface IdentityFeed {
+  publish(app: string, notice: IdentityNotice): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { orderEventIds } from "../../event-ids.js";
+import type { IdentityNotice } from "./deliveries.js";
 
 // ---- Realtime: CUSTOM TOKEN records, the per-app event history, and the feed that tells every
 // node about new events and revocations.
@@ -63,7 +64,10 @@ export interface EventLog {
   deleteHistory(app: string): Promise<void>;
 }
 
-export type FeedMessage = { type: "event"; app: string; event: StoredEvent } | { type: "revoked"; tokenId: string };
+export type FeedMessage =
+  | { type: "event"; app: string; event: StoredEvent }
+  | { type: "revoked"; tokenId: string }
+  | { type: "identity"; app: string; notice: IdentityNotice };
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

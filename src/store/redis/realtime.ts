@@ -258,6 +258,9 @@ function parseFeed(raw: string): FeedMessage | undefined {
   try {
     const m = JSON.parse(raw) as Record<string, string>;
     if (m.t === "r" && m.id) return { type: "revoked", tokenId: m.id };
+    if (m.t === "i" && m.app && m.ty && m.sub) {
+      return { type: "identity", app: m.app, notice: { type: m.ty, sub: m.sub, at: m.at ?? "" } };
+    }
     if (m.t === "e" && m.app && m.id) {
       return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
     }
