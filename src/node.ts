@@ -2,6 +2,7 @@
 // and the benches (through main.ts) all come here. It builds the domain services on the store it
 // is given, the HTTP side (http/app.ts), the HTTP server (http/listener.ts) and the realtime
 // channel (realtime/), listens, and returns the node's URL and how to drain it.
+import { DeliverySender } from "./domain/deliveries.js";
 import type { AddressInfo } from "node:net";
 import { listeningOn, type Config } from "./config.js";
 import { causeForLog } from "./errors.js";
@@ -103,6 +104,20 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     throw err;
   }
   const { services, realtime } = built;
+  // Identity events' deliveries (webhooks, back-channel logout): every node sends what it takes.
+  const sender = new DeliverySender({
+    store: storeChecks.store,
+    identity: services.identityEvents,
+    endpoints: services.eventEndpoints,
+    logoutToken: (clientId, sub) => services.openid.idTokens.logoutToken(clientId, sub),
+    timeoutMs: config.deliveryTimeout,
+    retryBaseMs: config.deliveryRetryBase,
+    retryForSeconds: config.deliveryRetryFor,
+    pollMs: config.deliveryPoll,
+    // What failed and why; never a delivery's contents.
+    onError: (what, err) => logger.warn({ cause: causeForLog(err) }, what),
+  });
+  services.identityEvents.onQueued = () => sender.nudge();
 
   // Hear the feed before taking connections; do not wait forever for a Redis that is away.
   await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, FEED_WAIT_MS).unref())]);
@@ -114,6 +129,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
   }
   listening ??= await listen(server, config.port, config.host);
+  sender.start();
 
   return {
     url: listening.url,
@@ -129,6 +145,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       // The audit records of the last requests, before the caller closes the store.
       await services.audit.settled();
       await services.identityEvents.settled();
+      await sender.stop();
     },
   };
 }

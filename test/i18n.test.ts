@@ -28,6 +28,8 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   // "Apps" and "Name" are the German words too (the admin home says "Apps:" already).
   "adminApps.title",
   "adminApps.name",
+  // "webhook" is the word French and Spanish developers use too.
+  "dev.kindWebhook",
 ]);
 
 describe("The pages' languages", () => {

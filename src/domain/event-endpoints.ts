@@ -3,7 +3,7 @@
 // (https, or http on loopback; no fragment, no user name or password). The webhook secret is made
 // here, shown once, and kept sealed under SECRET (it must be read back to sign each delivery).
 import { randomBytes } from "node:crypto";
-import type { AppRecord, Store } from "../store/port.js";
+import type { AppRecord, DeliveryAttempt, Store } from "../store/port.js";
 import { message } from "../errors.js";
 import { FormError } from "./accounts.js";
 import { redirectUriProblem } from "./redirect-uris.js";
@@ -72,6 +72,11 @@ export class EventEndpoints {
     await this.store.apps.update(next);
     const stored = (await this.store.apps.get(app.clientId)) ?? next;
     return webhookSecret === undefined ? { app: stored } : { app: stored, webhookSecret };
+  }
+
+  /** The last attempts to deliver to the app's URLs, newest first (the list on /developers). */
+  recent(app: AppRecord): Promise<DeliveryAttempt[]> {
+    return this.store.deliveries.recent(app.clientId);
   }
 
   /** The app's webhook secret (`whsec_…`), or null: none, or not sealed under this SECRET. */

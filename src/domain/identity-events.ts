@@ -24,14 +24,14 @@ export interface IdentityEventsDeps {
   secret: string;
   /** Something could not be told (what, and why); never the event's contents. */
   onError(what: string, err: unknown): void;
-  /** Deliveries were queued: this node's sender looks at once. */
-  onQueued?: () => void;
   now?: () => number;
 }
 
 export class IdentityEvents {
   private readonly pending = new Set<Promise<void>>();
   private readonly key: Buffer;
+  /** Deliveries were queued: this node's sender looks at once (node.ts sets it). */
+  onQueued: (() => void) | undefined;
   constructor(private readonly deps: IdentityEventsDeps) {
     this.key = sealingKey(deps.secret, "sigil identity events");
   }
@@ -103,6 +103,6 @@ export class IdentityEvents {
     );
     if (queued.length === 0) return;
     await store.deliveries.enqueue(queued);
-    this.deps.onQueued?.();
+    this.onQueued?.();
   }
 }

@@ -1,6 +1,6 @@
 // The developers console (docs/http-api.md#developers): register apps, see client ids, rotate secrets, delete,
 // and each app's CUSTOM TOKENs.
-import type { AppRecord, CustomTokenRecord, UserRecord } from "../store/port.js";
+import type { AppRecord, CustomTokenRecord, DeliveryAttempt, UserRecord } from "../store/port.js";
 import { AppEditForm, type EditForm } from "./app-edit.js";
 import { AppEventsForm, type EventsForm } from "./app-events.js";
 import { homepageHost } from "./consent.js";
@@ -43,6 +43,8 @@ export function DevelopersPage(p: {
   eventsForm?: EventsForm | undefined;
   /** The app whose events form was just sent (shown open). */
   eventsOpen?: string | undefined;
+  /** Each app's last delivery attempts by client_id (webhook and back-channel logout). */
+  deliveries?: Map<string, DeliveryAttempt[]> | undefined;
   /** Whether the registration form is offered (APP_REGISTRATION); absent: yes. */
   mayRegister?: boolean;
   /** SIGNUP_EMAIL_DOMAINS: registration waits for the account's address to be confirmed. */
@@ -263,6 +265,7 @@ export function DevelopersPage(p: {
               form={p.eventsForm?.clientId === app.clientId ? p.eventsForm : undefined}
               error={p.eventsForm?.clientId === app.clientId ? p.error : undefined}
               open={p.eventsOpen === app.clientId}
+              deliveries={p.deliveries?.get(app.clientId)}
             />
             <CustomTokensSection
               ui={p.ui}

@@ -54,6 +54,9 @@ export async function renderConsole(
   const tokens = new Map(
     await Promise.all(apps.map(async (a) => [a.clientId, await deps.customTokens.list(a.clientId)] as const)),
   );
+  const deliveries = new Map(
+    await Promise.all(apps.map(async (a) => [a.clientId, await deps.eventEndpoints.recent(a)] as const)),
+  );
   const ui = pageUi(req, deps.config);
   const { error, ...rest } = extra;
   sendPage(
@@ -64,6 +67,7 @@ export async function renderConsole(
       user,
       apps,
       tokens,
+      deliveries,
       csrf: await csrfToken(req),
       now: Date.now(),
       mayRegister: mayRegister(deps, user),
