@@ -140,12 +140,15 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     async close() {
       storeChecks.stop();
       draining = true;
+      // No new attempts; those under way (DELIVERY_TIMEOUT at most) end beside the drain. What
+      // is still queued is another node's to send (or this one's after a restart).
+      const senderStopped = sender.stop();
       await realtime.close();
       await drain(server, config.shutdownTimeout);
-      // The audit records of the last requests, before the caller closes the store.
+      // The audit records and identity events of the last requests, before the caller closes the store.
       await services.audit.settled();
       await services.identityEvents.settled();
-      await sender.stop();
+      await senderStopped;
     },
   };
 }

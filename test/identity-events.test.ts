@@ -82,6 +82,25 @@ describeBackends("Identity events to an app's sockets", (backend: Backend) => {
     expect(theirs.got).to.deep.equal([]);
   });
 
+  it("When another browser is signed out from /account, and an operator resets the password, then the app hears session.ended for each; with no session left to end, nothing", async () => {
+    const { mine } = await sockets();
+    await consent();
+    const phone = new PageClient(nodes[0]!.url);
+    expect(
+      (await phone.submit("/signin", "/signin", { username: "una", password: "correct horse battery" })).status,
+    ).to.equal(303);
+    expect((await una.submit("/account", "/account/sessions/signout-others", {})).status).to.equal(303);
+    const cli = (...args: string[]) => sigil({ ...backend.env(), SECRET: nodes[0]!.config.secret }, "users", ...args);
+    expect((await cli("reset-password", "--username", "una", "--password", "another horse battery")).code).to.equal(0);
+    // Every session is gone now: a second reset ends none, and tells nothing; the marker follows.
+    expect((await cli("reset-password", "--username", "una", "--password", "a third horse battery")).code).to.equal(0);
+    expect((await cli("disable", "--username", "una")).code).to.equal(0);
+    for (const s of mine) {
+      const got = await s.until("user.disabled");
+      expect(got.map((e) => e.type)).to.deep.equal(["session.ended", "session.ended", "user.disabled"]);
+    }
+  });
+
   it("When `sigil users disable` and `users delete` run beside the nodes, then the app's sockets hear user.disabled, then user.deleted, once each", async () => {
     const { mine } = await sockets();
     await consent();
