@@ -91,6 +91,11 @@ describeBackends("Registering an app's webhook and back-channel logout URLs", (b
     const renewed = await events(dev, { new_webhook_secret: "1" });
     expect(decodeHtml(capture(/class="secret webhook-secret">([^<]+)</, renewed.text, "new"))).to.not.equal(shown);
 
+    for (const v of [`https://h.example/${"x".repeat(10_000)}`, "javascript:alert(1)", "/relative"]) {
+      const r2 = await events(dev, { backchannel_logout_uri: v });
+      expect(r2.status, v.slice(0, 30)).to.equal(400);
+      expect(r2.text).to.contain("Back-channel logout URL");
+    }
     const bad = await events(dev, { webhook_url: "http://hooks.example/in" });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain("Webhook URL").and.contain("aria-describedby");
