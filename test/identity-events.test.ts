@@ -22,7 +22,7 @@ async function listener(url: string, token: string) {
     /** Waits for an event of this type, and resolves with every event before it and it. */
     until: (type: IdentityEvent["type"]) =>
       waitFor(`identity ${type}`, () => (got.some((e) => e.type === type) ? [...got] : undefined), {
-        ms: 4000,
+        ms: 10_000,
         everyMs: 5,
         seen: () => JSON.stringify(got),
       }),

@@ -88,7 +88,10 @@ export class IdentityEvents {
         // An app deleted meanwhile (the user's own, deleted with the account) hears nothing.
         const app = await store.apps.get(clientId);
         if (!app) return;
-        await store.identityFeed.publish(clientId, { type, sub: seal(this.key, sub, `notice:${clientId}`), at });
+        // The sockets' live notice failing (the feed away) must not cost the durable deliveries.
+        await store.identityFeed
+          .publish(clientId, { type, sub: seal(this.key, sub, `notice:${clientId}`), at })
+          .catch((err: unknown) => this.deps.onError(`identity event ${type}: not told to the sockets`, err));
         const delivery = (kind: Delivery["kind"], body: string): Delivery => {
           const id = `msg_${randomId()}`;
           const sealed = (s: string) => seal(this.key, s, `delivery:${id}`);

@@ -48,7 +48,7 @@ export class Receiver {
   }
 
   /** Resolves with what arrived once at least n requests did. */
-  until(n: number, ms = 5000): Promise<Received[]> {
+  until(n: number, ms = 10_000): Promise<Received[]> {
     return waitFor(`${n} request(s) at the receiver`, () => (this.got.length >= n ? [...this.got] : undefined), {
       ms,
       everyMs: 5,
