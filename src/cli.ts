@@ -74,6 +74,7 @@ export async function runCli(
     // The mail a change sends (a security mail) goes out before the process ends.
     await services.securityMails.settled();
     await services.audit.settled();
+    await services.identityEvents.settled();
     if (out instanceof JsonLines) for await (const line of out.lines) output.out(`${JSON.stringify(line)}\n`);
     else output.out(`${JSON.stringify(out)}\n`);
     return 0;

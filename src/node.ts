@@ -2,6 +2,7 @@
 // and the benches (through main.ts) all come here. It builds the domain services on the store it
 // is given, the HTTP side (http/app.ts), the HTTP server (http/listener.ts) and the realtime
 // channel (realtime/), listens, and returns the node's URL and how to drain it.
+import { DeliverySender } from "./domain/deliveries.js";
 import type { AddressInfo } from "node:net";
 import { listeningOn, type Config } from "./config.js";
 import { causeForLog } from "./errors.js";
@@ -92,6 +93,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       events: services.events,
       messages: services.channels,
       challenges: services.challenges,
+      identity: services.identityEvents,
       clients: opened.realtime,
       metrics,
       clientAddress: http.clientAddress,
@@ -103,6 +105,20 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     throw err;
   }
   const { services, realtime } = built;
+  // Identity events' deliveries (webhooks, back-channel logout): every node sends what it takes.
+  const sender = new DeliverySender({
+    store: storeChecks.store,
+    identity: services.identityEvents,
+    endpoints: services.eventEndpoints,
+    logoutToken: (clientId, sub) => services.openid.idTokens.logoutToken(clientId, sub),
+    timeoutMs: config.deliveryTimeout,
+    retryBaseMs: config.deliveryRetryBase,
+    retryForSeconds: config.deliveryRetryFor,
+    pollMs: config.deliveryPoll,
+    // What failed and why; never a delivery's contents.
+    onError: (what, err) => logger.warn({ cause: causeForLog(err) }, what),
+  });
+  services.identityEvents.onQueued = () => sender.nudge();
 
   // Hear the feed before taking connections; do not wait forever for a Redis that is away.
   await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, FEED_WAIT_MS).unref())]);
@@ -114,6 +130,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
   }
   listening ??= await listen(server, config.port, config.host);
+  sender.start();
 
   return {
     url: listening.url,
@@ -124,10 +141,15 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     async close() {
       storeChecks.stop();
       draining = true;
+      // No new attempts; those under way (DELIVERY_TIMEOUT at most) end beside the drain. What
+      // is still queued is another node's to send (or this one's after a restart).
+      const senderStopped = sender.stop();
       await realtime.close();
       await drain(server, config.shutdownTimeout);
-      // The audit records of the last requests, before the caller closes the store.
+      // The audit records and identity events of the last requests, before the caller closes the store.
       await services.audit.settled();
+      await services.identityEvents.settled();
+      await senderStopped;
     },
   };
 }

@@ -131,10 +131,23 @@ export interface SolvePayload {
 
 export type Ack<T> = (reply: T | ErrorObject) => void;
 
+/**
+ * Something happened to one of the app's users (docs/events.md#on-the-apps-sockets): to the app's
+ * CUSTOM TOKEN sockets connected at the time (live only: the webhook is the durable way).
+ */
+export interface IdentityEvent {
+  type: "consent.withdrawn" | "session.ended" | "user.disabled" | "user.deleted";
+  /** The user's id (the `sub` of their ID tokens). */
+  sub: string;
+  /** ISO 8601. */
+  at: string;
+}
+
 export interface ServerToClientEvents {
   "challenge:result": (event: ChallengeResultEvent) => void;
   ready: (event: ReadyEvent) => void;
   message: (event: MessageEvent) => void;
+  identity: (event: IdentityEvent) => void;
 }
 
 export interface ClientToServerEvents {

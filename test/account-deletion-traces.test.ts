@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { embeddedDump } from "./support/embedded.js";
-import { PageClient, csrfOf } from "./support/pages.js";
+import { PageClient, authorize, capture, csrfOf, registerApp } from "./support/pages.js";
 import { PASSKEY_ENV, addSoftPasskey, postCeremony } from "./support/passkeys.js";
 import { redisDump } from "./support/redis.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
@@ -63,12 +63,25 @@ describeBackends("After an account is deleted, the store names the user nowhere"
     expect((await postCeremony(base, "/account/delete/passkey/options", {}, { csrf, cookie })).status).to.equal(200);
     expect((await postCeremony(base, "/account/passkeys/options", {}, { csrf, cookie })).status).to.equal(200);
 
+    // An app the user allowed, with a webhook that does not answer: its user.deleted stays queued.
+    const dev = new PageClient(base);
+    await dev.signUp("devon");
+    const app = await registerApp(dev);
+    const hook = await dev.submit("/developers", `/developers/${app.clientId}/events`, {
+      webhook_url: "http://127.0.0.1:9/hook",
+      backchannel_logout_uri: "http://127.0.0.1:9/bcl",
+    });
+    capture(/class="secret webhook-secret">([^<]+)</, hook.text, "webhook secret");
+    await authorize(person, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUri });
+
     const deleted = await person.submit("/account", "/account/delete", { password: PASSWORD });
     expect(deleted.status).to.equal(303);
     expect(await node.opened.store.accounts.byId(id)).to.equal(null);
+    await node.server.services.identityEvents.settled();
 
     const dump = backend.redis ? redisDump(backend.redis) : embeddedDump(node.opened.store);
     expect(dump.length, "the dump reads the store").to.be.above(100);
+    expect(dump.match(/msg_/g)?.length ?? 0, "the app's deliveries are queued (sealed)").to.be.at.least(2);
     for (const needle of [id, username, email, encodeURIComponent(email)]) {
       const hits = dump.split("\n").filter((l) => l.includes(needle));
       expect(hits, needle).to.deep.equal([]);

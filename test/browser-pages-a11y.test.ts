@@ -320,6 +320,28 @@ describeBackends(
           },
         ],
         [
+          "developers, an app's identity events refused",
+          async () => {
+            const form = devPage.locator(`form[action="/developers/${clientId}/events"]`);
+            await devPage.click(`section#app-${clientId} details.app-events summary`);
+            await form.locator('input[name="webhook_url"]').fill("http://hooks.example/in");
+            await Promise.all([devPage.waitForLoadState(), form.locator("button").click()]);
+            expect(await devPage.getAttribute(`[id="events-webhook_url-${clientId}"]`, "aria-invalid")).to.equal(
+              "true",
+            );
+          },
+        ],
+        [
+          "developers, a webhook secret shown once and the deliveries list",
+          async () => {
+            const form = devPage.locator(`form[action="/developers/${clientId}/events"]`);
+            await form.locator('input[name="webhook_url"]').fill("http://127.0.0.1:9/hook");
+            await Promise.all([devPage.waitForLoadState(), form.locator("button").click()]);
+            expect(await devPage.locator("code.webhook-secret").count()).to.equal(1);
+            expect(await devPage.locator(`section#app-${clientId} .deliveries`).count()).to.equal(1);
+          },
+        ],
+        [
           "developers, a new token shown once (custom tokens)",
           async () => {
             const form = devPage.locator(`form[action="/developers/${clientId}/tokens"]`);

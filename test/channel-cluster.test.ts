@@ -168,6 +168,40 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     expect((await refusal(b.url, { token: t })).message).to.equal("invalid_token");
   });
 
+  it("When an identity event is told on node B and deliveries are queued, taken and recorded, then node A's socket hears it and each queue step runs on one slot", async () => {
+    const onA = await readyClient(a.url, { token });
+    const heard = new Promise((resolve) => onA.socket.on("identity", resolve));
+    b.server.services.identityEvents.emit("user.disabled", "u-1", [APP]);
+    expect(await heard).to.include({ type: "user.disabled", sub: "u-1" });
+
+    const q = a.opened.store.deliveries;
+    const d = {
+      app: APP,
+      kind: "webhook" as const,
+      type: "user.disabled",
+      sub: "s",
+      body: "b",
+      attempts: 0,
+      createdAt: 1,
+    };
+    await q.enqueue([
+      { ...d, id: "m1", dueAt: 10 },
+      { ...d, id: "m2", dueAt: 20 },
+    ]);
+    expect((await q.take(100, 10, 50)).map((x) => x.id)).to.deep.equal(["m1", "m2"]);
+    await q.retry({ ...d, id: "m1", dueAt: 500, attempts: 1 });
+    await q.complete("m2");
+    expect((await q.take(600, 10, 50)).map((x) => x.id)).to.deep.equal(["m1"]);
+    await q.record(
+      APP,
+      { id: "m1", kind: "webhook", type: "user.disabled", url: "u", at: 1, attempt: 1, ms: 1, outcome: "delivered" },
+      20,
+    );
+    expect(await q.recent(APP)).to.have.length(1);
+    await q.forgetApp(APP);
+    expect(await q.recent(APP)).to.deep.equal([]);
+  });
+
   it("When the adapter broadcasts, then sockets on every node receive it (sharded pub/sub works)", async () => {
     const onA = await readyClient(a.url, { token });
     const onB = await readyClient(b.url, { token });

@@ -84,6 +84,10 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       name: "App",
       redirectUris: ["https://a.example/cb"],
       secretHash: "ab",
+      // Where it hears about its users: carried whole (the webhook secret as sealed).
+      webhookUrl: "https://a.example/hook",
+      webhookSecretSealed: "sealed-webhook-secret",
+      backchannelLogoutUri: "https://a.example/bcl",
       createdAt: now,
     });
     await store.signingKeys.add({
@@ -194,6 +198,11 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(counts.dropped).to.equal(0);
     const after = await collect(store);
     expect(normal(after)).to.deep.equal(normal(before));
+    expect(await store.apps.get("app1")).to.include({
+      webhookUrl: "https://a.example/hook",
+      webhookSecretSealed: "sealed-webhook-secret",
+      backchannelLogoutUri: "https://a.example/bcl",
+    });
     // Lifetimes are kept to the second.
     const was = expiries(before);
     for (const [line, at] of expiries(after)) expect(Math.abs(at - was.get(line)!), line).to.be.at.most(2000);

@@ -3,10 +3,12 @@
 // --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true};
 // and "post_logout_redirect_uris" and "homepage" when given.
 // `sigil apps update --client-id ID [--name N] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]
-// [--homepage URL]` → the app as above, without a secret; options not given stay as they are.
+// [--homepage URL] [--webhook-url URL] [--backchannel-logout-uri URL]` → the app as above, without a
+// secret; options not given stay as they are; with a webhook URL set, "webhook_secret" (this once).
 // `sigil apps list [--owner U]` → JSON lines, one app a line, in client id order (never a secret).
 import { FormError } from "../domain/accounts.js";
 import { GroupError } from "../domain/groups.js";
+import { EventEndpoints } from "../domain/event-endpoints.js";
 import type { AppRecord } from "../store/port.js";
 import { JsonLines, UsageError, required, type CliCommand } from "./common.js";
 
@@ -21,6 +23,8 @@ const shown = (app: AppRecord) => ({
   ...(app.groups?.length ? { groups: app.groups } : {}),
   ...(app.disabled ? { disabled: true } : {}),
   ...(app.trusted ? { trusted: true } : {}),
+  ...(app.webhookUrl !== undefined ? { webhook_url: app.webhookUrl } : {}),
+  ...(app.backchannelLogoutUri !== undefined ? { backchannel_logout_uri: app.backchannelLogoutUri } : {}),
 });
 
 /** An on|off option: true, false, or undefined when not given; anything else is a usage error. */
@@ -89,9 +93,9 @@ export const appsCreate: CliCommand = {
 export const appsUpdate: CliCommand = {
   name: "apps update",
   description:
-    "Edits an app's name, redirect URLs, post-logout URLs or homepage; its client id, secret, consents and tokens stay.",
+    "Edits an app's name, redirect URLs, post-logout URLs, homepage, webhook URL or back-channel logout URL; its client id, secret, consents and tokens stay. Setting a webhook URL prints its new signing secret this once; an empty value clears it.",
   usage:
-    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off]",
+    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off] [--webhook-url URL] [--backchannel-logout-uri URL]",
   options: {
     "client-id": { type: "string" },
     name: { type: "string" },
@@ -101,6 +105,8 @@ export const appsUpdate: CliCommand = {
     groups: { type: "string" },
     disabled: { type: "string" },
     trusted: { type: "string" },
+    "webhook-url": { type: "string" },
+    "backchannel-logout-uri": { type: "string" },
   },
   async run({ services, values }) {
     const clientId = required(values, "client-id").trim();
@@ -123,7 +129,11 @@ export const appsUpdate: CliCommand = {
       }
     }
     try {
-      const updated = await services.apps.update(app, {
+      // The endpoints are checked first: a refused one changes nothing at all.
+      if (typeof values["webhook-url"] === "string") EventEndpoints.check(values["webhook-url"], "webhook");
+      if (typeof values["backchannel-logout-uri"] === "string")
+        EventEndpoints.check(values["backchannel-logout-uri"], "backchannel");
+      let updated = await services.apps.update(app, {
         ...(values.name !== undefined ? { name: values.name as string } : {}),
         ...(values["redirect-uri"] !== undefined ? { redirectUris: values["redirect-uri"] as string[] } : {}),
         ...(values["post-logout-redirect-uri"] !== undefined
@@ -134,6 +144,15 @@ export const appsUpdate: CliCommand = {
         ...(disabled !== undefined ? { disabled } : {}),
         ...(trusted !== undefined ? { trusted } : {}),
       });
+      // The event endpoints, checked before anything is written (a refused one changes nothing).
+      const endpoints = {
+        webhookUrl: values["webhook-url"] as string | undefined,
+        backchannelLogoutUri: values["backchannel-logout-uri"] as string | undefined,
+      };
+      let webhookSecret: string | undefined;
+      if (endpoints.webhookUrl !== undefined || endpoints.backchannelLogoutUri !== undefined) {
+        ({ app: updated, webhookSecret } = await services.eventEndpoints.set(updated, endpoints));
+      }
       services.audit.record({ type: "app.updated", userId: app.ownerId, clientId: app.clientId, origin: "operator" });
       if (disabled !== undefined && disabled !== (app.disabled === true))
         services.audit.record({
@@ -149,7 +168,7 @@ export const appsUpdate: CliCommand = {
           clientId: app.clientId,
           origin: "operator",
         });
-      return shown(updated);
+      return { ...shown(updated), ...(webhookSecret !== undefined ? { webhook_secret: webhookSecret } : {}) };
     } catch (err) {
       if (err instanceof FormError) throw new UsageError(err.description);
       throw err;

@@ -4,9 +4,21 @@
 import { z } from "zod";
 import { email, lifetimes, pages, realtime, solveLimits } from "./features.js";
 import { addresses, secrets, serving, shutdown } from "./server.js";
+import { identityEvents } from "./events.js";
 
 /** The tables, in the order of docs/settings.md; the first bad setting in this order is the one reported. */
-export const areas = [addresses, secrets, lifetimes, solveLimits, realtime, pages, email, shutdown, serving] as const;
+export const areas = [
+  addresses,
+  secrets,
+  lifetimes,
+  solveLimits,
+  realtime,
+  identityEvents,
+  pages,
+  email,
+  shutdown,
+  serving,
+] as const;
 
 /** Every setting, by environment variable. */
 export const settings = {
@@ -15,6 +27,7 @@ export const settings = {
   ...lifetimes.settings,
   ...solveLimits.settings,
   ...realtime.settings,
+  ...identityEvents.settings,
   ...pages.settings,
   ...email.settings,
   ...shutdown.settings,

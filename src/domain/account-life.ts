@@ -19,6 +19,7 @@ import { forgetUserEmail } from "./email.js";
 import { passkeysForExport } from "./webauthn.js";
 import { OPERATOR, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
 import type { AuditLog } from "./audit.js";
+import type { IdentityEvents } from "./identity-events.js";
 
 export interface AccountLifeDeps {
   store: Store;
@@ -32,6 +33,8 @@ export interface AccountLifeDeps {
   securityMails: SecurityMails;
   /** The audit log: the user's records are in their export, and go with the account. */
   audit: AuditLog;
+  /** Tells the user's apps (docs/events.md): a session revoked, disabled, deleted. */
+  identity: IdentityEvents;
 }
 
 /**
@@ -56,7 +59,9 @@ export class AccountLife {
   /** Signs out the user's session with this public id (from the list) at once; any other id: nothing. */
   async endSession(userId: string, id: string): Promise<void> {
     const target = (await this.sessions(userId)).find((x) => x.id === id);
-    if (target) await this.deps.store.sessions.destroy(target.sid, userId);
+    if (!target) return;
+    await this.deps.store.sessions.destroy(target.sid, userId);
+    this.deps.identity.emit("session.ended", userId);
   }
 
   /**
@@ -143,6 +148,9 @@ export class AccountLife {
       redirect_uris: a.redirectUris,
       post_logout_redirect_uris: a.postLogoutRedirectUris ?? [],
       homepage: a.homepage ?? null,
+      // Where the app hears about its users (never the webhook's secret).
+      webhook_url: a.webhookUrl ?? null,
+      backchannel_logout_uri: a.backchannelLogoutUri ?? null,
       created_at: iso(a.createdAt),
       custom_tokens: tokens.map((t) => ({
         id: t.id,
@@ -162,12 +170,14 @@ export class AccountLife {
    * that one mails the confirmed address that the account is gone.
    */
   async deleteAccount(user: UserRecord, origin: ChangeOrigin, actor?: AuditActor): Promise<boolean> {
-    const { store, oauth } = this.deps;
+    const { store, oauth, identity } = this.deps;
+    // The apps to tell are those the user consented to: read before the consents go.
+    const apps = await identity.appsOf(user.id);
     // The record goes first: from here on the user's sessions count as signed out everywhere.
     const deleted = await store.accounts.delete(user);
-    await this.deps.accounts.endSessions(user.id);
+    await this.deps.accounts.endSessions(user.id, undefined, false);
     await oauth.grants.revokeUserGrants(user.id);
-    for (const clientId of await oauth.consents(user.id)) await oauth.withdrawConsent(user.id, clientId);
+    for (const clientId of await oauth.consents(user.id)) await oauth.withdrawConsent(user.id, clientId, false);
     await store.grants.forgetUserTokens(user.id);
     await store.consentScopes.clear(user.id);
     await forgetUserEmail(store, user);
@@ -176,7 +186,10 @@ export class AccountLife {
     await store.groups.removeUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);
     await this.deps.audit.forgetUser(user.id);
-    if (deleted) this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin, actor);
+    if (deleted) {
+      this.deps.securityMails.notify(user, { kind: "accountDeleted" }, origin, actor);
+      identity.emit("user.deleted", user.id, apps);
+    }
     return deleted;
   }
 
@@ -199,8 +212,10 @@ export class AccountLife {
     });
     if (!saved) return null;
     if (changed) this.recordChange("user.disabled", saved, origin, actor);
-    await this.deps.accounts.endSessions(user.id);
+    await this.deps.accounts.endSessions(user.id, undefined, false);
     await this.deps.oauth.grants.revokeUserGrants(user.id);
+    // Once the sessions and tokens are gone: an app that hears it finds them refused.
+    if (changed) this.deps.identity.emit("user.disabled", user.id);
     return saved;
   }
 

@@ -1,4 +1,5 @@
 // Accounts: sign-up, sign-in (throttled per username and address, and per address), profile edits.
+import type { IdentityEvents } from "./identity-events.js";
 import { randomUUID } from "node:crypto";
 import { SigilError, rateLimited, type MessageRef, type PlainErrorId } from "../errors.js";
 import {
@@ -63,6 +64,8 @@ export class Accounts {
     private readonly passwords = new Passwords(),
     /** Where failed sign-ins are recorded (successes are recorded as their session starts). */
     private readonly audit?: AuditLog,
+    /** Tells the user's apps that sessions ended (docs/events.md). */
+    private readonly identity?: IdentityEvents,
   ) {
     this.limits = new SignInLimits(store);
     this.signUps = store.limiter(LIMITS.signUpPerAddress);
@@ -268,9 +271,13 @@ export class Accounts {
   /**
    * Signs the user out everywhere: ends every page session of the user at once (on every node),
    * except exceptSid when given (the session asking, for "sign out everywhere else"). Returns how
-   * many sessions it ended. For a password reset, an account deletion, a new second factor.
+   * many sessions it ended. For a password reset, an account deletion, a new second factor. When
+   * some ended, the user's apps hear `session.ended`, unless `tell` is false (disabling and deleting
+   * the account tell of that instead).
    */
-  endSessions(userId: string, exceptSid?: string): Promise<number> {
-    return this.store.sessions.destroyForUser(userId, exceptSid);
+  async endSessions(userId: string, exceptSid?: string, tell = true): Promise<number> {
+    const ended = await this.store.sessions.destroyForUser(userId, exceptSid);
+    if (ended > 0 && tell) this.identity?.emit("session.ended", userId);
+    return ended;
   }
 }

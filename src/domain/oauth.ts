@@ -1,5 +1,6 @@
 // Authorization codes and access tokens (RFC 6749 §4.1, RFC 7636 PKCE S256). Codes and tokens
 // are opaque random strings; the store holds only their keyed hashes.
+import type { IdentityEvents } from "./identity-events.js";
 import { createHash } from "node:crypto";
 import { insufficientScope, invalidGrant, invalidToken } from "../errors.js";
 import {
@@ -23,6 +24,8 @@ export interface OAuthDeps {
   accessTokenTtl: number;
   /** REFRESH_TOKEN_TTL (docs/settings.md). */
   refreshTokenTtl: number;
+  /** Tells the app that a user withdrew their consent (docs/events.md). */
+  identity?: IdentityEvents;
 }
 
 /** RFC 7636 §4.1/4.2: 43–128 unreserved characters. */
@@ -180,13 +183,15 @@ export class OAuth {
 
   /**
    * Withdraws the consent and revokes at once the app's tokens for the user and its unredeemed
-   * codes. Whether there was a consent to withdraw (the audit log records only those).
+   * codes. Whether there was a consent to withdraw (the audit log records only those); then the
+   * app hears `consent.withdrawn`, unless `tell` is false (an account's deletion tells of that).
    */
-  async withdrawConsent(userId: string, clientId: string): Promise<boolean> {
+  async withdrawConsent(userId: string, clientId: string, tell = true): Promise<boolean> {
     if (!CLIENT_ID.test(clientId)) return false;
-    const had = await this.hasConsent(userId, clientId);
-    await this.deps.store.grants.withdrawConsent(userId, clientId, this.markTtl);
-    return had;
+    // Of withdrawals at once, the one that removed the consent says so (and the app hears it once).
+    const removed = await this.deps.store.grants.withdrawConsent(userId, clientId, this.markTtl);
+    if (removed && tell) this.deps.identity?.emit("consent.withdrawn", userId, [clientId]);
+    return removed;
   }
 
   /** The token's record when it is live and was issued to clientId; invalid_token otherwise. */

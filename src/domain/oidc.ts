@@ -1,7 +1,7 @@
 // OpenID Connect on top of the OAuth code flow (docs/http-api.md#openid-connect): scopes, the
 // claims each one reads, ID tokens (RS256 by default, signed with the store's shared keys; domain/keys.ts)
 // and the check of an id_token_hint.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { SignJWT, compactVerify, createLocalJWKSet } from "jose";
 import { SigilError } from "../errors.js";
 import { isDisabled, type Store, type UserRecord } from "../store/port.js";
@@ -9,6 +9,11 @@ import { SIGNING_ALGS, type SigningKeys } from "./keys.js";
 import { pictureUrl } from "./pictures-url.js";
 
 /** The scopes Sigil knows, in the order it lists them. */
+
+/** The `events` member of a logout token (Back-Channel Logout 1.0 §2.4). */
+export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+/** A logout token's lifetime, seconds: short, as §2.4 advises (its `jti` is new on every attempt). */
+const LOGOUT_TOKEN_TTL = 120;
 export const SCOPES = ["openid", "profile", "email", "groups", "offline_access"] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -138,6 +143,28 @@ export class IdTokens {
       ...scopeClaims(user, g.scope, this.deps.issuer, groups),
     };
     return new SignJWT(claims).setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: "JWT" }).sign(signer.key);
+  }
+
+  /**
+   * An OpenID Connect Back-Channel Logout 1.0 logout token (§2.4) for the app: the user (`sub`; no
+   * `sid`: docs/events.md#back-channel-logout), the logout event, a new `jti`, no `nonce`, signed
+   * like ID tokens (same key, `kid` and algorithm) and typed `logout+jwt`; it lives two minutes.
+   */
+  async logoutToken(clientId: string, sub: string): Promise<string> {
+    const signer = await this.deps.keys.signer();
+    const iat = Math.floor((this.deps.now ?? Date.now)() / 1000);
+    const claims = {
+      iss: this.deps.issuer,
+      aud: clientId,
+      iat,
+      exp: iat + LOGOUT_TOKEN_TTL,
+      jti: randomUUID(),
+      sub,
+      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+    };
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: "logout+jwt" })
+      .sign(signer.key);
   }
 
   /**

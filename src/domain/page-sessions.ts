@@ -2,11 +2,16 @@
 // contract): a session's data under its id, and, once signed in, its entry in its user's index (the
 // sessions list on /account, Accounts.endSessions). Only a sign-in makes one (docs/http-api.md#pages).
 import type { SessionOwner, Store } from "../store/port.js";
+import type { IdentityEvents } from "./identity-events.js";
 
 export type { SessionOwner };
 
 export class PageSessions {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Tells the user's apps that a signed-in session ended (docs/events.md). */
+    private readonly identity?: IdentityEvents,
+  ) {}
 
   /** The session's saved data (JSON), or null when there is none. */
   read(sid: string): Promise<string | null> {
@@ -18,8 +23,12 @@ export class PageSessions {
     return this.store.sessions.set(sid, data, ttlSeconds, owner);
   }
 
-  /** Ends the session; with userId, also drops its entry from the user's index at once. */
-  end(sid: string, userId?: string): Promise<void> {
-    return this.store.sessions.destroy(sid, userId);
+  /**
+   * Ends the session; with userId (a signed-in session: a sign-out), also drops its entry from the
+   * user's index at once, and the user's apps hear `session.ended`.
+   */
+  async end(sid: string, userId?: string): Promise<void> {
+    await this.store.sessions.destroy(sid, userId);
+    if (userId !== undefined) this.identity?.emit("session.ended", userId);
   }
 }

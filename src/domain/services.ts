@@ -27,6 +27,8 @@ import { PageSessions } from "./page-sessions.js";
 import { AuditLog } from "./audit.js";
 import { Groups } from "./groups.js";
 import { Invitations } from "./invitations.js";
+import { EventEndpoints } from "./event-endpoints.js";
+import { IdentityEvents } from "./identity-events.js";
 
 export interface Services {
   accounts: Accounts;
@@ -64,6 +66,10 @@ export interface Services {
   groups: Groups;
   /** Sign-up invitations (SIGNUP=invite, domain/invitations.ts). */
   invitations: Invitations;
+  /** An app's webhook URL (and its secret) and back-channel logout URI (domain/event-endpoints.ts). */
+  eventEndpoints: EventEndpoints;
+  /** Identity events to the user's apps: sockets, webhooks, back-channel logout (domain/identity-events.ts). */
+  identityEvents: IdentityEvents;
 }
 
 /** What a caller may give beyond the settings (tests: key pairs made ahead of time). */
@@ -80,7 +86,13 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     // What failed and why; never the records.
     onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
   });
-  const accounts = new Accounts(store, passwords, audit);
+  const identityEvents = new IdentityEvents({
+    store,
+    secret: config.secret,
+    // What failed and why; never the event.
+    onError: (what, err) => log?.warn(err ? { cause: causeForLog(err) } : {}, what),
+  });
+  const accounts = new Accounts(store, passwords, audit, identityEvents);
   // Deleting an app revokes its CUSTOM TOKENs first (a token check does not look the app up).
   const apps = new Apps({
     store,
@@ -105,6 +117,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     codeTtl: config.codeTtl,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+    identity: identityEvents,
   });
   const passkeys = new Passkeys({
     store,
@@ -144,6 +157,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
       customTokens,
       securityMails,
       audit,
+      identity: identityEvents,
     }),
     apps,
     clientAuth,
@@ -175,7 +189,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     twoFactor,
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
-    pageSessions: new PageSessions(store),
+    pageSessions: new PageSessions(store, identityEvents),
     readiness: new Readiness(store),
     audit,
     groups: new Groups(store),
@@ -185,5 +199,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
       authUrl: config.authUrl,
       emailDomains: config.signupEmailDomains,
     }),
+    eventEndpoints: new EventEndpoints(store, config.secret),
+    identityEvents,
   };
 }

@@ -61,6 +61,7 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     audit: services.audit,
     groups: services.groups,
     invitations: services.invitations,
+    eventEndpoints: services.eventEndpoints,
   };
 }
 

@@ -100,6 +100,8 @@ export const FIELDS: Partial<Record<ErrorId, string>> = {
   "err.homepage": "homepage",
   "err.tooManyPostLogout": "post_logout_redirect_uri",
   "err.postLogoutProblem": "post_logout_redirect_uri",
+  "err.webhookUrlProblem": "webhook_url",
+  "err.backchannelLogoutProblem": "backchannel_logout_uri",
   "err.emailInvalid": "email",
   "err.invitationEmail": "email",
   "err.emailDomain": "email",

@@ -13,6 +13,7 @@ import type { CustomTokens } from "../domain/custom-tokens.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import type { RealtimeClients } from "../store/port.js";
+import type { IdentityEvents } from "../domain/identity-events.js";
 import { handshakeAuth } from "./auth.js";
 import { makeHandlers } from "./handlers.js";
 import { channelKey, SessionRegistry } from "./registry.js";
@@ -28,6 +29,8 @@ export interface RealtimeDeps {
   events: ChannelEvents;
   messages: ChannelMessages;
   challenges: Challenges;
+  /** Opens the identity events the feed brings (the user's id travels sealed). */
+  identity: IdentityEvents;
   clients: RealtimeClients;
   metrics: Metrics;
   /** The client address of a request, as the HTTP side computes it (TRUST_PROXY). */
@@ -84,6 +87,12 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   const verified = new VerifiedTokens(deps.tokens);
   const ready = clients.feed.subscribe(
     (m) => {
+      if (m.type === "identity") {
+        // Live only (docs/events.md): the sockets of the app on this node, now.
+        const event = deps.identity.openNotice(m.app, m.notice);
+        if (event) io.local.to(appRoom(m.app)).emit("identity", event);
+        return;
+      }
       if (m.type === "revoked") verified.revoked(m.tokenId);
       registry.onFeed(m);
     },

@@ -89,7 +89,7 @@ export class SessionRegistry {
         else except.push(s.id);
       }
       if (some) this.broadcastMessage(m.app, except, m.message);
-    } else {
+    } else if (m.type === "revoked") {
       // A revoked token: a Socket.IO disconnect, so the client does not retry with it.
       const now = Date.now();
       for (const [id, at] of this.recentlyRevoked) if (now - at > RECENT_MS) this.recentlyRevoked.delete(id);

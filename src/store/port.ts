@@ -17,6 +17,7 @@ import type { BackupPort } from "./ports/backup.js";
 import type { AuditStore } from "./ports/audit.js";
 import type { GroupStore } from "./ports/groups.js";
 import type { InvitationStore } from "./ports/invitations.js";
+import type { DeliveryStore, IdentityFeed } from "./ports/deliveries.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -31,6 +32,7 @@ export * from "./ports/backup.js";
 export * from "./ports/audit.js";
 export * from "./ports/groups.js";
 export * from "./ports/invitations.js";
+export * from "./ports/deliveries.js";
 
 export interface Store {
   /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
@@ -64,6 +66,10 @@ export interface Store {
   readonly backup: BackupPort;
   /** The audit log (domain/audit.ts writes it off the requests' path). */
   readonly audit: AuditStore;
+  /** Identity events' deliveries to apps' webhook and back-channel logout URLs (domain/deliveries.ts). */
+  readonly deliveries: DeliveryStore;
+  /** Identity events to every node's sockets of an app (the realtime feed). */
+  readonly identityFeed: IdentityFeed;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -1,7 +1,8 @@
 // The developers console (docs/http-api.md#developers): register apps, see client ids, rotate secrets, delete,
 // and each app's CUSTOM TOKENs.
-import type { AppRecord, CustomTokenRecord, UserRecord } from "../store/port.js";
+import type { AppRecord, CustomTokenRecord, DeliveryAttempt, UserRecord } from "../store/port.js";
 import { AppEditForm, type EditForm } from "./app-edit.js";
+import { AppEventsForm, type EventsForm } from "./app-events.js";
 import { homepageHost } from "./consent.js";
 import { CustomTokensSection, type ShownToken } from "./custom-tokens.js";
 import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
@@ -36,17 +37,26 @@ export function DevelopersPage(p: {
   editForm?: EditForm | undefined;
   /** What happened (an app was edited), in the page's language. */
   done?: string | undefined;
+  /** A webhook signing secret just made (shown this once, in its app's section). */
+  shownWebhookSecret?: { app: string; secret: string } | undefined;
+  /** One app's events form as it was sent, when it was refused (the error is about it). */
+  eventsForm?: EventsForm | undefined;
+  /** The app whose events form was just sent (shown open). */
+  eventsOpen?: string | undefined;
+  /** Each app's last delivery attempts by client_id (webhook and back-channel logout). */
+  deliveries?: Map<string, DeliveryAttempt[]> | undefined;
   /** Whether the registration form is offered (APP_REGISTRATION); absent: yes. */
   mayRegister?: boolean;
   /** SIGNUP_EMAIL_DOMAINS: registration waits for the account's address to be confirmed. */
   confirmEmailFirst?: boolean;
 }) {
   const { t } = p.ui;
-  const registerProblem = p.editForm ? undefined : p.error;
+  const elsewhere = p.editForm ?? p.eventsForm;
+  const registerProblem = elsewhere ? undefined : p.error;
   return (
     <Page ui={p.ui} title={t("dev.title")} user={p.user} csrf={p.csrf} current="developers">
       <p class="lead">{t("dev.lead", { service: p.ui.service.name })}</p>
-      <ErrorNote ui={p.ui} problem={p.error} fields={p.editForm ? [] : REGISTER_FIELDS} />
+      <ErrorNote ui={p.ui} problem={p.error} fields={elsewhere ? [] : REGISTER_FIELDS} />
       {p.done ? (
         <Notice>
           <p>{p.done}</p>
@@ -177,6 +187,22 @@ export function DevelopersPage(p: {
                   ))}
                 </ul>
               </dd>
+              {app.webhookUrl ? (
+                <>
+                  <dt>{t("dev.webhookUrl")}</dt>
+                  <dd>
+                    <code class="webhook-url">{app.webhookUrl}</code>
+                  </dd>
+                </>
+              ) : null}
+              {app.backchannelLogoutUri ? (
+                <>
+                  <dt>{t("dev.backchannelLogout")}</dt>
+                  <dd>
+                    <code class="backchannel-logout-uri">{app.backchannelLogoutUri}</code>
+                  </dd>
+                </>
+              ) : null}
               {app.postLogoutRedirectUris?.length ? (
                 <>
                   <dt>{t("dev.postLogout")}</dt>
@@ -223,6 +249,23 @@ export function DevelopersPage(p: {
               csrf={p.csrf}
               form={p.editForm?.clientId === app.clientId ? p.editForm : undefined}
               error={p.editForm?.clientId === app.clientId ? p.error : undefined}
+            />
+            {p.shownWebhookSecret?.app === app.clientId ? (
+              <Notice>
+                <p>{t("dev.webhookSecret")}</p>
+                <p>
+                  <code class="secret webhook-secret">{p.shownWebhookSecret.secret}</code>
+                </p>
+              </Notice>
+            ) : null}
+            <AppEventsForm
+              ui={p.ui}
+              app={app}
+              csrf={p.csrf}
+              form={p.eventsForm?.clientId === app.clientId ? p.eventsForm : undefined}
+              error={p.eventsForm?.clientId === app.clientId ? p.error : undefined}
+              open={p.eventsOpen === app.clientId}
+              deliveries={p.deliveries?.get(app.clientId)}
             />
             <CustomTokensSection
               ui={p.ui}

@@ -1,4 +1,5 @@
 // What the page handlers share: the domain objects, the settings, and small helpers.
+import type { EventEndpoints } from "../../domain/event-endpoints.js";
 import type { Invitations } from "../../domain/invitations.js";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Config } from "../../config.js";
@@ -44,6 +45,8 @@ export interface PagesDeps {
   groups: Groups;
   /** Sign-up invitations (SIGNUP=invite): /admin/invitations and the invited sign-up. */
   invitations: Invitations;
+  /** An app's webhook URL and back-channel logout URL, set on /developers. */
+  eventEndpoints: EventEndpoints;
 }
 
 /**

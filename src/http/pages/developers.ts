@@ -6,6 +6,7 @@ import type { UserRecord } from "../../store/port.js";
 import { mustConfirmEmailFirst } from "../../domain/email-address.js";
 import type { ShownToken } from "../../views/custom-tokens.js";
 import type { EditForm } from "../../views/app-edit.js";
+import type { EventsForm } from "../../views/app-events.js";
 import { DevelopersPage, type ShownSecret } from "../../views/developers.js";
 import { sendPage } from "./send-page.js";
 import { currentUser, field, page, signInUrl, type PagesDeps } from "./context.js";
@@ -32,6 +33,12 @@ export interface ConsoleExtras {
   editForm?: EditForm;
   /** What happened (an app was edited), in the page's language. */
   done?: string;
+  /** A webhook signing secret just made (shown this once, in its app's section). */
+  shownWebhookSecret?: { app: string; secret: string };
+  /** One app's events form as it was sent, when it was refused. */
+  eventsForm?: EventsForm;
+  /** The app whose events form was just sent (shown open). */
+  eventsOpen?: string;
 }
 
 /** Renders the console: the user's apps, each with its CUSTOM TOKENs (records, never values). */
@@ -47,6 +54,9 @@ export async function renderConsole(
   const tokens = new Map(
     await Promise.all(apps.map(async (a) => [a.clientId, await deps.customTokens.list(a.clientId)] as const)),
   );
+  const deliveries = new Map(
+    await Promise.all(apps.map(async (a) => [a.clientId, await deps.eventEndpoints.recent(a)] as const)),
+  );
   const ui = pageUi(req, deps.config);
   const { error, ...rest } = extra;
   sendPage(
@@ -57,6 +67,7 @@ export async function renderConsole(
       user,
       apps,
       tokens,
+      deliveries,
       csrf: await csrfToken(req),
       now: Date.now(),
       mayRegister: mayRegister(deps, user),

@@ -28,6 +28,7 @@ import { setLanguage } from "./lang.js";
 import { pageUi } from "./ui.js";
 import { createToken, revokeToken } from "./custom-tokens.js";
 import { editApp } from "./app-edit.js";
+import { setAppEvents } from "./app-events.js";
 import { createApp, deleteApp, developersPage, rotateSecret } from "./developers.js";
 import { getPicture } from "./pictures.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
@@ -147,6 +148,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/edit", { post: [csrfCheck, editApp(deps)] });
+  route(router, "/developers/:clientId/events", { post: [csrfCheck, setAppEvents(deps)] });
   route(router, "/developers/:clientId/delete", { post: [csrfCheck, deleteApp(deps)] });
   route(router, "/developers/:clientId/tokens", { post: [csrfCheck, createToken(deps)] });
   route(router, "/developers/:clientId/tokens/:tokenId/revoke", { post: [csrfCheck, revokeToken(deps)] });

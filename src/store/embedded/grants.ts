@@ -102,9 +102,10 @@ export class EmbeddedGrants implements GrantStore {
     }
   }
   async withdrawConsent(userId: string, clientId: string, markTtlSeconds: number) {
-    await this.engine.write(() => {
-      this.consentsT.remove([userId, clientId]);
+    return this.engine.write(() => {
+      const removed = this.consentsT.remove([userId, clientId]);
       this.revokeCodes(userId, clientId, markTtlSeconds);
+      return removed;
     });
   }
   saveCode(codeHash: string, code: CodeRecord, ttlSeconds: number, grantTtlSeconds: number) {

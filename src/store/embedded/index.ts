@@ -15,6 +15,7 @@ import { EmbeddedGrants } from "./grants.js";
 import { EmbeddedMeta } from "./meta.js";
 import { EmbeddedBackup } from "./backup.js";
 import { EmbeddedAudit } from "./audit.js";
+import { EmbeddedDeliveries, EmbeddedIdentityFeed } from "./deliveries.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
 import {
@@ -52,6 +53,8 @@ export class EmbeddedStore implements Store {
   readonly meta: EmbeddedMeta;
   readonly backup: EmbeddedBackup;
   readonly audit: EmbeddedAudit;
+  readonly deliveries: EmbeddedDeliveries;
+  readonly identityFeed: EmbeddedIdentityFeed;
 
   /**
    * Counters live in this process (docs/choices.md: attempt limits on the embedded store), their
@@ -87,6 +90,8 @@ export class EmbeddedStore implements Store {
     this.meta = new EmbeddedMeta(engine);
     this.backup = new EmbeddedBackup(engine);
     this.audit = new EmbeddedAudit(engine);
+    this.deliveries = new EmbeddedDeliveries(engine);
+    this.identityFeed = new EmbeddedIdentityFeed(this.bus);
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

@@ -1,4 +1,5 @@
 import { orderEventIds } from "../../event-ids.js";
+import type { IdentityNotice } from "./deliveries.js";
 
 // ---- Realtime: CUSTOM TOKEN records, the per-app event history, and the feed that tells every
 // node about new events and revocations.
@@ -105,7 +106,8 @@ export interface ChannelLog {
 export type FeedMessage =
   | { type: "event"; app: string; event: StoredEvent }
   | { type: "message"; app: string; message: ChannelMessage }
-  | { type: "revoked"; tokenId: string };
+  | { type: "revoked"; tokenId: string }
+  | { type: "identity"; app: string; notice: IdentityNotice };
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

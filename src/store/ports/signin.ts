@@ -1,5 +1,5 @@
-// ---- Sign-in (docs/http-api.md#sign-in-with-sigil, docs/http-api.md#pages): accounts, sessions,
-// apps and grants (consents, codes, access tokens).
+// ---- Sign-in (docs/http-api.md#sign-in-with-sigil, #pages): accounts, sessions, apps, grants (consents, codes, tokens).
+import type { AppEventEndpoints } from "./deliveries.js";
 
 export interface UserRecord {
   id: string;
@@ -168,7 +168,7 @@ export interface SessionStore {
   destroyForUser(userId: string, exceptSid?: string): Promise<number>;
 }
 
-export interface AppRecord {
+export interface AppRecord extends AppEventEndpoints {
   clientId: string;
   ownerId: string;
   name: string;
@@ -320,9 +320,9 @@ export interface GrantStore {
    * Withdraws the consent and revokes, at once and for every node, what was issued under it: each
    * code saved for this user and app (see saveCode) gets the same "revoked" mark as a replayed code
    * — an unredeemed one can no longer be taken, and the tokens issued from a redeemed one are
-   * refused. Idempotent; markTtlSeconds as for takeCode.
+   * refused. Idempotent: true for the one call that removed the consent; markTtlSeconds as for takeCode.
    */
-  withdrawConsent(userId: string, clientId: string, markTtlSeconds: number): Promise<void>;
+  withdrawConsent(userId: string, clientId: string, markTtlSeconds: number): Promise<boolean>;
 
   /**
    * Saves a code while the user's consent to code.clientId holds, and registers it with that

@@ -39,14 +39,16 @@ if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) en
 return 1`,
 );
 
-// Withdraws a consent and returns the codes registered with it (same keys as REGISTER_CODE;
+// Withdraws a consent and returns whether it removed it ("1"/"0"), then the codes registered with it (same keys as REGISTER_CODE;
 // ARGV client id, now). The set is kept until every code in it is revoked (a retry finds them).
 export const WITHDRAW = luaScript(
   2,
   `
-redis.call('SREM', KEYS[1], ARGV[1])
+local removed = redis.call('SREM', KEYS[1], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
-return redis.call('ZRANGE', KEYS[2], 0, -1)`,
+local codes = redis.call('ZRANGE', KEYS[2], 0, -1)
+table.insert(codes, 1, tostring(removed))
+return codes`,
 );
 
 // Revokes one code and its grant: KEYS[1] code, KEYS[2] its mark (same tag), ARGV[1] mark TTL for

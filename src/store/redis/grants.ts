@@ -57,10 +57,12 @@ export class RedisGrants implements GrantStore {
   }
   async withdrawConsent(userId: string, clientId: string, markTtlSeconds: number) {
     const index = this.keys.grantCodes(userId, clientId);
-    const codes = (await guarded(() =>
+    // The script's answer: whether it removed the consent ("1" or "0"), then the codes to revoke.
+    const [removed, ...codes] = (await guarded(() =>
       runScript(this.redis, WITHDRAW, this.keys.consents(userId), index, clientId, String(Date.now())),
     )) as string[];
     await this.revokeCodes(index, codes, markTtlSeconds);
+    return removed === "1";
   }
   /** Revokes the codes (and grants) of a consent's index, then drops them from it. */
   private async revokeCodes(index: string, codes: string[], markTtlSeconds: number) {

@@ -36,6 +36,7 @@ import { RedisSessions } from "./sessions.js";
 import { RedisEmail } from "./email.js";
 import { RedisMeta } from "./meta.js";
 import { RedisAudit } from "./audit.js";
+import { RedisDeliveries, RedisIdentityFeed } from "./deliveries.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -58,6 +59,8 @@ export class RedisStore implements Store {
   readonly meta: RedisMeta;
   readonly backup: RedisBackup;
   readonly audit: RedisAudit;
+  readonly deliveries: RedisDeliveries;
+  readonly identityFeed: RedisIdentityFeed;
 
   constructor(
     readonly redis: RedisClient,
@@ -92,6 +95,8 @@ export class RedisStore implements Store {
     this.meta = new RedisMeta(redis, this.keys);
     this.backup = new RedisBackup(redis, this.keys, prefix);
     this.audit = new RedisAudit(redis, this.keys);
+    this.deliveries = new RedisDeliveries(redis, this.keys);
+    this.identityFeed = new RedisIdentityFeed(redis, this.keys);
   }
 
   private readonly limiterKey: Buffer;

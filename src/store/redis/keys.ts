@@ -178,6 +178,12 @@ export function keyspace(prefix: string) {
     invitations: `${prefix}:{invitations}`,
     /** Hash: the keyed hash of an invitation's token → its id (same tag). */
     invitationTokens: `${prefix}:{invitations}:tokens`,
+    /** Hash: delivery id → JSON Delivery (webhooks, back-channel logout); one tag with its schedule. */
+    deliveries: `${prefix}:{deliveries}`,
+    /** Sorted set: delivery ids by when they are due (ms); a take leases by moving them on (same tag). */
+    deliveriesDue: `${prefix}:{deliveries}:due`,
+    /** List: an app's last delivery attempts (JSON DeliveryAttempt), newest first. */
+    deliveryLog: (app: string) => `${prefix}:dlog:{${app}}`,
   };
 }
 

@@ -376,6 +376,9 @@ function parseFeed(raw: string): FeedMessage | undefined {
     if (m.t === "m" && m.app && m.id && m.ch) {
       return { type: "message", app: m.app, message: { id: m.id, channel: m.ch, data: m.d ?? "null", at: m.at ?? "" } };
     }
+    if (m.t === "i" && m.app && m.ty && m.sub) {
+      return { type: "identity", app: m.app, notice: { type: m.ty, sub: m.sub, at: m.at ?? "" } };
+    }
     if (m.t === "e" && m.app && m.id) {
       return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
     }

@@ -4,6 +4,7 @@ import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
 import { demo } from "./demo.js";
+import { events } from "./events.js";
 import { pages } from "./pages.js";
 
-export const de: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo };
+export const de: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events };

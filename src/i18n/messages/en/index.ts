@@ -1,14 +1,15 @@
 // English: the reference catalog. Every other language is typed `Messages`, derived from this
 // one, so a key missing from a translation is a type error (test/i18n.test.ts checks the
 // placeholders too). `{name}` marks a value filled in when the page is rendered.
-// The catalog is kept in parts (pages.ts, mail-api.ts, audit.ts, invitations.ts, demo.ts) so that each file fits on a screen.
+// The catalog is kept in parts (pages.ts, mail-api.ts, audit.ts, invitations.ts, demo.ts, events.ts) so that each file fits on a screen.
 import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
 import { demo } from "./demo.js";
+import { events } from "./events.js";
 import { pages } from "./pages.js";
 
-export const en = { ...pages, ...mailApi, ...audit, ...invitations, ...demo } as const;
+export const en = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events } as const;
 
 /** Every key of the catalogs. */
 export type MessageKey = keyof typeof en;
@@ -18,6 +19,8 @@ export type Messages = Readonly<Record<MessageKey, string>>;
 export type PagesMessages = Readonly<Record<keyof typeof pages, string>>;
 /** A language's part 3 (invitations.ts). */
 export type InvitationsMessages = Readonly<Record<keyof typeof invitations, string>>;
+/** A language's part 5 (events.ts). */
+export type EventsMessages = Readonly<Record<keyof typeof events, string>>;
 /** A language's part 2 (mail-api.ts). */
 export type MailApiMessages = Readonly<Record<keyof typeof mailApi, string>>;
 /** A language's part 3 (audit.ts). */

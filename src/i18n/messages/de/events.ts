@@ -1,0 +1,33 @@
+// Deutsch, part 5 (identity events; see ../en/events.ts). Typed by the English part.
+import type { EventsMessages } from "../en/index.js";
+
+export const events: EventsMessages = {
+  "err.webhookUrlProblem": "Webhook-URL: {problem}",
+  "err.backchannelLogoutProblem": "Back-Channel-Logout-URL: {problem}",
+  "dev.events": "Identitätsereignisse",
+  "dev.eventsLead":
+    "Die App benachrichtigen, wenn einer ihrer Nutzer die Einwilligung widerruft, sich abmeldet, deaktiviert oder gelöscht wird.",
+  "dev.webhookUrl": "Webhook-URL",
+  "dev.webhookUrlHint":
+    "Optional: Die Ereignisse werden per POST hierher gesendet, signiert nach Standard Webhooks. Leer: keine.",
+  "dev.newWebhookSecret": "Neues Signaturgeheimnis erzeugen",
+  "dev.backchannelLogout": "Back-Channel-Logout-URL",
+  "dev.backchannelLogoutHint":
+    "Optional: OpenID-Connect-Back-Channel-Logout-Tokens werden hierher gesendet, wenn die Sitzung eines Nutzers endet.",
+  "dev.eventsSubmit": "Ereignis-Einstellungen speichern",
+  "dev.eventsSaved": "Die Ereignis-Einstellungen von {app} wurden gespeichert.",
+  "dev.webhookSecret": "Kopieren Sie das Signaturgeheimnis des Webhooks jetzt: Es wird nicht wieder angezeigt.",
+  "dev.deliveries": "Letzte Zustellungen",
+  "dev.noDeliveries": "Noch nichts gesendet.",
+  "dev.deliveryWhen": "Wann",
+  "dev.deliveryEvent": "Ereignis",
+  "dev.deliveryTo": "An",
+  "dev.deliveryAttempt": "Versuch",
+  "dev.deliveryAnswer": "Antwort",
+  "dev.deliveryOutcome": "Ergebnis",
+  "dev.outcomeDelivered": "zugestellt",
+  "dev.outcomeRetrying": "wird wiederholt",
+  "dev.outcomeFailed": "aufgegeben",
+  "dev.kindWebhook": "Webhook",
+  "dev.kindBackchannel": "Back-Channel-Logout",
+};
