@@ -78,12 +78,17 @@ describe("Rate limits: one table", () => {
       for (const m of readFileSync(f, "utf8").matchAll(/\.limiter\(([^)]*)\)/g))
         made.push(`${relative(ROOT, f)}: ${m[1]}`);
     }
+    // A row of LIMITS, or a row of SET_LIMITS with the settings' numbers (setLimitSpec).
+    const fixed = made.filter((m) => /: LIMITS\.\w+$/.test(m));
+    const set = made.filter((m) => /: setLimitSpec\(SET_LIMITS\.\w+, [\w.]+$/.test(m));
     expect(
-      made.filter((m) => !/: LIMITS\.\w+$/.test(m)),
+      made.filter((m) => !fixed.includes(m) && !set.includes(m)),
       "limiters made from numbers of their own",
     ).to.deep.equal([]);
     // Each row makes one limiter (a second would count apart from the first on the embedded store).
-    const rows = made.map((m) => m.replace(/^.*: LIMITS\./, ""));
+    const rows = fixed.map((m) => m.replace(/^.*: LIMITS\./, ""));
     expect(rows.toSorted(), "the rows limiters are made from").to.deep.equal(Object.keys(LIMITS).toSorted());
+    const setRows = set.map((m) => /SET_LIMITS\.(\w+)/.exec(m)![1]!);
+    expect(new Set(setRows).size, "each SET_LIMITS row makes one limiter at most").to.equal(setRows.length);
   });
 });

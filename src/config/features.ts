@@ -71,6 +71,12 @@ export const realtime = area("realtime", "range", {
   CHANNEL_RATE_LIMIT: wholeNumber("channelRateLimit", 1, 10000, 20, {
     meaning: "client → server events per second per socket (token bucket, burst of the same size)",
   }),
+  PUBLISH_RATE_LIMIT: wholeNumber("publishRateLimit", 1, 1000000, 200, {
+    meaning: "POST /realtime/publish requests (a batch is one) per app per PUBLISH_RATE_WINDOW, every node together",
+  }),
+  PUBLISH_RATE_WINDOW: wholeNumber("publishRateWindow", 1, 3600, 1, {
+    meaning: "seconds of the window PUBLISH_RATE_LIMIT counts in",
+  }),
 });
 
 /** An absolute http(s) URL of at most 2,000 characters, without user name or password. */

@@ -7,7 +7,7 @@ import type { AttemptLimiter, ChannelMessage, HistoryLimits, Store } from "../st
 import type { ClientAuth, ClientCredentials } from "./client-auth.js";
 import type { CustomTokens } from "./custom-tokens.js";
 import { channelName } from "./channel-names.js";
-import { LIMITS } from "./limits.js";
+import { SET_LIMITS, setLimitSpec } from "./limits.js";
 
 /** Most messages in one publish request. */
 export const MAX_BATCH = 100;
@@ -56,11 +56,11 @@ export class ChannelMessages {
       store: Store;
       clientAuth: ClientAuth;
       customTokens: CustomTokens;
-      config: Pick<Config, "historyMaxEvents" | "historyTtl">;
+      config: Config;
     },
   ) {
     this.limits = { maxEvents: deps.config.historyMaxEvents, ttlSeconds: deps.config.historyTtl };
-    this.rate = deps.store.limiter(LIMITS.publishPerApp);
+    this.rate = deps.store.limiter(setLimitSpec(SET_LIMITS.publishPerApp, deps.config));
   }
 
   /**

@@ -46,9 +46,12 @@ export const LIMITS = {
   confirmMailsPerUser: { name: "confirm-user", points: 5, windowSeconds: 3600 },
   /** Mails of any kind, per recipient address. */
   mailsPerRecipient: { name: "mail-to", points: 10, windowSeconds: 3600 },
-  /** POST /realtime/publish requests (a batch is one), per app, every node together. */
-  publishPerApp: { name: "publish-app", points: 200, windowSeconds: 1 },
 } as const satisfies Record<string, FixedLimit>;
+
+/** The spec of a store limiter whose numbers a setting sets (its name keys its counters, as a row of LIMITS). */
+export function setLimitSpec(limit: SetLimit, config: Config): FixedLimit {
+  return { name: limit.name, ...limit.of(config) };
+}
 
 /** The limits a setting sets. */
 export const SET_LIMITS = {
@@ -65,6 +68,13 @@ export const SET_LIMITS = {
     setting: "SOLVE_LIMIT_PER_KEY",
     windowSetting: "SOLVE_LIMIT_PER_KEY_WINDOW",
     of: (c: Config) => ({ points: c.solveLimits.perKey, windowSeconds: c.solveLimits.perKeyWindow }),
+  },
+  /** POST /realtime/publish requests (a batch is one), per app, every node together (a store limiter). */
+  publishPerApp: {
+    name: "publish-app",
+    setting: "PUBLISH_RATE_LIMIT",
+    windowSetting: "PUBLISH_RATE_WINDOW",
+    of: (c: Config) => ({ points: c.publishRateLimit, windowSeconds: c.publishRateWindow }),
   },
   /** Realtime client → server events, per socket (a token bucket whose burst is the same number). */
   channelEvents: {
