@@ -115,6 +115,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     retryBaseMs: config.deliveryRetryBase,
     retryForSeconds: config.deliveryRetryFor,
     pollMs: config.deliveryPoll,
+    allowPrivate: config.deliveryAllowPrivate,
     // What failed and why; never a delivery's contents.
     onError: (what, err) => logger.warn({ cause: causeForLog(err) }, what),
   });

@@ -112,6 +112,15 @@ describeBackends("Webhooks", (backend) => {
     expect(rows[3]![1]).to.contain("500");
   });
 
+  it("When the webhook URL is on loopback and DELIVERY_ALLOW_PRIVATE is not set, then nothing is sent there, and /developers says why", async () => {
+    await setup({ DELIVERY_ALLOW_PRIVATE: "false", DELIVERY_RETRY_FOR: "1" });
+    await consent();
+    expect((await withdraw()).status).to.equal(303);
+    const rows = await listedAtLeast(1);
+    expect(rows[0]![1]).to.contain("not public").and.contain("DELIVERY_ALLOW_PRIVATE");
+    expect(receiver.got, "nothing reached the receiver").to.deep.equal([]);
+  });
+
   it("When the receiver never answers 2xx, then the delivery is given up after DELIVERY_RETRY_FOR and nothing is left queued", async () => {
     await setup({ DELIVERY_RETRY_FOR: "1" });
     receiver.answers.push(...Array<number>(100).fill(503));

@@ -5,10 +5,14 @@
 // retried with exponential backoff and jitter until DELIVERY_RETRY_FOR after the event. Every
 // attempt's answer is kept in the app's list (the last 20), shown on /developers. Nothing here runs
 // on a request's path.
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { AppRecord, Delivery, DeliveryAttempt, Store } from "../store/port.js";
 import type { EventEndpoints } from "./event-endpoints.js";
 import type { IdentityEvents } from "./identity-events.js";
+import { isNotPublic, publicOnlyLookup } from "./public-address.js";
 
 /** Attempts kept per app (the list on /developers). */
 export const KEPT_ATTEMPTS = 20;
@@ -28,6 +32,8 @@ export interface DeliverySenderDeps {
   retryBaseMs: number;
   retryForSeconds: number;
   pollMs: number;
+  /** DELIVERY_ALLOW_PRIVATE: deliveries to loopback, private and other non-public addresses too. */
+  allowPrivate: boolean;
   /** The queue could not be read or written (what, and why; never a secret). */
   onError(what: string, err: unknown): void;
   now?: () => number;
@@ -110,7 +116,7 @@ export class DeliverySender {
     const started = this.now();
     const request = await this.request(app, d, opened);
     const answer = request
-      ? await post(url, request, this.deps.timeoutMs)
+      ? await post(url, request, this.deps.timeoutMs, this.deps.allowPrivate)
       : { error: "the webhook secret cannot be opened (SECRET changed): set the URL again" };
     const ok = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
     const attempts = d.attempts + 1;
@@ -163,23 +169,48 @@ export class DeliverySender {
 
 /**
  * POSTs and reads the status only: redirects are not followed (a 3xx is a failure), the whole
- * exchange up to the answer's headers has timeoutMs. The error is a short phrase, never the URL.
+ * exchange up to the answer's headers has timeoutMs. Unless allowPrivate, only to a public
+ * address (public-address.ts): a URL naming another, or a name resolving to one, is not
+ * connected to. The error is a short phrase, never the URL.
  */
-async function post(url: string, r: Request, timeoutMs: number): Promise<{ status?: number; error?: string }> {
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { ...r.headers, "user-agent": "Sigil" },
-      body: r.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+export function post(
+  url: string,
+  r: Request,
+  timeoutMs: number,
+  allowPrivate: boolean,
+): Promise<{ status?: number; error?: string }> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  if (!allowPrivate && isIP(host) !== 0 && isNotPublic(host)) return Promise.resolve({ error: NOT_PUBLIC });
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (answer: { status?: number; error?: string }) => {
+      if (settled) return;
+      settled = true;
+      resolve(answer);
+    };
+    const req = send(
+      target,
+      {
+        method: "POST",
+        headers: { ...r.headers, "user-agent": "Sigil", "content-length": String(Buffer.byteLength(r.body)) },
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      },
+      (res) => {
+        res.destroy(); // the status is all that is read
+        const status = res.statusCode ?? 0;
+        done(status >= 300 && status < 400 ? { status, error: "a redirect (not followed)" } : { status });
+      },
+    );
+    req.on("error", (err: Error & { code?: string }) => {
+      if (err.name === "AbortError" || err.name === "TimeoutError") done({ error: `no answer within ${timeoutMs} ms` });
+      else if (err.code === "ENOTPUBLIC") done({ error: NOT_PUBLIC });
+      else done({ error: err.code ? `connection failed (${err.code})` : "connection failed" });
     });
-    await res.body?.cancel().catch(() => {});
-    if (res.status >= 300 && res.status < 400) return { status: res.status, error: "a redirect (not followed)" };
-    return { status: res.status };
-  } catch (err) {
-    const e = err as { name?: string; cause?: { code?: string } };
-    if (e.name === "TimeoutError" || e.name === "AbortError") return { error: `no answer within ${timeoutMs} ms` };
-    return { error: e.cause?.code ? `connection failed (${e.cause.code})` : "connection failed" };
-  }
+    req.end(r.body);
+  });
 }
+
+const NOT_PUBLIC = "not sent: the address is not public (DELIVERY_ALLOW_PRIVATE=true allows it)";

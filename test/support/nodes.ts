@@ -107,6 +107,9 @@ export async function startNode(
     PASSWORD_HASH_COST: "10",
     // The in-process store unless a test names a DATA_DIR (support/backends.ts: the "lmdb" backend).
     DATA_DIR: ":memory:",
+    // The tests' webhook and back-channel receivers listen on loopback (test/webhooks.test.ts
+    // checks the default, which refuses them).
+    DELIVERY_ALLOW_PRIVATE: "true",
     // HOT_ROUTES=off npx mocha … runs a suite with every request through express.
     ...(process.env.HOT_ROUTES ? { HOT_ROUTES: process.env.HOT_ROUTES } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
