@@ -181,6 +181,8 @@ describeBackendsWholeSuite(
       // machine, so counting apart would admit 20 (10 on each node), counting together 10.
       const env = { PUBLISH_RATE_LIMIT: "10", PUBLISH_RATE_WINDOW: "60" };
       const [c, d] = await Promise.all([backend.startNode(env), backend.startNode(env)]);
+      // An app of its own: the other tests' publishes count in their app's window.
+      const { token } = await c.server.customTokens.create({ app: "other-app", publish: true });
       const send = (n: TestNode) =>
         http(n.url, "/realtime/publish", {
           method: "POST",
