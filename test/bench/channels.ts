@@ -87,20 +87,22 @@ async function latencyRun(ctx: BenchContext, side: Side): Promise<Measurement> {
     const sent = new Map<string, number>();
     const statuses: Record<number, number> = {};
     const inflight: Array<Promise<void>> = [];
+    let warmArrived = 0;
     let cpu0 = cpuOf(side.nodes.slice(0, 2));
     const start = performance.now();
     for (let i = 0; i < total; i++) {
       const wait = start + (i / rate) * 1000 - performance.now();
       if (wait > 0) await sleep(wait);
       if (i === warm) {
-        await swarm.arrivals(); // drops the warm-up's
+        // The warm-up's deliveries: counted (none may be lost), not timed.
+        for (const ts of (await swarm.arrivals()).values()) warmArrived += ts.length;
         cpu0 = cpuOf(side.nodes.slice(0, 2));
       }
       const k = `l${i}`;
       if (i >= warm) sent.set(k, now());
       inflight.push(
         publish(agent, side, 0, [{ channel, data: { k } }]).then((s) => {
-          if (i >= warm) statuses[s] = (statuses[s] ?? 0) + 1;
+          statuses[s] = (statuses[s] ?? 0) + 1; // the warm-up's too: every publish must be 200
         }),
       );
     }
@@ -111,18 +113,21 @@ async function latencyRun(ctx: BenchContext, side: Side): Promise<Measurement> {
       const got = await swarm.arrivals();
       let n = 0;
       for (const [k, ts] of got) {
-        const t0 = sent.get(k);
-        if (t0 === undefined) continue;
-        for (const t of ts) lat.push(t - t0);
         n += ts.length;
+        const t0 = sent.get(k);
+        if (t0 === undefined) {
+          warmArrived += ts.length; // a late one of the warm-up
+          continue;
+        }
+        for (const t of ts) lat.push(t - t0);
       }
       idle = n === 0 ? idle + 1 : 0;
       if (lat.length < expected) await sleep(1000);
     }
     const cpu = cpuSince(side.nodes.slice(0, 2), cpu0);
     lat.sort((a, b) => a - b);
-    const non2xx = sent.size - (statuses[200] ?? 0);
-    const lost = expected - lat.length;
+    const non2xx = total - (statuses[200] ?? 0);
+    const lost = expected - lat.length + (warm * c.connected - warmArrived);
     const m: Measurement = {
       ...empty(),
       rps: lat.length / settings.seconds,
@@ -203,8 +208,9 @@ async function throughputRun(ctx: BenchContext, side: Side, label: string): Prom
     };
     // Warm-up: a tenth of the burst, drained.
     const warm = Math.max(batch, Math.round(messages / 10));
-    await burst(warm, "w");
+    const warmStatuses = await burst(warm, "w");
     const c0 = (await drain(warm * connected)).delivered;
+    const warmLost = warm * connected - c0; // none may be lost (or doubled) in the warm-up either
     const cpu0 = cpuOf(side.nodes);
     const t0 = performance.now();
     const statuses = await burst(messages, "t");
@@ -214,8 +220,8 @@ async function throughputRun(ctx: BenchContext, side: Side, label: string): Prom
     const seconds = (at - t0) / 1000;
     const got = delivered - c0;
     const requests = Math.ceil(messages / batch);
-    const non2xx = requests - (statuses[200] ?? 0);
-    const lost = expected - delivered;
+    const non2xx = requests - (statuses[200] ?? 0) + Math.ceil(warm / batch) - (warmStatuses[200] ?? 0);
+    const lost = expected - delivered + warmLost;
     const m: Measurement = {
       ...empty(),
       rps: got / seconds,
