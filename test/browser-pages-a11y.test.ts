@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { axeViolations as violations } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium, servePage, type ServedPage } from "./support/browser.js";
+import { http } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
@@ -107,6 +108,33 @@ describeBackends(
             await page.click("#solve button[type=submit]");
             await page.waitForFunction(() => document.getElementById("result")!.textContent !== "");
             expect(await page.locator("#share").isVisible()).to.equal(true);
+          },
+        ],
+        [
+          "demo, connected, a channel subscribed with a message listed, a publish refused (a token without --publish)",
+          async () => {
+            const { customTokens } = node.server;
+            const { token } = await customTokens.create({ app: "test-app" });
+            const { token: publisher } = await customTokens.create({ app: "test-app", publish: true });
+            await page.goto(`${node.url}/demo`);
+            await page.fill("#token", token);
+            await page.click("#connect button[type=submit]");
+            await page.waitForFunction(() =>
+              document.getElementById("live-status")!.textContent!.startsWith("Connected"),
+            );
+            await page.click("#subscribe button[type=submit]");
+            await page.waitForFunction(() =>
+              document.getElementById("channel-status")!.textContent!.startsWith("Subscribed"),
+            );
+            const r = await http(node.url, "/realtime/publish", {
+              method: "POST",
+              headers: { "content-type": "application/json", authorization: `Bearer ${publisher}` },
+              body: JSON.stringify({ channel: "news", data: { text: "hello" } }),
+            });
+            expect(r.status).to.equal(200);
+            await page.waitForFunction(() => document.querySelectorAll("#channel-messages li").length === 1);
+            await page.click("#publish button[type=submit]");
+            await page.waitForFunction(() => document.getElementById("published")!.className === "error");
           },
         ],
         ["sign-in", () => page.goto(`${node.url}/signin`)],

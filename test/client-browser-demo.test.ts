@@ -1,12 +1,14 @@
 // The /demo page's live results, driven in headless Chromium as a visitor would: paste a CUSTOM
 // TOKEN, create a challenge in Japanese (it belongs to the token's app), read it back, solve it,
 // and watch every attempt arrive over the socket — across a server-side disconnect and a reload,
-// each once and in order — and be told when results may be missing.
+// each once and in order — and be told when results may be missing; and subscribe to a channel,
+// publish to it from the page and over HTTP, and see every message listed once, in order, across a
+// server-side disconnect.
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { pagePerTest } from "./support/browser.js";
-import { challengeApi } from "./support/http.js";
+import { challengeApi, http } from "./support/http.js";
 import type { TestNode } from "./support/nodes.js";
 
 const text = (page: Page, sel: string) => page.locator(sel).textContent();
@@ -28,6 +30,15 @@ const waitText = (page: Page, sel: string, re: RegExp) =>
   ] as const);
 const waitCount = (page: Page, n: number) =>
   page.waitForFunction((n) => document.querySelectorAll("#live-results li").length >= n, n);
+/** The channel's list as the visitor sees it: the text of each message, and their ids. */
+const channelMessages = (page: Page) =>
+  page
+    .locator("#channel-messages li")
+    .evaluateAll((lis) =>
+      lis.map((li) => ({ id: (li as HTMLElement).dataset.id!, text: li.querySelector("code")!.textContent! })),
+    );
+const waitMessages = (page: Page, n: number) =>
+  page.waitForFunction((n) => document.querySelectorAll("#channel-messages li").length >= n, n);
 
 describeBackends(
   "The /demo page: live results in a browser",
@@ -105,6 +116,63 @@ describeBackends(
       await waitText(page, "#live-status", /Some results may be missing/);
       expect(await page.locator("#live-status").getAttribute("class")).to.equal("error");
       expect(problems).to.deep.equal([]);
+    });
+
+    it("When a visitor subscribes to a channel and publishes from the page and over HTTP, then each message is listed once and in order, also those published while the server had dropped the socket; a token without --publish is told why", async () => {
+      // The token of beforeEach was made without --publish: the page shows the 403's reason.
+      await page.fill("#channel", "news");
+      await page.click("#subscribe button[type=submit]");
+      await waitText(page, "#channel-status", /^Subscribed to news: its messages appear below/);
+      await page.click("#publish button[type=submit]");
+      await waitText(page, "#published", /\(forbidden\)$/);
+      expect(await page.locator("#published").getAttribute("class")).to.equal("error");
+
+      const { token: publisher } = await node.server.customTokens.create({ app: "test-app", publish: true });
+      await page.fill("#token", publisher);
+      await page.click("#connect button[type=submit]");
+      await waitText(page, "#live-status", /^Connected to app test-app\./);
+      expect(await text(page, "#channel-status")).to.equal("Not subscribed.");
+      await page.fill("#channel", "room:1");
+      await page.click("#subscribe button[type=submit]");
+      await waitText(page, "#channel-status", /^Subscribed to room:1: /);
+      await page.click("#publish button[type=submit]"); // the page's example, JSON
+      await waitText(page, "#published", /^Published to room:1 as \d+-\d+\.$/);
+      await page.fill("#message", "<b>plain text</b>");
+      await page.click("#publish button[type=submit]");
+      await waitText(page, "#published", /^Published to room:1 as /);
+      const api = (data: unknown) =>
+        http(node.url, "/realtime/publish", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${publisher}` },
+          body: JSON.stringify({ channel: "room:1", data }),
+        });
+      expect((await api({ n: 3 })).status).to.equal(200);
+      expect((await api("a string")).status).to.equal(200);
+      await waitMessages(page, 4);
+
+      node.server.io.disconnectSockets(true);
+      await waitText(page, "#live-status", /^Connection lost/);
+      expect((await api({ n: 5 })).status).to.equal(200);
+      expect((await api({ n: 6 })).status).to.equal(200);
+      await waitText(page, "#channel-status", /^Resumed room:1: no message was missed\.$/);
+      await waitMessages(page, 6);
+      await page.waitForTimeout(300);
+      const list = await channelMessages(page);
+      expect(list.map((m) => m.text)).to.deep.equal([
+        '{"text":"こんにちは"}',
+        "<b>plain text</b>",
+        '{"n":3}',
+        "a string",
+        '{"n":5}',
+        '{"n":6}',
+      ]);
+      expect(new Set(list.map((m) => m.id)).size).to.equal(6);
+      expect(await page.locator("#channel-messages b").count()).to.equal(0);
+      expect(page.url()).to.equal(`${node.url}/demo`);
+      // The browser notes the refused publish; nothing else went wrong.
+      expect(problems).to.deep.equal([
+        "console: Failed to load resource: the server responded with a status of 403 (Forbidden)",
+      ]);
     });
 
     it("When the token is refused, then the page says so and forgets it", async () => {

@@ -3,19 +3,31 @@
 // homepage on consent; the stylesheet served cacheable under a strict Content-Security-Policy.
 import { expect } from "chai";
 import * as OTPAuth from "otpauth";
-import { LOCALES, type Locale } from "../src/i18n/index.js";
+import { CATALOGS, LOCALES, type Locale } from "../src/i18n/index.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { sigil as runSigil } from "./support/cli.js";
 import { http } from "./support/http.js";
 import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { TestRedis, requireRedis } from "./support/redis.js";
-import { englishLeft } from "./support/page-text.js";
+import { englishLeft, pageWords } from "./support/page-text.js";
 import { PageClient, authorize, csrfOf, registerApp, type TestApp } from "./support/pages.js";
 import { PASSKEY_ENV } from "./support/passkeys.js";
 
 const PASSWORD = "correct horse battery";
 const htmlLang = (html: string) => /^<!doctype html><html lang="([^"]+)"/.exec(html)?.[1];
 const stylesheetOf = (html: string) => /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
+
+/** The words /demo's script shows in its Channels card (demo.*). */
+const CHANNEL_WORDS = [
+  "notSubscribed",
+  "connectFirst",
+  "subscribeFirst",
+  "subscribing",
+  "subscribed",
+  "channelResumed",
+  "channelMayBeMissing",
+  "published",
+] as const;
 
 /** Registers an app with a homepage through the console; returns its credentials. */
 async function registerWithHomepage(dev: PageClient, homepage: string): Promise<TestApp> {
@@ -151,7 +163,16 @@ describeBackends(
         keep("unregistered redirect URL, shortened", (await user.get(`/authorize?${unregistered}`)).text);
         keep("landing page, signed in", (await user.get("/")).text);
         keep("landing page, signed out", (await new PageClient(base).get("/", { cookie: `lang=${lang}` })).text);
-        keep("demo", (await new PageClient(base).get("/demo", { cookie: `lang=${lang}` })).text);
+        const demo = (await new PageClient(base).get("/demo", { cookie: `lang=${lang}` })).text;
+        keep("demo", demo);
+        // Its Channels card, and the words its script shows there (a JSON block, which the check
+        // of the visible text below leaves out), in the language.
+        expect(pageWords(demo), `${lang} demo`).to.contain(CATALOGS[lang]["demo.channelsTitle"]);
+        const scriptWords = JSON.parse(
+          /<script type="application\/json" id="demo-text">([^<]*)<\/script>/.exec(demo)![1]!,
+        );
+        for (const w of CHANNEL_WORDS)
+          expect(scriptWords[w], `${lang} demo.${w}`).to.equal(CATALOGS[lang][`demo.${w}` as const]);
         keep("not found", (await user.post(`/developers/${id}/tokens/nope/revoke`, { _csrf: csrfOf(made.text) })).text);
         // Two-factor: its setup, a wrong first code, the recovery codes, /account with it on, a wrong
         // code to turn it off, and the second sign-in step with its refusal.

@@ -29,6 +29,14 @@ const SCRIPT_WORDS = [
   "verdictCorrect",
   "verdictWrong",
   "retryIn",
+  "notSubscribed",
+  "connectFirst",
+  "subscribeFirst",
+  "subscribing",
+  "subscribed",
+  "channelResumed",
+  "channelMayBeMissing",
+  "published",
 ] as const;
 
 /** JSON that cannot end the script element it sits in (`<` escaped). */
@@ -106,6 +114,30 @@ export function DemoPage(p: { ui: Ui }) {
         </form>
         <output id="live-status">{t("demo.notConnected")}</output>
         <ol id="live-results"></ol>
+      </Card>
+
+      <Card labelledBy="channels-title" class="demo">
+        <h2 id="channels-title">{t("demo.channelsTitle")}</h2>
+        <p>{rich("demo.channelsText", { command: <code>npx sigil tokens create --app CLIENT_ID --publish</code> })}</p>
+        <form id="subscribe" autoComplete="off">
+          <div class="field">
+            <label for="channel">{t("demo.channel")}</label>
+            <input id="channel" type="text" required maxLength={128} value="news" spellcheck={false} />
+          </div>
+          <button type="submit">{t("demo.subscribe")}</button>
+        </form>
+        <output id="channel-status">{t("demo.notSubscribed")}</output>
+        <ol id="channel-messages"></ol>
+        <form id="publish" autoComplete="off">
+          <div class="field">
+            <label for="message">{t("demo.message")}</label>
+            <textarea id="message" required rows={2}>
+              {'{"text": "こんにちは"}'}
+            </textarea>
+          </div>
+          <button type="submit">{t("demo.publish")}</button>
+        </form>
+        <output id="published"></output>
       </Card>
 
       <script type="application/json" id="demo-text" dangerouslySetInnerHTML={{ __html: inScript(words) }} />

@@ -11,7 +11,10 @@
 // processes), BENCH_SOCKET_CONCURRENCY (250 handshakes in flight per client process); recovery —
 // BENCH_SOLVE_RATE, BENCH_SOCKETS, BENCH_KILL_SECONDS (4 s of load around the SIGKILL), BENCH_KILL_CLIENTS (20); fanout —
 // BENCH_FANOUT_SOCKETS (1500, a third on each of three nodes; a comma-separated list measures each
-// size), BENCH_FANOUT_RATE (5 events/s); stores — BENCH_TOKEN_CODES (the LMDB, in-process and Redis
+// size), BENCH_FANOUT_RATE (5 events/s); channels — BENCH_CHANNELS_LATENCY_SUBSCRIBERS (10),
+// BENCH_CHANNELS_LATENCY_RATE (20 messages/s), BENCH_CHANNELS_SUBSCRIBERS (1000), BENCH_CHANNELS_MESSAGES
+// (500), BENCH_CHANNELS_BATCH (10), BENCH_CHANNELS_RATE (100 requests/s), BENCH_CHANNELS_MEMORY_SOCKETS
+// (10000), BENCH_CHANNELS_PER_SOCKET (10); stores — BENCH_TOKEN_CODES (the LMDB, in-process and Redis
 // stores side by side, then 100,000 accounts); search — BENCH_SEARCH_USERS (100,000 users); audit — BENCH_TOKEN_CODES. Not in the default run: idle (`npm run bench:idle`) —
 // BENCH_IDLE_SOCKETS (45000 over three nodes), BENCH_IDLE_PER_CLIENT (15000 sockets per client process).
 import { spawn, spawnSync } from "node:child_process";
@@ -31,6 +34,7 @@ import { ownedBench } from "./owned.js";
 import { storesBench } from "./stores.js";
 import { searchBench } from "./search.js";
 import { auditBench } from "./audit.js";
+import { channelsBench } from "./channels.js";
 import type { BenchSettings } from "./lib/load.js";
 import type { BenchModule } from "./lib/module.js";
 import { failure, formatMarkdown, formatTable, type Row } from "./lib/report.js";
@@ -44,6 +48,7 @@ const MODULES: BenchModule[] = [
   realtimeBench,
   recoveryBench,
   fanoutBench,
+  channelsBench,
   storesBench,
   searchBench,
   auditBench,

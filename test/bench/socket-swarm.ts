@@ -8,6 +8,9 @@
 // With `label: "…"` in "go", the sockets count every `challenge:result` they get under that label
 // (no times kept: cheap at 100,000 deliveries/s); {type:"count"} is answered with
 // {type:"counts", counts: {label: n}} (owned.ts checks that every solve reached every socket).
+// With `channels: [...]` in "go" (channels.ts), each socket subscribes to every channel once
+// connected and counts as connected when every `subscribe` has acked without an error; then the
+// `message` events are what `record` times (by `data.k`) and `label` counts.
 import { performance } from "node:perf_hooks";
 import { io, type Socket } from "socket.io-client";
 
@@ -19,17 +22,20 @@ interface Go {
   concurrency: number;
   record?: boolean;
   label?: string;
+  channels?: string[];
 }
 
 const counts: Record<string, number> = {};
 
 let arrivals = new Map<string, number[]>();
-const onResult = (e: { key: string }) => {
+const note = (key: string) => {
   const t = performance.timeOrigin + performance.now();
-  const list = arrivals.get(e.key);
+  const list = arrivals.get(key);
   if (list) list.push(t);
-  else arrivals.set(e.key, [t]);
+  else arrivals.set(key, [t]);
 };
+const onResult = (e: { key: string }) => note(e.key);
+const onMessage = (m: { data?: { k?: string } }) => note(String(m.data?.k));
 
 const sockets: Socket[] = [];
 const send = (m: object) => process.send!(m);
@@ -60,16 +66,32 @@ function burst(go: Go): void {
         ...(go.token ? { auth: { token: go.token } } : {}),
       });
       sockets.push(s);
-      if (go.record) s.on("challenge:result", onResult);
+      const event = go.channels ? "message" : "challenge:result";
+      if (go.record) s.on(event, go.channels ? onMessage : onResult);
       const label = go.label;
       if (label !== undefined) {
         counts[label] ??= 0;
-        s.on("challenge:result", () => counts[label]!++);
+        s.on(event, () => counts[label]!++);
       }
       s.once("connect", () => {
         times.push(performance.now() - t0);
-        connected++;
-        settle();
+        if (!go.channels) {
+          connected++;
+          return settle();
+        }
+        void Promise.all(
+          go.channels.map((channel) => s.timeout(60_000).emitWithAck("subscribe", { channel }) as Promise<object>),
+        ).then(
+          (acks) => {
+            if (acks.some((a) => "error" in a)) failed++;
+            else connected++;
+            settle();
+          },
+          () => {
+            failed++;
+            settle();
+          },
+        );
       });
       s.once("connect_error", () => {
         failed++;

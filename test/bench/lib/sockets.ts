@@ -109,6 +109,8 @@ export interface Swarm {
     concurrency: number,
     record?: boolean,
     label?: string,
+    /** Channels each socket subscribes to before it counts as connected (its `message` events are then what is recorded and counted). */
+    channels?: string[],
   ): Promise<{ connected: number; failed: number; times: number[] }>;
   /** Events received so far by the sockets of each label (connect's `label`), over every client process. */
   counts(): Promise<Record<string, number>>;
@@ -132,13 +134,22 @@ export async function startSwarm(n: number): Promise<Swarm> {
   await Promise.all(procs.map((p) => message(p, "up", 20_000)));
   return {
     procs,
-    async connect(url, token, count, concurrency, record = false, label) {
+    async connect(url, token, count, concurrency, record = false, label, channels) {
       const per = procs.map((_, i) => Math.floor(count / n) + (i < count % n ? 1 : 0));
       const done = await Promise.all(
         procs.map((p, i) => {
           // 2 minutes, and 20 ms a socket beyond that: a loaded machine connects slowly.
           const d = message<{ connected: number; failed: number; times: number[] }>(p, "done", 120_000 + 20 * per[i]!);
-          p.send({ type: "go", url, token, count: per[i], concurrency, record, ...(label ? { label } : {}) });
+          p.send({
+            type: "go",
+            url,
+            token,
+            count: per[i],
+            concurrency,
+            record,
+            ...(label ? { label } : {}),
+            ...(channels ? { channels } : {}),
+          });
           return d;
         }),
       );

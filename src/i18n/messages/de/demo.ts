@@ -38,4 +38,20 @@ export const demo: DemoMessages = {
   "demo.verdictCorrect": "richtig",
   "demo.verdictWrong": "falsch",
   "demo.retryIn": "erneut in {seconds} s",
+  "demo.channelsTitle": "4. Kanäle",
+  "demo.channelsText":
+    "Ist das Token aus Abschnitt 3 verbunden, abonnieren Sie einen Kanal seiner App: Seine Nachrichten erscheinen hier, sobald sie eintreffen, von jedem Gerät, und nach einer unterbrochenen Verbindung setzt die Seite dort fort, wo sie stehen geblieben ist. Veröffentlicht wird über POST /realtime/publish mit demselben Token, das mit {command} erstellt worden sein muss.",
+  "demo.channel": "Kanal",
+  "demo.subscribe": "Abonnieren",
+  "demo.notSubscribed": "Nicht abonniert.",
+  "demo.message": "Nachricht (JSON oder beliebiger Text)",
+  "demo.publish": "Veröffentlichen",
+  "demo.connectFirst": "Verbinden Sie sich zuerst mit einem CUSTOM TOKEN (Abschnitt 3).",
+  "demo.subscribeFirst": "Abonnieren Sie zuerst einen Kanal.",
+  "demo.subscribing": "{channel} wird abonniert…",
+  "demo.subscribed": "{channel} abonniert: Seine Nachrichten erscheinen unten, sobald sie eintreffen.",
+  "demo.channelResumed": "{channel} fortgesetzt: Keine Nachricht wurde verpasst.",
+  "demo.channelMayBeMissing":
+    "Es können Nachrichten von {channel} fehlen: Der Dienst hält seit der zuletzt gezeigten nicht mehr alle vor.",
+  "demo.published": "In {channel} veröffentlicht als {id}.",
 };

@@ -35,4 +35,20 @@ export const demo = {
   "demo.verdictCorrect": "correct",
   "demo.verdictWrong": "wrong",
   "demo.retryIn": "retry in {seconds} s",
+  "demo.channelsTitle": "4. Channels",
+  "demo.channelsText":
+    "With the token of section 3 connected, subscribe to a channel of its app: its messages are listed here as they arrive, from any device, and after a lost connection the page resumes where it stopped. Publishing goes through POST /realtime/publish with the same token, which must have been made with {command}.",
+  "demo.channel": "Channel",
+  "demo.subscribe": "Subscribe",
+  "demo.notSubscribed": "Not subscribed.",
+  "demo.message": "Message (JSON, or any text)",
+  "demo.publish": "Publish",
+  "demo.connectFirst": "Connect with a CUSTOM TOKEN first (section 3).",
+  "demo.subscribeFirst": "Subscribe to a channel first.",
+  "demo.subscribing": "Subscribing to {channel}…",
+  "demo.subscribed": "Subscribed to {channel}: its messages appear below as they arrive.",
+  "demo.channelResumed": "Resumed {channel}: no message was missed.",
+  "demo.channelMayBeMissing":
+    "Some messages of {channel} may be missing: the service no longer holds all of them since the last one shown.",
+  "demo.published": "Published to {channel} as {id}.",
 } as const;

@@ -38,4 +38,20 @@ export const demo: DemoMessages = {
   "demo.verdictCorrect": "correcto",
   "demo.verdictWrong": "incorrecto",
   "demo.retryIn": "reintentar en {seconds} s",
+  "demo.channelsTitle": "4. Canales",
+  "demo.channelsText":
+    "Con el token de la sección 3 conectado, suscríbete a un canal de su aplicación: sus mensajes aparecen aquí en cuanto llegan, desde cualquier dispositivo, y tras perder la conexión la página continúa donde se quedó. Para publicar se usa POST /realtime/publish con el mismo token, que debe haberse creado con {command}.",
+  "demo.channel": "Canal",
+  "demo.subscribe": "Suscribirse",
+  "demo.notSubscribed": "Sin suscripción.",
+  "demo.message": "Mensaje (JSON o cualquier texto)",
+  "demo.publish": "Publicar",
+  "demo.connectFirst": "Conéctate primero con un CUSTOM TOKEN (sección 3).",
+  "demo.subscribeFirst": "Suscríbete primero a un canal.",
+  "demo.subscribing": "Suscribiéndose a {channel}…",
+  "demo.subscribed": "Suscrito a {channel}: sus mensajes aparecen abajo en cuanto llegan.",
+  "demo.channelResumed": "{channel} reanudado: no se perdió ningún mensaje.",
+  "demo.channelMayBeMissing":
+    "Puede que falten mensajes de {channel}: el servicio ya no los guarda todos desde el último mostrado.",
+  "demo.published": "Publicado en {channel} como {id}.",
 };

@@ -39,4 +39,20 @@ export const demo: DemoMessages = {
   "demo.verdictCorrect": "correct",
   "demo.verdictWrong": "faux",
   "demo.retryIn": "réessayer dans {seconds} s",
+  "demo.channelsTitle": "4. Canaux",
+  "demo.channelsText":
+    "Avec le jeton de la section 3 connecté, abonnez-vous à un canal de son application : ses messages s’affichent ici dès qu’ils arrivent, de n’importe quel appareil, et après une connexion perdue la page reprend là où elle s’était arrêtée. La publication passe par POST /realtime/publish avec le même jeton, qui doit avoir été créé avec {command}.",
+  "demo.channel": "Canal",
+  "demo.subscribe": "S’abonner",
+  "demo.notSubscribed": "Pas d’abonnement.",
+  "demo.message": "Message (JSON, ou n’importe quel texte)",
+  "demo.publish": "Publier",
+  "demo.connectFirst": "Connectez-vous d’abord avec un CUSTOM TOKEN (section 3).",
+  "demo.subscribeFirst": "Abonnez-vous d’abord à un canal.",
+  "demo.subscribing": "Abonnement à {channel}…",
+  "demo.subscribed": "Abonné à {channel} : ses messages apparaissent ci-dessous dès qu’ils arrivent.",
+  "demo.channelResumed": "{channel} repris : aucun message n’a été manqué.",
+  "demo.channelMayBeMissing":
+    "Des messages de {channel} peuvent manquer : le service ne les conserve plus tous depuis le dernier affiché.",
+  "demo.published": "Publié sur {channel} sous l’identifiant {id}.",
 };

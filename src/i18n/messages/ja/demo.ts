@@ -38,4 +38,20 @@ export const demo: DemoMessages = {
   "demo.verdictCorrect": "正解",
   "demo.verdictWrong": "不正解",
   "demo.retryIn": "{seconds} 秒後に再試行",
+  "demo.channelsTitle": "4. チャンネル",
+  "demo.channelsText":
+    "セクション 3 のトークンで接続したまま、そのアプリのチャンネルを購読します。メッセージはどの端末から送られても届いた順にここに表示され、接続が切れても途切れた所から再開します。公開は同じトークンで POST /realtime/publish を使います。そのトークンは {command} で作成したものでなければなりません。",
+  "demo.channel": "チャンネル",
+  "demo.subscribe": "購読する",
+  "demo.notSubscribed": "購読していません。",
+  "demo.message": "メッセージ（JSON または任意のテキスト）",
+  "demo.publish": "公開する",
+  "demo.connectFirst": "先に CUSTOM TOKEN で接続してください（セクション 3）。",
+  "demo.subscribeFirst": "先にチャンネルを購読してください。",
+  "demo.subscribing": "{channel} を購読しています…",
+  "demo.subscribed": "{channel} を購読しました。メッセージは届き次第、下に表示されます。",
+  "demo.channelResumed": "{channel} を再開しました。見逃したメッセージはありません。",
+  "demo.channelMayBeMissing":
+    "{channel} のメッセージが欠けている可能性があります。最後に表示したもの以降、サービスがすべてを保持していません。",
+  "demo.published": "{channel} に {id} として公開しました。",
 };
