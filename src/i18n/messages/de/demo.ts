@@ -41,7 +41,7 @@ export const demo: DemoMessages = {
   "demo.channelsTitle": "4. Kanäle",
   "demo.channelsText":
     "Ist das Token aus Abschnitt 3 verbunden, abonnieren Sie einen Kanal seiner App: Seine Nachrichten erscheinen hier, sobald sie eintreffen, von jedem Gerät, und nach einer unterbrochenen Verbindung setzt die Seite dort fort, wo sie stehen geblieben ist. Veröffentlicht wird über POST /realtime/publish mit demselben Token, das mit {command} erstellt worden sein muss.",
-  "demo.channel": "Kanal",
+  "demo.channel": "Kanalname",
   "demo.subscribe": "Abonnieren",
   "demo.notSubscribed": "Nicht abonniert.",
   "demo.message": "Nachricht (JSON oder beliebiger Text)",

@@ -38,7 +38,7 @@ export const demo = {
   "demo.channelsTitle": "4. Channels",
   "demo.channelsText":
     "With the token of section 3 connected, subscribe to a channel of its app: its messages are listed here as they arrive, from any device, and after a lost connection the page resumes where it stopped. Publishing goes through POST /realtime/publish with the same token, which must have been made with {command}.",
-  "demo.channel": "Channel",
+  "demo.channel": "Channel name",
   "demo.subscribe": "Subscribe",
   "demo.notSubscribed": "Not subscribed.",
   "demo.message": "Message (JSON, or any text)",

@@ -41,7 +41,7 @@ export const demo: DemoMessages = {
   "demo.channelsTitle": "4. Canales",
   "demo.channelsText":
     "Con el token de la sección 3 conectado, suscríbete a un canal de su aplicación: sus mensajes aparecen aquí en cuanto llegan, desde cualquier dispositivo, y tras perder la conexión la página continúa donde se quedó. Para publicar se usa POST /realtime/publish con el mismo token, que debe haberse creado con {command}.",
-  "demo.channel": "Canal",
+  "demo.channel": "Nombre del canal",
   "demo.subscribe": "Suscribirse",
   "demo.notSubscribed": "Sin suscripción.",
   "demo.message": "Mensaje (JSON o cualquier texto)",

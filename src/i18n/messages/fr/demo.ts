@@ -42,7 +42,7 @@ export const demo: DemoMessages = {
   "demo.channelsTitle": "4. Canaux",
   "demo.channelsText":
     "Avec le jeton de la section 3 connecté, abonnez-vous à un canal de son application : ses messages s’affichent ici dès qu’ils arrivent, de n’importe quel appareil, et après une connexion perdue la page reprend là où elle s’était arrêtée. La publication passe par POST /realtime/publish avec le même jeton, qui doit avoir été créé avec {command}.",
-  "demo.channel": "Canal",
+  "demo.channel": "Nom du canal",
   "demo.subscribe": "S’abonner",
   "demo.notSubscribed": "Pas d’abonnement.",
   "demo.message": "Message (JSON, ou n’importe quel texte)",

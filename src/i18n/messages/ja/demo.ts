@@ -41,7 +41,7 @@ export const demo: DemoMessages = {
   "demo.channelsTitle": "4. チャンネル",
   "demo.channelsText":
     "セクション 3 のトークンで接続したまま、そのアプリのチャンネルを購読します。メッセージはどの端末から送られても届いた順にここに表示され、接続が切れても途切れた所から再開します。公開は同じトークンで POST /realtime/publish を使います。そのトークンは {command} で作成したものでなければなりません。",
-  "demo.channel": "チャンネル",
+  "demo.channel": "チャンネル名",
   "demo.subscribe": "購読する",
   "demo.notSubscribed": "購読していません。",
   "demo.message": "メッセージ（JSON または任意のテキスト）",
