@@ -7,8 +7,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnNode } from "./support/processes.js";
 import { challengeApi, http } from "./support/http.js";
+import { waitFor } from "./support/wait.js";
 
 /** The wildcard addresses the kernel has a listening TCP socket on at `port` (Linux /proc/net). */
+/**
+ * The node's start-up line, once it has reached this process: the node answers HTTP as soon as it
+ * listens, and its line may still be in the pipe then (the log is written asynchronously).
+ */
+function startLine(node: { output(): string }): Promise<string> {
+  return waitFor(
+    "the start-up line",
+    () =>
+      node
+        .output()
+        .split("\n")
+        .find((l) => l.includes('"msg":"sigil is listening')),
+    { seen: () => node.output() },
+  );
+}
+
 function wildcardsListening(port: number): string[] {
   const found: string[] = [];
   for (const [file, wildcard] of [
@@ -31,11 +48,7 @@ describe("The process", function () {
   it("When it starts without HOST, then its start-up line names the address it listens on (every interface) and the address it serves", async () => {
     const node = await spawnNode();
     try {
-      const line = node
-        .output()
-        .split("\n")
-        .find((l) => l.includes('"msg":"sigil is listening'));
-      expect(line, node.output()).to.be.a("string");
+      const line = await startLine(node);
       const { msg, address, url } = JSON.parse(line!) as { msg: string; address: string; url: string };
       const bound = wildcardsListening(node.port);
       expect(bound, "the kernel's listening sockets on the port").to.have.length(1);
@@ -55,17 +68,14 @@ describe("The process", function () {
       const api = challengeApi(node.url);
       const key = await api.createKey("first run?", "yes");
       expect((await api.solve(key, "yes")).json).to.deep.equal({ correct: true });
+      // The data folder (support/processes.ts gives each child a fresh DATA_DIR; alone, ./data).
+      const started = await startLine(node);
       const warnings = node
         .output()
         .split("\n")
         .filter((l) => l.includes('"level":"warn"'));
-      // The data folder (support/processes.ts gives each child a fresh DATA_DIR; alone, ./data).
-      const started = node
-        .output()
-        .split("\n")
-        .find((l) => l.includes('"msg":"sigil is listening'));
-      const { dataDir } = JSON.parse(started!) as { dataDir: string };
-      expect(JSON.parse(started!)).to.include({ store: "embedded" });
+      const { dataDir } = JSON.parse(started) as { dataDir: string };
+      expect(JSON.parse(started)).to.include({ store: "embedded" });
       expect(dataDir).to.match(/^\//);
       expect(warnings.map((l) => (JSON.parse(l) as { msg: string }).msg)).to.deep.equal([
         `SECRET is not set: using the one kept with the data (${dataDir}/secret); back it up with the data, and set SECRET to run more than this one node`,
