@@ -12,32 +12,8 @@ import { Card, Page, type Ui } from "./layout.js";
 /** The CSP source of the page's one inline script. */
 export const DEMO_SCRIPT_SOURCE = `'sha256-${createHash("sha256").update(DEMO_SCRIPT).digest("base64")}'`;
 
-/** The words the script shows, by the name it uses (T.connecting, …). */
-const SCRIPT_WORDS = [
-  "connecting",
-  "connected",
-  "resumed",
-  "mayBeMissing",
-  "appearBelow",
-  "lost",
-  "disconnected",
-  "keyIs",
-  "owned",
-  "anonymous",
-  "correct",
-  "notCorrect",
-  "verdictCorrect",
-  "verdictWrong",
-  "retryIn",
-  "notSubscribed",
-  "connectFirst",
-  "subscribeFirst",
-  "subscribing",
-  "subscribed",
-  "channelResumed",
-  "channelMayBeMissing",
-  "published",
-] as const;
+/** The words the script shows, by the name it uses (T.connecting, …): read from its source, so the two cannot drift. */
+const SCRIPT_WORDS = [...new Set([...DEMO_SCRIPT.matchAll(/\bT\.(\w+)/g)].map((m) => m[1]!))];
 
 /** JSON that cannot end the script element it sits in (`<` escaped). */
 const inScript = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
