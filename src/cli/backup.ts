@@ -12,6 +12,7 @@ import {
   writeBackup,
 } from "../store/backup-file.js";
 import { restoreItems } from "../store/backup.js";
+import { holdsNothing } from "../store/port.js";
 import { CURRENT_DATA_VERSION } from "../store/migrations.js";
 
 export const backup: CliCommand = {
@@ -86,7 +87,7 @@ export const restore: CliCommand = {
     let counts;
     try {
       const holdings = await store.backup.holdings();
-      if (Object.values(holdings).some((n) => n > 0)) {
+      if (!holdsNothing(holdings)) {
         if (values.force !== true)
           throw new UsageError(
             `the store is not empty (${describe({ ...holdings })}): restore --force replaces everything in it`,

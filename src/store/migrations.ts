@@ -12,7 +12,7 @@
 // step that did not finish. A store of a newer version is refused, naming both versions.
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
-import type { Store } from "./port.js";
+import { holdsNothing, type Store } from "./port.js";
 import { StoreRefusedError } from "./refused.js";
 
 /** The data version this code reads and writes. */
@@ -132,7 +132,8 @@ export async function migrateStore(store: Store, logger: Logger, opts: MigrateOp
 
   const found = await readVersion(store);
   let version =
-    found ?? (await meta.stampDataVersion((await holdsNothing(store)) ? current : UNVERSIONED_DATA_VERSION));
+    found ??
+    (await meta.stampDataVersion(holdsNothing(await store.backup.holdings()) ? current : UNVERSIONED_DATA_VERSION));
   checkNotNewer(version, current);
   if (version === current) return { found, version, ran: 0 };
   stepsFrom(version, current, migrations); // no path: refuse before taking the lock
@@ -193,12 +194,6 @@ export async function migrateStore(store: Store, logger: Logger, opts: MigrateOp
     clearInterval(renew);
     await meta.releaseMigrationLock(token).catch(() => {}); // unreleased, it lapses after lockTtlMs
   }
-}
-
-/** Whether the store holds no record at all (a new store): reads at most one. */
-async function holdsNothing(store: Store): Promise<boolean> {
-  for await (const _ of store.backup.items()) return false;
-  return true;
 }
 
 async function readVersion(store: Store): Promise<number | null> {

@@ -94,6 +94,9 @@ export interface Holdings {
   groups: number;
 }
 
+/** Whether a store holds nothing (restore's "empty", a new store's first start). */
+export const holdsNothing = (h: Holdings): boolean => Object.values(h).every((n) => n === 0);
+
 export interface BackupPort {
   /**
    * Every item a restore needs, in BACKUP_KINDS order. The embedded store reads them in one
