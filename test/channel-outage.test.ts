@@ -3,8 +3,8 @@
 import { expect } from "chai";
 import { Redis } from "ioredis";
 import { compareEventIds } from "../src/store/port.js";
-import { call, readyClient, refusal } from "./support/channel.js";
-import { challengeApi, http } from "./support/http.js";
+import { call, readyClient, refusal, publishWith } from "./support/channel.js";
+import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 import { waitFor } from "./support/wait.js";
@@ -85,11 +85,7 @@ describe("Realtime channel through Redis trouble", function () {
     nodes.push(a!, b!);
     const { token } = await a!.server.customTokens.create({ app: "test-app", publish: true });
     const publish = async (data: number) => {
-      const r = await http(b!.url, "/realtime/publish", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ channel: "news", data }),
-      });
+      const r = await publishWith(b!.url, token, { channel: "news", data });
       expect(r.status, r.text).to.equal(200);
     };
     const cl = await readyClient(a!.url, { token });

@@ -8,8 +8,7 @@ import { createServices } from "../src/domain/services.js";
 import type { CliContext } from "../src/cli/common.js";
 import { describeBackends } from "./support/backends.js";
 import { sigil as sigilIn, sigilProcess } from "./support/cli.js";
-import { readyClient, refusal } from "./support/channel.js";
-import { http } from "./support/http.js";
+import { readyClient, refusal, publishWith } from "./support/channel.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 import { withTestApps, type TestNode } from "./support/nodes.js";
 
@@ -86,12 +85,7 @@ describeBackends(
       const out = JSON.parse(made.out) as { token: string; publish: boolean; channels: string[] };
       expect(out).to.include({ publish: true });
       expect(out.channels).to.deep.equal(["news", "user:1"]);
-      const send = (channel: string) =>
-        http(node.url, "/realtime/publish", {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${out.token}` },
-          body: JSON.stringify({ channel, data: 1 }),
-        });
+      const send = (channel: string) => publishWith(node.url, out.token, { channel, data: 1 });
       expect((await send("news")).status).to.equal(200);
       expect((await send("other")).json.error).to.equal("forbidden");
       const plain = await run(create, { app: "test-app" });

@@ -8,7 +8,8 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { pagePerTest } from "./support/browser.js";
-import { challengeApi, http } from "./support/http.js";
+import { challengeApi } from "./support/http.js";
+import { publishWith } from "./support/channel.js";
 import type { TestNode } from "./support/nodes.js";
 
 const text = (page: Page, sel: string) => page.locator(sel).textContent();
@@ -140,12 +141,7 @@ describeBackends(
       await page.fill("#message", "<b>plain text</b>");
       await page.click("#publish button[type=submit]");
       await waitText(page, "#published", /^Published to room:1 as /);
-      const api = (data: unknown) =>
-        http(node.url, "/realtime/publish", {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${publisher}` },
-          body: JSON.stringify({ channel: "room:1", data }),
-        });
+      const api = (data: unknown) => publishWith(node.url, publisher, { channel: "room:1", data });
       expect((await api({ n: 3 })).status).to.equal(200);
       expect((await api("a string")).status).to.equal(200);
       await waitMessages(page, 4);

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { createClient, type MessageEvent, type RealtimeConnection, type SigilClient } from "../client/src/index.js";
 import { describeBackendsWholeSuite, oneBackend } from "./support/backends.js";
 import { record } from "./support/client-realtime.js";
-import { http } from "./support/http.js";
+import { publishWith } from "./support/channel.js";
 import type { TestNode } from "./support/nodes.js";
 
 const APP = "test-app";
@@ -32,11 +32,7 @@ describeBackendsWholeSuite(
       return conn;
     };
     const publish = async (body: unknown): Promise<string[]> => {
-      const r = await http(node.url, "/realtime/publish", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-      });
+      const r = await publishWith(node.url, token, body);
       expect(r.status, r.text).to.equal(200);
       return r.json.ids as string[];
     };

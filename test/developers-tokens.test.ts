@@ -2,8 +2,7 @@
 // created and shown once, listed without values, revoked (live sockets drop), expiring, owner only.
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { readyClient, refusal } from "./support/channel.js";
-import { http } from "./support/http.js";
+import { readyClient, refusal, publishWith } from "./support/channel.js";
 import { PageClient, csrfOf, decodeHtml, registerApp, type TestApp } from "./support/pages.js";
 import type { TestNode } from "./support/nodes.js";
 import { redisDump } from "./support/redis.js";
@@ -67,12 +66,7 @@ describeBackends("CUSTOM TOKENs on /developers", (backend) => {
   it("When the owner creates a token that may publish, limited to two channels, then it publishes there only; one made without may not publish", async () => {
     const { r, token } = await create({ name: "backend", publish: "1", channels: " news\nuser:1  " });
     expect(r.status).to.equal(201);
-    const send = (t: string, channel: string) =>
-      http(base, "/realtime/publish", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${t}` },
-        body: JSON.stringify({ channel, data: 1 }),
-      });
+    const send = (t: string, channel: string) => publishWith(base, t, { channel, data: 1 });
     expect((await send(token!, "user:1")).status).to.equal(200);
     expect((await send(token!, "other")).json.error).to.equal("forbidden");
     const plain = (await create({ name: "reader" })).token!;

@@ -5,19 +5,14 @@
 import { expect } from "chai";
 import type { ErrorObject, MessageEvent } from "../src/protocol.js";
 import { describeBackendsWholeSuite, oneBackend } from "./support/backends.js";
-import { call, readyClient, type ChannelClient } from "./support/channel.js";
-import { http } from "./support/http.js";
+import { call, readyClient, type ChannelClient, publishWith } from "./support/channel.js";
 import type { TestNode } from "./support/nodes.js";
 
 const APP = "test-app";
 
 /** Publishes over HTTP with a CUSTOM TOKEN made with --publish; the ids. */
 async function publish(node: TestNode, token: string, body: unknown): Promise<string[]> {
-  const r = await http(node.url, "/realtime/publish", {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
+  const r = await publishWith(node.url, token, body);
   expect(r.status, r.text).to.equal(200);
   return r.json.ids as string[];
 }
@@ -183,12 +178,7 @@ describeBackendsWholeSuite(
       const [c, d] = await Promise.all([backend.startNode(env), backend.startNode(env)]);
       // An app of its own: the other tests' publishes count in their app's window.
       const { token } = await c.server.customTokens.create({ app: "other-app", publish: true });
-      const send = (n: TestNode) =>
-        http(n.url, "/realtime/publish", {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-          body: JSON.stringify({ channel: "fast", data: 1 }),
-        });
+      const send = (n: TestNode) => publishWith(n.url, token, { channel: "fast", data: 1 });
       const rs = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 ? c : d)));
       expect(rs.map((r) => r.status).filter((st) => st !== 200 && st !== 429)).to.deep.equal([]);
       expect(rs.filter((r) => r.status === 200)).to.have.length(10);

@@ -10,7 +10,8 @@ import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { grant } from "./support/grants.js";
-import { challengeApi, http } from "./support/http.js";
+import { challengeApi } from "./support/http.js";
+import { publishWith } from "./support/channel.js";
 import { PageClient, registerApp, userInfo, type TestApp } from "./support/pages.js";
 import type { TestRedis } from "./support/redis.js";
 
@@ -75,12 +76,7 @@ describeBackends(
 
     it("a publish to an app's channels reads no range of their histories: one XADD per message, in one script per request", async () => {
       const { token } = await node.server.customTokens.create({ app: "test-app", publish: true });
-      const publish = (body: unknown) =>
-        http(node.url, "/realtime/publish", {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-          body: JSON.stringify(body),
-        });
+      const publish = (body: unknown) => publishWith(node.url, token, body);
       const batch = Array.from({ length: 10 }, (_, i) => ({ channel: i % 2 ? "a" : "b:c", data: i }));
       expect((await publish(batch)).status).to.equal(200); // loads the script, makes the streams
       backend.redis!.cli("CONFIG", "RESETSTAT");

@@ -8,6 +8,7 @@ import type {
   ReadyEvent,
   ServerToClientEvents,
 } from "../../src/protocol.js";
+import { http, type TestResponse } from "./http.js";
 import { waitFor } from "./wait.js";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -184,3 +185,12 @@ export function call<T = unknown>(c: ChannelClient, event: string, ...args: unkn
 }
 
 export { sleep } from "./wait.js";
+
+/** POST /realtime/publish as the app, with a CUSTOM TOKEN made with --publish: the answer, as it came. */
+export function publishWith(url: string, token: string, body: unknown): Promise<TestResponse> {
+  return http(url, "/realtime/publish", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+}
