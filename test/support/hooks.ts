@@ -6,10 +6,13 @@ import { appendFileSync } from "node:fs";
 import { closeSharedChromium } from "./browser.js";
 import { closeChannelClients } from "./channel.js";
 
-// TEST_TIMES=<file>: one line per test file, "<ms>\t<file>" (its wall time in its worker, hooks
-// included), to find the slow files (docs/testing.md).
+// TEST_TIMES=<file>: one line per test file, "<ms>\t<file>\t<started>\t<cpu ms>\t<pid>" (its wall
+// time in its worker, hooks included; when it started, epoch ms; the worker's own CPU time in it,
+// children such as redis-server, Chromium or nodes in processes not counted), to find the slow
+// files and the run's tail (docs/testing.md).
 const timesFile = process.env.TEST_TIMES;
 let fileStart = 0;
+let fileCpu = process.cpuUsage();
 
 // An unhandled rejection ends a mocha worker ("Workerpool Worker terminated Unexpectedly") and
 // names nothing: say which test ran (or ran last) and what was rejected, then fail as before.
@@ -25,6 +28,7 @@ process.on("unhandledRejection", (reason: unknown) => {
 export const mochaHooks = {
   beforeAll(): void {
     fileStart = Date.now();
+    fileCpu = process.cpuUsage();
   },
   beforeEach(this: Mocha.Context): void {
     running = `during "${this.currentTest?.fullTitle() ?? "?"}" in ${this.currentTest?.file ?? "?"}`;
@@ -36,7 +40,10 @@ export const mochaHooks = {
     if (!timesFile) return;
     const root = this.test?.parent;
     const files = new Set(root?.suites.map((s) => s.file).filter(Boolean));
-    appendFileSync(timesFile, `${Date.now() - fileStart}\t${[...files].join(" ")}\n`);
+    const cpu = process.cpuUsage(fileCpu);
+    const worker = process.pid;
+    const line = [Date.now() - fileStart, [...files].join(" "), fileStart, Math.round((cpu.user + cpu.system) / 1000), worker];
+    appendFileSync(timesFile, `${line.join("\t")}\n`);
   },
   afterEach(this: Mocha.Context): void {
     closeChannelClients();
