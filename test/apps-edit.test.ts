@@ -91,6 +91,22 @@ describeBackends("Editing an app", (backend) => {
     expect(old.text).to.contain(OLD);
   });
 
+  it("When the owner's edit, an operator's disabling and a secret rotation are sent at once, each read before the others wrote, then all three hold", async () => {
+    const { apps } = node.server.services;
+    const stale = (await apps.byClientId(app.clientId))!;
+    await Promise.all(
+      Array.from({ length: 10 }, () => [
+        apps.update(stale, { name: "Renamed" }),
+        apps.update(stale, { disabled: true }),
+        apps.rotateSecret(stale, false),
+      ]).flat(),
+    );
+    const stored = (await apps.byClientId(app.clientId))!;
+    expect(stored).to.include({ name: "Renamed", disabled: true });
+    expect(stored.secretHash).to.not.equal(stale.secretHash);
+    expect(stored.redirectUris).to.deep.equal([OLD]);
+  });
+
   it("When another user edits the app, then it is 404 and nothing changes", async () => {
     const { user } = await consentedUser();
     const mallory = new PageClient(node.url);

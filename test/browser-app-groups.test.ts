@@ -37,7 +37,7 @@ describeBackends(
       const app = await registerApp(dev, [redirectUri], "Pixel Pets");
       const store = node.opened.store;
       await store.groups.create({ name: "staff", createdAt: 1 });
-      await store.apps.update({ ...(await store.apps.get(app.clientId))!, groups: ["staff"] });
+      await store.apps.update(app.clientId, (a) => ({ ...a, groups: ["staff"] }));
 
       const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       const page = await context.newPage();

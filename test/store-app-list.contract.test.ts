@@ -57,9 +57,9 @@ describeStoreContract("Store contract: the list of every app", (backend) => {
     await Promise.all(made.map((a) => store.apps.create(a)));
     const gone = made.slice(0, 20);
     await Promise.all([...gone, ...gone].map((a) => store.apps.delete(a.clientId)));
-    await Promise.all(made.slice(20, 30).map((a) => store.apps.update({ ...a, name: "Renamed" })));
+    await Promise.all(made.slice(20, 30).map((a) => store.apps.update(a.clientId, (x) => ({ ...x, name: "Renamed" }))));
     // An update of a deleted app brings nothing back.
-    await store.apps.update({ ...gone[0]!, name: "Ghost" });
+    await store.apps.update(gone[0]!.clientId, (x) => ({ ...x, name: "Ghost" }));
     expect(await all(store, 7)).to.deep.equal(made.slice(20).map((a) => a.clientId));
     const listed = await store.apps.list({ limit: 100 });
     expect(listed.filter((a) => a.name === "Renamed").length).to.equal(10);

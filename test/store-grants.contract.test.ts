@@ -229,12 +229,15 @@ describeStoreContract("Store contract: grants", (backend) => {
     const before = app("p1", ["https://old.example/cb"], true);
     await store.apps.create(before);
     await store.apps.create(app("p2", ["https://shared.example/cb"], true));
-    await store.apps.update({ ...before, redirectUris: ["https://new.example/cb", "https://shared.example/x"] });
+    await store.apps.update("p1", (a) => ({
+      ...a,
+      redirectUris: ["https://new.example/cb", "https://shared.example/x"],
+    }));
     expect(await store.apps.publicOriginKnown("https://old.example")).to.equal(false);
     expect(await store.apps.publicOriginKnown("https://new.example")).to.equal(true);
-    await store.apps.update({ ...before, redirectUris: ["https://new.example/cb"] });
+    await store.apps.update("p1", (a) => ({ ...a, redirectUris: ["https://new.example/cb"] }));
     expect(await store.apps.publicOriginKnown("https://shared.example")).to.equal(true); // still p2's
-    await store.apps.update({ ...before, redirectUris: ["https://new.example/cb"], public: false } as AppRecord);
+    await store.apps.update("p1", (a) => ({ ...a, public: false }) as AppRecord);
     expect(await store.apps.publicOriginKnown("https://new.example")).to.equal(false);
     expect((await store.apps.get("p1"))?.clientId).to.equal("p1");
   });

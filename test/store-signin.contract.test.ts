@@ -109,8 +109,22 @@ describeStoreContract("Store contract: sign-in", (backend) => {
     await store.apps.delete("c1");
     expect(await store.apps.get("c1")).to.equal(null);
     expect((await store.apps.listByOwner("o1")).map((a) => a.clientId)).to.deep.equal(["c2"]);
-    await store.apps.update({ ...app("c2", "o1"), name: "renamed" });
+    const renamed = await store.apps.update("c2", (a) => ({ ...a, name: "renamed" }));
+    expect(renamed?.name).to.equal("renamed");
     expect((await store.apps.get("c2"))!.name).to.equal("renamed");
+    expect(await store.apps.update("c1", (a) => ({ ...a, name: "ghost" }))).to.equal(null);
+    expect(await store.apps.get("c1")).to.equal(null);
+  });
+
+  it("When fifty changes to one app are sent at once, each adding its own redirect URL, then every one holds", async () => {
+    await store.apps.create(app("c1", "o1"));
+    const urls = Array.from({ length: 50 }, (_, i) => `https://app.example/cb${i}`);
+    await Promise.all(
+      urls.map((u) => store.apps.update("c1", (a) => ({ ...a, redirectUris: [...a.redirectUris, u] }))),
+    );
+    const stored = await store.apps.get("c1");
+    expect(stored!.redirectUris.filter((u) => urls.includes(u)).sort()).to.deep.equal([...urls].sort());
+    expect(stored!.clientId).to.equal("c1");
   });
 
   it("When consents are granted and withdrawn, then they are listed per user", async () => {

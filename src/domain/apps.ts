@@ -139,27 +139,37 @@ export class Apps {
     },
   ): Promise<AppRecord> {
     const checked = Apps.check(changes.name ?? app.name, changes.redirectUris ?? app.redirectUris);
-    const postLogout = Apps.checkPostLogout(changes.postLogoutRedirectUris ?? app.postLogoutRedirectUris ?? []);
-    const homepage = changes.homepage === undefined ? app.homepage : Apps.checkHomepage(changes.homepage);
-    const next: AppRecord = { ...app, name: checked.name, redirectUris: checked.redirectUris };
-    delete next.postLogoutRedirectUris;
-    delete next.homepage;
-    if (postLogout.length) next.postLogoutRedirectUris = postLogout;
-    if (homepage !== undefined) next.homepage = homepage;
-    if (changes.groups !== undefined) {
-      delete next.groups;
-      if (changes.groups.length) next.groups = [...new Set(changes.groups)].sort();
-    }
-    if (changes.disabled !== undefined) {
-      delete next.disabled;
-      if (changes.disabled) next.disabled = true;
-    }
-    if (changes.trusted !== undefined) {
-      delete next.trusted;
-      if (changes.trusted) next.trusted = true;
-    }
-    await this.deps.store.apps.update(next);
-    return (await this.deps.store.apps.get(app.clientId)) ?? next;
+    const postLogout =
+      changes.postLogoutRedirectUris === undefined ? undefined : Apps.checkPostLogout(changes.postLogoutRedirectUris);
+    const homepage = changes.homepage === undefined ? undefined : Apps.checkHomepage(changes.homepage);
+    // Applied to the record as stored (AppStore.update), so that a change made meanwhile by someone
+    // else — an owner's rename, an operator's disabling — is kept: only the fields given change.
+    const stored = await this.deps.store.apps.update(app.clientId, (next) => {
+      if (changes.name !== undefined) next.name = checked.name;
+      if (changes.redirectUris !== undefined) next.redirectUris = checked.redirectUris;
+      if (postLogout !== undefined) {
+        delete next.postLogoutRedirectUris;
+        if (postLogout.length) next.postLogoutRedirectUris = postLogout;
+      }
+      if (changes.homepage !== undefined) {
+        delete next.homepage;
+        if (homepage !== undefined) next.homepage = homepage;
+      }
+      if (changes.groups !== undefined) {
+        delete next.groups;
+        if (changes.groups.length) next.groups = [...new Set(changes.groups)].sort();
+      }
+      if (changes.disabled !== undefined) {
+        delete next.disabled;
+        if (changes.disabled) next.disabled = true;
+      }
+      if (changes.trusted !== undefined) {
+        delete next.trusted;
+        if (changes.trusted) next.trusted = true;
+      }
+      return next;
+    });
+    return stored ?? app;
   }
 
   /** The app with this client id, or null. Other parts (CUSTOM TOKENs) use this to check an app exists. */
@@ -227,14 +237,20 @@ export class Apps {
   async rotateSecret(app: AppRecord, revokeNow: boolean): Promise<string> {
     if (app.public) throw new FormError("err.publicNoSecret");
     const clientSecret = randomToken(32);
-    const next: AppRecord = { ...app, secretHash: this.hash(app.clientId, clientSecret) };
-    delete next.previousSecretHash;
-    delete next.previousSecretUntil;
-    if (!revokeNow && this.deps.gracePeriod > 0) {
-      next.previousSecretHash = app.secretHash;
-      next.previousSecretUntil = Date.now() + this.deps.gracePeriod * 1000;
-    }
-    await this.deps.store.apps.update(next);
+    const secretHash = this.hash(app.clientId, clientSecret);
+    const graceUntil = !revokeNow && this.deps.gracePeriod > 0 ? Date.now() + this.deps.gracePeriod * 1000 : undefined;
+    await this.deps.store.apps.update(app.clientId, (next) => {
+      // The secret replaced is the one stored now (another rotation may have come first).
+      const previous = next.secretHash;
+      delete next.previousSecretHash;
+      delete next.previousSecretUntil;
+      next.secretHash = secretHash;
+      if (graceUntil !== undefined) {
+        next.previousSecretHash = previous;
+        next.previousSecretUntil = graceUntil;
+      }
+      return next;
+    });
     return clientSecret;
   }
 

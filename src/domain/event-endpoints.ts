@@ -54,24 +54,29 @@ export class EventEndpoints {
       changes.backchannelLogoutUri === undefined
         ? undefined
         : EventEndpoints.check(changes.backchannelLogoutUri, "backchannel");
-    const next: AppRecord = { ...app };
+    const makeSecret = webhook !== undefined || (changes.webhookUrl === undefined && changes.newWebhookSecret === true);
+    const secret = makeSecret ? WEBHOOK_SECRET_PREFIX + randomBytes(32).toString("base64") : undefined;
     let webhookSecret: string | undefined;
-    if (changes.webhookUrl !== undefined) {
-      delete next.webhookUrl;
-      delete next.webhookSecretSealed;
-      if (webhook !== undefined) next.webhookUrl = webhook;
-    }
-    if (next.webhookUrl !== undefined && (changes.webhookUrl !== undefined || changes.newWebhookSecret)) {
-      webhookSecret = WEBHOOK_SECRET_PREFIX + randomBytes(32).toString("base64");
-      next.webhookSecretSealed = seal(this.key, webhookSecret, app.clientId);
-    }
-    if (changes.backchannelLogoutUri !== undefined) {
-      delete next.backchannelLogoutUri;
-      if (backchannel !== undefined) next.backchannelLogoutUri = backchannel;
-    }
-    await this.store.apps.update(next);
-    const stored = (await this.store.apps.get(app.clientId)) ?? next;
-    return webhookSecret === undefined ? { app: stored } : { app: stored, webhookSecret };
+    // Applied to the record as stored (AppStore.update): a change made meanwhile is kept.
+    const stored = await this.store.apps.update(app.clientId, (next) => {
+      webhookSecret = undefined;
+      if (changes.webhookUrl !== undefined) {
+        delete next.webhookUrl;
+        delete next.webhookSecretSealed;
+        if (webhook !== undefined) next.webhookUrl = webhook;
+      }
+      if (next.webhookUrl !== undefined && secret !== undefined) {
+        webhookSecret = secret;
+        next.webhookSecretSealed = seal(this.key, secret, app.clientId);
+      }
+      if (changes.backchannelLogoutUri !== undefined) {
+        delete next.backchannelLogoutUri;
+        if (backchannel !== undefined) next.backchannelLogoutUri = backchannel;
+      }
+      return next;
+    });
+    const result = stored ?? app;
+    return webhookSecret === undefined ? { app: result } : { app: result, webhookSecret };
   }
 
   /** The last attempts to deliver to the app's URLs, newest first (the list on /developers). */

@@ -1,7 +1,7 @@
 // The embedded store's apps by client id, with two indexes: by owner, and the origins of public
 // clients' redirect URIs (CORS).
-import type { AppRecord, AppStore } from "../port.js";
-import { corsOriginKey } from "../port.js";
+import type { AppChange, AppRecord, AppStore } from "../port.js";
+import { changedApp, corsOriginKey } from "../port.js";
 import type { Engine } from "./engine.js";
 
 const publicOrigins = (a: AppRecord): string[] =>
@@ -38,9 +38,14 @@ export class EmbeddedApps implements AppStore {
   async get(clientId: string) {
     return this.apps.get(clientId) ?? null;
   }
-  async update(app: AppRecord) {
-    await this.engine.write(() => {
-      if (this.apps.has(app.clientId)) this.putNow(app);
+  async update(clientId: string, change: AppChange) {
+    return this.engine.write(() => {
+      const current = this.apps.get(clientId);
+      if (!current) return null;
+      const next = changedApp(current, change);
+      if (!next) return current;
+      this.putNow(next);
+      return next;
     });
   }
   async delete(clientId: string) {

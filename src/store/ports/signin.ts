@@ -216,10 +216,27 @@ export function corsOriginKey(url: string): string | undefined {
   return u.origin;
 }
 
+/** A change of an app's record (AppStore.update): the new record, or undefined for none. */
+export type AppChange = (app: AppRecord) => AppRecord | undefined;
+
+/** The record change() makes of current, keeping its client id (both stores). */
+export function changedApp(current: AppRecord, change: AppChange): AppRecord | undefined {
+  const next = change(structuredClone(current));
+  return next && { ...next, clientId: current.clientId };
+}
+
 export interface AppStore {
   create(app: AppRecord): Promise<void>;
   get(clientId: string): Promise<AppRecord | null>;
-  update(app: AppRecord): Promise<void>;
+  /**
+   * Changes an existing app's record in one atomic step, as AccountStore.update does a user's: an
+   * owner's edit and an operator's disabling sent at once both hold. change gets the record as
+   * stored and returns the new one (or undefined: nothing to write); it may run more than once, so
+   * it must be synchronous and do nothing else. The client id never changes; a public client's
+   * origins (CORS) follow its redirect URLs. The record as stored after, or null (nothing written)
+   * when there is no such app.
+   */
+  update(clientId: string, change: AppChange): Promise<AppRecord | null>;
   delete(clientId: string): Promise<void>;
   listByOwner(ownerId: string): Promise<AppRecord[]>;
   /**

@@ -1,10 +1,19 @@
 // The Redis store's apps (JSON records), their owners' lists, and the public clients per origin (CORS).
 import { parse } from "./json.js";
 import { guarded } from "./guarded.js";
+import { luaScript, runScript } from "./scripts.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import type { AppRecord, AppStore } from "../port.js";
-import { corsOriginKey } from "../port.js";
+import type { AppChange, AppRecord, AppStore } from "../port.js";
+import { changedApp, corsOriginKey } from "../port.js";
+
+/** Sets KEYS[1] to ARGV[2] when it holds ARGV[1] (1), else nothing (0): a compare-and-set. */
+const SET_IF = luaScript(
+  1,
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`,
+);
+/** Tries of a compare-and-set before giving up (each lost one means another write landed). */
+const MAX_ATTEMPTS = 50;
 
 const publicOrigins = (app: AppRecord): string[] =>
   app.public ? [...new Set(app.redirectUris.map(corsOriginKey).filter((o): o is string => o !== undefined))] : [];
@@ -29,19 +38,40 @@ export class RedisApps implements AppStore {
   async get(clientId: string) {
     return parse<AppRecord>(await guarded(() => this.redis.get(this.keys.app(clientId))));
   }
-  /** Replaces an existing app; a public client's origins (CORS) follow its new redirect URLs. */
-  async update(app: AppRecord) {
-    const old = await this.get(app.clientId);
-    const done = await guarded(() => this.redis.set(this.keys.app(app.clientId), JSON.stringify(app), "XX"));
-    if (done === null || !old) return;
-    const now = new Set(publicOrigins(app));
-    const gone = publicOrigins(old).filter((o) => !now.has(o));
-    if (gone.length > 0) {
-      await guarded(() => Promise.all(gone.map((o) => this.redis.srem(this.keys.publicOrigin(o), app.clientId))));
+  /**
+   * A compare-and-set on the app's JSON, tried again when another write came between its read and
+   * its write. The origin sets (other keys, other Cluster slots) follow after: the origins this
+   * write touched are set from the record as stored once they are written, so two updates at once
+   * leave the sets as the last record says.
+   */
+  async update(clientId: string, change: AppChange) {
+    const key = this.keys.app(clientId);
+    for (let attempt = 0; ; attempt++) {
+      const raw = await guarded(() => this.redis.get(key));
+      if (raw === null) return null;
+      const current = JSON.parse(raw) as AppRecord;
+      const next = changedApp(current, change);
+      if (!next) return current;
+      if ((await guarded(() => runScript(this.redis, SET_IF, key, raw, JSON.stringify(next)))) === 1) {
+        await this.syncOrigins(clientId, [...publicOrigins(current), ...publicOrigins(next)]);
+        return next;
+      }
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`app ${clientId}: too many writes at once`);
     }
-    if (now.size > 0) {
-      await guarded(() => Promise.all([...now].map((o) => this.redis.sadd(this.keys.publicOrigin(o), app.clientId))));
-    }
+  }
+  /** The origins' sets for these origins, as the app's stored record says. */
+  private async syncOrigins(clientId: string, touched: string[]): Promise<void> {
+    const stored = await this.get(clientId);
+    const now = new Set(stored ? publicOrigins(stored) : []);
+    await guarded(() =>
+      Promise.all(
+        [...new Set(touched)].map((o) =>
+          now.has(o)
+            ? this.redis.sadd(this.keys.publicOrigin(o), clientId)
+            : this.redis.srem(this.keys.publicOrigin(o), clientId),
+        ),
+      ),
+    );
   }
   async delete(clientId: string) {
     const app = await this.get(clientId);
