@@ -42,7 +42,13 @@ export const mochaHooks = {
     const files = new Set(root?.suites.map((s) => s.file).filter(Boolean));
     const cpu = process.cpuUsage(fileCpu);
     const worker = process.pid;
-    const line = [Date.now() - fileStart, [...files].join(" "), fileStart, Math.round((cpu.user + cpu.system) / 1000), worker];
+    const line = [
+      Date.now() - fileStart,
+      [...files].join(" "),
+      fileStart,
+      Math.round((cpu.user + cpu.system) / 1000),
+      worker,
+    ];
     appendFileSync(timesFile, `${line.join("\t")}\n`);
   },
   afterEach(this: Mocha.Context): void {
