@@ -110,7 +110,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     store: storeChecks.store,
     identity: services.identityEvents,
     endpoints: services.eventEndpoints,
-    logoutToken: (clientId, sub) => services.openid.idTokens.logoutToken(clientId, sub),
+    logoutToken: (clientId, sub, sid) => services.openid.idTokens.logoutToken(clientId, sub, sid),
     timeoutMs: config.deliveryTimeout,
     retryBaseMs: config.deliveryRetryBase,
     retryForSeconds: config.deliveryRetryFor,

@@ -25,8 +25,8 @@ export interface DeliverySenderDeps {
   store: Store;
   identity: IdentityEvents;
   endpoints: EventEndpoints;
-  /** Signs a logout token for the app about the user (IdTokens.logoutToken). */
-  logoutToken(clientId: string, sub: string): Promise<string>;
+  /** Signs a logout token for the app about the user, or one session of theirs (IdTokens.logoutToken). */
+  logoutToken(clientId: string, sub: string, sid?: string): Promise<string>;
   /** DELIVERY_TIMEOUT, DELIVERY_RETRY_BASE, DELIVERY_POLL (ms); DELIVERY_RETRY_FOR (s). */
   timeoutMs: number;
   retryBaseMs: number;
@@ -145,7 +145,8 @@ export class DeliverySender {
     opened: { sub: string; body: string },
   ): Promise<Request | undefined> {
     if (d.kind === "backchannel") {
-      const token = await this.deps.logoutToken(app.clientId, opened.sub);
+      // The queued body is the session's sid, or "" for all of the user's sessions.
+      const token = await this.deps.logoutToken(app.clientId, opened.sub, opened.body || undefined);
       return {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ logout_token: token }).toString(),

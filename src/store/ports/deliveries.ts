@@ -23,7 +23,10 @@ export interface Delivery {
   type: string;
   /** The user the event is about, sealed under SECRET (domain/identity-events.ts). */
   sub: string;
-  /** The webhook's JSON body, sealed likewise ("" for back-channel logout: its token is made at each attempt). */
+  /**
+   * The webhook's JSON body, sealed likewise. For back-channel logout (its token is made at each
+   * attempt) the ended session's sid, sealed, or "" when the token names the user alone.
+   */
   body: string;
   /** Attempts made so far. */
   attempts: number;

@@ -163,9 +163,10 @@ export interface SessionStore {
   listForUser(userId: string): Promise<SessionSummary[]>;
   /**
    * Ends every session of the user except exceptSid (when given), and their index entries;
-   * returns how many live sessions it ended. Idempotent.
+   * returns the ids of the live sessions it ended (each told to the apps: a logout token per sid
+   * when some stay). Idempotent: of calls at once, each session is returned by one.
    */
-  destroyForUser(userId: string, exceptSid?: string): Promise<number>;
+  destroyForUser(userId: string, exceptSid?: string): Promise<string[]>;
 }
 
 export interface AppRecord extends AppEventEndpoints {
@@ -254,6 +255,8 @@ export interface CodeRecord {
   authTime?: number;
   /** RFC 8176 authentication methods of that sign-in (["pwd"], ["pwd","otp","mfa"], ["hwk","user"]). */
   amr?: string[];
+  /** The signed-in page session's public id (domain/session-ids.ts): the ID token's `sid`. */
+  sid?: string;
 }
 
 export interface TokenRecord {
@@ -286,6 +289,7 @@ export interface RefreshRecord {
   /** Of the sign-in that began the grant, for ID tokens issued on a refresh. */
   authTime?: number;
   amr?: string[];
+  sid?: string;
 }
 
 /**
