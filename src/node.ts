@@ -120,6 +120,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     onError: (what, err) => logger.warn({ cause: causeForLog(err) }, what),
   });
   services.identityEvents.onQueued = () => sender.nudge();
+  services.channels.onQueued = () => sender.nudge();
 
   // Hear the feed before taking connections; do not wait forever for a Redis that is away.
   await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, FEED_WAIT_MS).unref())]);

@@ -46,6 +46,8 @@ export class IdentityEvents {
 
   /** A queued delivery's user id and body in clear; null when they do not open (another SECRET). */
   openDelivery(d: Delivery): { sub: string; body: string } | null {
+    // A channel message (domain/channel-webhooks.ts) names no user and is not sealed.
+    if (d.sub === "") return { sub: "", body: d.body };
     const sub = unseal(this.key, d.sub, `delivery:${d.id}`);
     const body = d.body === "" ? "" : unseal(this.key, d.body, `delivery:${d.id}`);
     return sub === null || body === null ? null : { sub, body };

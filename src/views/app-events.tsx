@@ -1,6 +1,6 @@
 // An app's identity events on the developers console (docs/events.md#registering): its webhook URL
-// (the signing secret is shown once, when made) and its back-channel logout URL, and the last
-// deliveries to them with their answers.
+// (the signing secret is shown once, when made), the channels also sent to it, and its back-channel
+// logout URL, and the last deliveries to them with their answers.
 import type { AppRecord, DeliveryAttempt } from "../store/port.js";
 import { Csrf, Field, type FormProblem, type Ui } from "./layout.js";
 
@@ -9,6 +9,7 @@ export interface EventsForm {
   clientId: string;
   webhookUrl: string;
   backchannelLogoutUri: string;
+  webhookChannels: string;
 }
 
 export function AppEventsForm(p: {
@@ -24,7 +25,11 @@ export function AppEventsForm(p: {
 }) {
   const { t } = p.ui;
   const id = (f: string) => `events-${f}-${p.app.clientId}`;
-  const v = p.form ?? { webhookUrl: p.app.webhookUrl ?? "", backchannelLogoutUri: p.app.backchannelLogoutUri ?? "" };
+  const v = p.form ?? {
+    webhookUrl: p.app.webhookUrl ?? "",
+    backchannelLogoutUri: p.app.backchannelLogoutUri ?? "",
+    webhookChannels: (p.app.webhookChannels ?? []).join(", "),
+  };
   return (
     <details class="app-events" open={p.open === true || p.form !== undefined}>
       <summary>{t("dev.events")}</summary>
@@ -45,6 +50,16 @@ export function AppEventsForm(p: {
             <label for={id("new_webhook_secret")}>{t("dev.newWebhookSecret")}</label>
           </div>
         ) : null}
+        <Field
+          id={id("webhook_channels")}
+          name="webhook_channels"
+          label={t("dev.webhookChannels")}
+          hint={t("dev.webhookChannelsHint")}
+          problem={p.error}
+          control={(a) => (
+            <input {...a} type="text" name="webhook_channels" maxLength={4000} value={v.webhookChannels} />
+          )}
+        />
         <Field
           id={id("backchannel_logout_uri")}
           name="backchannel_logout_uri"

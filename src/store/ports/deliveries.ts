@@ -10,6 +10,11 @@ export interface AppEventEndpoints {
   webhookSecretSealed?: string;
   /** Where OpenID Connect Back-Channel Logout tokens are POSTed. */
   backchannelLogoutUri?: string;
+  /**
+   * The channels whose messages are also POSTed to the webhook (names, or prefixes ending in `*`;
+   * domain/channel-webhooks.ts). Absent: none.
+   */
+  webhookChannels?: string[];
 }
 
 /** One message to send to one app's endpoint, until it is answered 2xx or given up. */
@@ -19,9 +24,12 @@ export interface Delivery {
   /** client_id of the app. */
   app: string;
   kind: "webhook" | "backchannel";
-  /** The event's type (consent.withdrawn, session.ended, user.disabled, user.deleted). */
+  /** The event's type (consent.withdrawn, session.ended, user.disabled, user.deleted, channel.message). */
   type: string;
-  /** The user the event is about, sealed under SECRET (domain/identity-events.ts). */
+  /**
+   * The user the event is about, sealed under SECRET (domain/identity-events.ts); "" for a channel
+   * message, which names none: its body is then kept as it is, as the channel's history keeps it.
+   */
   sub: string;
   /**
    * The webhook's JSON body, sealed likewise. For back-channel logout (its token is made at each
