@@ -44,6 +44,19 @@ export interface Delivery {
   dueAt: number;
 }
 
+/**
+ * Why an attempt failed without a status, as a code the pages put in words in each language
+ * (dev.fail* in i18n/messages): a redirect (not followed), no answer in time, an address that is
+ * not public (DELIVERY_ALLOW_PRIVATE), a connection that failed (its system code, ECONNREFUSED…),
+ * or a webhook secret that does not open under this SECRET.
+ */
+export type DeliveryFailure =
+  | { code: "redirect" }
+  | { code: "timeout"; ms: number }
+  | { code: "not_public" }
+  | { code: "connection"; errno?: string }
+  | { code: "secret_unreadable" };
+
 /** How one attempt was answered (the list on /developers). */
 export interface DeliveryAttempt {
   id: string;
@@ -57,7 +70,9 @@ export interface DeliveryAttempt {
   attempt: number;
   /** The HTTP status, when there was an answer. */
   status?: number;
-  /** Why it failed without a status (timeout, refused, a redirect…): a short phrase, never a secret. */
+  /** Why it failed (a redirect has its status too): a code, never a secret. */
+  failure?: DeliveryFailure;
+  /** What attempts recorded before failure codes (English phrases); shown as they are. */
   error?: string;
   /** How long it took, ms. */
   ms: number;

@@ -34,4 +34,10 @@ export const events: EventsMessages = {
   "dev.outcomeFailed": "aufgegeben",
   "dev.kindWebhook": "Webhook",
   "dev.kindBackchannel": "Back-Channel-Logout",
+  "dev.failRedirect": "eine Weiterleitung (nicht gefolgt)",
+  "dev.failTimeout": "keine Antwort innerhalb von {ms} ms",
+  "dev.failNotPublic": "nicht gesendet: Die Adresse ist nicht öffentlich (DELIVERY_ALLOW_PRIVATE=true erlaubt es)",
+  "dev.failConnection": "Verbindung fehlgeschlagen",
+  "dev.failConnectionCode": "Verbindung fehlgeschlagen ({code})",
+  "dev.failSecret": "Das Webhook-Geheimnis lässt sich nicht öffnen (SECRET wurde geändert): Die URL erneut setzen",
 };

@@ -31,4 +31,10 @@ export const events = {
   "dev.outcomeFailed": "given up",
   "dev.kindWebhook": "webhook",
   "dev.kindBackchannel": "back-channel logout",
+  "dev.failRedirect": "a redirect (not followed)",
+  "dev.failTimeout": "no answer within {ms} ms",
+  "dev.failNotPublic": "not sent: the address is not public (DELIVERY_ALLOW_PRIVATE=true allows it)",
+  "dev.failConnection": "connection failed",
+  "dev.failConnectionCode": "connection failed ({code})",
+  "dev.failSecret": "the webhook secret cannot be opened (SECRET changed): set the URL again",
 } as const;

@@ -34,4 +34,10 @@ export const events: EventsMessages = {
   "dev.outcomeFailed": "abandonado",
   "dev.kindWebhook": "webhook",
   "dev.kindBackchannel": "cierre de sesión back-channel",
+  "dev.failRedirect": "una redirección (no seguida)",
+  "dev.failTimeout": "sin respuesta en {ms} ms",
+  "dev.failNotPublic": "no enviado: la dirección no es pública (DELIVERY_ALLOW_PRIVATE=true lo permite)",
+  "dev.failConnection": "la conexión falló",
+  "dev.failConnectionCode": "la conexión falló ({code})",
+  "dev.failSecret": "el secreto del webhook no se puede abrir (SECRET cambió): vuelva a guardar la URL",
 };

@@ -34,4 +34,10 @@ export const events: EventsMessages = {
   "dev.outcomeFailed": "abandonné",
   "dev.kindWebhook": "webhook",
   "dev.kindBackchannel": "déconnexion back-channel",
+  "dev.failRedirect": "une redirection (non suivie)",
+  "dev.failTimeout": "aucune réponse en {ms} ms",
+  "dev.failNotPublic": "non envoyé : l’adresse n’est pas publique (DELIVERY_ALLOW_PRIVATE=true l’autorise)",
+  "dev.failConnection": "échec de la connexion",
+  "dev.failConnectionCode": "échec de la connexion ({code})",
+  "dev.failSecret": "le secret du webhook ne peut pas être ouvert (SECRET a changé) : enregistrez l’URL à nouveau",
 };

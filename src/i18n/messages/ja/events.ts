@@ -33,4 +33,10 @@ export const events: EventsMessages = {
   "dev.outcomeFailed": "断念",
   "dev.kindWebhook": "Webhook",
   "dev.kindBackchannel": "バックチャネル・ログアウト",
+  "dev.failRedirect": "リダイレクト（追従しません）",
+  "dev.failTimeout": "{ms} ミリ秒以内に応答がありません",
+  "dev.failNotPublic": "送信しません：アドレスが公開アドレスではありません（DELIVERY_ALLOW_PRIVATE=true で許可されます）",
+  "dev.failConnection": "接続に失敗しました",
+  "dev.failConnectionCode": "接続に失敗しました（{code}）",
+  "dev.failSecret": "Webhook の署名シークレットを開けません（SECRET が変わりました）：URL を設定し直してください",
 };
