@@ -160,7 +160,11 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     // short, one emptied by time (its ids go on from its last), and a message of each kind of data.
     const newsIds: string[] = [];
     for (let i = 0; i < 11; i++) {
-      const batch = Array.from({ length: 10 }, (_, j) => ({ channel: "news", data: JSON.stringify({ n: i * 10 + j }), at: "t" }));
+      const batch = Array.from({ length: 10 }, (_, j) => ({
+        channel: "news",
+        data: JSON.stringify({ n: i * 10 + j }),
+        at: "t",
+      }));
       newsIds.push(...(await store.channels.publish("app1", batch, limits)));
     }
     await store.channels.publish(

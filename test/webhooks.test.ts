@@ -114,8 +114,16 @@ describeBackends("Webhooks", (backend) => {
     expect(rows[3]![1]).to.contain("500");
     // The store keeps why as a code; the page says it in the reader's language.
     const kept = await nodes[0]!.opened.store.deliveries.recent(app.clientId);
-    expect(kept.map((a) => a.failure)).to.deep.equal([undefined, { code: "timeout", ms: 300 }, { code: "redirect" }, undefined]);
-    expect(kept.every((a) => a.error === undefined), "no English text stored").to.equal(true);
+    expect(kept.map((a) => a.failure)).to.deep.equal([
+      undefined,
+      { code: "timeout", ms: 300 },
+      { code: "redirect" },
+      undefined,
+    ]);
+    expect(
+      kept.every((a) => a.error === undefined),
+      "no English text stored",
+    ).to.equal(true);
     for (const lang of ["fr", "de", "es", "ja"] as const) {
       const page = decodeHtml((await dev.get("/developers", { "accept-language": lang })).text);
       expect(page, lang).to.contain(CATALOGS[lang]["dev.failTimeout"].replace("{ms}", "300"));

@@ -70,8 +70,7 @@ export const restore: CliCommand = {
     const reader = new BackupReader(file);
     // A newer format is refused before its items are read (they may be of kinds this code does not know).
     const first = await reader.header();
-    if (first.format_version > BACKUP_FORMAT_VERSION || first.data_version > CURRENT_DATA_VERSION)
-      throw newer(first);
+    if (first.format_version > BACKUP_FORMAT_VERSION || first.data_version > CURRENT_DATA_VERSION) throw newer(first);
     // The whole file is read and checked before anything is written.
     const { header } = await reader.verify();
     if (!sameSecret(header, config.secret))

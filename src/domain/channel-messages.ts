@@ -113,7 +113,10 @@ export class ChannelMessages {
     const state = await this.rate.consume(who.app);
     if (!state.allowed) throw rateLimited(state.retryAfterMs / 1000, "err.publishThrottled");
     const { store } = this.deps;
-    const [ids, app] = await Promise.all([store.channels.publish(who.app, messages, this.limits), store.apps.get(who.app)]);
+    const [ids, app] = await Promise.all([
+      store.channels.publish(who.app, messages, this.limits),
+      store.apps.get(who.app),
+    ]);
     const deliveries = channelDeliveries(app, messages, ids, Date.now());
     if (deliveries.length > 0) {
       await store.deliveries.enqueue(deliveries);

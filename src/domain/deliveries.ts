@@ -180,12 +180,7 @@ export interface PostAnswer {
  * address (public-address.ts): a URL naming another, or a name resolving to one, is not
  * connected to. A failure is a code (the pages word it), never the URL.
  */
-export function post(
-  url: string,
-  r: Request,
-  timeoutMs: number,
-  allowPrivate: boolean,
-): Promise<PostAnswer> {
+export function post(url: string, r: Request, timeoutMs: number, allowPrivate: boolean): Promise<PostAnswer> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
   if (!allowPrivate && isIP(host) !== 0 && isNotPublic(host)) return Promise.resolve({ failure: NOT_PUBLIC });
@@ -212,10 +207,14 @@ export function post(
       },
     );
     req.on("error", (err: Error & { code?: string }) => {
-      if (err.name === "AbortError" || err.name === "TimeoutError") done({ failure: { code: "timeout", ms: timeoutMs } });
+      if (err.name === "AbortError" || err.name === "TimeoutError")
+        done({ failure: { code: "timeout", ms: timeoutMs } });
       else if (err.code === "ENOTPUBLIC") done({ failure: NOT_PUBLIC });
       // A system code (ECONNREFUSED…) is the same in every language; anything else is left out.
-      else done({ failure: { code: "connection", ...(err.code && /^E[A-Z_]+$/.test(err.code) ? { errno: err.code } : {}) } });
+      else
+        done({
+          failure: { code: "connection", ...(err.code && /^E[A-Z_]+$/.test(err.code) ? { errno: err.code } : {}) },
+        });
     });
     req.end(r.body);
   });

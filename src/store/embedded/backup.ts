@@ -175,7 +175,9 @@ export class EmbeddedBackup implements BackupPort {
         kind: "channel-history",
         app,
         channel,
-        messages: messages.range([app, channel]).map((e) => ({ id: `${e.key[2]}-${e.key[3]}`, data: e.value.d, at: e.value.t })),
+        messages: messages
+          .range([app, channel])
+          .map((e) => ({ id: `${e.key[2]}-${e.key[3]}`, data: e.value.d, at: e.value.t })),
         last: `${h.last[0]}-${h.last[1]}`,
         cut: h.maxDeleted,
       });
@@ -206,13 +208,27 @@ export class EmbeddedBackup implements BackupPort {
 
   async restoreHistory(h: HistoryItem): Promise<void> {
     const entries = h.events.map(({ id, ...e }) => ({ id, value: e }));
-    await this.writeHistory(this.t<Omit<StoredEvent, "id">>("events"), this.t<Head>("event-heads"), [h.app], h.app, entries, h);
+    await this.writeHistory(
+      this.t<Omit<StoredEvent, "id">>("events"),
+      this.t<Head>("event-heads"),
+      [h.app],
+      h.app,
+      entries,
+      h,
+    );
   }
 
   async restoreChannelHistory(h: ChannelHistoryItem): Promise<void> {
     const entries = h.messages.map((m) => ({ id: m.id, value: { d: m.data, t: m.at } }));
     const prefix = [h.app, h.channel];
-    await this.writeHistory(this.t<StoredMessage>("channel-messages"), this.t<Head>("channel-heads"), prefix, prefix, entries, h);
+    await this.writeHistory(
+      this.t<StoredMessage>("channel-messages"),
+      this.t<Head>("channel-heads"),
+      prefix,
+      prefix,
+      entries,
+      h,
+    );
   }
 
   /**

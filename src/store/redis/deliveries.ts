@@ -43,7 +43,13 @@ export class RedisDeliveries implements DeliveryStore {
     // Two commands however many (a publish of 100 messages to a webhook channel is 100), in one MULTI.
     const fields = deliveries.flatMap((d) => [d.id, JSON.stringify(d)]);
     const due = deliveries.flatMap((d) => [d.dueAt, d.id]);
-    await guarded(() => this.redis.multi().hset(k.deliveries, ...fields).zadd(k.deliveriesDue, ...due).exec());
+    await guarded(() =>
+      this.redis
+        .multi()
+        .hset(k.deliveries, ...fields)
+        .zadd(k.deliveriesDue, ...due)
+        .exec(),
+    );
   }
 
   async take(now: number, limit: number, leaseMs: number): Promise<Delivery[]> {

@@ -4,7 +4,8 @@ import type { EventsMessages } from "../en/index.js";
 export const events: EventsMessages = {
   "err.webhookUrlProblem": "Webhook-URL: {problem}",
   "err.backchannelLogoutProblem": "Back-Channel-Logout-URL: {problem}",
-  "err.webhookChannels": "Webhook-Kanäle: jeder Eintrag ist ein Kanalname oder ein Präfix mit * am Ende („orders:*“; „*“ für alle Kanäle); höchstens {max}.",
+  "err.webhookChannels":
+    "Webhook-Kanäle: jeder Eintrag ist ein Kanalname oder ein Präfix mit * am Ende („orders:*“; „*“ für alle Kanäle); höchstens {max}.",
   "dev.events": "Identitätsereignisse",
   "dev.eventsLead":
     "Die App benachrichtigen, wenn einer ihrer Nutzer die Einwilligung widerruft, sich abmeldet, deaktiviert oder gelöscht wird.",

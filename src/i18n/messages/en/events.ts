@@ -3,7 +3,8 @@
 export const events = {
   "err.webhookUrlProblem": "Webhook URL: {problem}",
   "err.backchannelLogoutProblem": "Back-channel logout URL: {problem}",
-  "err.webhookChannels": "Webhook channels: each is a channel name, or a prefix ending in * (\"orders:*\"; \"*\" for every channel); at most {max}.",
+  "err.webhookChannels":
+    'Webhook channels: each is a channel name, or a prefix ending in * ("orders:*"; "*" for every channel); at most {max}.',
   "dev.events": "Identity events",
   "dev.eventsLead": "Tell the app when one of its users withdraws consent, signs out, or is disabled or deleted.",
   "dev.webhookUrl": "Webhook URL",

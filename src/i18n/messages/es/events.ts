@@ -4,7 +4,8 @@ import type { EventsMessages } from "../en/index.js";
 export const events: EventsMessages = {
   "err.webhookUrlProblem": "URL del webhook: {problem}",
   "err.backchannelLogoutProblem": "URL de cierre de sesión back-channel: {problem}",
-  "err.webhookChannels": "Canales del webhook: cada uno es un nombre de canal o un prefijo terminado en * («orders:*»; «*» para todos los canales); como máximo {max}.",
+  "err.webhookChannels":
+    "Canales del webhook: cada uno es un nombre de canal o un prefijo terminado en * («orders:*»; «*» para todos los canales); como máximo {max}.",
   "dev.events": "Eventos de identidad",
   "dev.eventsLead":
     "Avisar a la aplicación cuando uno de sus usuarios retira su consentimiento, cierra sesión o es desactivado o eliminado.",

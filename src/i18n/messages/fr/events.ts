@@ -4,7 +4,8 @@ import type { EventsMessages } from "../en/index.js";
 export const events: EventsMessages = {
   "err.webhookUrlProblem": "URL du webhook : {problem}",
   "err.backchannelLogoutProblem": "URL de déconnexion back-channel : {problem}",
-  "err.webhookChannels": "Canaux du webhook : chacun est un nom de canal, ou un préfixe suivi de * (« orders:* » ; « * » pour tous les canaux) ; {max} au plus.",
+  "err.webhookChannels":
+    "Canaux du webhook : chacun est un nom de canal, ou un préfixe suivi de * (« orders:* » ; « * » pour tous les canaux) ; {max} au plus.",
   "dev.events": "Événements d’identité",
   "dev.eventsLead":
     "Prévenir l’application quand l’un de ses utilisateurs retire son consentement, se déconnecte, est désactivé ou supprimé.",

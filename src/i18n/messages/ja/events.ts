@@ -4,7 +4,8 @@ import type { EventsMessages } from "../en/index.js";
 export const events: EventsMessages = {
   "err.webhookUrlProblem": "Webhook URL：{problem}",
   "err.backchannelLogoutProblem": "バックチャネル・ログアウト URL：{problem}",
-  "err.webhookChannels": "Webhook のチャンネル：それぞれチャンネル名か、* で終わる接頭辞（「orders:*」、すべてのチャンネルなら「*」）で、最大 {max} 件です。",
+  "err.webhookChannels":
+    "Webhook のチャンネル：それぞれチャンネル名か、* で終わる接頭辞（「orders:*」、すべてのチャンネルなら「*」）で、最大 {max} 件です。",
   "dev.events": "ID イベント",
   "dev.eventsLead":
     "ユーザーが同意を取り消したとき、ログアウトしたとき、無効化または削除されたときにアプリへ知らせます。",
@@ -35,7 +36,8 @@ export const events: EventsMessages = {
   "dev.kindBackchannel": "バックチャネル・ログアウト",
   "dev.failRedirect": "リダイレクト（追従しません）",
   "dev.failTimeout": "{ms} ミリ秒以内に応答がありません",
-  "dev.failNotPublic": "送信しません：アドレスが公開アドレスではありません（DELIVERY_ALLOW_PRIVATE=true で許可されます）",
+  "dev.failNotPublic":
+    "送信しません：アドレスが公開アドレスではありません（DELIVERY_ALLOW_PRIVATE=true で許可されます）",
   "dev.failConnection": "接続に失敗しました",
   "dev.failConnectionCode": "接続に失敗しました（{code}）",
   "dev.failSecret": "Webhook の署名シークレットを開けません（SECRET が変わりました）：URL を設定し直してください",
