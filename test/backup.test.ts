@@ -214,7 +214,7 @@ describe("sigil backup and restore", function () {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it("When Redis is backed up, restored into the embedded store, and that backed up and restored into another Redis, then sign-in, apps' secrets, refresh tokens, signing keys, CUSTOM TOKENs and event history all carry over", async () => {
+  it("When Redis is backed up, restored into the embedded store, and that backed up and restored into another Redis, then sign-in, apps' secrets, refresh tokens, signing keys, CUSTOM TOKENs, event history and channel histories all carry over", async () => {
     const onRedis = { REDIS_URL: redisA.url, SECRET: TEST_SECRET };
     const first = await node({}, redisA.url);
     const world = await makeWorld(first);
@@ -225,7 +225,14 @@ describe("sigil backup and restore", function () {
     const b1 = await sigilProcess(onRedis, "backup", "--out", file1);
     expect(b1.code, b1.err).to.equal(0);
     expect(b1.json).to.deep.include({ file: file1, store: "redis", data_version: CURRENT_DATA_VERSION });
-    expect(b1.json.kinds).to.deep.include({ user: 4, app: 1, passkey: 1, "two-factor": 1, "custom-token": 1 });
+    expect(b1.json.kinds).to.deep.include({
+      user: 4,
+      app: 1,
+      passkey: 1,
+      "two-factor": 1,
+      "custom-token": 2,
+      "channel-history": 2,
+    });
     expect(statSync(file1).mode & 0o777).to.equal(0o600);
     // What the file holds: compressed JSON lines, no token or password in the clear.
     const text = gunzipSync(readFileSync(file1)).toString();
