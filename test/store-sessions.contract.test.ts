@@ -1,4 +1,4 @@
-// The per-user session index of the SessionStore port (src/store/ports/signin.ts): listForUser and
+// The per-user session index of the SessionStore port (src/store/ports/sessions.ts): listForUser and
 // destroyForUser, one contract on both stores.
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
