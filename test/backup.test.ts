@@ -435,6 +435,14 @@ describe("sigil backup and restore", function () {
           variant("newer", gz([JSON.stringify({ ...header, data_version: 99 }), ...lines.slice(1)])),
           /newer Sigil.*data version 99.*upgrade Sigil first/,
         ],
+        // A newer file format with a kind of item this Sigil does not know: refused as newer, not as damage.
+        [
+          variant(
+            "newer-format",
+            gz([JSON.stringify({ ...header, format_version: 99 }), '{"kind":"hologram","x":1}', ...lines.slice(1)]),
+          ),
+          /newer Sigil \(file format 99.*upgrade Sigil first/,
+        ],
         [variant("not-gzip", Buffer.from("hello\n")), /damaged/],
         [variant("not-backup", gz(['{"hello":1}'])), /not a Sigil backup/],
         [join(dir, "missing"), /cannot read .*missing: ENOENT/],
