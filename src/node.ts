@@ -110,7 +110,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     store: storeChecks.store,
     identity: services.identityEvents,
     endpoints: services.eventEndpoints,
-    logoutToken: (clientId, sub) => services.openid.idTokens.logoutToken(clientId, sub),
+    logoutToken: (clientId, sub, sid) => services.openid.idTokens.logoutToken(clientId, sub, sid),
     timeoutMs: config.deliveryTimeout,
     retryBaseMs: config.deliveryRetryBase,
     retryForSeconds: config.deliveryRetryFor,
@@ -120,6 +120,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
     onError: (what, err) => logger.warn({ cause: causeForLog(err) }, what),
   });
   services.identityEvents.onQueued = () => sender.nudge();
+  services.channels.onQueued = () => sender.nudge();
 
   // Hear the feed before taking connections; do not wait forever for a Redis that is away.
   await Promise.race([realtime.ready.catch(() => {}), new Promise((r) => setTimeout(r, FEED_WAIT_MS).unref())]);

@@ -116,9 +116,11 @@ describeBackends("Registering an app's webhook and back-channel logout URLs", (b
     expect(await stored()).to.not.have.any.keys("webhookUrl", "webhookSecretSealed", "backchannelLogoutUri");
   });
 
-  it("When a client reads Discovery, then it says Back-Channel Logout is supported, by user (no sid)", async () => {
+  it("When a client reads Discovery, then it says Back-Channel Logout is supported, with sessions (sid), and front-channel logout is not", async () => {
     const d = (await http(node.url, "/.well-known/openid-configuration")).json as Record<string, unknown>;
     expect(d.backchannel_logout_supported).to.equal(true);
-    expect(d).to.not.have.property("backchannel_logout_session_supported");
+    expect(d.backchannel_logout_session_supported).to.equal(true);
+    expect(d).to.not.have.any.keys("frontchannel_logout_supported", "frontchannel_logout_session_supported");
+    expect(d.claims_supported).to.include("sid");
   });
 });

@@ -3,11 +3,13 @@
 // `logout_token=<JWT>` POSTed as a form, and validates it as an RP does (§2.6, by hand with jose
 // against /jwks: openid-client has no back-channel helper): signed by the key and algorithm of the
 // ID tokens, iss, aud, iat, exp, jti, the logout event, sub, no nonce. A withdrawn consent sends none.
+// One session signed out: the token's sid is the one openid-client read in that browser's ID token.
 import { expect } from "chai";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import * as client from "openid-client";
 import { describeBackends } from "./support/backends.js";
 import { sigil } from "./support/cli.js";
-import { PageClient, authorize, registerApp, token, type TestApp } from "./support/pages.js";
+import { PageClient, authorize, registerApp, signInAs, token, type TestApp } from "./support/pages.js";
 import type { TestNode } from "./support/nodes.js";
 import { Receiver, type Received } from "./support/receiver.js";
 
@@ -84,6 +86,96 @@ describeBackends("Back-Channel Logout", (backend) => {
     const two = await validate(got[1]!, app);
     expect(two.payload.sub).to.equal(sub);
     expect(two.payload.jti).to.not.equal(one.payload.jti);
+    expect(two.payload, "disabling ends every session: no sid").to.not.have.property("sid");
     expect(got.map((r) => r.path)).to.deep.equal(["/bcl", "/bcl"]);
+  });
+
+  it("When a user signed in to the app in several browsers signs out of one, then its logout token's sid is that browser's ID token's sid; ending the others names each; a reset ends all by sub alone", async () => {
+    const REDIRECT = "http://127.0.0.1:8765/callback";
+    receiver = await Receiver.start();
+    node = await backend.startNode({ DELIVERY_POLL: "20" });
+    const dev = new PageClient(node.url);
+    await dev.signUp("devon");
+    const app = await registerApp(dev, [REDIRECT]);
+    await dev.submit("/developers", `/developers/${app.clientId}/events`, {
+      webhook_url: "",
+      backchannel_logout_uri: receiver.url("/bcl"),
+    });
+    const rp = await client.discovery(
+      new URL(node.url),
+      app.clientId,
+      undefined,
+      client.ClientSecretBasic(app.clientSecret),
+      { execute: [client.allowInsecureRequests] },
+    );
+    expect(rp.serverMetadata().backchannel_logout_session_supported).to.equal(true);
+    /** The app signs the browser's person in with openid-client, which validates the ID token. */
+    const signIn = async (person: PageClient, scope = "openid") => {
+      const verifier = client.randomPKCECodeVerifier();
+      const nonce = client.randomNonce();
+      const url = client.buildAuthorizationUrl(rp, {
+        redirect_uri: REDIRECT,
+        scope,
+        nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+      });
+      const landed = await authorize(person, Object.fromEntries(url.searchParams));
+      const tokens = await client.authorizationCodeGrant(rp, landed, {
+        pkceCodeVerifier: verifier,
+        expectedNonce: nonce,
+        idTokenExpected: true,
+      });
+      return { tokens, sid: tokens.claims()!.sid as string };
+    };
+    const [a, b, c, d] = [0, 1, 2, 3].map(() => new PageClient(node.url));
+    await a!.signUp("una", "correct horse battery");
+    for (const [browser, ua] of [
+      [b, "Safari"],
+      [c, "Firefox"],
+    ] as const)
+      await signInAs(browser!, "una", "correct horse battery", ua);
+    const sub = (await node.server.services.accounts.byUsername("una"))!.id;
+    const inA = await signIn(a!, "openid offline_access");
+    const [sidB, sidC] = [(await signIn(b!)).sid, (await signIn(c!)).sid];
+    expect(inA.sid).to.match(/^[0-9a-f]{32}$/);
+    expect(new Set([inA.sid, sidB, sidC]).size, "one sid per browser session").to.equal(3);
+    expect((await signIn(a!)).sid, "the same session again: the same sid").to.equal(inA.sid);
+    // Nothing of the session cookie in it.
+    expect(decodeURIComponent(a!.cookies.get("sigil.sid")!)).to.not.include(inA.sid);
+    // A refresh's ID token keeps the sid of the sign-in that began the grant, as auth_time.
+    const refreshed = await client.refreshTokenGrant(rp, inA.tokens.refresh_token!);
+    expect(refreshed.claims()!.sid).to.equal(inA.sid);
+
+    expect((await a!.submit("/account", "/signout", {})).status).to.equal(303);
+    const first = await validate((await receiver.until(1))[0]!, app);
+    expect(first.payload).to.include({ sub, sid: inA.sid });
+
+    // The sid is the session's id on /account: B signs C out from its list by it.
+    expect((await b!.submit("/account", "/account/sessions/signout", { session: sidC })).status).to.equal(303);
+    const second = await validate((await receiver.until(2))[1]!, app);
+    expect(second.payload).to.include({ sub, sid: sidC });
+
+    await signInAs(d!, "una", "correct horse battery", "Edge");
+    const sidD = (await signIn(d!)).sid;
+    expect((await b!.submit("/account", "/account/sessions/signout-others", {})).status).to.equal(303);
+    const third = await validate((await receiver.until(3))[2]!, app);
+    expect(third.payload, "every other session, each by its sid; B stays").to.include({ sub, sid: sidD });
+
+    const cli = await sigil(
+      { ...backend.env(), SECRET: node.config.secret },
+      "users",
+      "reset-password",
+      "--username",
+      "una",
+      "--password",
+      "another horse battery",
+    );
+    expect(cli.code, cli.err).to.equal(0);
+    const fourth = await validate((await receiver.until(4))[3]!, app);
+    expect(fourth.payload.sub).to.equal(sub);
+    expect(fourth.payload, "every session ended: the user alone").to.not.have.property("sid");
+    // Nothing else came before it (each step above waited for its token): none for B, which stays.
+    expect(receiver.got).to.have.length(4);
   });
 });

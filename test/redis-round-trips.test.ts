@@ -12,6 +12,7 @@ import type { TestNode } from "./support/nodes.js";
 import { grant } from "./support/grants.js";
 import { challengeApi } from "./support/http.js";
 import { publishWith } from "./support/channel.js";
+import { Receiver } from "./support/receiver.js";
 import { PageClient, registerApp, userInfo, type TestApp } from "./support/pages.js";
 import type { TestRedis } from "./support/redis.js";
 
@@ -84,6 +85,31 @@ describeBackends(
       const calls = commandCalls(backend.redis!);
       expect(calls.xadd, JSON.stringify(calls)).to.equal(30);
       expect(calls, JSON.stringify(calls)).not.to.have.any.keys("xrange", "xrevrange", "xread", "eval");
+    });
+
+    it("a publish of 100 messages to channels the app sends to its webhook queues them in one write: one HSET", async () => {
+      const receiver = await Receiver.start();
+      try {
+        const { services } = node.server;
+        const record = (await services.apps.byClientId(app.clientId))!;
+        await services.eventEndpoints.set(record, { webhookUrl: receiver.url(), webhookChannels: "news, orders:*" });
+        const { token } = await node.server.customTokens.create({ app: app.clientId, publish: true });
+        const batch = Array.from({ length: 100 }, (_, i) => ({
+          channel: ["news", "orders:1", "other"][i % 3],
+          data: i,
+        }));
+        expect((await publishWith(node.url, token, batch)).status).to.equal(200); // loads the script
+        await receiver.until(67);
+        backend.redis!.cli("CONFIG", "RESETSTAT");
+        expect((await publishWith(node.url, token, batch)).status).to.equal(200);
+        // One HSET of 67 deliveries (its ZADD in the same MULTI; the senders' takes ZADD their leases,
+        // and their other writes are HDEL, ZREM, LPUSH: a receiver answering 204 is never retried).
+        const calls = commandCalls(backend.redis!);
+        expect(calls.hset, JSON.stringify(calls)).to.equal(1);
+        await receiver.until(134);
+      } finally {
+        await receiver.close();
+      }
     });
   },
   ["redis"],

@@ -1,12 +1,13 @@
 // The backup part of the store port (src/store/ports/backup.ts) and restore over the ports
 // (src/store/backup.ts): one contract, every store. A store's backup, cleared and restored, backs
 // up the same again, and what was restored behaves as before: the live refresh token rotates, a
-// rotated one is caught as reuse, a revoked CUSTOM TOKEN stays revoked, history resumes after its
-// trimmed part and goes on with later ids, an owned challenge still solves.
+// rotated one is caught as reuse, a revoked CUSTOM TOKEN stays revoked, history (the app's events
+// and each of its channels) resumes after its trimmed part and goes on with later ids, an owned
+// challenge still solves.
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
 import { restoreItems } from "../src/store/backup.js";
-import { BACKUP_KINDS, type BackupItem, type Store } from "../src/store/port.js";
+import { BACKUP_KINDS, compareEventIds, type BackupItem, type Store } from "../src/store/port.js";
 
 const HOUR = 3600;
 const limits = { maxEvents: 5, ttlSeconds: HOUR };
@@ -55,7 +56,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
   });
 
   /** One of everything a backup holds, made through the ports as the service makes it. */
-  async function fill(): Promise<{ eventIds: string[] }> {
+  async function fill(): Promise<{ eventIds: string[]; newsIds: string[] }> {
     const now = Date.now();
     await store.accounts.create({
       id: "u1",
@@ -155,6 +156,28 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     const eventIds: string[] = [];
     for (let i = 0; i < 110; i++)
       eventIds.push((await store.events.append("app1", { key: "c1", correct: i % 2 === 0, at: "t" }, limits)).id);
+    // Channels: one trimmed past its limit (in batches, as POST /realtime/publish stores them), one
+    // short, one emptied by time (its ids go on from its last), and a message of each kind of data.
+    const newsIds: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const batch = Array.from({ length: 10 }, (_, j) => ({
+        channel: "news",
+        data: JSON.stringify({ n: i * 10 + j }),
+        at: "t",
+      }));
+      newsIds.push(...(await store.channels.publish("app1", batch, limits)));
+    }
+    await store.channels.publish(
+      "app1",
+      [
+        { channel: "user:u1", data: '"hello"', at: "2026-11-27T05:00:00.000Z" },
+        { channel: "user:u1", data: '{"deep":[1,{"x":null}],"s":"ü ☃"}', at: "2026-11-27T05:00:01.000Z" },
+      ],
+      limits,
+    );
+    await store.channels.publish("app1", [{ channel: "old.news", data: "1", at: "t" }], limits);
+    // A read with a time cut past now trims everything (no waiting for the clock).
+    await store.channels.readAfter("app1", "old.news", "0-0", 10, { maxEvents: 5, ttlSeconds: -1 });
     // Audit records, one of them in the user's list, two in one millisecond (their order is kept).
     await store.audit.append(
       [
@@ -164,11 +187,11 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       ],
       HOUR,
     );
-    return { eventIds };
+    return { eventIds, newsIds };
   }
 
   it("When a store is backed up, cleared and restored, then its backup is the same again, and the restored records behave as before", async () => {
-    const { eventIds } = await fill();
+    const { eventIds, newsIds } = await fill();
     const before = await collect(store);
     const kinds = new Set(before.map((i) => i.kind));
     // One of every kind a backup holds.
@@ -179,6 +202,20 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     ]);
     expect(before.filter((i) => i.kind === "access-token")).to.have.length(1);
     const readBefore = await store.events.readAfter("app1", eventIds[eventIds.length - 3]!, 10, limits);
+    const channelReads = async () =>
+      Promise.all([
+        store.channels.readAfter("app1", "news", newsIds[newsIds.length - 4]!, 10, limits),
+        store.channels.readAfter("app1", "news", "0-0", 10, limits),
+        store.channels.readAfter("app1", "user:u1", "0-0", 10, limits),
+        store.channels.readAfter("app1", "old.news", "0-0", 10, limits),
+      ]);
+    const channelsBefore = await channelReads();
+    expect(channelsBefore[0].messages.map((m) => m.id)).to.deep.equal(newsIds.slice(-3));
+    expect(channelsBefore[1].complete, "news was trimmed").to.equal(false);
+    expect(channelsBefore[3]).to.include({ complete: false }).and.have.property("messages").that.is.empty;
+    expect(
+      before.filter((i) => i.kind === "channel-history").map((i) => (i as { channel: string }).channel),
+    ).to.deep.equal(["news", "old.news", "user:u1"]);
 
     expect(Object.values(await store.backup.holdings()).some((n) => n > 0)).to.equal(true);
     await store.backup.clear();
@@ -238,6 +275,18 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.grants.token("a-g2", "app1")).to.equal(null);
     // History: the same read after restore, and new ids go on after the last.
     expect(await store.events.readAfter("app1", eventIds[eventIds.length - 3]!, 10, limits)).to.deep.equal(readBefore);
+    // The channels too: the same reads (ids, order, data, completeness), and each goes on after its last.
+    expect(await channelReads()).to.deep.equal(channelsBefore);
+    const later = (a: string, b: string) => compareEventIds(a, b) > 0;
+    const [nextNews] = await store.channels.publish("app1", [{ channel: "news", data: "1", at: "t" }], limits);
+    expect(later(nextNews!, newsIds.at(-1)!), `${nextNews} after ${newsIds.at(-1)}`).to.equal(true);
+    const oldLast = (before.find((i) => i.kind === "channel-history" && i.channel === "old.news") as { last: string })
+      .last;
+    const [nextOld] = await store.channels.publish("app1", [{ channel: "old.news", data: "2", at: "t" }], limits);
+    expect(later(nextOld!, oldLast), `${nextOld} after ${oldLast}`).to.equal(true);
+    // The app's deletion forgets the restored channels with it.
+    await store.channels.deleteAll("app1");
+    expect((await store.channels.readAfter("app1", "user:u1", "0-0", 10, limits)).messages).to.deep.equal([]);
     expect((await store.events.readAfter("app1", "0-0", 10, limits)).complete).to.equal(false);
     const solved = await store.challenges.solve(
       { key: "c1", address: "198.51.100.1", answerHash: "ah", at: "now" },

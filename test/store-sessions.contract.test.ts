@@ -1,4 +1,4 @@
-// The per-user session index of the SessionStore port (src/store/ports/signin.ts): listForUser and
+// The per-user session index of the SessionStore port (src/store/ports/sessions.ts): listForUser and
 // destroyForUser, one contract on both stores.
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
@@ -93,25 +93,26 @@ describeStoreContract("Store contract: sessions per user", (backend) => {
     expect(Number(backend.redis.cli("TTL", keys[0]!))).to.be.within(85, 90);
   });
 
-  it("When a user's sessions are ended but one, then only that one is left; then all", async () => {
+  it("When a user's sessions are ended but one, then only that one is left and the others' ids come back; then all", async () => {
     for (const sid of ["s1", "s2", "s3"]) await store.sessions.set(sid, "{}", 60, owner("u1", 1));
     await store.sessions.set("t1", "{}", 60, owner("u2", 1));
-    expect(await store.sessions.destroyForUser("u1", "s2")).to.equal(2);
+    expect((await store.sessions.destroyForUser("u1", "s2")).sort()).to.deep.equal(["s1", "s3"]);
     expect(await store.sessions.get("s1")).to.equal(null);
     expect(await store.sessions.get("s3")).to.equal(null);
     expect(await store.sessions.get("s2")).to.equal("{}");
     expect((await store.sessions.listForUser("u1")).map((s) => s.sid)).to.deep.equal(["s2"]);
-    expect(await store.sessions.destroyForUser("u1")).to.equal(1);
-    expect(await store.sessions.destroyForUser("u1")).to.equal(0);
+    expect(await store.sessions.destroyForUser("u1")).to.deep.equal(["s2"]);
+    expect(await store.sessions.destroyForUser("u1")).to.deep.equal([]);
     expect(await store.sessions.listForUser("u1")).to.deep.equal([]);
     expect(await store.sessions.get("t1")).to.equal("{}");
     if (backend.redis) expect(backend.redis.cli("KEYS", "*sessions-of:{u1}*")).to.equal("");
   });
 
-  it("When 50 sign-outs everywhere run at once, then each session is ended once in all", async () => {
+  it("When 50 sign-outs everywhere run at once, then each session is ended (and returned) once in all", async () => {
     for (let i = 0; i < 20; i++) await store.sessions.set(`s${i}`, "{}", 60, owner("u1", i));
     const counts = await Promise.all(Array.from({ length: 50 }, () => store.sessions.destroyForUser("u1")));
-    expect(counts.reduce((a, b) => a + b, 0)).to.equal(20);
+    const ended = counts.flat().sort();
+    expect(ended).to.deep.equal(Array.from({ length: 20 }, (_, i) => `s${i}`).sort());
     expect(await store.sessions.listForUser("u1")).to.deep.equal([]);
     for (let i = 0; i < 20; i++) expect(await store.sessions.get(`s${i}`)).to.equal(null);
   });

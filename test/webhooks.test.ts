@@ -2,7 +2,8 @@
 // the Standard Webhooks way (checked here with the `standardwebhooks` package and by hand with
 // node:crypto), once each even with two nodes taking from the queue, retried with backoff when the
 // answer is not 2xx (a redirect is not followed, a receiver that hangs times out), given up after
-// DELIVERY_RETRY_FOR; every attempt listed on /developers.
+// DELIVERY_RETRY_FOR; every attempt listed on /developers, why one failed in the page's language
+// (the store keeps a code, not words).
 import { createHmac } from "node:crypto";
 import { expect } from "chai";
 import { Webhook } from "standardwebhooks";
@@ -11,6 +12,7 @@ import { PageClient, authorize, capture, decodeHtml, registerApp, type TestApp }
 import type { TestNode } from "./support/nodes.js";
 import { Receiver, type Received } from "./support/receiver.js";
 import { waitFor } from "./support/wait.js";
+import { CATALOGS } from "../src/i18n/index.js";
 
 /** Short timings: a look at the queue every 20 ms, retries from 50 ms, a 300 ms timeout. */
 const FAST = { DELIVERY_POLL: "20", DELIVERY_RETRY_BASE: "50", DELIVERY_TIMEOUT: "300" };
@@ -110,6 +112,24 @@ describeBackends("Webhooks", (backend) => {
     expect(rows[1]![1]).to.contain("no answer within 300 ms");
     expect(rows[2]![1]).to.contain("302").and.contain("redirect");
     expect(rows[3]![1]).to.contain("500");
+    // The store keeps why as a code; the page says it in the reader's language.
+    const kept = await nodes[0]!.opened.store.deliveries.recent(app.clientId);
+    expect(kept.map((a) => a.failure)).to.deep.equal([
+      undefined,
+      { code: "timeout", ms: 300 },
+      { code: "redirect" },
+      undefined,
+    ]);
+    expect(
+      kept.every((a) => a.error === undefined),
+      "no English text stored",
+    ).to.equal(true);
+    for (const lang of ["fr", "de", "es", "ja"] as const) {
+      const page = decodeHtml((await dev.get("/developers", { "accept-language": lang })).text);
+      expect(page, lang).to.contain(CATALOGS[lang]["dev.failTimeout"].replace("{ms}", "300"));
+      expect(page, lang).to.contain(CATALOGS[lang]["dev.failRedirect"]);
+      expect(page, lang).to.not.contain("no answer within").and.not.contain("(not followed)");
+    }
   });
 
   it("When the webhook URL is on loopback and DELIVERY_ALLOW_PRIVATE is not set, then nothing is sent there, and /developers says why", async () => {

@@ -3,12 +3,14 @@
 // --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true};
 // and "post_logout_redirect_uris" and "homepage" when given.
 // `sigil apps update --client-id ID [--name N] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]
-// [--homepage URL] [--webhook-url URL] [--backchannel-logout-uri URL]` → the app as above, without a
-// secret; options not given stay as they are; with a webhook URL set, "webhook_secret" (this once).
+// [--homepage URL] [--webhook-url URL] [--webhook-channels LIST] [--backchannel-logout-uri URL]` →
+// the app as above, without a secret; options not given stay as they are; with a webhook URL set,
+// "webhook_secret" (this once).
 // `sigil apps list [--owner U]` → JSON lines, one app a line, in client id order (never a secret).
 import { FormError } from "../domain/accounts.js";
 import { GroupError } from "../domain/groups.js";
 import { EventEndpoints } from "../domain/event-endpoints.js";
+import { parseWebhookChannels } from "../domain/channel-webhooks.js";
 import type { AppRecord } from "../store/port.js";
 import { JsonLines, UsageError, required, type CliCommand } from "./common.js";
 
@@ -24,6 +26,7 @@ const shown = (app: AppRecord) => ({
   ...(app.disabled ? { disabled: true } : {}),
   ...(app.trusted ? { trusted: true } : {}),
   ...(app.webhookUrl !== undefined ? { webhook_url: app.webhookUrl } : {}),
+  ...(app.webhookChannels?.length ? { webhook_channels: app.webhookChannels } : {}),
   ...(app.backchannelLogoutUri !== undefined ? { backchannel_logout_uri: app.backchannelLogoutUri } : {}),
 });
 
@@ -93,9 +96,9 @@ export const appsCreate: CliCommand = {
 export const appsUpdate: CliCommand = {
   name: "apps update",
   description:
-    "Edits an app's name, redirect URLs, post-logout URLs, homepage, webhook URL or back-channel logout URL; its client id, secret, consents and tokens stay. Setting a webhook URL prints its new signing secret this once; an empty value clears it.",
+    "Edits an app's name, redirect URLs, post-logout URLs, homepage, webhook URL, the channels also sent to the webhook, or back-channel logout URL; its client id, secret, consents and tokens stay. Setting a webhook URL prints its new signing secret this once; an empty value clears it.",
   usage:
-    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off] [--webhook-url URL] [--backchannel-logout-uri URL]",
+    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off] [--webhook-url URL] [--webhook-channels LIST] [--backchannel-logout-uri URL]",
   options: {
     "client-id": { type: "string" },
     name: { type: "string" },
@@ -106,6 +109,7 @@ export const appsUpdate: CliCommand = {
     disabled: { type: "string" },
     trusted: { type: "string" },
     "webhook-url": { type: "string" },
+    "webhook-channels": { type: "string" },
     "backchannel-logout-uri": { type: "string" },
   },
   async run({ services, values }) {
@@ -133,6 +137,7 @@ export const appsUpdate: CliCommand = {
       if (typeof values["webhook-url"] === "string") EventEndpoints.check(values["webhook-url"], "webhook");
       if (typeof values["backchannel-logout-uri"] === "string")
         EventEndpoints.check(values["backchannel-logout-uri"], "backchannel");
+      if (typeof values["webhook-channels"] === "string") parseWebhookChannels(values["webhook-channels"]);
       let updated = await services.apps.update(app, {
         ...(values.name !== undefined ? { name: values.name as string } : {}),
         ...(values["redirect-uri"] !== undefined ? { redirectUris: values["redirect-uri"] as string[] } : {}),
@@ -148,9 +153,10 @@ export const appsUpdate: CliCommand = {
       const endpoints = {
         webhookUrl: values["webhook-url"] as string | undefined,
         backchannelLogoutUri: values["backchannel-logout-uri"] as string | undefined,
+        webhookChannels: values["webhook-channels"] as string | undefined,
       };
       let webhookSecret: string | undefined;
-      if (endpoints.webhookUrl !== undefined || endpoints.backchannelLogoutUri !== undefined) {
+      if (Object.values(endpoints).some((v) => v !== undefined)) {
         ({ app: updated, webhookSecret } = await services.eventEndpoints.set(updated, endpoints));
       }
       services.audit.record({ type: "app.updated", userId: app.ownerId, clientId: app.clientId, origin: "operator" });

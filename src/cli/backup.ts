@@ -7,6 +7,7 @@ import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
   BackupReader,
+  type BackupHeader,
   sameSecret,
   secretCheck,
   writeBackup,
@@ -51,6 +52,11 @@ const describe = (h: Record<string, number>) =>
 
 const LOCK_MS = 30_000;
 
+const newer = (header: BackupHeader) =>
+  new UsageError(
+    `the backup is of a newer Sigil (file format ${header.format_version}, data version ${header.data_version}; this Sigil knows format ${BACKUP_FORMAT_VERSION}, data version ${CURRENT_DATA_VERSION}): upgrade Sigil first`,
+  );
+
 export const restore: CliCommand = {
   name: "restore",
   description: "Loads a backup into an empty store (--force: replaces what it holds), with no node serving it.",
@@ -62,12 +68,11 @@ export const restore: CliCommand = {
     const file = required(values, "in");
     const store = opened.store;
     const reader = new BackupReader(file);
+    // A newer format is refused before its items are read (they may be of kinds this code does not know).
+    const first = await reader.header();
+    if (first.format_version > BACKUP_FORMAT_VERSION || first.data_version > CURRENT_DATA_VERSION) throw newer(first);
     // The whole file is read and checked before anything is written.
     const { header } = await reader.verify();
-    if (header.format_version > BACKUP_FORMAT_VERSION || header.data_version > CURRENT_DATA_VERSION)
-      throw new UsageError(
-        `the backup is of a newer Sigil (file format ${header.format_version}, data version ${header.data_version}; this Sigil knows format ${BACKUP_FORMAT_VERSION}, data version ${CURRENT_DATA_VERSION}): upgrade Sigil first`,
-      );
     if (!sameSecret(header, config.secret))
       throw new UsageError(
         "the backup was taken under another SECRET: restore it with the SECRET of the service it was taken from (apps' secrets, two-factor and signing keys are sealed under it)",

@@ -14,7 +14,7 @@ import type { Apps } from "./apps.js";
 import type { CustomTokens } from "./custom-tokens.js";
 import type { OAuth } from "./oauth.js";
 import { pictureUrl } from "./pictures-url.js";
-import { keyedHash } from "./secrets.js";
+import { publicSessionId } from "./session-ids.js";
 import { forgetUserEmail } from "./email.js";
 import { passkeysForExport } from "./webauthn.js";
 import { OPERATOR, type ChangeOrigin, type SecurityMails } from "./security-mails.js";
@@ -37,13 +37,7 @@ export interface AccountLifeDeps {
   identity: IdentityEvents;
 }
 
-/**
- * How pages and the export name a session: a keyed hash of its id, so that the id itself (what
- * the session cookie carries) never appears in a page or a file.
- */
-export function publicSessionId(secret: string, sid: string): string {
-  return keyedHash(secret, "sigil session", sid).slice(0, 32);
-}
+export { publicSessionId };
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
@@ -61,7 +55,7 @@ export class AccountLife {
     const target = (await this.sessions(userId)).find((x) => x.id === id);
     if (!target) return;
     await this.deps.store.sessions.destroy(target.sid, userId);
-    this.deps.identity.emit("session.ended", userId);
+    this.deps.identity.sessionsEnded(userId, [target.sid]);
   }
 
   /**

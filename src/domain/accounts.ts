@@ -273,11 +273,12 @@ export class Accounts {
    * except exceptSid when given (the session asking, for "sign out everywhere else"). Returns how
    * many sessions it ended. For a password reset, an account deletion, a new second factor. When
    * some ended, the user's apps hear `session.ended`, unless `tell` is false (disabling and deleting
-   * the account tell of that instead).
+   * the account tell of that instead): with one session kept, a logout token names each ended one
+   * (its sid); with none kept, one logout token names the user alone (all of its sessions).
    */
   async endSessions(userId: string, exceptSid?: string, tell = true): Promise<number> {
     const ended = await this.store.sessions.destroyForUser(userId, exceptSid);
-    if (ended > 0 && tell) this.identity?.emit("session.ended", userId);
-    return ended;
+    if (ended.length > 0 && tell) this.identity?.sessionsEnded(userId, exceptSid === undefined ? undefined : ended);
+    return ended.length;
   }
 }

@@ -7,6 +7,7 @@ import type { AttemptLimiter, ChannelMessage, HistoryLimits, Store } from "../st
 import type { ClientAuth, ClientCredentials } from "./client-auth.js";
 import type { CustomTokens } from "./custom-tokens.js";
 import { channelName } from "./channel-names.js";
+import { channelDeliveries } from "./channel-webhooks.js";
 import { SET_LIMITS, setLimitSpec } from "./limits.js";
 
 /** Most messages in one publish request. */
@@ -50,6 +51,8 @@ export const forbidden = (id: "err.publishForbidden" | "err.channelForbidden") =
 export class ChannelMessages {
   private readonly limits: HistoryLimits;
   private readonly rate: AttemptLimiter;
+  /** Deliveries were queued: this node's sender looks at once (node.ts sets it). */
+  onQueued: (() => void) | undefined;
 
   constructor(
     private readonly deps: {
@@ -98,7 +101,9 @@ export class ChannelMessages {
 
   /**
    * Publishes one message or a batch (all checked before any is stored: all or none); the ids,
-   * once each message is in its channel's history.
+   * once each message is in its channel's history and, for the channels the app sends to its
+   * webhook, its delivery is queued (one queue write for the batch; the sending is the nodes'
+   * senders', never this request's). The app is read beside the publish, not after it.
    */
   async publish(who: Publisher, body: unknown): Promise<{ ids: string[] }> {
     const list = Array.isArray(body) ? (body as unknown[]) : [body];
@@ -107,7 +112,17 @@ export class ChannelMessages {
     const messages = list.map((m) => this.message(who, m, at));
     const state = await this.rate.consume(who.app);
     if (!state.allowed) throw rateLimited(state.retryAfterMs / 1000, "err.publishThrottled");
-    return { ids: await this.deps.store.channels.publish(who.app, messages, this.limits) };
+    const { store } = this.deps;
+    const [ids, app] = await Promise.all([
+      store.channels.publish(who.app, messages, this.limits),
+      store.apps.get(who.app),
+    ]);
+    const deliveries = channelDeliveries(app, messages, ids, Date.now());
+    if (deliveries.length > 0) {
+      await store.deliveries.enqueue(deliveries);
+      this.onQueued?.();
+    }
+    return { ids };
   }
 
   private message(who: Publisher, raw: unknown, at: string): Omit<ChannelMessage, "id"> {

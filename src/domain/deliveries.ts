@@ -9,7 +9,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
-import type { AppRecord, Delivery, DeliveryAttempt, Store } from "../store/port.js";
+import type { AppRecord, Delivery, DeliveryAttempt, DeliveryFailure, Store } from "../store/port.js";
 import type { EventEndpoints } from "./event-endpoints.js";
 import type { IdentityEvents } from "./identity-events.js";
 import { isNotPublic, publicOnlyLookup } from "./public-address.js";
@@ -25,8 +25,8 @@ export interface DeliverySenderDeps {
   store: Store;
   identity: IdentityEvents;
   endpoints: EventEndpoints;
-  /** Signs a logout token for the app about the user (IdTokens.logoutToken). */
-  logoutToken(clientId: string, sub: string): Promise<string>;
+  /** Signs a logout token for the app about the user, or one session of theirs (IdTokens.logoutToken). */
+  logoutToken(clientId: string, sub: string, sid?: string): Promise<string>;
   /** DELIVERY_TIMEOUT, DELIVERY_RETRY_BASE, DELIVERY_POLL (ms); DELIVERY_RETRY_FOR (s). */
   timeoutMs: number;
   retryBaseMs: number;
@@ -115,9 +115,9 @@ export class DeliverySender {
     if (!app || !url || !opened) return store.deliveries.complete(d.id);
     const started = this.now();
     const request = await this.request(app, d, opened);
-    const answer = request
+    const answer: PostAnswer = request
       ? await post(url, request, this.deps.timeoutMs, this.deps.allowPrivate)
-      : { error: "the webhook secret cannot be opened (SECRET changed): set the URL again" };
+      : { failure: { code: "secret_unreadable" } };
     const ok = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
     const attempts = d.attempts + 1;
     const dueAt = this.now() + retryDelay(attempts, this.deps.retryBaseMs, this.deps.random);
@@ -145,7 +145,8 @@ export class DeliverySender {
     opened: { sub: string; body: string },
   ): Promise<Request | undefined> {
     if (d.kind === "backchannel") {
-      const token = await this.deps.logoutToken(app.clientId, opened.sub);
+      // The queued body is the session's sid, or "" for all of the user's sessions.
+      const token = await this.deps.logoutToken(app.clientId, opened.sub, opened.body || undefined);
       return {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ logout_token: token }).toString(),
@@ -167,25 +168,26 @@ export class DeliverySender {
   }
 }
 
+/** What an attempt's POST gave: the answer's status, or why there is none (or why a 3xx fails). */
+export interface PostAnswer {
+  status?: number;
+  failure?: DeliveryFailure;
+}
+
 /**
  * POSTs and reads the status only: redirects are not followed (a 3xx is a failure), the whole
  * exchange up to the answer's headers has timeoutMs. Unless allowPrivate, only to a public
  * address (public-address.ts): a URL naming another, or a name resolving to one, is not
- * connected to. The error is a short phrase, never the URL.
+ * connected to. A failure is a code (the pages word it), never the URL.
  */
-export function post(
-  url: string,
-  r: Request,
-  timeoutMs: number,
-  allowPrivate: boolean,
-): Promise<{ status?: number; error?: string }> {
+export function post(url: string, r: Request, timeoutMs: number, allowPrivate: boolean): Promise<PostAnswer> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && isIP(host) !== 0 && isNotPublic(host)) return Promise.resolve({ error: NOT_PUBLIC });
+  if (!allowPrivate && isIP(host) !== 0 && isNotPublic(host)) return Promise.resolve({ failure: NOT_PUBLIC });
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
-    const done = (answer: { status?: number; error?: string }) => {
+    const done = (answer: PostAnswer) => {
       if (settled) return;
       settled = true;
       resolve(answer);
@@ -201,16 +203,21 @@ export function post(
       (res) => {
         res.destroy(); // the status is all that is read
         const status = res.statusCode ?? 0;
-        done(status >= 300 && status < 400 ? { status, error: "a redirect (not followed)" } : { status });
+        done(status >= 300 && status < 400 ? { status, failure: { code: "redirect" } } : { status });
       },
     );
     req.on("error", (err: Error & { code?: string }) => {
-      if (err.name === "AbortError" || err.name === "TimeoutError") done({ error: `no answer within ${timeoutMs} ms` });
-      else if (err.code === "ENOTPUBLIC") done({ error: NOT_PUBLIC });
-      else done({ error: err.code ? `connection failed (${err.code})` : "connection failed" });
+      if (err.name === "AbortError" || err.name === "TimeoutError")
+        done({ failure: { code: "timeout", ms: timeoutMs } });
+      else if (err.code === "ENOTPUBLIC") done({ failure: NOT_PUBLIC });
+      // A system code (ECONNREFUSED…) is the same in every language; anything else is left out.
+      else
+        done({
+          failure: { code: "connection", ...(err.code && /^E[A-Z_]+$/.test(err.code) ? { errno: err.code } : {}) },
+        });
     });
     req.end(r.body);
   });
 }
 
-const NOT_PUBLIC = "not sent: the address is not public (DELIVERY_ALLOW_PRIVATE=true allows it)";
+const NOT_PUBLIC: DeliveryFailure = { code: "not_public" };

@@ -1,12 +1,14 @@
 // Where an app hears about its users (docs/events.md#registering): a webhook URL, with its signing
 // secret, and an OpenID Connect Back-Channel Logout URI. Both are checked as redirect URLs are
 // (https, or http on loopback; no fragment, no user name or password). The webhook secret is made
-// here, shown once, and kept sealed under SECRET (it must be read back to sign each delivery).
+// here, shown once, and kept sealed under SECRET (it must be read back to sign each delivery). The
+// channels whose messages also go to the webhook are listed here too (domain/channel-webhooks.ts).
 import { randomBytes } from "node:crypto";
 import type { AppRecord, DeliveryAttempt, Store } from "../store/port.js";
 import { message } from "../errors.js";
 import { FormError } from "./accounts.js";
 import { redirectUriProblem } from "./redirect-uris.js";
+import { parseWebhookChannels } from "./channel-webhooks.js";
 import { seal, sealingKey, unseal } from "./seal.js";
 
 /** Standard Webhooks' prefix of a secret: the base64 key follows it. */
@@ -19,6 +21,8 @@ export interface EndpointChanges {
   backchannelLogoutUri?: string | undefined;
   /** A new secret for the webhook URL that stays (the page's "new secret" box). */
   newWebhookSecret?: boolean | undefined;
+  /** The channels sent to the webhook, as typed (parseWebhookChannels); "" clears; absent: unchanged. */
+  webhookChannels?: string | undefined;
 }
 
 export class EventEndpoints {
@@ -54,6 +58,7 @@ export class EventEndpoints {
       changes.backchannelLogoutUri === undefined
         ? undefined
         : EventEndpoints.check(changes.backchannelLogoutUri, "backchannel");
+    const channels = changes.webhookChannels === undefined ? undefined : parseWebhookChannels(changes.webhookChannels);
     const makeSecret = webhook !== undefined || (changes.webhookUrl === undefined && changes.newWebhookSecret === true);
     const secret = makeSecret ? WEBHOOK_SECRET_PREFIX + randomBytes(32).toString("base64") : undefined;
     let webhookSecret: string | undefined;
@@ -72,6 +77,11 @@ export class EventEndpoints {
       if (changes.backchannelLogoutUri !== undefined) {
         delete next.backchannelLogoutUri;
         if (backchannel !== undefined) next.backchannelLogoutUri = backchannel;
+      }
+      // Kept when the webhook URL is cleared: they apply again once a URL is set.
+      if (channels !== undefined) {
+        delete next.webhookChannels;
+        if (channels.length > 0) next.webhookChannels = channels;
       }
       return next;
     });

@@ -100,6 +100,7 @@ export class Grants {
       grantExpiresAt: now + this.deps.refreshTokenTtl * 1000,
       ...(code.authTime !== undefined ? { authTime: code.authTime } : {}),
       ...(code.amr !== undefined ? { amr: code.amr } : {}),
+      ...(code.sid !== undefined ? { sid: code.sid } : {}),
     };
     const token = randomToken(32);
     if (!(await this.deps.store.grants.startRefresh(this.hash("refresh", token), record, now))) {

@@ -11,6 +11,7 @@ import type { Delivery, IdentityNotice, Store } from "../store/port.js";
 import type { IdentityEvent } from "../protocol.js";
 import { randomId } from "./secrets.js";
 import { seal, sealingKey, unseal } from "./seal.js";
+import { publicSessionId } from "./session-ids.js";
 
 export type IdentityEventType = IdentityEvent["type"];
 
@@ -45,6 +46,8 @@ export class IdentityEvents {
 
   /** A queued delivery's user id and body in clear; null when they do not open (another SECRET). */
   openDelivery(d: Delivery): { sub: string; body: string } | null {
+    // A channel message (domain/channel-webhooks.ts) names no user and is not sealed.
+    if (d.sub === "") return { sub: "", body: d.body };
     const sub = unseal(this.key, d.sub, `delivery:${d.id}`);
     const body = d.body === "" ? "" : unseal(this.key, d.body, `delivery:${d.id}`);
     return sub === null || body === null ? null : { sub, body };
@@ -63,12 +66,21 @@ export class IdentityEvents {
     }
   }
 
-  /** Tells the apps (those given, or every app the user has a consent with), off the caller's path. */
-  emit(type: IdentityEventType, userId: string, apps?: string[]): void {
-    const p: Promise<void> = this.tell(type, userId, apps)
+  /**
+   * Tells the apps (those given, or every app the user has a consent with), off the caller's path.
+   * sessions: the page sessions that ended, when some of the user's stay (a logout token per
+   * session, with its `sid`); absent, a logout token names the user alone: every session ended.
+   */
+  emit(type: IdentityEventType, userId: string, apps?: string[], sessions?: readonly string[]): void {
+    const p: Promise<void> = this.tell(type, userId, apps, sessions)
       .catch((err: unknown) => this.deps.onError(`identity event ${type}: not told`, err))
       .finally(() => this.pending.delete(p));
     this.pending.add(p);
+  }
+
+  /** `session.ended`: those sessions (their ids in the store), or, without them, all of the user's. */
+  sessionsEnded(userId: string, sessions?: readonly string[]): void {
+    this.emit("session.ended", userId, undefined, sessions);
   }
 
   /** Resolves once every event emitted so far is told (the CLI before it exits; a node as it stops). */
@@ -76,8 +88,16 @@ export class IdentityEvents {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private async tell(type: IdentityEventType, sub: string, given: string[] | undefined): Promise<void> {
+  private async tell(
+    type: IdentityEventType,
+    sub: string,
+    given: string[] | undefined,
+    sessions: readonly string[] | undefined,
+  ): Promise<void> {
     const { store } = this.deps;
+    // Back-Channel Logout 1.0 §2.4: a token with `sid` ends that session at the app; one without
+    // ends all of the user's there (all ended here, or the account disabled or deleted).
+    const sids = sessions?.length ? sessions.map((s) => publicSessionId(this.deps.secret, s)) : [""];
     const apps = given ?? (await store.grants.consents(sub));
     if (apps.length === 0) return;
     const now = (this.deps.now ?? Date.now)();
@@ -101,7 +121,9 @@ export class IdentityEvents {
         // Standard Webhooks' payload: type, timestamp, data.
         if (app.webhookUrl)
           queued.push(delivery("webhook", JSON.stringify({ type, timestamp: at, data: { sub, client_id: clientId } })));
-        if (app.backchannelLogoutUri && LOGOUT_TYPES.has(type)) queued.push(delivery("backchannel", ""));
+        // A logout token's body is its sid ("": none); the token itself is made at each attempt.
+        if (app.backchannelLogoutUri && LOGOUT_TYPES.has(type))
+          for (const sid of sids) queued.push(delivery("backchannel", sid));
       }),
     );
     if (queued.length === 0) return;

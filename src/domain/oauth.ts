@@ -75,6 +75,8 @@ export class OAuth {
     nonce?: string | undefined;
     authTime?: number | undefined;
     amr?: string[] | undefined;
+    /** The page session's public id (session-ids.ts), the ID token's `sid`. */
+    sid?: string | undefined;
   }): Promise<string | null> {
     const code = randomToken(32); // 256 random bits
     const record: CodeRecord = {
@@ -87,6 +89,7 @@ export class OAuth {
       ...(input.nonce !== undefined ? { nonce: input.nonce } : {}),
       ...(input.authTime !== undefined ? { authTime: input.authTime } : {}),
       ...(input.amr !== undefined ? { amr: input.amr } : {}),
+      ...(input.sid !== undefined ? { sid: input.sid } : {}),
     };
     const saved = await this.deps.store.grants.saveCode(
       this.hash("code", code),

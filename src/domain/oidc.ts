@@ -27,7 +27,7 @@ export const SCOPE_CLAIMS: Readonly<Record<Scope, readonly string[]>> = {
 };
 
 /** What the ID token says besides the scope claims. */
-export const ID_TOKEN_CLAIMS = ["iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash"];
+export const ID_TOKEN_CLAIMS = ["iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "sid"];
 
 /**
  * The granted scopes of an authorization request's `scope`: the known values, each once, in
@@ -94,6 +94,8 @@ export interface IdTokenGrant {
   /** Seconds since the epoch. */
   authTime: number;
   amr: readonly string[];
+  /** The signed-in page session's public id (session-ids.ts): the `sid` a logout token names. */
+  sid?: string | undefined;
   /** The access token issued beside it (at_hash). */
   accessToken?: string | undefined;
 }
@@ -140,17 +142,19 @@ export class IdTokens {
       ...(g.nonce !== undefined ? { nonce: g.nonce } : {}),
       amr: [...g.amr],
       ...(g.accessToken !== undefined ? { at_hash: atHash(g.accessToken) } : {}),
+      ...(g.sid !== undefined ? { sid: g.sid } : {}),
       ...scopeClaims(user, g.scope, this.deps.issuer, groups),
     };
     return new SignJWT(claims).setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: "JWT" }).sign(signer.key);
   }
 
   /**
-   * An OpenID Connect Back-Channel Logout 1.0 logout token (§2.4) for the app: the user (`sub`; no
-   * `sid`: docs/events.md#back-channel-logout), the logout event, a new `jti`, no `nonce`, signed
-   * like ID tokens (same key, `kid` and algorithm) and typed `logout+jwt`; it lives two minutes.
+   * An OpenID Connect Back-Channel Logout 1.0 logout token (§2.4) for the app: the user (`sub`),
+   * and `sid` when one session ended (docs/events.md#back-channel-logout), the logout event, a new
+   * `jti`, no `nonce`, signed like ID tokens (same key, `kid` and algorithm) and typed
+   * `logout+jwt`; it lives two minutes.
    */
-  async logoutToken(clientId: string, sub: string): Promise<string> {
+  async logoutToken(clientId: string, sub: string, sid?: string): Promise<string> {
     const signer = await this.deps.keys.signer();
     const iat = Math.floor((this.deps.now ?? Date.now)() / 1000);
     const claims = {
@@ -160,6 +164,7 @@ export class IdTokens {
       exp: iat + LOGOUT_TOKEN_TTL,
       jti: randomUUID(),
       sub,
+      ...(sid !== undefined ? { sid } : {}),
       events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
     };
     return new SignJWT(claims)

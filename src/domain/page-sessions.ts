@@ -25,10 +25,10 @@ export class PageSessions {
 
   /**
    * Ends the session; with userId (a signed-in session: a sign-out), also drops its entry from the
-   * user's index at once, and the user's apps hear `session.ended`.
+   * user's index at once, and the user's apps hear `session.ended` (a logout token for this sid).
    */
   async end(sid: string, userId?: string): Promise<void> {
     await this.store.sessions.destroy(sid, userId);
-    if (userId !== undefined) this.identity?.emit("session.ended", userId);
+    if (userId !== undefined) this.identity?.sessionsEnded(userId, [sid]);
   }
 }

@@ -102,6 +102,7 @@ export const FIELDS: Partial<Record<ErrorId, string>> = {
   "err.postLogoutProblem": "post_logout_redirect_uri",
   "err.webhookUrlProblem": "webhook_url",
   "err.backchannelLogoutProblem": "backchannel_logout_uri",
+  "err.webhookChannels": "webhook_channels",
   "err.emailInvalid": "email",
   "err.invitationEmail": "email",
   "err.emailDomain": "email",

@@ -12,8 +12,12 @@ import { createGunzip, createGzip } from "node:zlib";
 import { BACKUP_KINDS, type BackupItem, type BackupKind } from "./port.js";
 
 export const BACKUP_FORMAT = "sigil-backup" as const;
-/** The file format's version (the items' shapes are the data version's). */
-export const BACKUP_FORMAT_VERSION = 1;
+/**
+ * The file format's version (the items' shapes are the data version's). 2: the channels'
+ * histories ("channel-history" items), which a reader of version 1 would take for damage: it now
+ * refuses the file as a newer Sigil's instead. Files of version 1 are read as they are.
+ */
+export const BACKUP_FORMAT_VERSION = 2;
 
 export interface BackupHeader {
   format: typeof BACKUP_FORMAT;
@@ -100,6 +104,7 @@ const REQUIRED: Record<BackupKind, string[]> = {
   grant: ["grantId", "clientId", "userId", "scope", "markExpiresAt"],
   "access-token": ["hash", "token", "expiresAt"],
   history: ["app", "events", "last", "cut"],
+  "channel-history": ["app", "channel", "messages", "last", "cut"],
 };
 
 function parseLine(line: string, where: number): unknown {

@@ -86,6 +86,11 @@ export async function restoreItem(store: Store, item: BackupItem, now: number): 
     case "history":
       await store.backup.restoreHistory(item);
       return true;
+    case "channel-history":
+      // A channel of an app deleted while the backup was read has nothing to belong to.
+      if (!(await store.apps.get(item.app))) return false;
+      await store.backup.restoreChannelHistory(item);
+      return true;
     case "audit":
       // Written a batch at a time, in order, by restoreItems (restoreAudit).
       throw new Error("audit records are restored by restoreAudit");

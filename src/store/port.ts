@@ -6,7 +6,8 @@
 import type { RedisClient } from "./redis/redis-client.js";
 import type { ChallengeStore } from "./ports/challenges.js";
 import type { AttemptLimiter, LimiterSpec } from "./ports/limits.js";
-import type { AccountStore, AppStore, GrantStore, SessionStore } from "./ports/signin.js";
+import type { AccountStore, AppStore, GrantStore } from "./ports/signin.js";
+import type { SessionStore } from "./ports/sessions.js";
 import type { ChannelLog, CustomTokenStore, EventLog, Feed } from "./ports/realtime.js";
 import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 import type { EmailStore } from "./ports/email.js";
@@ -22,6 +23,7 @@ import type { DeliveryStore, IdentityFeed } from "./ports/deliveries.js";
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
 export * from "./ports/signin.js";
+export * from "./ports/sessions.js";
 export * from "./ports/realtime.js";
 export * from "./ports/keys.js";
 export * from "./ports/email.js";

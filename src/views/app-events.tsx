@@ -1,7 +1,7 @@
 // An app's identity events on the developers console (docs/events.md#registering): its webhook URL
-// (the signing secret is shown once, when made) and its back-channel logout URL, and the last
-// deliveries to them with their answers.
-import type { AppRecord, DeliveryAttempt } from "../store/port.js";
+// (the signing secret is shown once, when made), the channels also sent to it, and its back-channel
+// logout URL, and the last deliveries to them with their answers.
+import type { AppRecord, DeliveryAttempt, DeliveryFailure } from "../store/port.js";
 import { Csrf, Field, type FormProblem, type Ui } from "./layout.js";
 
 /** The events form as it was sent, when it was refused. */
@@ -9,6 +9,7 @@ export interface EventsForm {
   clientId: string;
   webhookUrl: string;
   backchannelLogoutUri: string;
+  webhookChannels: string;
 }
 
 export function AppEventsForm(p: {
@@ -24,7 +25,11 @@ export function AppEventsForm(p: {
 }) {
   const { t } = p.ui;
   const id = (f: string) => `events-${f}-${p.app.clientId}`;
-  const v = p.form ?? { webhookUrl: p.app.webhookUrl ?? "", backchannelLogoutUri: p.app.backchannelLogoutUri ?? "" };
+  const v = p.form ?? {
+    webhookUrl: p.app.webhookUrl ?? "",
+    backchannelLogoutUri: p.app.backchannelLogoutUri ?? "",
+    webhookChannels: (p.app.webhookChannels ?? []).join(", "),
+  };
   return (
     <details class="app-events" open={p.open === true || p.form !== undefined}>
       <summary>{t("dev.events")}</summary>
@@ -46,6 +51,16 @@ export function AppEventsForm(p: {
           </div>
         ) : null}
         <Field
+          id={id("webhook_channels")}
+          name="webhook_channels"
+          label={t("dev.webhookChannels")}
+          hint={t("dev.webhookChannelsHint")}
+          problem={p.error}
+          control={(a) => (
+            <input {...a} type="text" name="webhook_channels" maxLength={4000} value={v.webhookChannels} />
+          )}
+        />
+        <Field
           id={id("backchannel_logout_uri")}
           name="backchannel_logout_uri"
           label={t("dev.backchannelLogout")}
@@ -62,6 +77,22 @@ export function AppEventsForm(p: {
       ) : null}
     </details>
   );
+}
+
+/** Why an attempt failed, in the page's language (stored as a code: DeliveryFailure). */
+function failureText(ui: Ui, f: DeliveryFailure): string {
+  switch (f.code) {
+    case "redirect":
+      return ui.t("dev.failRedirect");
+    case "timeout":
+      return ui.t("dev.failTimeout", { ms: f.ms });
+    case "not_public":
+      return ui.t("dev.failNotPublic");
+    case "connection":
+      return f.errno ? ui.t("dev.failConnectionCode", { code: f.errno }) : ui.t("dev.failConnection");
+    case "secret_unreadable":
+      return ui.t("dev.failSecret");
+  }
 }
 
 const OUTCOME = {
@@ -106,7 +137,11 @@ function Deliveries(p: { ui: Ui; list: DeliveryAttempt[]; clientId: string }) {
                 <td data-label={t("dev.deliveryAttempt")}>{p.ui.number(a.attempt)}</td>
                 <td data-label={t("dev.deliveryAnswer")} class="delivery-answer">
                   {a.status !== undefined ? <code>{a.status}</code> : null}
-                  {a.error !== undefined ? <span class="muted"> {a.error}</span> : null}
+                  {a.failure !== undefined ? (
+                    <span class="muted"> {failureText(p.ui, a.failure)}</span>
+                  ) : a.error !== undefined ? (
+                    <span class="muted"> {a.error}</span>
+                  ) : null}
                   <span class="muted"> ({p.ui.number(a.ms)} ms)</span>
                 </td>
                 <td data-label={t("dev.deliveryOutcome")}>{t(OUTCOME[a.outcome])}</td>

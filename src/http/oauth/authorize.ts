@@ -6,6 +6,7 @@
 import type { Request, Response } from "express";
 import { OAuth, PKCE_VALUE } from "../../domain/oauth.js";
 import { grantedScopes } from "../../domain/oidc.js";
+import { publicSessionId } from "../../domain/session-ids.js";
 import { needsSignIn, readOpenIdRequest, type OpenIdAsk } from "../../domain/oidc-request.js";
 import { codePointLength } from "../../domain/text.js";
 import { english, message, type MessageRef } from "../../errors.js";
@@ -150,6 +151,8 @@ async function approve(deps: PagesDeps, req: Request, res: Response, c: Checked,
           nonce: c.oidc.nonce,
           authTime: req.session.authTime ?? Math.floor(Date.now() / 1000),
           amr: req.session.amr ?? ["pwd"],
+          // The session's public id, never its cookie's value: the sid a logout token names.
+          sid: publicSessionId(deps.config.secret, req.sessionID),
         }
       : {}),
   });

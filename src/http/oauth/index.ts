@@ -12,6 +12,8 @@ export function idTokenForRefresh(openid: OpenId): IdTokenForRefresh {
       scope,
       authTime: grant.authTime ?? Math.floor(Date.now() / 1000),
       amr: grant.amr ?? ["pwd"],
+      // The session the grant began in, as auth_time is that sign-in's (it may have ended since).
+      sid: grant.sid,
       accessToken,
     });
 }

@@ -58,10 +58,10 @@ export function openIdConfiguration(config: Config) {
     require_request_uri_registration: false,
     display_values_supported: ["page"],
     ui_locales_supported: ["en", "fr", "de", "es", "ja"],
-    // Back-Channel Logout 1.0 (docs/events.md#back-channel-logout): logout tokens name the user
-    // (`sub`), never a session: ID tokens carry no `sid`, so backchannel_logout_session_supported
-    // is left out (false).
+    // Back-Channel Logout 1.0 (docs/events.md#back-channel-logout): ID tokens carry the session's
+    // `sid`, and a logout token names the user (`sub`) and, when one session ended, its `sid`.
     backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 

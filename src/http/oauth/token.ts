@@ -83,7 +83,7 @@ export function tokenEndpoint(deps: {
       ...(issued.refreshToken !== undefined ? { refresh_token: issued.refreshToken } : {}),
     };
     // OpenID Connect (the granted scope holds openid): an ID token beside the access token.
-    const { scope, nonce, authTime, amr } = issued.code;
+    const { scope, nonce, authTime, amr, sid } = issued.code;
     if (scope?.includes("openid")) {
       const idToken = await deps.idTokens.sign({
         clientId: app.clientId,
@@ -92,6 +92,7 @@ export function tokenEndpoint(deps: {
         nonce,
         authTime: authTime ?? Math.floor(Date.now() / 1000),
         amr: amr ?? ["pwd"],
+        sid,
         accessToken: issued.accessToken,
       });
       const oidc: OpenIdTokenResponse = { ...out, id_token: idToken };

@@ -7,6 +7,7 @@ import type {
   BackupItem,
   BackupPort,
   ChallengeRecord,
+  ChannelHistoryItem,
   CustomTokenRecord,
   GrantItem,
   GroupRecord,
@@ -21,7 +22,7 @@ import type {
   TwoFactorRecord,
   UserRecord,
 } from "../port.js";
-import type { Engine, KeyPart } from "./engine.js";
+import type { Engine, Key, KeyPart, Table } from "./engine.js";
 
 interface Head {
   last: [number, number];
@@ -33,6 +34,12 @@ interface RefreshEntry {
   record: RefreshRecord;
   issuedAt: number;
   used: boolean;
+}
+
+/** A channel message as the embedded store keeps it (embedded/realtime.ts). */
+interface StoredMessage {
+  d: string;
+  t: string;
 }
 
 const NEVER = 0;
@@ -88,6 +95,7 @@ export class EmbeddedBackup implements BackupPort {
       out.push({ kind: "challenge", key: str(key[0]), record: value, expiresAt: challenges.expiresAt(key) ?? NEVER });
     out.push(...this.grants());
     out.push(...this.histories());
+    out.push(...this.channelHistories());
     for (const { key, value } of this.t<AuditEntry>("audit").range([]))
       out.push({ kind: "audit", record: { id: `${str(key[0])}-${str(key[1])}`, ...value } });
     return out;
@@ -157,6 +165,26 @@ export class EmbeddedBackup implements BackupPort {
     return out;
   }
 
+  /** Each (app, channel) history, by app and channel name (the heads' key order). */
+  private channelHistories(): ChannelHistoryItem[] {
+    const messages = this.t<StoredMessage>("channel-messages");
+    const out: ChannelHistoryItem[] = [];
+    for (const { key, value: h } of this.t<Head>("channel-heads").range([])) {
+      const [app, channel] = [str(key[0]), str(key[1])];
+      out.push({
+        kind: "channel-history",
+        app,
+        channel,
+        messages: messages
+          .range([app, channel])
+          .map((e) => ({ id: `${e.key[2]}-${e.key[3]}`, data: e.value.d, at: e.value.t })),
+        last: `${h.last[0]}-${h.last[1]}`,
+        cut: h.maxDeleted,
+      });
+    }
+    return out;
+  }
+
   async holdings(): Promise<Holdings> {
     return {
       users: this.t("users").count([]),
@@ -179,20 +207,54 @@ export class EmbeddedBackup implements BackupPort {
   }
 
   async restoreHistory(h: HistoryItem): Promise<void> {
-    const events = this.t<Omit<StoredEvent, "id">>("events");
-    const heads = this.t<Head>("event-heads");
+    const entries = h.events.map(({ id, ...e }) => ({ id, value: e }));
+    await this.writeHistory(
+      this.t<Omit<StoredEvent, "id">>("events"),
+      this.t<Head>("event-heads"),
+      [h.app],
+      h.app,
+      entries,
+      h,
+    );
+  }
+
+  async restoreChannelHistory(h: ChannelHistoryItem): Promise<void> {
+    const entries = h.messages.map((m) => ({ id: m.id, value: { d: m.data, t: m.at } }));
+    const prefix = [h.app, h.channel];
+    await this.writeHistory(
+      this.t<StoredMessage>("channel-messages"),
+      this.t<Head>("channel-heads"),
+      prefix,
+      prefix,
+      entries,
+      h,
+    );
+  }
+
+  /**
+   * One history as it was, replacing any: its entries under [...prefix, ms, seq], and its head (the
+   * newest id issued, the newest trimmed, the count, the oldest time), as embedded/realtime.ts keeps them.
+   */
+  private async writeHistory<V>(
+    entries: Table<V>,
+    heads: Table<Head>,
+    prefix: KeyPart[],
+    headKey: Key,
+    list: Array<{ id: string; value: V }>,
+    h: { last: string; cut: string },
+  ): Promise<void> {
     const [lastMs, lastSeq] = h.last.split("-").map(Number) as [number, number];
     await this.engine.write(() => {
-      for (const { key } of events.range([h.app])) events.remove(key);
-      for (const { id, ...e } of h.events) {
+      for (const { key } of entries.range(prefix)) entries.remove(key);
+      for (const { id, value } of list) {
         const [ms, seq] = id.split("-").map(Number) as [number, number];
-        events.put([h.app, ms, seq], e);
+        entries.put([...prefix, ms, seq], value);
       }
-      const first = h.events[0];
-      heads.put(h.app, {
+      const first = list[0];
+      heads.put(headKey, {
         last: [lastMs, lastSeq],
         maxDeleted: h.cut,
-        n: h.events.length,
+        n: list.length,
         ...(first ? { oldest: Number(first.id.split("-")[0]) } : {}),
       });
     });

@@ -42,13 +42,13 @@ export class EmbeddedSessions implements SessionStore {
   }
   destroyForUser(userId: string, exceptSid?: string) {
     return this.engine.write(() => {
-      let n = 0;
+      const ended: string[] = [];
       for (const { key, value } of this.index.range([userId])) {
         if (value.sid === exceptSid) continue;
-        if (this.sessions.remove(value.sid)) n++;
+        if (this.sessions.remove(value.sid)) ended.push(value.sid);
         this.index.remove(key);
       }
-      return n;
+      return ended;
     });
   }
 }

@@ -2,7 +2,8 @@
 // little a restore needs beyond the other ports. A backup is a list of items in one logical form
 // for every store, so that a backup of Redis restores into the embedded store and the other way
 // round. Restore (src/store/backup.ts) writes most items through the ports a node uses (each store
-// keeps its own indexes), and history through restoreHistory (ids kept: clients resume with them).
+// keeps its own indexes), and histories through restoreHistory and restoreChannelHistory (ids kept:
+// clients resume with them).
 import type { AppRecord, TokenRecord, RefreshRecord, UserRecord } from "./signin.js";
 import type { CustomTokenRecord, StoredEvent } from "./realtime.js";
 import type { SigningKeyRecord } from "./keys.js";
@@ -21,6 +22,19 @@ export interface HistoryItem {
   /** The newest event id the app ever had ("0-0": none); a `since` after it is a client's invention. */
   last: string;
   /** The newest event id trimmed away ("0-0": none); resume after it is complete. */
+  cut: string;
+}
+
+/**
+ * One channel's history of an app (ChannelLog), as it stands: its messages (data as the JSON text
+ * the store keeps), and the newest id it ever issued and the newest trimmed, as HistoryItem's.
+ */
+export interface ChannelHistoryItem {
+  kind: "channel-history";
+  app: string;
+  channel: string;
+  messages: Array<{ id: string; data: string; at: string }>;
+  last: string;
   cut: string;
 }
 
@@ -60,6 +74,7 @@ export type BackupItem =
   | GrantItem
   | { kind: "access-token"; hash: string; token: TokenRecord; expiresAt: number }
   | HistoryItem
+  | ChannelHistoryItem
   /** An audit record, oldest first (restored with a new id, its time kept). */
   | { kind: "audit"; record: AuditRecord };
 
@@ -82,6 +97,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   "grant",
   "access-token",
   "history",
+  "channel-history",
   "audit",
 ];
 
@@ -109,6 +125,8 @@ export interface BackupPort {
   clear(): Promise<void>;
   /** Writes an app's history as it was (ids, newest and trimmed ids kept), replacing any. */
   restoreHistory(history: HistoryItem): Promise<void>;
+  /** Writes one channel's history as it was (ids, newest and trimmed ids kept), replacing any. */
+  restoreChannelHistory(history: ChannelHistoryItem): Promise<void>;
   /** How many nodes serve this store now (Redis: the feed's subscribers); restore refuses while any do. */
   servingNodes(): Promise<number>;
 }

@@ -10,6 +10,11 @@ export interface AppEventEndpoints {
   webhookSecretSealed?: string;
   /** Where OpenID Connect Back-Channel Logout tokens are POSTed. */
   backchannelLogoutUri?: string;
+  /**
+   * The channels whose messages are also POSTed to the webhook (names, or prefixes ending in `*`;
+   * domain/channel-webhooks.ts). Absent: none.
+   */
+  webhookChannels?: string[];
 }
 
 /** One message to send to one app's endpoint, until it is answered 2xx or given up. */
@@ -19,11 +24,17 @@ export interface Delivery {
   /** client_id of the app. */
   app: string;
   kind: "webhook" | "backchannel";
-  /** The event's type (consent.withdrawn, session.ended, user.disabled, user.deleted). */
+  /** The event's type (consent.withdrawn, session.ended, user.disabled, user.deleted, channel.message). */
   type: string;
-  /** The user the event is about, sealed under SECRET (domain/identity-events.ts). */
+  /**
+   * The user the event is about, sealed under SECRET (domain/identity-events.ts); "" for a channel
+   * message, which names none: its body is then kept as it is, as the channel's history keeps it.
+   */
   sub: string;
-  /** The webhook's JSON body, sealed likewise ("" for back-channel logout: its token is made at each attempt). */
+  /**
+   * The webhook's JSON body, sealed likewise. For back-channel logout (its token is made at each
+   * attempt) the ended session's sid, sealed, or "" when the token names the user alone.
+   */
   body: string;
   /** Attempts made so far. */
   attempts: number;
@@ -32,6 +43,19 @@ export interface Delivery {
   /** When it is next due, ms since the epoch. */
   dueAt: number;
 }
+
+/**
+ * Why an attempt failed without a status, as a code the pages put in words in each language
+ * (dev.fail* in i18n/messages): a redirect (not followed), no answer in time, an address that is
+ * not public (DELIVERY_ALLOW_PRIVATE), a connection that failed (its system code, ECONNREFUSED…),
+ * or a webhook secret that does not open under this SECRET.
+ */
+export type DeliveryFailure =
+  | { code: "redirect" }
+  | { code: "timeout"; ms: number }
+  | { code: "not_public" }
+  | { code: "connection"; errno?: string }
+  | { code: "secret_unreadable" };
 
 /** How one attempt was answered (the list on /developers). */
 export interface DeliveryAttempt {
@@ -46,7 +70,9 @@ export interface DeliveryAttempt {
   attempt: number;
   /** The HTTP status, when there was an answer. */
   status?: number;
-  /** Why it failed without a status (timeout, refused, a redirect…): a short phrase, never a secret. */
+  /** Why it failed (a redirect has its status too): a code, never a secret. */
+  failure?: DeliveryFailure;
+  /** What attempts recorded before failure codes (English phrases); shown as they are. */
   error?: string;
   /** How long it took, ms. */
   ms: number;

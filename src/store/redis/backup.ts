@@ -9,6 +9,7 @@ import { Cluster, type Redis } from "ioredis";
 import type {
   BackupItem,
   BackupPort,
+  ChannelHistoryItem,
   GrantItem,
   GroupRecord,
   InvitationRecord,
@@ -26,6 +27,7 @@ import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { toCustomTokenRecord } from "./realtime.js";
+import { channelHistoriesOf, historyOf, restoreChannelHistory, restoreHistory } from "./backup-histories.js";
 import { decodeChallenge } from "./challenges.js";
 import { RedisAudit } from "./audit.js";
 
@@ -174,9 +176,10 @@ export class RedisBackup implements BackupPort {
     }
     yield* await this.grants(found);
     for (const app of apps) {
-      const history = await this.history(app.clientId);
+      const history = await historyOf(this.redis, k, app.clientId);
       if (history) yield history;
     }
+    for (const app of apps) yield* channelHistoriesOf(this.redis, k, app.clientId);
     yield* this.audit();
   }
 
@@ -281,24 +284,6 @@ export class RedisBackup implements BackupPort {
     return [...grants.values(), ...access];
   }
 
-  private async history(app: string): Promise<HistoryItem | undefined> {
-    const r = this.redis;
-    const k = this.keys;
-    const stream = k.events(app);
-    if ((await guarded(() => r.exists(stream))) === 0) return undefined;
-    const [info, cut, entries] = await this.exec<[unknown[], string | null, Array<[string, string[]]>]>(
-      r.multi().xinfo("STREAM", stream).get(k.eventsCut(app)).xrange(stream, "-", "+"),
-    );
-    let last = "0-0";
-    for (let i = 0; i + 1 < info.length; i += 2) if (info[i] === "last-generated-id") last = String(info[i + 1]);
-    const events = entries.map(([id, fields]) => {
-      const f: Record<string, string> = {};
-      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
-      return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
-    });
-    return { kind: "history", app, events, last, cut: cut ?? "0-0" };
-  }
-
   async holdings(): Promise<Holdings> {
     const found = await this.scan();
     const keys = await guarded(() => this.redis.hlen(this.keys.signingKeys));
@@ -322,22 +307,12 @@ export class RedisBackup implements BackupPort {
     }
   }
 
-  async restoreHistory(h: HistoryItem): Promise<void> {
-    const k = this.keys;
-    const stream = k.events(h.app);
-    const m = this.redis.multi().del(stream, k.eventsCut(h.app), k.eventsOldest(h.app));
-    for (const e of h.events) m.xadd(stream, e.id, "k", e.key, "c", e.correct ? "1" : "0", "t", e.at);
-    if (h.events.length === 0) {
-      // An empty history that was trimmed still exists (its ids go on from `last`): a stream
-      // made by one entry at `last`, then emptied.
-      if (h.last !== "0-0") m.xadd(stream, h.last, "k", "", "c", "0", "t", "").xdel(stream, h.last);
-    } else if (h.last !== h.events[h.events.length - 1]!.id) {
-      m.xsetid(stream, h.last);
-    }
-    if (h.cut !== "0-0") m.set(k.eventsCut(h.app), h.cut);
-    const first = h.events[0];
-    if (first) m.set(k.eventsOldest(h.app), first.id.split("-")[0]!);
-    await this.exec(m);
+  restoreHistory(h: HistoryItem): Promise<void> {
+    return restoreHistory(this.redis, this.keys, h);
+  }
+
+  restoreChannelHistory(h: ChannelHistoryItem): Promise<void> {
+    return restoreChannelHistory(this.redis, this.keys, h);
   }
 
   async servingNodes(): Promise<number> {

@@ -282,8 +282,7 @@ export class RedisChannelLog implements ChannelLog {
   }
 
   private streamKeys(app: string, channel: string): [string, string, string] {
-    const stream = this.keys.channel(app, channel);
-    return [stream, `${stream}|cut`, `${stream}|oldest`];
+    return channelKeys(this.keys, app, channel);
   }
 
   async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {
@@ -328,6 +327,12 @@ export class RedisChannelLog implements ChannelLog {
     }
     await guarded(() => this.redis.del(names));
   }
+}
+
+/** A channel's stream, its cut (newest id trimmed away) and its oldest-time bound: one hash tag, the app's. */
+export function channelKeys(keys: Keyspace, app: string, channel: string): [string, string, string] {
+  const stream = keys.channel(app, channel);
+  return [stream, `${stream}|cut`, `${stream}|oldest`];
 }
 
 /** Subscribes a dedicated connection (offline queue on) to the feed channel. */

@@ -70,10 +70,11 @@ export class RedisSessions implements SessionStore {
   async destroyForUser(userId: string, exceptSid?: string) {
     const index = this.keys.userSessions(userId);
     const sids = (await guarded(() => this.redis.hkeys(index))).filter((sid) => sid !== exceptSid);
-    if (sids.length === 0) return 0;
+    if (sids.length === 0) return [];
     const gone = await guarded(() => Promise.all(sids.map((sid) => this.redis.del(this.keys.session(sid)))));
     await guarded(() => this.redis.hdel(index, ...sids));
-    return gone.reduce((n, d) => n + d, 0);
+    // DEL answers 1 to one caller only: the sessions this call ended.
+    return sids.filter((_, i) => gone[i] === 1);
   }
 }
 

@@ -3,11 +3,16 @@
 export const events = {
   "err.webhookUrlProblem": "Webhook URL: {problem}",
   "err.backchannelLogoutProblem": "Back-channel logout URL: {problem}",
+  "err.webhookChannels":
+    'Webhook channels: each is a channel name, or a prefix ending in * ("orders:*"; "*" for every channel); at most {max}.',
   "dev.events": "Identity events",
   "dev.eventsLead": "Tell the app when one of its users withdraws consent, signs out, or is disabled or deleted.",
   "dev.webhookUrl": "Webhook URL",
   "dev.webhookUrlHint": "Optional: the events are POSTed here, signed the Standard Webhooks way. Empty: none.",
   "dev.newWebhookSecret": "Make a new signing secret",
+  "dev.webhookChannels": "Channels sent to the webhook",
+  "dev.webhookChannelsHint":
+    "Optional: messages published to these channels are also POSTed to the webhook, as channel.message events. Names, or prefixes ending in *, separated by commas. Empty: none.",
   "dev.backchannelLogout": "Back-channel logout URL",
   "dev.backchannelLogoutHint":
     "Optional: OpenID Connect Back-Channel Logout tokens are POSTed here when a user's session ends.",
@@ -27,4 +32,10 @@ export const events = {
   "dev.outcomeFailed": "given up",
   "dev.kindWebhook": "webhook",
   "dev.kindBackchannel": "back-channel logout",
+  "dev.failRedirect": "a redirect (not followed)",
+  "dev.failTimeout": "no answer within {ms} ms",
+  "dev.failNotPublic": "not sent: the address is not public (DELIVERY_ALLOW_PRIVATE=true allows it)",
+  "dev.failConnection": "connection failed",
+  "dev.failConnectionCode": "connection failed ({code})",
+  "dev.failSecret": "the webhook secret cannot be opened (SECRET changed): set the URL again",
 } as const;
