@@ -1,0 +1,21 @@
+// Presence on the socket side (docs/realtime.md#presence): who a socket counts as, and the room of
+// a channel's `presence: true` subscriptions on this node, where `join` and `leave` are sent.
+import { memberOfKey, type Member } from "../domain/presence.js";
+import type { FeedMessage } from "../store/port.js";
+import { channelKey } from "./registry.js";
+import type { Session } from "./session.js";
+import type { ChannelServer } from "./types.js";
+
+/** The member a socket counts as: its token, until sockets of signed-in users come (then their `sub`). */
+export function memberOf(session: Session): Member {
+  return { token: session.tokenId };
+}
+
+/** The Socket.IO room of a channel's presence subscriptions on this node. */
+export const presenceRoom = (app: string, channel: string): string => `${channelKey(app, channel)}\u0000presence`;
+
+/** Sends a member's join or leave (from the feed) to this node's presence subscriptions of the channel. */
+export function tellPresence(io: ChannelServer, m: Extract<FeedMessage, { type: "presence" }>): void {
+  const id = memberOfKey(m.member);
+  if (id) io.local.to(presenceRoom(m.app, m.channel)).emit(m.joined ? "join" : "leave", { channel: m.channel, ...id });
+}
