@@ -5,7 +5,9 @@ import { expect } from "chai";
 import type { PresenceResponse } from "../src/protocol.js";
 import { describeBackends } from "./support/backends.js";
 import { call, readyClient, type ChannelClient } from "./support/channel.js";
-import type { TestNode } from "./support/nodes.js";
+import { StoreUnavailableError } from "../src/errors.js";
+import type { Store } from "../src/store/port.js";
+import { startNode, type TestNode } from "./support/nodes.js";
 import { startProcessNode, type ServerProcess } from "./support/processes.js";
 import { waitFor } from "./support/wait.js";
 
@@ -129,9 +131,53 @@ describeBackends(
       expect(Date.now() - t0).to.be.lessThan(3000);
       await presenceBecomes(listener, "drain", [{ token: tl.id, connections: 1 }]);
     });
+
+    it("When a node cannot write to the store for longer than its lease, then its members leave, and join again once it can", async () => {
+      const env = { PRESENCE_HEARTBEAT: "200" };
+      let cut = false;
+      const c = await backend.startNode(env);
+      const d = await startNode({
+        redisUrl: backend.redis!.url,
+        env,
+        wrapStore: (store) => cutPresence(store, () => cut),
+      });
+      try {
+        const [tl, t1] = await Promise.all([newToken(), newToken()]);
+        const listener = await readyClient(c.url, { token: tl.token });
+        await call(listener, "subscribe", { channel: "cut", presence: true });
+        const onD = await readyClient(d.url, { token: t1.token });
+        await call(onD, "subscribe", { channel: "cut" });
+        const heard = (line: string, n: number) =>
+          waitFor(`${line} (#${n})`, () => listener.presence.filter((l) => l === line).length >= n, {
+            seen: () => listener.presence.join(", "),
+          });
+        await heard(`join cut ${t1.id}`, 1);
+        cut = true;
+        await heard(`leave cut ${t1.id}`, 1);
+        cut = false;
+        await heard(`join cut ${t1.id}`, 2);
+        await presenceBecomes(listener, "cut", [
+          { token: tl.id, connections: 1 },
+          { token: t1.id, connections: 1 },
+        ]);
+        expect(d.logs.filter((l) => l.includes("presence: the store did not take"))).to.have.length.within(1, 2);
+      } finally {
+        await d.close();
+      }
+    });
   },
   ["redis"],
 );
+
+/** The store, but its presence writes fail while `isCut()` (a node cut off from Redis, for presence alone). */
+function cutPresence(store: Store, isCut: () => boolean): Store {
+  const presence: Store["presence"] = {
+    sync: (...args) => (isCut() ? Promise.reject(new StoreUnavailableError()) : store.presence.sync(...args)),
+    members: (...args) => store.presence.members(...args),
+    drop: (...args) => store.presence.drop(...args),
+  };
+  return new Proxy(store, { get: (t, p, r) => (p === "presence" ? presence : Reflect.get(t, p, r)) });
+}
 
 /** A marker token's socket subscribing on `node`: its join comes after everything that node and the others wrote before. */
 async function markerOn(node: TestNode, token: string, t: { id: string }, channel = "room"): Promise<{ id: string }> {
