@@ -116,7 +116,8 @@ export class Presence {
       this.flushing = true;
       setImmediate(() => {
         this.flushing = false;
-        for (const a of this.pending) void this.sync(a);
+        // (Unless a members() of this tick has written them already.)
+        for (const a of this.pending) if (this.apps.get(a)?.dirty.size) void this.sync(a);
         this.pending.clear();
       });
     }
@@ -139,6 +140,8 @@ export class Presence {
   private sync(app: string): Promise<void> {
     const s = this.apps.get(app);
     if (!s || this.closed) return Promise.resolve();
+    // The call under way has every change so far, and renews the lease: nothing to add.
+    if (s.syncing && s.dirty.size === 0) return s.syncing;
     s.again = true;
     s.syncing ??= this.run(app, s);
     return s.syncing;
