@@ -99,6 +99,35 @@ describeBackendsWholeSuite("Presence on one node", (backend) => {
     expect(raw[0]).to.deep.equal({ channel: "room-2", token: tl.id });
   });
 
+  it("When a subscription is started over with presence: false, then its join and leave stop; with presence: true again, they come again", async () => {
+    const [tl, t1, marker] = await Promise.all([newToken(), newToken(), newToken()]);
+    const listener = await connect(tl.token);
+    await call(listener, "subscribe", { channel: "room-5", presence: true });
+    await waitFor("its own join", () => listener.presence.includes(`join room-5 ${tl.id}`));
+    expect(await call(listener, "subscribe", { channel: "room-5", presence: false })).to.deep.equal({
+      recovered: false,
+    });
+    await call(listener, "subscribe", { channel: "room-5-control", presence: true });
+    const member = await connect(t1.token);
+    await call(member, "subscribe", { channel: "room-5" });
+    // The marker joins another channel the listener hears, after the member joined room-5.
+    const m = await connect(marker.token);
+    await call(m, "subscribe", { channel: "room-5-control" });
+    const line = `join room-5-control ${marker.id}`;
+    const before = await waitFor("the marker's join", () => {
+      const i = listener.presence.indexOf(line);
+      return i >= 0 && listener.presence.slice(0, i);
+    });
+    expect(before).to.deep.equal([`join room-5 ${tl.id}`, `join room-5-control ${tl.id}`]);
+    // Still counted all along (started over, not unsubscribed): presence says so.
+    expect(byToken(await presence(listener, "room-5"))).to.deep.include({ token: tl.id, connections: 1 });
+    await call(listener, "subscribe", { channel: "room-5", presence: true });
+    await call(member, "unsubscribe", { channel: "room-5" });
+    await waitFor("the member's leave", () => listener.presence.includes(`leave room-5 ${t1.id}`), {
+      seen: () => listener.presence.join(", "),
+    });
+  });
+
   it("When a member's last socket disconnects, then a presence subscriber hears it leave", async () => {
     const [tl, t1] = await Promise.all([newToken(), newToken()]);
     const listener = await connect(tl.token);
