@@ -14,8 +14,14 @@ export function memberOf(session: Session): Member {
 /** The Socket.IO room of a channel's presence subscriptions on this node. */
 export const presenceRoom = (app: string, channel: string): string => `${channelKey(app, channel)}\u0000presence`;
 
-/** Sends a member's join or leave (from the feed) to this node's presence subscriptions of the channel. */
+/**
+ * Sends a member's join or leave (from the feed) to this node's presence subscriptions of the
+ * channel. Every node hears every join and leave: one without such a subscription stops at a map
+ * lookup (a broadcast would encode the packet first, even for an empty room).
+ */
 export function tellPresence(io: ChannelServer, m: Extract<FeedMessage, { type: "presence" }>): void {
+  const room = presenceRoom(m.app, m.channel);
   const id = memberOfKey(m.member);
-  if (id) io.local.to(presenceRoom(m.app, m.channel)).emit(m.joined ? "join" : "leave", { channel: m.channel, ...id });
+  if (!id || !io.of("/").adapter.rooms.has(room)) return;
+  io.local.to(room).emit(m.joined ? "join" : "leave", { channel: m.channel, ...id });
 }
