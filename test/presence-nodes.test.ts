@@ -2,7 +2,7 @@
 // leave heard on another node than the one the member is on, a node that drains (its members leave
 // at once) and a node killed outright (its members leave within three PRESENCE_HEARTBEATs).
 import { expect } from "chai";
-import type { PresenceResponse } from "../src/protocol.js";
+import type { ErrorObject, PresenceResponse } from "../src/protocol.js";
 import { describeBackends } from "./support/backends.js";
 import { call, readyClient, type ChannelClient } from "./support/channel.js";
 import { StoreUnavailableError } from "../src/errors.js";
@@ -132,7 +132,7 @@ describeBackends(
       await presenceBecomes(listener, "drain", [{ token: tl.id, connections: 1 }]);
     });
 
-    it("When a node cannot write to the store for longer than its lease, then its members leave, and join again once it can", async () => {
+    it("When a node cannot reach the store for longer than its lease, then presence asked there acks unavailable, its members leave, and join again once it can", async () => {
       const env = { PRESENCE_HEARTBEAT: "200" };
       let cut = false;
       const c = await backend.startNode(env);
@@ -153,6 +153,8 @@ describeBackends(
           });
         await heard(`join cut ${t1.id}`, 1);
         cut = true;
+        // Asked meanwhile, the node answers at once that the store is away.
+        expect(await call<ErrorObject>(onD, "presence", { channel: "cut" })).to.include({ error: "unavailable" });
         await heard(`leave cut ${t1.id}`, 1);
         cut = false;
         await heard(`join cut ${t1.id}`, 2);
@@ -173,7 +175,7 @@ describeBackends(
 function cutPresence(store: Store, isCut: () => boolean): Store {
   const presence: Store["presence"] = {
     sync: (...args) => (isCut() ? Promise.reject(new StoreUnavailableError()) : store.presence.sync(...args)),
-    members: (...args) => store.presence.members(...args),
+    members: (...args) => (isCut() ? Promise.reject(new StoreUnavailableError()) : store.presence.members(...args)),
     drop: (...args) => store.presence.drop(...args),
   };
   return new Proxy(store, { get: (t, p, r) => (p === "presence" ? presence : Reflect.get(t, p, r)) });
