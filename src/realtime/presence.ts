@@ -6,7 +6,11 @@ import { channelKey } from "./registry.js";
 import type { Session } from "./session.js";
 import type { ChannelServer } from "./types.js";
 
-/** The member a socket counts as: its token, until sockets of signed-in users come (then their `sub`). */
+/**
+ * The member a socket counts as: its CUSTOM TOKEN's id. When sockets of signed-in users come, theirs
+ * is `{ sub }` — from who the session says it is, never from `tokenId` (which for such a socket may
+ * name its access token).
+ */
 export function memberOf(session: Session): Member {
   return { token: session.tokenId };
 }
