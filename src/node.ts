@@ -94,6 +94,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       messages: services.channels,
       challenges: services.challenges,
       identity: services.identityEvents,
+      presence: services.presence,
       clients: opened.realtime,
       metrics,
       clientAddress: http.clientAddress,

@@ -102,6 +102,8 @@ export interface SubscribePayload {
   channel: string;
   /** The id of the last message of this channel the client saw. */
   since?: string;
+  /** Also receive `join` and `leave` for the channel's members (docs/realtime.md#presence). */
+  presence?: boolean;
 }
 
 export interface SubscribeResponse {
@@ -112,6 +114,26 @@ export interface SubscribeResponse {
 export interface UnsubscribePayload {
   channel: string;
 }
+
+export interface PresencePayload {
+  channel: string;
+}
+
+/**
+ * A member of a channel: a user (`sub`) for sockets of a signed-in user, a CUSTOM TOKEN (its id,
+ * never the token) for a token's sockets.
+ */
+export type PresenceMemberId = { sub: string; token?: never } | { token: string; sub?: never };
+
+/** A member and how many of its sockets are subscribed to the channel, on every node. */
+export type PresenceMember = PresenceMemberId & { connections: number };
+
+export interface PresenceResponse {
+  members: PresenceMember[];
+}
+
+/** `join` (a member's first socket subscribed) and `leave` (its last one went), to `presence: true` subscriptions. */
+export type PresenceEvent = PresenceMemberId & { channel: string };
 
 /** POST /realtime/publish's answer: the messages' ids, in the order sent. */
 export interface PublishResponse {
@@ -148,6 +170,8 @@ export interface ServerToClientEvents {
   ready: (event: ReadyEvent) => void;
   message: (event: MessageEvent) => void;
   identity: (event: IdentityEvent) => void;
+  join: (event: PresenceEvent) => void;
+  leave: (event: PresenceEvent) => void;
 }
 
 export interface ClientToServerEvents {
@@ -155,4 +179,5 @@ export interface ClientToServerEvents {
   "challenge:solve": (payload: SolvePayload, ack: Ack<SolveResponse>) => void;
   subscribe: (payload: SubscribePayload, ack: Ack<SubscribeResponse>) => void;
   unsubscribe: (payload: UnsubscribePayload, ack: Ack<Record<string, never>>) => void;
+  presence: (payload: PresencePayload, ack: Ack<PresenceResponse>) => void;
 }

@@ -5,6 +5,7 @@ import { TestCluster } from "./support/cluster.js";
 import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis } from "./support/redis.js";
+import { waitFor } from "./support/wait.js";
 
 const APP = "test-app";
 
@@ -125,6 +126,28 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     ]);
     await a.opened.store.channels.deleteAll(APP);
     expect((await b.opened.store.channels.readAfter(APP, "y:z", "0-0", 10, keep)).messages).to.deep.equal([]);
+  });
+
+  it("When sockets subscribe on both nodes, then presence counts them over the nodes (each script on the app's slot) and a presence subscriber on node A hears the join", async () => {
+    const other = await a.server.customTokens.create({ app: APP });
+    const onA = await readyClient(a.url, { token });
+    expect(await call(onA, "subscribe", { channel: "room", presence: true })).to.deep.equal({ recovered: false });
+    const onB = await Promise.all([
+      readyClient(b.url, { token: other.token }),
+      readyClient(b.url, { token: other.token }),
+    ]);
+    await Promise.all(onB.map((c) => call(c, "subscribe", { channel: "room" })));
+    await waitFor("the join of node B's member on node A", () => onA.presence.includes(`join room ${other.id}`));
+    const members = await waitFor("both of node B's sockets counted", async () => {
+      const r = await call<{ members: Array<{ token: string; connections: number }> }>(onA, "presence", {
+        channel: "room",
+      });
+      return r.members.some((m) => m.token === other.id && m.connections === 2) && r.members;
+    });
+    expect(members).to.have.length(2);
+    // A node that stops takes its members with it at once.
+    await b.close();
+    await waitFor("the leave", () => onA.presence.includes(`leave room ${other.id}`));
   });
 
   it("When a socket was away while 5 solves happened, then it gets exactly those 5 on reconnect", async () => {

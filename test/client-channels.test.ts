@@ -103,6 +103,40 @@ describeBackendsWholeSuite(
       expect(onD).to.deep.equal([1, 2, 3]);
     });
 
+    it("When an app subscribes with presence, then presence(channel) lists the members, join and leave come as events, and after a reconnection the subscription still has presence", async () => {
+      const [me, peer] = await Promise.all(
+        [0, 1].map(() => node.server.customTokens.create({ app: APP, channels: ["p"] })),
+      );
+      const conn = sigil.connect({ token: me!.token, socket: { reconnectionDelay: 50, reconnectionDelayMax: 200 } });
+      open.push(conn);
+      const r = record(conn);
+      const told: string[] = [];
+      conn.on("join", (e) => told.push(`join ${e.channel} ${e.token}`));
+      conn.on("leave", (e) => told.push(`leave ${e.channel} ${e.token}`));
+      conn.subscribe("p", () => {}, { presence: true });
+      await r.until(() => told.includes(`join p ${me!.id}`), "its own join");
+      expect(await conn.presence("p")).to.deep.equal([{ token: me!.id, connections: 1 }]);
+      const other = sigil.connect({ token: peer!.token });
+      open.push(other);
+      other.subscribe("p", () => {});
+      await r.until(() => told.includes(`join p ${peer!.id}`), "the peer's join");
+      // The service drops this connection alone; the client comes back and subscribes again, with presence.
+      for (const [, s] of node.server.io.of("/").sockets) if (s.data.tokenId === me!.id) s.disconnect(true);
+      await r.readyCount(2);
+      await r.until(() => told.filter((l) => l === `join p ${me!.id}`).length === 2, "its join after the reconnection");
+      other.close();
+      await r.until(() => told.includes(`leave p ${peer!.id}`), "the peer's leave");
+      // (Its own leave, when it was dropped, reaches it only if it came back before the node told it.)
+      expect(told.filter((l) => l !== `leave p ${me!.id}`)).to.deep.equal([
+        `join p ${me!.id}`,
+        `join p ${peer!.id}`,
+        `join p ${me!.id}`,
+        `leave p ${peer!.id}`,
+      ]);
+      const refused = await conn.presence("not-mine").catch((err: unknown) => err);
+      expect(refused).to.have.property("code", "forbidden");
+    });
+
     it("When a channel is refused, then subscribe:error says why and the channel is dropped", async () => {
       const conn = connect();
       const errors: Array<{ channel: string; code: string }> = [];

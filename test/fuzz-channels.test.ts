@@ -152,7 +152,7 @@ describeBackendsWholeSuite("Fuzzing the apps' channels with bad input", (backend
     expect(errorLines(), "error log lines").to.deep.equal([]);
   });
 
-  it("When random subscribe and unsubscribe payloads arrive, then every ack is a success or a documented error, the socket stays connected and still gets its messages", async function () {
+  it("When random subscribe, unsubscribe and presence payloads arrive, then every ack is a success or a documented error, the socket stays connected and still gets its messages", async function () {
     this.timeout(Math.max(30_000, RUNS * 200));
     const c = await readyClient(node.url, { token });
     const sock = c.socket as unknown as Socket;
@@ -162,11 +162,21 @@ describeBackendsWholeSuite("Fuzzing the apps' channels with bad input", (backend
       fc.anything({ maxDepth: 1 }),
     );
     const payload = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ channel: channelArb, since }, { requiredKeys: [] }) },
+      {
+        weight: 4,
+        arbitrary: fc.record(
+          {
+            channel: channelArb,
+            since,
+            presence: fc.oneof(fc.boolean(), fc.constantFrom(null, 0, 1, "true", [], {}), fc.anything({ maxDepth: 1 })),
+          },
+          { requiredKeys: [] },
+        ),
+      },
       { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) },
     );
     const step = fc.record({
-      event: fc.constantFrom("subscribe", "unsubscribe", "subscribe"),
+      event: fc.constantFrom("subscribe", "unsubscribe", "subscribe", "presence"),
       args: fc.array(payload, { minLength: 0, maxLength: 3 }),
       ack: fc.boolean(),
     });
@@ -181,7 +191,11 @@ describeBackendsWholeSuite("Fuzzing the apps' channels with bad input", (backend
         const keys = reply !== null && typeof reply === "object" ? Object.keys(reply).sort() : [];
         if (keys.length === 1 && keys[0] === "recovered")
           expect((reply as { recovered: unknown }).recovered).to.be.a("boolean");
-        else if (keys.length === 0) expect(event, what).to.equal("unsubscribe");
+        else if (keys.length === 1 && keys[0] === "members") {
+          expect(event, what).to.equal("presence");
+          for (const m of (reply as { members: unknown[] }).members)
+            expect(Object.keys(m as object).sort(), what).to.deep.equal(["connections", "token"]);
+        } else if (keys.length === 0) expect(event, what).to.equal("unsubscribe");
         else {
           expect(keys, what).to.deep.equal(["error", "error_description"]);
           expect((reply as { error: string }).error, what).to.be.oneOf(["invalid_request", "forbidden"]);

@@ -6,9 +6,10 @@
 // then says `ready` with `recovered`. An event at or before the last delivered id is dropped, so
 // an app sees each event once and in order; `ready` with `recovered: false` tells it to resync.
 //
-// Channels: subscribe(channel, handler, {since?}) subscribes now (or once connected) and again
-// after every reconnection, each channel with the id of the last message it delivered, so the
-// service replays what the channel had meanwhile; a message at or before that id is dropped.
+// Channels: subscribe(channel, handler, {since?, presence?}) subscribes now (or once connected) and
+// again after every reconnection, each channel with the id of the last message it delivered (and
+// its presence flag), so the service replays what the channel had meanwhile; a message at or before
+// that id is dropped. presence(channel) asks who is subscribed to a channel, on every node.
 //
 // Socket.IO reconnects by itself after network failures but not after the server closed the
 // socket (a drain, a slow reader); the service asks clients to reconnect then, so this does it,
@@ -21,6 +22,9 @@ import type {
   MessageEvent,
   NewChallengePayload,
   NewChallengeResponse,
+  PresenceEvent,
+  PresenceMember,
+  PresenceResponse,
   ReadyEvent,
   ServerToClientEvents,
   SolveResponse,
@@ -60,6 +64,13 @@ export interface RealtimeEvents {
   subscribed: (event: { channel: string; recovered: boolean }) => void;
   /** The service refused a subscription (`forbidden`, `invalid_request`); the channel is dropped. */
   "subscribe:error": (event: { channel: string; error: SigilError }) => void;
+  /**
+   * On a channel subscribed to with `presence: true`: a member's first socket subscribed to it (on
+   * any node). `{channel, token}` for a CUSTOM TOKEN's sockets, `{channel, sub}` for a user's.
+   */
+  join: (event: PresenceEvent) => void;
+  /** On a channel subscribed to with `presence: true`: a member's last socket left it (or its node died). */
+  leave: (event: PresenceEvent) => void;
 }
 
 /** A handler of one channel's messages. */
@@ -68,12 +79,16 @@ export type MessageHandler = (message: MessageEvent) => void;
 export interface SubscribeOptions {
   /** Resume after this message id of the channel (e.g. saved from `lastMessageId(channel)`). */
   since?: string;
+  /** Also get the channel's `join` and `leave` events (kept across reconnections). */
+  presence?: boolean;
 }
 
 interface ChannelState {
   handlers: Set<MessageHandler>;
   /** The id of the last message delivered (or the `since` given). */
   lastId: string | undefined;
+  /** Subscribed with `presence: true` (by any of its handlers). */
+  presence: boolean;
 }
 
 type SigilSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -84,6 +99,7 @@ const RECONNECT_MAX_MS = 5000;
 const isKey = (v: unknown): v is NewChallengeResponse => isObject(v) && typeof v.key === "string";
 const isSolved = (v: unknown): v is SolveResponse => isObject(v) && typeof v.correct === "boolean";
 const isSubscribed = (v: unknown): v is SubscribeResponse => isObject(v) && typeof v.recovered === "boolean";
+const isPresence = (v: unknown): v is PresenceResponse => isObject(v) && Array.isArray(v.members);
 
 export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
   /** The id of the last `challenge:result` delivered; persist it to resume in a later run. */
@@ -118,6 +134,8 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
       this.emit("ready", event);
     });
     this.socket.on("message", (m) => this.onMessage(m));
+    this.socket.on("join", (e) => this.onPresence("join", e));
+    this.socket.on("leave", (e) => this.onPresence("leave", e));
     // Each (re)connection is a new session on the service: subscribe to every channel again.
     this.socket.on("connect", () => {
       for (const channel of this.channels.keys()) this.sendSubscribe(channel);
@@ -152,19 +170,31 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
    */
   subscribe(channel: string, handler: MessageHandler, options: SubscribeOptions = {}): () => void {
     let state = this.channels.get(channel);
-    const fresh = state === undefined;
+    // A new channel, or presence asked for on one subscribed without it: (re)subscribe.
+    const send = state === undefined || (options.presence === true && !state.presence);
     if (!state) {
-      state = { handlers: new Set(), lastId: options.since };
+      state = { handlers: new Set(), lastId: options.since, presence: false };
       this.channels.set(channel, state);
     }
+    if (options.presence === true) state.presence = true;
     state.handlers.add(handler);
-    if (fresh && this.socket.connected) this.sendSubscribe(channel);
+    if (send && this.socket.connected) this.sendSubscribe(channel);
     return () => {
       const s = this.channels.get(channel);
       if (!s?.handlers.delete(handler) || s.handlers.size > 0) return;
       this.channels.delete(channel);
       if (this.socket.connected) this.socket.emit("unsubscribe", { channel }, () => {});
     };
+  }
+
+  /**
+   * Who is subscribed to one of the app's channels, on every node: `[{token, connections}]` for
+   * CUSTOM TOKENs' sockets (the token's id), `[{sub, connections}]` for users'. Any channel the
+   * token may subscribe to, whether this connection is subscribed to it or not.
+   */
+  async presence(channel: string): Promise<PresenceMember[]> {
+    const reply = await this.call(() => this.socket.timeout(this.ackTimeout).emitWithAck("presence", { channel }));
+    return this.check(reply, isPresence, "presence").members;
   }
 
   /** The id of the last message of a channel delivered (persist it to resume in a later run). */
@@ -191,7 +221,12 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     const state = this.channels.get(channel);
     if (!state) return;
     const since = state.lastId;
-    this.socket.emit("subscribe", since === undefined ? { channel } : { channel, since }, (reply) => {
+    const payload = {
+      channel,
+      ...(since === undefined ? {} : { since }),
+      ...(state.presence ? { presence: true } : {}),
+    };
+    this.socket.emit("subscribe", payload, (reply) => {
       if (this.channels.get(channel) !== state) return; // unsubscribed meanwhile
       if (isSubscribed(reply)) {
         this.emit("subscribed", { channel, recovered: reply.recovered });
@@ -222,6 +257,11 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
         }, 0);
       }
     }
+  }
+
+  private onPresence(type: "join" | "leave", e: PresenceEvent): void {
+    // Only for channels subscribed to with presence (an event racing an unsubscribe is dropped).
+    if (isObject(e) && this.channels.get(e.channel)?.presence) this.emit(type, e);
   }
 
   private onConnectError(err: Error & { data?: unknown }): void {

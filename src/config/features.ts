@@ -71,6 +71,10 @@ export const realtime = area("realtime", "range", {
   CHANNEL_RATE_LIMIT: wholeNumber("channelRateLimit", 1, 10000, 20, {
     meaning: "client → server events per second per socket (token bucket, burst of the same size)",
   }),
+  PRESENCE_HEARTBEAT: wholeNumber("presenceHeartbeat", 100, 60000, 5000, {
+    meaning:
+      "milliseconds between two renewals of a node's presence leases (each lasts twice that): the members of a node that died leave within three times this ([presence](realtime.md#presence))",
+  }),
   PUBLISH_RATE_LIMIT: wholeNumber("publishRateLimit", 1, 1000000, 200, {
     meaning: "POST /realtime/publish requests (a batch is one) per app per PUBLISH_RATE_WINDOW, every node together",
   }),

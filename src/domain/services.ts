@@ -29,6 +29,7 @@ import { Groups } from "./groups.js";
 import { Invitations } from "./invitations.js";
 import { EventEndpoints } from "./event-endpoints.js";
 import { IdentityEvents } from "./identity-events.js";
+import { Presence } from "./presence.js";
 
 export interface Services {
   accounts: Accounts;
@@ -70,6 +71,8 @@ export interface Services {
   eventEndpoints: EventEndpoints;
   /** Identity events to the user's apps: sockets, webhooks, back-channel logout (domain/identity-events.ts). */
   identityEvents: IdentityEvents;
+  /** Who is subscribed to the apps' channels, on every node (domain/presence.ts). */
+  presence: Presence;
 }
 
 /** What a caller may give beyond the settings (tests: key pairs made ahead of time). */
@@ -201,5 +204,10 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     }),
     eventEndpoints: new EventEndpoints(store, config.secret),
     identityEvents,
+    presence: new Presence({
+      store,
+      heartbeatMs: config.presenceHeartbeat,
+      onError: (what, err) => log?.warn({ cause: causeForLog(err) }, what),
+    }),
   };
 }

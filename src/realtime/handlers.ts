@@ -1,9 +1,11 @@
-// Client → server events (docs/realtime.md#acknowledgements): challenge:new and challenge:solve, each answered through
+// Client → server events (docs/realtime.md#acknowledgements): challenge:new and challenge:solve, subscribe,
+// unsubscribe and presence (docs/realtime.md#channels), each answered through
 // its acknowledgement; a bad payload or a failure acks the error object (docs/errors.md), never a crash.
 // The listeners are made once per node and shared by every socket (Socket.IO calls them with the
 // socket as `this`); what differs per socket is in its Session (socket.data).
 import type { IncomingMessage } from "node:http";
 import type { Challenges } from "../domain/challenges.js";
+import type { PresenceMember } from "../domain/presence.js";
 import { forbidden } from "../domain/channel-messages.js";
 import { channelName } from "../domain/channel-names.js";
 import { invalidRequest, logFailure, rateLimited } from "../errors.js";
@@ -20,10 +22,12 @@ export interface Subscriptions {
   subscribe(
     socket: ChannelSocket,
     channel: string,
-    since: string | undefined,
+    opts: { since: string | undefined; presence: boolean },
     ack: (recovered: boolean) => void,
   ): Promise<void>;
   unsubscribe(socket: ChannelSocket, channel: string): void;
+  /** The channel's members on every node (the socket may use the channel). */
+  members(socket: ChannelSocket, channel: string): Promise<PresenceMember[]>;
 }
 
 type Reply = (body: unknown) => void;
@@ -47,6 +51,7 @@ export interface Handlers {
   onSolve: Listener;
   onSubscribe: Listener;
   onUnsubscribe: Listener;
+  onPresence: Listener;
 }
 
 /**
@@ -97,8 +102,10 @@ export function makeHandlers(
         const channel = channelName(payload.channel);
         const since = payload.since ?? undefined;
         if (since !== undefined && !isEventId(since)) throw invalidRequest("err.sinceFormat");
+        const presence = payload.presence ?? false;
+        if (typeof presence !== "boolean") throw invalidRequest("err.presenceFlag");
         if (!this.data.mayUse(channel)) throw forbidden("err.channelForbidden");
-        await subscriptions.subscribe(this, channel, since, (recovered) => {
+        await subscriptions.subscribe(this, channel, { since, presence }, (recovered) => {
           acked = true;
           reply({ recovered });
         });
@@ -112,6 +119,12 @@ export function makeHandlers(
     onUnsubscribe: handle("unsubscribe", async (socket, p) => {
       subscriptions.unsubscribe(socket, channelName(p?.channel));
       return {};
+    }),
+    // Who may subscribe to the channel may ask who is there; the socket need not be subscribed.
+    onPresence: handle("presence", async (socket, p) => {
+      const channel = channelName(p?.channel);
+      if (!socket.data.mayUse(channel)) throw forbidden("err.channelForbidden");
+      return { members: await subscriptions.members(socket, channel) };
     }),
   };
 }

@@ -14,8 +14,10 @@ import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import type { RealtimeClients } from "../store/port.js";
 import type { IdentityEvents } from "../domain/identity-events.js";
+import type { Presence } from "../domain/presence.js";
 import { handshakeAuth } from "./auth.js";
 import { makeHandlers } from "./handlers.js";
+import { memberOf, presenceRoom, tellPresence } from "./presence.js";
 import { channelKey, SessionRegistry } from "./registry.js";
 import { MAX_SUBSCRIPTIONS, messageEvent, Subscription, type SessionContext } from "./session.js";
 import { invalidRequest } from "../errors.js";
@@ -31,6 +33,8 @@ export interface RealtimeDeps {
   challenges: Challenges;
   /** Opens the identity events the feed brings (the user's id travels sealed). */
   identity: IdentityEvents;
+  /** Who is subscribed to the apps' channels, on every node. */
+  presence: Presence;
   clients: RealtimeClients;
   metrics: Metrics;
   /** The client address of a request, as the HTTP side computes it (TRUST_PROXY). */
@@ -93,6 +97,10 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
         if (event) io.local.to(appRoom(m.app)).emit("identity", event);
         return;
       }
+      if (m.type === "presence") {
+        tellPresence(io, m);
+        return;
+      }
       if (m.type === "revoked") verified.revoked(m.tokenId);
       registry.onFeed(m);
     },
@@ -126,7 +134,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     ratePerSecond: config.channelRateLimit,
   };
   const handlers = makeHandlers(deps.challenges, logger, deps.clientAddress, {
-    subscribe(socket, channel, since, ack) {
+    subscribe(socket, channel, { since, presence }, ack) {
       const session = socket.data;
       const subs = (session.subscriptions ??= new Map());
       const old = subs.get(channel);
@@ -134,11 +142,15 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       if (old) old.close();
       else if (subs.size >= MAX_SUBSCRIPTIONS)
         throw invalidRequest("err.tooManySubscriptions", { max: MAX_SUBSCRIPTIONS });
-      const sub = new Subscription(session, channel, ctx);
+      const sub = new Subscription(session, channel, ctx, presence);
       subs.set(channel, sub);
       // In the same tick as the replay starts holding live messages: none slips between.
       registry.subscribe(socket, channel);
       joinRoom(socket, channelKey(session.app, channel));
+      // A new subscription counts in the channel's presence; one started over is counted already.
+      if (!old) deps.presence.add(session.app, channel, memberOf(session));
+      if (presence) joinRoom(socket, presenceRoom(session.app, channel));
+      else if (old?.presence) void socket.leave(presenceRoom(session.app, channel));
       return sub.start(socket, since, ack).catch((err: unknown) => {
         // Unreadable history: the subscription is undone (the ack or the connection says so).
         if (subs.get(channel) === sub) this.unsubscribe(socket, channel);
@@ -152,11 +164,17 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       socket.data.subscriptions!.delete(channel);
       registry.unsubscribe(socket, channel);
       void socket.leave(channelKey(socket.data.app, channel));
+      if (sub.presence) void socket.leave(presenceRoom(socket.data.app, channel));
+      deps.presence.remove(socket.data.app, channel, memberOf(socket.data));
     },
+    members: (socket, channel) => deps.presence.members(socket.data.app, channel),
   });
   function onDisconnect(this: ChannelSocket) {
     metrics.channelSockets.dec();
-    this.data.close();
+    const session = this.data;
+    for (const channel of session.subscriptions?.keys() ?? [])
+      deps.presence.remove(session.app, channel, memberOf(session));
+    session.close();
     registry.remove(this);
   }
 
@@ -182,6 +200,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     socket.on("challenge:solve", handlers.onSolve);
     socket.on("subscribe", handlers.onSubscribe);
     socket.on("unsubscribe", handlers.onUnsubscribe);
+    socket.on("presence", handlers.onPresence);
     metrics.channelConnections.inc();
     metrics.channelSockets.inc();
     socket.on("disconnect", onDisconnect);
@@ -198,7 +217,8 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       draining = true;
       // Closing the engine (not a Socket.IO disconnect) makes clients reconnect, to another node.
       io.engine.close();
-      await Promise.allSettled([io.of("/").adapter.close()]);
+      // The node's members leave now, on every node, rather than when its leases end.
+      await Promise.allSettled([io.of("/").adapter.close(), deps.presence.close()]);
     },
   };
 }

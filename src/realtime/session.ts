@@ -286,6 +286,8 @@ export class Subscription extends ReplayStream<ChannelMessage> {
     private readonly session: Session,
     readonly channel: string,
     protected readonly ctx: SessionContext,
+    /** Made with `presence: true`: the socket gets the channel's `join` and `leave`. */
+    readonly presence = false,
   ) {
     super();
   }

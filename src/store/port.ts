@@ -19,6 +19,7 @@ import type { AuditStore } from "./ports/audit.js";
 import type { GroupStore } from "./ports/groups.js";
 import type { InvitationStore } from "./ports/invitations.js";
 import type { DeliveryStore, IdentityFeed } from "./ports/deliveries.js";
+import type { PresenceStore } from "./ports/presence.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -35,6 +36,7 @@ export * from "./ports/audit.js";
 export * from "./ports/groups.js";
 export * from "./ports/invitations.js";
 export * from "./ports/deliveries.js";
+export * from "./ports/presence.js";
 
 export interface Store {
   /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
@@ -72,6 +74,8 @@ export interface Store {
   readonly deliveries: DeliveryStore;
   /** Identity events to every node's sockets of an app (the realtime feed). */
   readonly identityFeed: IdentityFeed;
+  /** Who is subscribed to the apps' channels, on every node (domain/presence.ts). */
+  readonly presence: PresenceStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -5,6 +5,7 @@ import type {
   ClientToServerEvents,
   ErrorObject,
   MessageEvent,
+  PresenceEvent,
   ReadyEvent,
   ServerToClientEvents,
 } from "../../src/protocol.js";
@@ -19,6 +20,8 @@ export interface ChannelClient {
   readies: ReadyEvent[];
   /** Channel messages (`message`), as they came. */
   messages: MessageEvent[];
+  /** `join` and `leave` of presence subscriptions, as they came: "join <channel> <token id or sub>". */
+  presence: string[];
   disconnects: string[];
   /** Resolves when at least n events arrived (rejects after ms). */
   waitEvents(n: number, ms?: number): Promise<ChallengeResultEvent[]>;
@@ -85,6 +88,7 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
     events: [],
     readies: [],
     messages: [],
+    presence: [],
     disconnects: [],
     waitEvents: (n, ms = 3000) =>
       waitFor(`${n} challenge:result event(s)`, () => (c.events.length >= n ? c.events : undefined), {
@@ -120,6 +124,10 @@ export function channelClient(url: string, opts: ConnectOptions = {}): ChannelCl
   socket.on("challenge:result", (e) => c.events.push(e));
   socket.on("ready", (r) => c.readies.push(r));
   socket.on("message", (m) => c.messages.push(m));
+  const told = (type: string) => (e: PresenceEvent) =>
+    c.presence.push(`${type} ${e.channel} ${e.sub !== undefined ? `sub:${e.sub}` : String(e.token)}`);
+  socket.on("join", told("join"));
+  socket.on("leave", told("leave"));
   socket.on("disconnect", (reason) => c.disconnects.push(reason));
   return c;
 }

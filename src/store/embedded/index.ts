@@ -18,6 +18,7 @@ import { EmbeddedAudit } from "./audit.js";
 import { EmbeddedDeliveries, EmbeddedIdentityFeed } from "./deliveries.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
+import { EmbeddedPresence } from "./presence.js";
 import {
   EmbeddedBus,
   EmbeddedChannelLog,
@@ -55,6 +56,8 @@ export class EmbeddedStore implements Store {
   readonly audit: EmbeddedAudit;
   readonly deliveries: EmbeddedDeliveries;
   readonly identityFeed: EmbeddedIdentityFeed;
+  /** In this process's memory: the embedded store serves one node. */
+  readonly presence: EmbeddedPresence;
 
   /**
    * Counters live in this process (docs/choices.md: attempt limits on the embedded store), their
@@ -92,6 +95,9 @@ export class EmbeddedStore implements Store {
     this.audit = new EmbeddedAudit(engine);
     this.deliveries = new EmbeddedDeliveries(engine);
     this.identityFeed = new EmbeddedIdentityFeed(this.bus);
+    this.presence = new EmbeddedPresence((m) => {
+      this.bus.publish(m).catch(() => {});
+    });
   }
 
   limiter(spec: LimiterSpec): AttemptLimiter {

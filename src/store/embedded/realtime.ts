@@ -310,8 +310,8 @@ export class EmbeddedChannelLog implements ChannelLog {
 }
 
 export class EmbeddedFeed implements Feed {
-  private listener: ((m: FeedMessage) => void) | undefined;
-  private readonly onMessage = (m: FeedMessage) => this.listener?.(m);
+  /** Each subscriber's listener (a node has one; a store contract test may add its own). */
+  private readonly listeners: Array<(m: FeedMessage) => void> = [];
   constructor(private readonly bus: EmbeddedBus) {}
 
   /** In the process: never lost, so neither callback is ever called. */
@@ -320,11 +320,11 @@ export class EmbeddedFeed implements Feed {
     _onResubscribed?: () => void,
     _onLost?: () => void,
   ): Promise<void> {
-    this.listener = listener;
-    this.bus.on("message", this.onMessage);
+    this.listeners.push(listener);
+    this.bus.on("message", listener);
   }
 
   async close(): Promise<void> {
-    this.bus.off("message", this.onMessage);
+    for (const l of this.listeners.splice(0)) this.bus.off("message", l);
   }
 }

@@ -107,7 +107,9 @@ export type FeedMessage =
   | { type: "event"; app: string; event: StoredEvent }
   | { type: "message"; app: string; message: ChannelMessage }
   | { type: "revoked"; tokenId: string }
-  | { type: "identity"; app: string; notice: IdentityNotice };
+  | { type: "identity"; app: string; notice: IdentityNotice }
+  /** A member's first socket subscribed to the channel on any node (joined), or its last one left. */
+  | { type: "presence"; app: string; channel: string; member: string; joined: boolean };
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

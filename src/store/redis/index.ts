@@ -37,6 +37,7 @@ import { RedisEmail } from "./email.js";
 import { RedisMeta } from "./meta.js";
 import { RedisAudit } from "./audit.js";
 import { RedisDeliveries, RedisIdentityFeed } from "./deliveries.js";
+import { RedisPresence } from "./presence.js";
 
 export class RedisStore implements Store {
   readonly kind = "redis" as const;
@@ -61,6 +62,7 @@ export class RedisStore implements Store {
   readonly audit: RedisAudit;
   readonly deliveries: RedisDeliveries;
   readonly identityFeed: RedisIdentityFeed;
+  readonly presence: RedisPresence;
 
   constructor(
     readonly redis: RedisClient,
@@ -97,6 +99,7 @@ export class RedisStore implements Store {
     this.audit = new RedisAudit(redis, this.keys);
     this.deliveries = new RedisDeliveries(redis, this.keys);
     this.identityFeed = new RedisIdentityFeed(redis, this.keys);
+    this.presence = new RedisPresence(redis, this.keys);
   }
 
   private readonly limiterKey: Buffer;

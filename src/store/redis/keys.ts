@@ -37,6 +37,12 @@ export function keyspace(prefix: string) {
      * channel's name), as eventsCut and eventsOldest are for the app's events.
      */
     channel: (app: string, channel: string) => `${prefix}:msg:{${app}}:${channel}`,
+    /**
+     * The base of an app's presence keys (store/redis/presence.ts): "|leases" (sorted set: node id →
+     * when its lease ends), "|n:<node>" (hash: one node's counts) and ":<channel>" (hash: member →
+     * connections over the live nodes) after it. None expires: each is deleted once empty.
+     */
+    presence: (app: string) => `${prefix}:pr:{${app}}`,
     /** Set: the names of the app's channels that have a history (to forget them with the app). */
     channelNames: (app: string) => `${prefix}:msg:{${app}}|channels`,
     /** Stream: the audit log, every record (field r: the JSON record); trimmed by time (MINID). */

@@ -384,6 +384,10 @@ function parseFeed(raw: string): FeedMessage | undefined {
     if (m.t === "i" && m.app && m.ty && m.sub) {
       return { type: "identity", app: m.app, notice: { type: m.ty, sub: m.sub, at: m.at ?? "" } };
     }
+    if (m.t === "p" && m.app && m.ch && m.m) {
+      const joined = (m.j as unknown) === 1;
+      return { type: "presence", app: m.app, channel: m.ch, member: m.m, joined };
+    }
     if (m.t === "e" && m.app && m.id) {
       return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
     }

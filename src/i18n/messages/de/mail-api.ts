@@ -286,6 +286,7 @@ export const mailApi: MailApiMessages = {
   "err.publishThrottled": "Zu viele Veröffentlichungen für diese App; bitte langsamer.",
   "err.tooManySubscriptions": "Eine Verbindung darf höchstens {max} Kanäle abonnieren.",
   "err.sinceFormat": "since muss eine Ereignis-ID sein (<Millisekunden>-<Folgenummer>).",
+  "err.presenceFlag": "presence muss true oder false sein.",
   "err.tokenChannels": "Ein Token kann auf 1 bis {max} Kanäle beschränkt werden.",
   "err.dataDepth": "data darf Arrays und Objekte höchstens {max} Ebenen tief verschachteln.",
   "err.requestObject": "Request-Objekte (request) werden nicht unterstützt.",

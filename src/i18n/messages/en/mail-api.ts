@@ -272,6 +272,7 @@ export const mailApi = {
   "err.publishThrottled": "Too many publish requests for this app; slow down.",
   "err.tooManySubscriptions": "A connection may subscribe to at most {max} channels.",
   "err.sinceFormat": "since must be an event id (<milliseconds>-<sequence>).",
+  "err.presenceFlag": "presence must be true or false.",
   "err.tokenChannels": "A token may be limited to 1 to {max} channels.",
   "err.dataDepth": "data may nest arrays and objects at most {max} levels deep.",
   "err.requestObject": "Request objects (request) are not supported.",

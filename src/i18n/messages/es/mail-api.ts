@@ -280,6 +280,7 @@ export const mailApi: MailApiMessages = {
   "err.publishThrottled": "Demasiadas publicaciones para esta aplicación; ve más despacio.",
   "err.tooManySubscriptions": "Una conexión puede suscribirse como máximo a {max} canales.",
   "err.sinceFormat": "since debe ser un id de evento (<milisegundos>-<secuencia>).",
+  "err.presenceFlag": "presence debe ser true o false.",
   "err.tokenChannels": "Un token puede limitarse a entre 1 y {max} canales.",
   "err.dataDepth": "data puede anidar arrays y objetos como máximo {max} niveles.",
   "err.requestObject": "No se admiten objetos de solicitud (request).",

@@ -288,6 +288,7 @@ export const mailApi: MailApiMessages = {
   "err.publishThrottled": "Trop de publications pour cette application ; ralentissez.",
   "err.tooManySubscriptions": "Une connexion peut s’abonner à {max} canaux au plus.",
   "err.sinceFormat": "since doit être un identifiant d’événement (<millisecondes>-<séquence>).",
+  "err.presenceFlag": "presence doit valoir true ou false.",
   "err.tokenChannels": "Un jeton peut être limité à 1 à {max} canaux.",
   "err.dataDepth": "data peut imbriquer tableaux et objets sur {max} niveaux au plus.",
   "err.requestObject": "Les objets de requête (request) ne sont pas pris en charge.",

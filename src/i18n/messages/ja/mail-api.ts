@@ -277,6 +277,7 @@ export const mailApi: MailApiMessages = {
   "err.publishThrottled": "このアプリの公開リクエストが多すぎます。ペースを落としてください。",
   "err.tooManySubscriptions": "1 つの接続で購読できるチャンネルは最大 {max} 個です。",
   "err.sinceFormat": "since はイベント ID（<ミリ秒>-<連番>）でなければなりません。",
+  "err.presenceFlag": "presence は true か false でなければなりません。",
   "err.tokenChannels": "トークンは 1〜{max} 個のチャンネルに限定できます。",
   "err.dataDepth": "data の配列とオブジェクトの入れ子は最大 {max} 階層です。",
   "err.requestObject": "リクエストオブジェクト（request）には対応していません。",
