@@ -1,5 +1,5 @@
 import { orderEventIds } from "../../event-ids.js";
-import type { IdentityNotice } from "./deliveries.js";
+import type { AccessChange, IdentityNotice } from "./deliveries.js";
 
 // ---- Realtime: CUSTOM TOKEN records, the per-app event history, and the feed that tells every
 // node about new events and revocations.
@@ -107,7 +107,8 @@ export type FeedMessage =
   | { type: "event"; app: string; event: StoredEvent }
   | { type: "message"; app: string; message: ChannelMessage }
   | { type: "revoked"; tokenId: string }
-  | { type: "identity"; app: string; notice: IdentityNotice };
+  | { type: "identity"; app: string; notice: IdentityNotice }
+  | ({ type: "access" } & AccessChange);
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

@@ -379,6 +379,14 @@ function parseFeed(raw: string): FeedMessage | undefined {
     if (m.t === "i" && m.app && m.ty && m.sub) {
       return { type: "identity", app: m.app, notice: { type: m.ty, sub: m.sub, at: m.at ?? "" } };
     }
+    if (m.t === "a" && (m.u || m.app || m.g)) {
+      return {
+        type: "access",
+        ...(m.u ? { user: m.u } : {}),
+        ...(m.app ? { app: m.app } : {}),
+        ...(m.g ? { grant: m.g } : {}),
+      };
+    }
     if (m.t === "e" && m.app && m.id) {
       return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
     }
