@@ -5,7 +5,7 @@
 // sockets (access tokens) are kept by user instead of by app: the app's events are not theirs,
 // and access-checks.ts finds them by user when the user's access changes.
 import type { AccessChange, ChannelMessage, FeedMessage, StoredEvent } from "../store/port.js";
-import type { EndReason } from "./session.js";
+import type { EndReason } from "./who.js";
 import type { ChannelSocket } from "./types.js";
 
 /** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */

@@ -10,10 +10,10 @@
 import type { ChannelEvents } from "../domain/channel-events.js";
 import type { ChannelMessages } from "../domain/channel-messages.js";
 import type { TokenIdentity } from "../domain/custom-tokens.js";
-import type { UserIdentity } from "../domain/user-access.js";
+import type { EndReason, VerifiedUser, Who } from "./who.js";
 import { compareEventIds, type ChannelMessage, type StoredEvent } from "../store/port.js";
 import type { Socket } from "socket.io";
-import type { ClientToServerEvents, EndedEvent, MessageEvent, ServerToClientEvents } from "../protocol.js";
+import type { ClientToServerEvents, MessageEvent, ServerToClientEvents } from "../protocol.js";
 
 const PAGE = 200;
 
@@ -193,18 +193,6 @@ export abstract class ReplayStream<T extends { id: string }> {
 
 /** Most channels one socket may be subscribed to at once. */
 export const MAX_SUBSCRIPTIONS = 100;
-
-/** Who a socket is: an app's CUSTOM TOKEN, or a user of an app (presence names members by it). */
-export type Who = { kind: "token"; app: string; tokenId: string } | { kind: "user"; app: string; sub: string };
-
-/**
- * A user's socket as verified (domain/user-access.ts), and the node's count of access changes when
- * its handshake began (realtime/access-checks.ts: one heard since then is checked again).
- */
-export type VerifiedUser = UserIdentity & { seq: number };
-
-/** Why the server ended a socket: its token expired, or it was revoked (or its user's access ended). */
-export type EndReason = EndedEvent["reason"];
 
 export class Session extends ReplayStream<StoredEvent> {
   readonly app: string;
