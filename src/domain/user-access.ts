@@ -3,12 +3,14 @@
 // at the handshake and again whenever the user's or the app's access may have ended, and tells
 // every node when it may have.
 //
-// "At once" is kept by the use cases that end access (revoking a token or a grant, withdrawing a
-// consent, revoking a user's grants: signing out everywhere, disabling, deleting; deleting or
-// disabling an app, domain/apps.ts): each awaits the feed's accessChanged() after the store holds
-// the change and before it answers. Every node hears it on the feed and rechecks the sockets concerned against the store,
-// which already refuses the token: the sockets end within one feed hop and one store read of the
-// answer. What the node cannot tell (the feed was away) it rechecks when the feed is back.
+// "At once" is kept by the use cases that end access (revoking a token, revoking a grant: its
+// refresh token revoked or reused, its code replayed; withdrawing a consent; revoking a user's
+// grants: signing out everywhere, disabling, deleting; deleting or disabling an app,
+// domain/apps.ts): each awaits the feed's accessChanged() after the store holds the change and
+// before it answers. Every node hears it and checks the sockets concerned against the store again,
+// which already refuses the token: they end within one feed hop and one store read of the answer.
+// What a node could not hear (its feed was away) it checks when the feed is back
+// (realtime/access-checks.ts).
 import { insufficientScope, invalidToken } from "../errors.js";
 import { isDisabled, type Store } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
