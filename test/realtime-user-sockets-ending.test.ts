@@ -10,7 +10,8 @@ import { ALL_BACKENDS, describeBackends } from "./support/backends.js";
 import { call, refusal } from "./support/channel.js";
 import { sigil } from "./support/cli.js";
 import type { TestNode } from "./support/nodes.js";
-import { person, type TestApp } from "./support/pages.js";
+import { trade } from "./support/oidc.js";
+import { authorize, basic, person, token, type PageClient, type TestApp } from "./support/pages.js";
 import {
   liveApp,
   publishAsApp,
@@ -31,7 +32,7 @@ describeBackends(
   function (this: Mocha.Suite, backend) {
     this.timeout(30_000);
     let a: TestNode, b: TestNode;
-    let app: TestApp;
+    let app: TestApp & { dev: PageClient };
     let alice: SignedIn;
     beforeEach(async () => {
       // ACCESS_TOKEN_TTL at its least (60 s), so that a token issued 58.5 s ago expires in 1.5 s.
@@ -89,6 +90,33 @@ describeBackends(
       await expectRefused(alice.accessToken);
     });
 
+    it("When a used refresh token is presented again (reuse), then the sockets of its grant's tokens end at once", async () => {
+      const refresh = (refreshToken: string) =>
+        token(
+          a.url,
+          { grant_type: "refresh_token", refresh_token: refreshToken },
+          { authorization: basic(app.clientId, app.clientSecret) },
+        );
+      const next = await refresh(alice.refreshToken!);
+      expect(next.status, next.text).to.equal(200);
+      const s = await readyUserSocket(b, next.json.access_token as string);
+      await expectEnds(s, "revoked", async () => expect((await refresh(alice.refreshToken!)).status).to.equal(400));
+    });
+
+    it("When an authorization code is traded a second time (replay), then the sockets of its token end at once", async () => {
+      const landed = await authorize(alice.c, {
+        response_type: "code",
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        scope: "openid realtime",
+      });
+      const code = landed.searchParams.get("code")!;
+      const first = await trade(a.url, app, code);
+      expect(first.status, first.text).to.equal(200);
+      const s = await readyUserSocket(b, first.json.access_token as string);
+      await expectEnds(s, "revoked", async () => expect((await trade(a.url, app, code)).status).to.equal(400));
+    });
+
     it("When the user withdraws the consent on /account, then the socket ends at once", async () => {
       const s = await readyUserSocket(b, alice.accessToken);
       await expectEnds(s, "revoked", async () => {
@@ -126,6 +154,26 @@ describeBackends(
         );
         expect(cli.code, cli.err).to.equal(0);
       });
+    });
+
+    it("When the app's owner deletes the app on /developers, then its users' sockets end at once", async () => {
+      const s = await readyUserSocket(b, alice.accessToken);
+      await expectEnds(s, "revoked", async () => {
+        const r = await app.dev.submit("/developers", `/developers/${app.clientId}/delete`, {});
+        expect(r.status).to.equal(303);
+      });
+      await expectRefused(alice.accessToken);
+    });
+
+    it("When an operator disables the app with the CLI beside the nodes, then its users' sockets end within the bound", async function () {
+      if (backend.name === "memory") this.skip();
+      const s = await readyUserSocket(b, alice.accessToken);
+      await expectEnds(s, "revoked", async () => {
+        const env = { ...backend.env(), SECRET: a.config.secret };
+        const cli = await sigil(env, "apps", "update", "--client-id", app.clientId, "--disabled", "on");
+        expect(cli.code, cli.err).to.equal(0);
+      });
+      await expectRefused(alice.accessToken);
     });
 
     it("When the user deletes the account, then the socket ends at once", async () => {

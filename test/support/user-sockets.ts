@@ -10,11 +10,11 @@ import { PageClient, authorize, basic, person, registerApp, type TestApp } from 
 
 const REDIRECT = "http://127.0.0.1:8765/callback";
 
-/** An app registered by a developer on `node`. */
-export async function liveApp(node: TestNode): Promise<TestApp> {
+/** An app registered on `node` by a developer, `dev` (signed in, its owner). */
+export async function liveApp(node: TestNode): Promise<TestApp & { dev: PageClient }> {
   const dev = new PageClient(node.url);
   await dev.signUp("devon");
-  return registerApp(dev, [REDIRECT], "Live App");
+  return { ...(await registerApp(dev, [REDIRECT], "Live App")), dev };
 }
 
 export interface SignedIn {
