@@ -1,9 +1,10 @@
-// docs/realtime.md#users-sockets, "When a user's socket ends": a user's socket ends at once when
-// its access token is revoked (itself, or its refresh token's whole grant), the consent is
-// withdrawn, an admin signs the user out everywhere or disables them, the user deletes the account,
-// and when the token expires. On Redis the socket is on node B and the ending happens on node A;
-// the socket gets `ended` and a server disconnect within BOUND_MS of the answer, and its token is
-// refused from then on. Every store.
+// docs/realtime.md#when-a-users-socket-ends: a user's socket ends at once when its access token is
+// revoked (itself, or its grant: the refresh token revoked or reused, the code replayed), the
+// consent is withdrawn, an admin signs the user out everywhere or disables them (or an operator,
+// with the CLI), the user deletes the account, the app is deleted or disabled, and when the token
+// expires. On Redis the socket is on node B and the ending happens on node A; the socket gets
+// `ended` and a server disconnect within BOUND_MS of the answer, and its token is refused from
+// then on. Every store.
 import { expect } from "chai";
 import type { EndedEvent } from "../src/protocol.js";
 import { ALL_BACKENDS, describeBackends } from "./support/backends.js";
