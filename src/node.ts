@@ -90,6 +90,7 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       config,
       logger,
       tokens: services.customTokens,
+      users: services.oauth.grants.userAccess,
       events: services.events,
       messages: services.channels,
       challenges: services.challenges,

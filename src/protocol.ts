@@ -63,12 +63,17 @@ export interface UserInfo {
 
 // ---- Realtime channel (Socket.IO v4) ---------------------------------------------------------
 
-/** `auth` of the Socket.IO handshake. */
-export interface HandshakeAuth {
-  token: string;
-  /** The id of the last event the client saw; events after it are replayed first. */
-  since?: string;
-}
+/**
+ * `auth` of the Socket.IO handshake: a CUSTOM TOKEN (the app's servers), or a signed-in user's
+ * access token with the scope `realtime` (docs/realtime.md#users-sockets).
+ */
+export type HandshakeAuth =
+  | {
+      token: string;
+      /** The id of the last event the client saw; events after it are replayed first. */
+      since?: string;
+    }
+  | { access_token: string };
 
 /** One solve attempt on a challenge of the socket's app. */
 export interface ChallengeResultEvent {
@@ -165,6 +170,15 @@ export interface IdentityEvent {
   at: string;
 }
 
+/**
+ * A user's socket is about to be disconnected by the server (docs/realtime.md#users-sockets):
+ * its access token expired (get a new one, connect again), or was revoked, or the user's access to
+ * the app ended (consent withdrawn, signed out everywhere, disabled, deleted: sign in again).
+ */
+export interface EndedEvent {
+  reason: "expired" | "revoked";
+}
+
 export interface ServerToClientEvents {
   "challenge:result": (event: ChallengeResultEvent) => void;
   ready: (event: ReadyEvent) => void;
@@ -172,6 +186,7 @@ export interface ServerToClientEvents {
   identity: (event: IdentityEvent) => void;
   join: (event: PresenceEvent) => void;
   leave: (event: PresenceEvent) => void;
+  ended: (event: EndedEvent) => void;
 }
 
 export interface ClientToServerEvents {

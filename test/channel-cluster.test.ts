@@ -6,6 +6,7 @@ import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis } from "./support/redis.js";
 import { waitFor } from "./support/wait.js";
+import { liveApp, publishAsApp, readyUserSocket, revokeAsApp, signInTo } from "./support/user-sockets.js";
 
 const APP = "test-app";
 
@@ -234,5 +235,19 @@ describe("Redis Cluster (three masters, sharded adapter)", function () {
     const until = Date.now() + 2000;
     while (got.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     expect(got).to.deep.equal(["x", "x"]);
+  });
+
+  it("When a user's socket on node B subscribes to its channel and the app revokes its token on node A, then it gets the app's message, then ends within a second", async () => {
+    const app = await liveApp(a);
+    const alice = await signInTo(a, app, "alice", "openid realtime");
+    const s = await readyUserSocket(b, alice.accessToken);
+    expect(await call(s.c, "subscribe", { channel: `user:${alice.sub}` })).to.deep.equal({ recovered: false });
+    expect((await publishAsApp(a, app, { channel: `user:${alice.sub}`, data: "hi" })).status).to.equal(200);
+    expect((await s.c.waitMessages(1))[0]!.data).to.equal("hi");
+    expect((await revokeAsApp(a, app, alice.accessToken)).status).to.equal(200);
+    const answered = Date.now();
+    expect(await s.c.waitDisconnect(4000)).to.equal("io server disconnect");
+    expect(Date.now() - answered).to.be.below(1000);
+    expect(s.ended).to.deep.equal([{ reason: "revoked" }]);
   });
 });

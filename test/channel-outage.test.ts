@@ -7,6 +7,7 @@ import { call, readyClient, refusal, publishWith } from "./support/channel.js";
 import { challengeApi } from "./support/http.js";
 import { startNode, type TestNode } from "./support/nodes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
+import { liveApp, readyUserSocket, revokeAsApp, signInTo } from "./support/user-sockets.js";
 import { waitFor } from "./support/wait.js";
 
 /** Solves and checks it was answered (an attempt that failed would have no event to wait for). */
@@ -119,6 +120,18 @@ describe("Realtime channel through Redis trouble", function () {
     redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
     await a!.server.customTokens.revoke("test-app", id);
     expect((await refusal(b!.url, { token })).message).to.equal("invalid_token");
+  });
+
+  it("When a user's access token is revoked while the subscriptions are cut, then the user's socket still ends once they are back", async () => {
+    const [a, b] = await Promise.all([startNode({ redisUrl: redis.url }), startNode({ redisUrl: redis.url })]);
+    nodes.push(a!, b!);
+    const app = await liveApp(a!);
+    const alice = await signInTo(a!, app, "alice", "openid realtime");
+    const s = await readyUserSocket(b!, alice.accessToken);
+    redis.cli("CLIENT", "KILL", "TYPE", "pubsub");
+    expect((await revokeAsApp(a!, app, alice.accessToken)).status).to.equal(200);
+    expect(await s.c.waitDisconnect(5000)).to.equal("io server disconnect");
+    expect(s.ended).to.deep.equal([{ reason: "revoked" }]);
   });
 
   it("When Redis restarts, then the history survives and live events flow again", async () => {

@@ -1,21 +1,24 @@
 // The browser bundle's realtime connection in headless Chromium: a page that loads /client.js
 // (the /demo page, so its CSP is exercised too) creates a challenge with non-Latin-1 text, reads
 // it back, solves it, receives the live results over the socket, and after a server-side
-// disconnect resumes with no event lost or repeated. The demo's own live results section is
-// driven as a visitor would in client-browser-demo.test.ts.
+// disconnect resumes with no event lost or repeated; a signed-in user's page connects with its access
+// token and receives its own channel. The demo's own live results section is driven as a visitor
+// would in client-browser-demo.test.ts.
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import type * as SigilModule from "../client/src/index.js";
-import type { ChallengeResultEvent, ReadyEvent } from "../client/src/index.js";
+import type { ChallengeResultEvent, EndedEvent, MessageEvent, ReadyEvent } from "../client/src/index.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { pagePerTest } from "./support/browser.js";
 import { challengeApi } from "./support/http.js";
+import { liveApp, publishAsApp, revokeAsApp, signInTo } from "./support/user-sockets.js";
 
 declare const Sigil: typeof SigilModule;
 declare global {
   interface Window {
     seen: { events: ChallengeResultEvent[]; readies: ReadyEvent[]; disconnects: string[] };
     conn: SigilModule.RealtimeConnection;
+    user: { messages: MessageEvent[]; ended: EndedEvent[]; errors: string[]; subscribed: number };
   }
 }
 
@@ -65,6 +68,34 @@ describeBackends(
         [key, true],
       ]);
       expect(new Set(seen.events.map((e) => e.id)).size).to.equal(3);
+    });
+
+    it("When a signed-in user's page connects with its access token, then it receives what the app's server publishes to the user, and the token's revocation ends it for good", async () => {
+      const node = await backend.startNode();
+      const app = await liveApp(node);
+      const alice = await signInTo(node, app, "alice", "openid realtime");
+      await page.goto(`${node.url}/demo`);
+      await page.evaluate(
+        ({ accessToken, channel }) => {
+          window.user = { messages: [], ended: [], errors: [], subscribed: 0 };
+          window.conn = Sigil.createClient().connect({ accessToken });
+          window.conn.subscribe(channel, (m) => window.user.messages.push(m));
+          window.conn.on("subscribed", () => window.user.subscribed++);
+          window.conn.on("ended", (e) => window.user.ended.push(e));
+          window.conn.on("error", (e) => window.user.errors.push(e.code));
+        },
+        { accessToken: alice.accessToken, channel: `user:${alice.sub}` },
+      );
+      await page.waitForFunction(() => window.user.subscribed === 1);
+      const r = await publishAsApp(node, app, { channel: `user:${alice.sub}`, data: { order: 42 } });
+      expect(r.status, r.text).to.equal(200);
+      await page.waitForFunction(() => window.user.messages.length === 1);
+      expect((await revokeAsApp(node, app, alice.accessToken)).status).to.equal(200);
+      await page.waitForFunction(() => window.user.errors.length === 1);
+      const seen = await page.evaluate(() => window.user);
+      expect(seen.messages.map((m) => [m.channel, m.data])).to.deep.equal([[`user:${alice.sub}`, { order: 42 }]]);
+      expect(seen.ended).to.deep.equal([{ reason: "revoked" }]);
+      expect(seen.errors).to.deep.equal(["invalid_token"]);
     });
   },
   oneBackend("lmdb"),

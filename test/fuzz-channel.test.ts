@@ -179,7 +179,17 @@ function handshakeArb(token: string) {
     { weight: 1, arbitrary: fc.integer({ min: 2000, max: 70_000 }).map((n) => "t".repeat(n)) },
     { weight: 2, arbitrary: fc.anything({ maxDepth: 2 }) },
   );
-  const authObject = fc.record({ token: tok, since, extra: fc.anything({ maxDepth: 1 }) }, { requiredKeys: [] });
+  // access_token: a user's socket (docs/realtime.md#users-sockets); none of these is a live one.
+  const accessToken = fc.oneof(
+    fc.constant(token),
+    fc.constant("test-app.x"),
+    fc.string(),
+    fc.anything({ maxDepth: 1 }),
+  );
+  const authObject = fc.record(
+    { token: tok, since, access_token: accessToken, extra: fc.anything({ maxDepth: 1 }) },
+    { requiredKeys: [] },
+  );
   const auth = fc.oneof(
     { weight: 6, arbitrary: authObject },
     {
@@ -448,7 +458,11 @@ describeBackends("Fuzzing the realtime channel with bad input", (backend) => {
         const big = (JSON.stringify(auth) ?? "").length > MESSAGE_LIMIT - 200;
         const headerValid =
           header !== undefined && /^bearer +/i.test(header) && header.replace(/^bearer +/i, "") === tok;
-        const valid = isObject && !big && (a.token === tok || (a.token === undefined && headerValid));
+        // auth.token wins; without it, an access_token (none here is live) is what is checked.
+        const valid =
+          isObject &&
+          !big &&
+          (a.token === tok || (a.token === undefined && a.access_token === undefined && headerValid));
         const sock = connect(url, {
           path: "/socket.io/",
           transports: ["websocket"],

@@ -25,7 +25,7 @@ export interface SigilClient {
   readonly baseUrl: string;
   readonly challenges: ChallengeApi;
   readonly signIn: SignInApi;
-  /** Opens the realtime channel with a CUSTOM TOKEN. */
+  /** Opens the realtime channel with a CUSTOM TOKEN (`token`), or a user's access token (`accessToken`). */
   connect(options: Omit<RealtimeOptions, "baseUrl">): RealtimeConnection;
 }
 

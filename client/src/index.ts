@@ -27,6 +27,7 @@ export { compareEventIds } from "./event-ids.js";
 export type { Fetch, HttpOptions } from "./http.js";
 export type {
   ChallengeResultEvent,
+  EndedEvent,
   ErrorObject,
   MessageEvent,
   NewChallengePayload,

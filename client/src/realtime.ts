@@ -1,4 +1,6 @@
-// The realtime channel (docs/realtime.md): a Socket.IO connection authenticated with a CUSTOM TOKEN.
+// The realtime channel (docs/realtime.md): a Socket.IO connection authenticated with a CUSTOM TOKEN
+// (an app's server), or with a signed-in user's access token (a page of the app: `accessToken`,
+// a string or a function that returns the current one, asked again before every reconnection).
 //
 // Resume: the connection remembers the id of the last `challenge:result` it delivered and sends
 // it as `since` in the handshake of every (re)connection — `auth` is given as a callback, which
@@ -14,10 +16,14 @@
 // Socket.IO reconnects by itself after network failures but not after the server closed the
 // socket (a drain, a slow reader); the service asks clients to reconnect then, so this does it,
 // with backoff. A refused token (connect_error `invalid_token`) is final: `error`, no retries.
+// A user's socket is told why the server ends it (`ended`): a revoked token (or access that ended)
+// is final too; an expired one is followed by a reconnection, with a new token when accessToken is
+// a function (else it is refused: `error`).
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import type {
   ChallengeResultEvent,
   ClientToServerEvents,
+  EndedEvent,
   HandshakeAuth,
   MessageEvent,
   NewChallengePayload,
@@ -38,8 +44,14 @@ import { isObject } from "./http.js";
 export interface RealtimeOptions {
   /** Address of the service (`{base_url}`); a path prefix is kept for the Socket.IO path. */
   baseUrl: string;
-  /** A CUSTOM TOKEN of your app (from /developers or `sigil tokens create`). */
-  token: string;
+  /** A CUSTOM TOKEN of your app (from /developers or `sigil tokens create`), for its servers. */
+  token?: string;
+  /**
+   * Instead of `token`, in a page of your app: the signed-in user's access token, granted the
+   * scope `realtime`, or a function that returns the current one (called before every
+   * (re)connection, so a refreshed token is used). A function that throws counts as a refused token.
+   */
+  accessToken?: string | (() => string | Promise<string>);
   /** Resume after this event id (e.g. saved from `lastEventId` by an earlier run). */
   since?: string;
   /** Milliseconds to wait for an acknowledgement of challenge:new / challenge:solve. Default 10 s. */
@@ -55,6 +67,12 @@ export interface RealtimeEvents {
   ready: (event: ReadyEvent) => void;
   /** The connection was refused for good (e.g. `invalid_token`: unknown, expired, revoked). */
   error: (error: SigilError) => void;
+  /**
+   * A user's connection (`accessToken`) is being ended by the service: `expired` (it reconnects
+   * with the token `accessToken` gives now), or `revoked` (the token was revoked, or the user's
+   * access to the app ended: final, `error` follows).
+   */
+  ended: (event: EndedEvent) => void;
   /** The connection dropped; it is being re-established unless `close()` was called or `error` fired. */
   disconnect: (reason: string) => void;
   /**
@@ -117,14 +135,24 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     this.lastEventId = options.since;
     this.ackTimeout = options.ackTimeout ?? 10_000;
     const url = new URL(options.baseUrl);
-    const token = options.token;
+    const { token, accessToken } = options;
+    if ((token === undefined) === (accessToken === undefined))
+      throw new TypeError("connect: give either token (a CUSTOM TOKEN) or accessToken (a user's), not both.");
     this.socket = io(url.origin, {
       ...options.socket,
       path: `${url.pathname.replace(/\/+$/, "")}/socket.io/`,
       // Own manager: closing this connection must not close another one to the same service.
       forceNew: true,
       auth: (cb) => {
-        const auth: HandshakeAuth = this.lastEventId === undefined ? { token } : { token, since: this.lastEventId };
+        if (accessToken !== undefined) {
+          currentToken(accessToken).then(
+            (t) => cb({ access_token: t } satisfies HandshakeAuth),
+            () => cb({ access_token: "" }),
+          );
+          return;
+        }
+        const auth: HandshakeAuth =
+          this.lastEventId === undefined ? { token: token ?? "" } : { token: token ?? "", since: this.lastEventId };
         cb(auth);
       },
     });
@@ -136,6 +164,7 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     this.socket.on("message", (m) => this.onMessage(m));
     this.socket.on("join", (e) => this.onPresence("join", e));
     this.socket.on("leave", (e) => this.onPresence("leave", e));
+    this.socket.on("ended", (e) => this.onEnded(e));
     // Each (re)connection is a new session on the service: subscribe to every channel again.
     this.socket.on("connect", () => {
       for (const channel of this.channels.keys()) this.sendSubscribe(channel);
@@ -275,6 +304,14 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
     this.emit("error", error);
   }
 
+  private onEnded(event: EndedEvent): void {
+    this.emit("ended", event);
+    if (event.reason !== "revoked" || this.refused) return;
+    // No retry: the token is refused from now on, and so is any the user's access would give.
+    this.refused = true;
+    this.emit("error", new SigilError("invalid_token", "The access token was revoked, or the user's access ended."));
+  }
+
   private onDisconnect(reason: string): void {
     this.emit("disconnect", reason);
     if (this.closed || this.refused || reason !== "io server disconnect") return;
@@ -310,6 +347,11 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
       );
     return reply;
   }
+}
+
+/** The access token to send: the one given, or what the function gives now. */
+async function currentToken(t: string | (() => string | Promise<string>)): Promise<string> {
+  return typeof t === "function" ? t() : t;
 }
 
 /** Opens a realtime connection (it connects at once and reconnects by itself). */

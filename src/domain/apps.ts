@@ -169,6 +169,8 @@ export class Apps {
       }
       return next;
     });
+    // A disabled app's users' sockets end, on every node, before this answers (domain/user-access.ts).
+    if (changes.disabled === true) await this.deps.store.identityFeed.accessChanged({ app: app.clientId });
     return stored ?? app;
   }
 
@@ -257,6 +259,8 @@ export class Apps {
   async delete(app: AppRecord): Promise<void> {
     await this.deps.onDelete?.(app.clientId);
     await this.deps.store.apps.delete(app.clientId);
+    // Its users' sockets end on every node (domain/user-access.ts): their tokens are refused from here on.
+    await this.deps.store.identityFeed.accessChanged({ app: app.clientId });
     // Every user's consent to it, its codes and access and refresh tokens go now, not as they
     // expire (the app's own deletion first: the store refuses them from there on).
     await this.deps.store.grants.forgetApp(app.clientId);

@@ -45,7 +45,7 @@ export interface Publisher {
 /** How a publish request authenticated: Basic client credentials, or a Bearer CUSTOM TOKEN. */
 export type PublisherCredentials = { basic: ClientCredentials } | { token: string | undefined } | undefined;
 
-export const forbidden = (id: "err.publishForbidden" | "err.channelForbidden") =>
+export const forbidden = (id: "err.publishForbidden" | "err.channelForbidden" | "err.userSocketChallenge") =>
   new SigilError(403, "forbidden", id, {});
 
 export class ChannelMessages {

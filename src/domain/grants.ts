@@ -5,6 +5,7 @@
 import { invalidGrant, invalidScope } from "../errors.js";
 import { isDisabled, type CodeRecord, type RefreshRecord, type Store, type TokenRecord } from "../store/port.js";
 import { keyedHash, randomToken } from "./secrets.js";
+import { UserAccess } from "./user-access.js";
 
 export interface GrantsDeps {
   store: Store;
@@ -48,7 +49,12 @@ export type Introspection =
     };
 
 export class Grants {
-  constructor(private readonly deps: GrantsDeps) {}
+  /** Ends the users' sockets whose tokens a revocation here ended, on every node, before it answers. */
+  readonly userAccess: UserAccess;
+
+  constructor(private readonly deps: GrantsDeps) {
+    this.userAccess = new UserAccess(deps);
+  }
 
   private hash(kind: "token" | "refresh", value: string): string {
     return keyedHash(this.deps.secret, kind, value);
@@ -129,6 +135,9 @@ export class Grants {
     const now = Date.now();
     const r = await this.deps.store.grants.rotateRefresh(presented, input.clientId, this.hash("refresh", next), now);
     if (r.kind === "reused") {
+      // The grant was revoked: its access tokens' sockets end too.
+      const state = await this.deps.store.grants.refreshToken(presented, input.clientId);
+      if (state) await this.userAccess.grantChanged(state.grantId);
       throw invalidGrant("err.refreshReused");
     }
     if (r.kind !== "rotated") throw invalidGrant(gone);
@@ -137,6 +146,7 @@ export class Grants {
     const user = await this.deps.store.accounts.byId(grant.userId);
     if (!user || isDisabled(user)) {
       await this.deps.store.grants.revokeGrant(grant.grantId, this.markTtl);
+      await this.userAccess.userChanged(grant.userId);
       throw invalidGrant(gone);
     }
     // The grant's scopes, or those of them asked for (in the grant's order; never wider).
@@ -166,11 +176,14 @@ export class Grants {
     const refresh = await this.deps.store.grants.refreshToken(this.hash("refresh", token), clientId);
     if (refresh) {
       await this.deps.store.grants.revokeGrant(refresh.grantId, this.markTtl);
+      // Every access token of the grant ended: their sockets too, on every node, before the answer.
+      await this.userAccess.grantChanged(refresh.grantId);
       return refresh.active ? { userId: refresh.record.userId, kind: "refresh_token" } : undefined;
     }
     const tokenHash = this.hash("token", token);
     const access = await this.deps.store.grants.token(tokenHash, clientId);
     await this.deps.store.grants.revokeToken(tokenHash, clientId);
+    if (access) await this.userAccess.userChanged(access.userId);
     return access ? { userId: access.userId, kind: "access_token" } : undefined;
   }
 
@@ -223,7 +236,9 @@ export class Grants {
    * Revokes every grant of the user under every consent (codes, access and refresh tokens), and
    * keeps the consents: a password reset calls this (issue #13).
    */
-  revokeUserGrants(userId: string): Promise<void> {
-    return this.deps.store.grants.revokeUserGrants(userId, this.markTtl);
+  async revokeUserGrants(userId: string): Promise<void> {
+    await this.deps.store.grants.revokeUserGrants(userId, this.markTtl);
+    // Signing out everywhere, disabling, deleting, a password reset: the user's sockets end too.
+    await this.userAccess.userChanged(userId);
   }
 }

@@ -113,7 +113,11 @@ export class OAuth {
     if (input.code.length > 512) throw invalidGrant("err.codeUnknown");
     const codeHash = this.hash("code", input.code);
     const taken = await this.deps.store.grants.takeCode(codeHash, this.markTtl);
-    if (taken.kind === "replay") throw invalidGrant("err.codeReused");
+    if (taken.kind === "replay") {
+      // The replay revoked the grant: the sockets of its access token end too.
+      await this.grants.userAccess.grantChanged(codeHash);
+      throw invalidGrant("err.codeReused");
+    }
     if (taken.kind === "revoked") throw invalidGrant("err.codeRevoked");
     if (taken.kind === "unknown") throw invalidGrant("err.codeUnknown");
     const code = taken.code;
@@ -193,6 +197,8 @@ export class OAuth {
     if (!CLIENT_ID.test(clientId)) return false;
     // Of withdrawals at once, the one that removed the consent says so (and the app hears it once).
     const removed = await this.deps.store.grants.withdrawConsent(userId, clientId, this.markTtl);
+    // Told by every call, not only the one that removed it: none answers before the sockets hear.
+    await this.grants.userAccess.userChanged(userId);
     if (removed && tell) this.deps.identity?.emit("consent.withdrawn", userId, [clientId]);
     return removed;
   }

@@ -14,7 +14,7 @@ import { pictureUrl } from "./pictures-url.js";
 export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 /** A logout token's lifetime, seconds: short, as §2.4 advises (its `jti` is new on every attempt). */
 const LOGOUT_TOKEN_TTL = 120;
-export const SCOPES = ["openid", "profile", "email", "groups", "offline_access"] as const;
+export const SCOPES = ["openid", "profile", "email", "groups", "offline_access", "realtime"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The claims each scope reads (discovery's claims_supported, and the consent page's wording). */
@@ -24,6 +24,8 @@ export const SCOPE_CLAIMS: Readonly<Record<Scope, readonly string[]>> = {
   email: ["email", "email_verified"],
   groups: ["groups"],
   offline_access: [],
+  // Lets a signed-in page of the app open a socket as the user (docs/realtime.md#users-sockets).
+  realtime: [],
 };
 
 /** What the ID token says besides the scope claims. */

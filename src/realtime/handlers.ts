@@ -87,7 +87,9 @@ export function makeHandlers(
       reply(rateLimited(1, "err.socketThrottled").toBody());
     },
     onNew: handle("challenge:new", (socket, p) => {
-      const { app } = socket.data;
+      const { app, user } = socket.data;
+      // Its results would go to the app's servers: a user's page may solve, not create.
+      if (user) throw forbidden("err.userSocketChallenge");
       return challenges.newChallenge(p ?? {}, async () => app);
     }),
     onSolve: handle("challenge:solve", (socket, p) =>

@@ -15,6 +15,8 @@ import type { Metrics } from "../metrics.js";
 import type { RealtimeClients } from "../store/port.js";
 import type { IdentityEvents } from "../domain/identity-events.js";
 import type { Presence } from "../domain/presence.js";
+import type { UserAccess } from "../domain/user-access.js";
+import { AccessChecks } from "./access-checks.js";
 import { handshakeAuth } from "./auth.js";
 import { makeHandlers } from "./handlers.js";
 import { memberOf, presenceRoom, tellPresence } from "./presence.js";
@@ -28,6 +30,8 @@ export interface RealtimeDeps {
   config: Config;
   logger: Logger;
   tokens: CustomTokens;
+  /** Users' access tokens (docs/realtime.md#users-sockets). */
+  users: Pick<UserAccess, "verify" | "isLive">;
   events: ChannelEvents;
   messages: ChannelMessages;
   challenges: Challenges;
@@ -89,6 +93,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     (app, except, m) => io.local.to(channelKey(app, m.channel)).except(except).emit("message", messageEvent(m)),
   );
   const verified = new VerifiedTokens(deps.tokens);
+  const access = new AccessChecks(deps.users, registry, logger);
   const ready = clients.feed.subscribe(
     (m) => {
       if (m.type === "identity") {
@@ -101,6 +106,10 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
         tellPresence(io, m);
         return;
       }
+      if (m.type === "access") {
+        access.changed(m);
+        return;
+      }
       if (m.type === "revoked") verified.revoked(m.tokenId);
       registry.onFeed(m);
     },
@@ -109,10 +118,12 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       // revocations made meanwhile are found in the token records.
       verified.heard();
       void catchUpAll(registry.all(), logger);
+      access.feedBack();
       for (const socket of registry.all()) {
+        if (socket.data.user) continue;
         const { app, tokenId } = socket.data;
         deps.tokens.isActive(app, tokenId).then(
-          (active) => active || socket.disconnect(true),
+          (active) => active || socket.data.end(socket, "revoked"),
           () => {},
         );
       }
@@ -188,13 +199,17 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
       joined.catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, "room join failed"));
   }
 
-  io.use(handshakeAuth(verified, ctx, logger, () => draining));
+  const users = { verify: (token: unknown) => deps.users.verify(token), mark: () => access.mark() };
+  io.use(handshakeAuth(verified, users, ctx, logger, () => draining));
   io.on("connection", (socket) => {
     // The handshake (socket.handshake: headers, address) is all Sigil reads of the request: let
     // the request object go rather than keep it for the socket's life (Socket.IO's own advice).
     (socket.conn as { request: unknown }).request = null;
     if (!registry.add(socket)) return;
-    joinRoom(socket, appRoom(socket.data.app));
+    // A user's socket is not in the app's room: the app's events and identity events are for its
+    // servers (a user would hear about other users).
+    if (socket.data.user) access.added(socket);
+    else joinRoom(socket, appRoom(socket.data.app));
     socket.use(handlers.limit(socket));
     socket.on("challenge:new", handlers.onNew);
     socket.on("challenge:solve", handlers.onSolve);

@@ -7,12 +7,13 @@ import type { Session } from "./session.js";
 import type { ChannelServer } from "./types.js";
 
 /**
- * The member a socket counts as: its CUSTOM TOKEN's id. When sockets of signed-in users come, theirs
- * is `{ sub }` — from who the session says it is, never from `tokenId` (which for such a socket may
- * name its access token).
+ * The member a socket counts as: a user's socket is its user (`sub`, from who the session says it
+ * is — never from `tokenId`, which for such a socket names its access token's hash); an app's
+ * CUSTOM TOKEN socket is that token's id.
  */
 export function memberOf(session: Session): Member {
-  return { token: session.tokenId };
+  const { who } = session;
+  return who.kind === "user" ? { sub: who.sub } : { token: who.tokenId };
 }
 
 /** The Socket.IO room of a channel's presence subscriptions on this node. */

@@ -1,8 +1,11 @@
 // This node's sockets, by app and by token, fed by the store's feed: every new event goes to the
 // app's sockets here, every revocation drops the token's sockets here. Every node does the same,
 // so an event or a revocation reaches the sockets of every node. Expiry is kept per token too: one
-// timer for all the sockets of an expiring token, none for tokens that never expire.
-import type { ChannelMessage, FeedMessage, StoredEvent } from "../store/port.js";
+// timer for all the sockets of an expiring token, none for tokens that never expire. Users'
+// sockets (access tokens) are kept by user instead of by app: the app's events are not theirs,
+// and access-checks.ts finds them by user when the user's access changes.
+import type { AccessChange, ChannelMessage, FeedMessage, StoredEvent } from "../store/port.js";
+import type { EndReason } from "./who.js";
 import type { ChannelSocket } from "./types.js";
 
 /** How long a revocation is remembered for sockets whose handshake was verifying meanwhile. */
@@ -25,6 +28,8 @@ export class SessionRegistry {
   private readonly recentlyRevoked = new Map<string, number>();
   /** The sockets subscribed to each channel (channelKey), on this node. */
   private readonly byChannel = new Map<string, Set<ChannelSocket>>();
+  /** Users' sockets by the user's key (UserIdentity.userKey). */
+  private readonly byUser = new Map<string, Set<ChannelSocket>>();
 
   constructor(
     private readonly broadcast: Broadcast,
@@ -45,21 +50,27 @@ export class SessionRegistry {
    * or has expired since.
    */
   add(socket: ChannelSocket): boolean {
-    const { app, tokenId, expiresAt } = socket.data;
-    if (this.recentlyRevoked.has(tokenId) || (expiresAt !== undefined && expiresAt <= Date.now())) {
-      socket.disconnect(true);
+    const { app, tokenId, expiresAt, user } = socket.data;
+    if (expiresAt !== undefined && expiresAt <= Date.now()) {
+      socket.data.end(socket, "expired");
       return false;
     }
-    addTo(this.byApp, app, socket);
+    if (this.recentlyRevoked.has(tokenId)) {
+      socket.data.end(socket, "revoked");
+      return false;
+    }
+    if (user) addTo(this.byUser, user.userKey, socket);
+    else addTo(this.byApp, app, socket);
     addTo(this.byToken, tokenId, socket);
     if (expiresAt !== undefined && !this.expiry.has(tokenId)) this.armExpiry(tokenId, expiresAt);
     return true;
   }
 
   remove(socket: ChannelSocket): void {
-    const { app, tokenId, subscriptions } = socket.data;
+    const { app, tokenId, subscriptions, user } = socket.data;
     if (subscriptions) for (const channel of subscriptions.keys()) this.unsubscribe(socket, channel);
-    removeFrom(this.byApp, app, socket);
+    if (user) removeFrom(this.byUser, user.userKey, socket);
+    else removeFrom(this.byApp, app, socket);
     if (removeFrom(this.byToken, tokenId, socket)) {
       clearTimeout(this.expiry.get(tokenId));
       this.expiry.delete(tokenId);
@@ -94,19 +105,38 @@ export class SessionRegistry {
       const now = Date.now();
       for (const [id, at] of this.recentlyRevoked) if (now - at > RECENT_MS) this.recentlyRevoked.delete(id);
       this.recentlyRevoked.set(m.tokenId, now);
-      this.disconnectToken(m.tokenId);
+      this.disconnectToken(m.tokenId, "revoked");
     }
   }
 
+  /** Every socket on this node. */
   all(): ChannelSocket[] {
-    return [...this.byApp.values()].flatMap((set) => [...set]);
+    return [...this.byApp.values(), ...this.byUser.values()].flatMap((set) => [...set]);
+  }
+
+  /**
+   * The users' sockets of a user (by key), an app or a grant (those given), or all of them. Only a
+   * user is indexed: an app or a grant ends rarely, and a walk over the users' sockets is cheap.
+   */
+  users(change: AccessChange): ChannelSocket[] {
+    const sets: Iterable<Iterable<ChannelSocket>> =
+      change.user !== undefined ? [this.byUser.get(change.user) ?? []] : this.byUser.values();
+    const out: ChannelSocket[] = [];
+    for (const set of sets)
+      for (const s of set)
+        if (
+          (change.app === undefined || s.data.app === change.app) &&
+          (change.grant === undefined || s.data.user?.grantId === change.grant)
+        )
+          out.push(s);
+    return out;
   }
 
   /** Disconnects the token's sockets once it expires (at once if it already has). */
   private armExpiry(tokenId: string, expiresAt: number): void {
     const left = expiresAt - Date.now();
     if (left <= 0) {
-      this.disconnectToken(tokenId);
+      this.disconnectToken(tokenId, "expired");
       return;
     }
     const timer = setTimeout(
@@ -119,9 +149,9 @@ export class SessionRegistry {
     this.expiry.set(tokenId, timer);
   }
 
-  private disconnectToken(tokenId: string): void {
+  private disconnectToken(tokenId: string, reason: EndReason): void {
     const sockets = this.byToken.get(tokenId);
-    if (sockets) for (const s of [...sockets]) s.disconnect(true);
+    if (sockets) for (const s of [...sockets]) s.data.end(s, reason);
   }
 }
 

@@ -10,6 +10,7 @@
 import type { ChannelEvents } from "../domain/channel-events.js";
 import type { ChannelMessages } from "../domain/channel-messages.js";
 import type { TokenIdentity } from "../domain/custom-tokens.js";
+import type { EndReason, VerifiedUser, Who } from "./who.js";
 import { compareEventIds, type ChannelMessage, type StoredEvent } from "../store/port.js";
 import type { Socket } from "socket.io";
 import type { ClientToServerEvents, MessageEvent, ServerToClientEvents } from "../protocol.js";
@@ -195,6 +196,10 @@ export const MAX_SUBSCRIPTIONS = 100;
 
 export class Session extends ReplayStream<StoredEvent> {
   readonly app: string;
+  readonly who: Who;
+  /** A user's socket: its access token, checked again when the user's access may have ended. */
+  readonly user: VerifiedUser | undefined;
+  /** The CUSTOM TOKEN's id; for a user's socket, its access token's hash (the registry's key). */
   readonly tokenId: string;
   /** When the token expires (ms since the epoch), if ever. */
   readonly expiresAt: number | undefined;
@@ -209,16 +214,27 @@ export class Session extends ReplayStream<StoredEvent> {
   subscriptions: Map<string, Subscription> | undefined = undefined;
 
   constructor(
-    who: TokenIdentity,
+    verified: TokenIdentity | VerifiedUser,
     since: string | undefined,
     protected readonly ctx: SessionContext,
   ) {
     super();
-    this.app = who.app;
-    this.tokenId = who.tokenId;
-    this.expiresAt = who.expiresAt;
-    this.channels = who.channels;
-    this.since = since;
+    this.app = verified.app;
+    if ("userKey" in verified) {
+      this.who = { kind: "user", app: verified.app, sub: verified.sub };
+      this.user = verified;
+      this.tokenId = `user:${verified.tokenHash}`;
+      this.channels = undefined;
+      // The app's events are for its servers: a user's socket neither replays nor receives them.
+      this.since = undefined;
+    } else {
+      this.who = { kind: "token", app: verified.app, tokenId: verified.tokenId };
+      this.user = undefined;
+      this.tokenId = verified.tokenId;
+      this.channels = verified.channels;
+      this.since = since;
+    }
+    this.expiresAt = verified.expiresAt;
     this.tokens = ctx.ratePerSecond;
   }
 
@@ -232,9 +248,23 @@ export class Session extends ReplayStream<StoredEvent> {
     return true;
   }
 
-  /** Whether the token may use this channel (subscribe to it). */
+  /**
+   * Whether the socket may use this channel (subscribe to it): a token, those it was limited to
+   * (or all); a user, the app's channels but other users' `user:…`.
+   */
   mayUse(channel: string): boolean {
+    if (this.who.kind === "user") return !channel.startsWith("user:") || channel === `user:${this.who.sub}`;
     return this.channels === undefined || this.channels.includes(channel);
+  }
+
+  /**
+   * Ends the socket with a Socket.IO disconnect (clients do not retry it by themselves). A user's
+   * socket is told why first (`ended`), so that its page can tell an expired token (refresh it,
+   * connect again) from access that ended (sign in again).
+   */
+  end(socket: ChannelSocket, reason: EndReason): void {
+    if (this.who.kind === "user") socket.emit("ended", { reason });
+    socket.disconnect(true);
   }
 
   /**

@@ -10,6 +10,7 @@ const SCOPE_WORDS: Readonly<Record<string, readonly MessageKey[]>> = {
   email: ["scope.email"],
   groups: ["scope.groups"],
   offline_access: ["scope.offline_access"],
+  realtime: ["scope.realtime"],
 };
 
 /** The host of an app's homepage, or undefined when it has none (or it cannot be read). */
@@ -30,7 +31,7 @@ export function ConsentPage(p: {
   homepage?: string | undefined;
   /** A public client (no secret); otherwise confidential. */
   publicClient?: boolean | undefined;
-  /** The requested scopes (openid, profile, email, offline_access). */
+  /** The requested scopes (openid, profile, email, groups, offline_access, realtime). */
   scopes: string[];
   pictureUrl?: string | undefined;
   csrf: string;

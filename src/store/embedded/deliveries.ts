@@ -2,7 +2,7 @@
 // they are due ([dueAt, id]), and each app's list of attempts ([app, at, n]). One process owns the
 // data and takes from the queue; the CLI beside it only adds (its writes are the engine's).
 import { randomUUID } from "node:crypto";
-import type { Delivery, DeliveryAttempt, DeliveryStore, IdentityFeed, IdentityNotice } from "../port.js";
+import type { AccessChange, Delivery, DeliveryAttempt, DeliveryStore, IdentityFeed, IdentityNotice } from "../port.js";
 import type { Engine } from "./engine.js";
 import type { EmbeddedBus } from "./realtime.js";
 
@@ -81,5 +81,8 @@ export class EmbeddedIdentityFeed implements IdentityFeed {
   constructor(private readonly bus: EmbeddedBus) {}
   async publish(app: string, notice: IdentityNotice): Promise<void> {
     await this.bus.publish({ type: "identity", app, notice });
+  }
+  async accessChanged(change: AccessChange): Promise<void> {
+    await this.bus.publish({ type: "access", ...change });
   }
 }

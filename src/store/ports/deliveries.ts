@@ -110,7 +110,20 @@ export interface IdentityNotice {
   at: string;
 }
 
+/**
+ * Whose access may just have ended (docs/realtime.md#users-sockets): a user (by a keyed hash of
+ * their id, never the id itself), an app, or a grant (its id, the keyed hash of its code). Every
+ * node checks its users' sockets concerned again.
+ */
+export interface AccessChange {
+  user?: string;
+  app?: string;
+  grant?: string;
+}
+
 /** Tells every node's sockets of an app about an identity event (the realtime feed). */
 export interface IdentityFeed {
   publish(app: string, notice: IdentityNotice): Promise<void>;
+  /** Tells every node that some users' access tokens may have ended (resolves once it is sent). */
+  accessChanged(change: AccessChange): Promise<void>;
 }

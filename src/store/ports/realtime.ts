@@ -1,5 +1,5 @@
 import { orderEventIds } from "../../event-ids.js";
-import type { IdentityNotice } from "./deliveries.js";
+import type { AccessChange, IdentityNotice } from "./deliveries.js";
 
 // ---- Realtime: CUSTOM TOKEN records, the per-app event history, and the feed that tells every
 // node about new events and revocations.
@@ -109,7 +109,8 @@ export type FeedMessage =
   | { type: "revoked"; tokenId: string }
   | { type: "identity"; app: string; notice: IdentityNotice }
   /** A member's first socket subscribed to the channel on any node (joined), or its last one left. */
-  | { type: "presence"; app: string; channel: string; member: string; joined: boolean };
+  | { type: "presence"; app: string; channel: string; member: string; joined: boolean }
+  | ({ type: "access" } & AccessChange);
 
 /** Messages to every node. The Redis feed needs its own subscriber connection. */
 export interface Feed {

@@ -5,7 +5,7 @@
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import type { Delivery, DeliveryAttempt, DeliveryStore, IdentityFeed, IdentityNotice } from "../port.js";
+import type { AccessChange, Delivery, DeliveryAttempt, DeliveryStore, IdentityFeed, IdentityNotice } from "../port.js";
 
 // KEYS: items, due. ARGV: now, limit, leased until. The deliveries taken (JSON, as queued).
 const TAKE = `
@@ -101,6 +101,11 @@ export class RedisIdentityFeed implements IdentityFeed {
   ) {}
   async publish(app: string, n: IdentityNotice): Promise<void> {
     const message = JSON.stringify({ t: "i", app, ty: n.type, sub: n.sub, at: n.at });
+    await guarded(() => this.redis.publish(this.keys.feed, message));
+  }
+  async accessChanged(c: AccessChange): Promise<void> {
+    // Absent members are left out by JSON.stringify.
+    const message = JSON.stringify({ t: "a", u: c.user, app: c.app, g: c.grant });
     await guarded(() => this.redis.publish(this.keys.feed, message));
   }
 }

@@ -388,6 +388,14 @@ function parseFeed(raw: string): FeedMessage | undefined {
       const joined = (m.j as unknown) === 1;
       return { type: "presence", app: m.app, channel: m.ch, member: m.m, joined };
     }
+    if (m.t === "a" && (m.u || m.app || m.g)) {
+      return {
+        type: "access",
+        ...(m.u ? { user: m.u } : {}),
+        ...(m.app ? { app: m.app } : {}),
+        ...(m.g ? { grant: m.g } : {}),
+      };
+    }
     if (m.t === "e" && m.app && m.id) {
       return { type: "event", app: m.app, event: { id: m.id, key: m.k ?? "", correct: m.c === "1", at: m.at ?? "" } };
     }

@@ -283,6 +283,7 @@ export const mailApi: MailApiMessages = {
     "Melden Sie sich als die App an: HTTP Basic client_id:client_secret oder Bearer mit einem eigenen Token zum Veröffentlichen.",
   "err.publishForbidden": "Dieses eigene Token wurde nicht zum Veröffentlichen erstellt (--publish).",
   "err.channelForbidden": "Dieses Token darf diesen Kanal nicht verwenden.",
+  "err.userSocketChallenge": "Der Socket eines Benutzers darf keine Challenges erstellen: Das tut der Server der App.",
   "err.publishThrottled": "Zu viele Veröffentlichungen für diese App; bitte langsamer.",
   "err.tooManySubscriptions": "Eine Verbindung darf höchstens {max} Kanäle abonnieren.",
   "err.sinceFormat": "since muss eine Ereignis-ID sein (<Millisekunden>-<Folgenummer>).",

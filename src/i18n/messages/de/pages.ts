@@ -243,6 +243,7 @@ export const pages: PagesMessages = {
   "scope.email": "Ihre E-Mail-Adresse sehen",
   "scope.groups": "sehen, in welchen Gruppen Sie sind",
   "scope.offline_access": "angemeldet bleiben, während Sie nicht da sind, bis Sie den Zugriff entziehen",
+  "scope.realtime": "Live-Benachrichtigungen für Sie erhalten, während Sie sie nutzen",
 
   "dev.title": "Entwickler",
   "dev.lead": "Registrieren Sie die Apps, die Menschen mit {service} anmelden.",

@@ -269,6 +269,7 @@ export const mailApi = {
     "Authenticate as the app: HTTP Basic client_id:client_secret, or Bearer with a custom token made to publish.",
   "err.publishForbidden": "This custom token was not made to publish (--publish).",
   "err.channelForbidden": "This token may not use this channel.",
+  "err.userSocketChallenge": "A user's socket may not create challenges: the app's server does.",
   "err.publishThrottled": "Too many publish requests for this app; slow down.",
   "err.tooManySubscriptions": "A connection may subscribe to at most {max} channels.",
   "err.sinceFormat": "since must be an event id (<milliseconds>-<sequence>).",

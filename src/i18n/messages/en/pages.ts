@@ -242,6 +242,7 @@ export const pages = {
   "scope.email": "see your email address",
   "scope.groups": "see which groups you are in",
   "scope.offline_access": "stay signed in while you are away, until you withdraw access",
+  "scope.realtime": "get live updates meant for you while you use it",
 
   // The developers console.
   "dev.title": "Developers",

@@ -277,6 +277,7 @@ export const mailApi: MailApiMessages = {
     "Autentícate como la aplicación: HTTP Basic client_id:client_secret, o Bearer con un token propio creado para publicar.",
   "err.publishForbidden": "Este token propio no se creó para publicar (--publish).",
   "err.channelForbidden": "Este token no puede usar este canal.",
+  "err.userSocketChallenge": "El socket de un usuario no puede crear desafíos: lo hace el servidor de la aplicación.",
   "err.publishThrottled": "Demasiadas publicaciones para esta aplicación; ve más despacio.",
   "err.tooManySubscriptions": "Una conexión puede suscribirse como máximo a {max} canales.",
   "err.sinceFormat": "since debe ser un id de evento (<milisegundos>-<secuencia>).",

@@ -246,6 +246,7 @@ export const pages: PagesMessages = {
   "scope.email": "ver tu dirección de correo electrónico",
   "scope.groups": "ver en qué grupos estás",
   "scope.offline_access": "mantener la sesión mientras no estás, hasta que retires el acceso",
+  "scope.realtime": "recibir al momento los avisos dirigidos a ti mientras la usas",
 
   "dev.title": "Desarrolladores",
   "dev.lead": "Registra las aplicaciones que inician la sesión de sus usuarios con {service}.",

@@ -285,6 +285,8 @@ export const mailApi: MailApiMessages = {
     "Authentifiez-vous en tant qu’application : HTTP Basic client_id:client_secret, ou Bearer avec un jeton personnalisé créé pour publier.",
   "err.publishForbidden": "Ce jeton personnalisé n’a pas été créé pour publier (--publish).",
   "err.channelForbidden": "Ce jeton ne peut pas utiliser ce canal.",
+  "err.userSocketChallenge":
+    "Le socket d’un utilisateur ne peut pas créer de défis : c’est au serveur de l’application de le faire.",
   "err.publishThrottled": "Trop de publications pour cette application ; ralentissez.",
   "err.tooManySubscriptions": "Une connexion peut s’abonner à {max} canaux au plus.",
   "err.sinceFormat": "since doit être un identifiant d’événement (<millisecondes>-<séquence>).",

@@ -248,6 +248,7 @@ export const pages: PagesMessages = {
   "scope.email": "voir votre adresse e-mail",
   "scope.groups": "voir les groupes dont vous faites partie",
   "scope.offline_access": "rester connectée en votre absence, jusqu’à ce que vous retiriez l’accès",
+  "scope.realtime": "recevoir en direct les nouvelles qui vous sont destinées pendant que vous l’utilisez",
 
   "dev.title": "Développeurs",
   "dev.lead": "Enregistrez les applications qui connectent leurs utilisateurs avec {service}.",

@@ -274,6 +274,7 @@ export const mailApi: MailApiMessages = {
     "アプリとして認証してください：HTTP Basic client_id:client_secret、または公開用に作成したカスタムトークンの Bearer。",
   "err.publishForbidden": "このカスタムトークンは公開用に作成されていません（--publish）。",
   "err.channelForbidden": "このトークンはこのチャンネルを使用できません。",
+  "err.userSocketChallenge": "ユーザーのソケットはチャレンジを作成できません。作成するのはアプリのサーバーです。",
   "err.publishThrottled": "このアプリの公開リクエストが多すぎます。ペースを落としてください。",
   "err.tooManySubscriptions": "1 つの接続で購読できるチャンネルは最大 {max} 個です。",
   "err.sinceFormat": "since はイベント ID（<ミリ秒>-<連番>）でなければなりません。",

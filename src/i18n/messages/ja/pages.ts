@@ -237,6 +237,7 @@ export const pages: PagesMessages = {
   "scope.email": "メールアドレスを見る",
   "scope.groups": "所属しているグループを見る",
   "scope.offline_access": "アクセスを取り消すまで、あなたが離れている間もログイン状態を保つ",
+  "scope.realtime": "利用中に、あなた宛ての更新をリアルタイムで受け取る",
 
   "dev.title": "開発者",
   "dev.lead": "{service} でユーザーをログインさせるアプリを登録します。",
