@@ -26,6 +26,9 @@ export function appExistsIn(store: Store): (clientId: string) => Promise<boolean
   return async (clientId) => CLIENT_ID.test(clientId) && (await store.apps.get(clientId)) !== null;
 }
 
+/** How the realtime feed names an app (accessChanged, domain/user-access.ts): a keyed hash of its client id. */
+export const appAccessKey = (secret: string, clientId: string): string => keyedHash(secret, "realtime-app", clientId);
+
 export class Apps {
   constructor(private readonly deps: AppsDeps) {}
 
@@ -170,7 +173,8 @@ export class Apps {
       return next;
     });
     // A disabled app's users' sockets end, on every node, before this answers (domain/user-access.ts).
-    if (changes.disabled === true) await this.deps.store.identityFeed.accessChanged({ app: app.clientId });
+    if (changes.disabled === true)
+      await this.deps.store.identityFeed.accessChanged({ app: appAccessKey(this.deps.secret, app.clientId) });
     return stored ?? app;
   }
 
@@ -260,7 +264,7 @@ export class Apps {
     await this.deps.onDelete?.(app.clientId);
     await this.deps.store.apps.delete(app.clientId);
     // Its users' sockets end on every node (domain/user-access.ts): their tokens are refused from here on.
-    await this.deps.store.identityFeed.accessChanged({ app: app.clientId });
+    await this.deps.store.identityFeed.accessChanged({ app: appAccessKey(this.deps.secret, app.clientId) });
     // Every user's consent to it, its codes and access and refresh tokens go now, not as they
     // expire (the app's own deletion first: the store refuses them from there on).
     await this.deps.store.grants.forgetApp(app.clientId);

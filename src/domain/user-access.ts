@@ -13,7 +13,7 @@
 // (realtime/access-checks.ts).
 import { insufficientScope, invalidToken } from "../errors.js";
 import { isDisabled, type Store } from "../store/port.js";
-import { CLIENT_ID } from "./apps.js";
+import { appAccessKey, CLIENT_ID } from "./apps.js";
 import { keyedHash } from "./secrets.js";
 
 /** The scope an access token needs to open a user's socket. */
@@ -30,6 +30,8 @@ export interface UserIdentity {
   expiresAt: number;
   /** The keyed hash of the user's id that the feed names them by (accessChanged). */
   userKey: string;
+  /** The keyed hash of the app's client id that the feed names it by (appAccessKey). */
+  appKey: string;
   /** The grant the token was issued under (its code's hash), which a revocation may name. */
   grantId: string;
 }
@@ -58,7 +60,8 @@ export class UserAccess {
     if (!found) throw invalidToken();
     if (!found.scope.includes(REALTIME_SCOPE)) throw insufficientScope(REALTIME_SCOPE);
     const { userId, expiresAt, grantId } = found;
-    return { app, sub: userId, tokenHash, expiresAt, userKey: this.userKey(userId), grantId };
+    const appKey = appAccessKey(this.deps.secret, app);
+    return { app, sub: userId, tokenHash, expiresAt, userKey: this.userKey(userId), appKey, grantId };
   }
 
   /** Whether a socket's access token still works (its user, grant, consent and app included). */

@@ -64,7 +64,7 @@ export class AccessChecks {
     const user = socket.data.user;
     if (!user) return;
     const since = (k: string) => (this.recent.get(k)?.seq ?? -1) > user.seq;
-    if (since(`u:${user.userKey}`) || since(`a:${user.app}`) || since(`g:${user.grantId}`) || since(EVERYONE))
+    if (since(`u:${user.userKey}`) || since(`a:${user.appKey}`) || since(`g:${user.grantId}`) || since(EVERYONE))
       this.check(socket);
   }
 

@@ -125,7 +125,7 @@ export class SessionRegistry {
     for (const set of sets)
       for (const s of set)
         if (
-          (change.app === undefined || s.data.app === change.app) &&
+          (change.app === undefined || s.data.user?.appKey === change.app) &&
           (change.grant === undefined || s.data.user?.grantId === change.grant)
         )
           out.push(s);

@@ -111,9 +111,10 @@ export interface IdentityNotice {
 }
 
 /**
- * Whose access may just have ended (docs/realtime.md#users-sockets): a user (by a keyed hash of
- * their id, never the id itself), an app, or a grant (its id, the keyed hash of its code). Every
- * node checks its users' sockets concerned again.
+ * Whose access may just have ended (docs/realtime.md#users-sockets): a user or an app (each by a
+ * keyed hash of its id, never the id itself: these messages wait in the embedded store's notices
+ * for a while, and a deleted user's or app's id must not), or a grant (its id, the keyed hash of its
+ * code). Every node checks its users' sockets concerned again.
  */
 export interface AccessChange {
   user?: string;
