@@ -38,6 +38,33 @@ describeBackends(
       alice = await signInTo(node, app, "alice", "openid profile realtime");
     });
 
+    it("When a user's page and the app's server subscribe to one channel, then presence lists the user by sub and the token by id, and a presence subscriber hears the user join and leave by sub", async () => {
+      const server = await node.server.customTokens.create({ app: app.clientId });
+      const watcher = await readyClient(node.url, { token: server.token });
+      expect(await call(watcher, "subscribe", { channel: "lobby", presence: true })).to.deep.equal({
+        recovered: false,
+      });
+      const s = await readyUserSocket(node, alice.accessToken);
+      expect(await call(s.c, "subscribe", { channel: "lobby" })).to.deep.equal({ recovered: false });
+      await waitFor("alice's join", () => watcher.presence.includes(`join lobby sub:${alice.sub}`), {
+        seen: () => watcher.presence.join(", "),
+      });
+      const ack = (await call(s.c, "presence", { channel: "lobby" })) as { members: object[] };
+      expect(ack.members).to.have.deep.members([
+        { sub: alice.sub, connections: 1 },
+        { token: server.id, connections: 1 },
+      ]);
+      // Never the access token, nor its hash, as a member.
+      expect(JSON.stringify(ack)).to.not.include(alice.accessToken.slice(-16));
+      s.c.socket.disconnect();
+      await waitFor("alice's leave", () => watcher.presence.includes(`leave lobby sub:${alice.sub}`), {
+        seen: () => watcher.presence.join(", "),
+      });
+      // Her own channel's presence is hers to ask, not another user's.
+      const again = await readyUserSocket(node, alice.accessToken);
+      expectError(await call(again.c, "presence", { channel: "user:someone-else" }), "forbidden");
+    });
+
     it("When a signed-in user's page connects with its access token, then it subscribes to its own user channel and the app's others and gets what the app's server publishes there; another user's channel is forbidden", async () => {
       const s = await readyUserSocket(node, alice.accessToken);
       expect(s.c.readies).to.deep.equal([{ app: app.clientId, recovered: false }]);
