@@ -4,6 +4,8 @@
 import { expect } from "chai";
 import { compareEventIds, type ChannelMessage, type Store } from "../src/store/port.js";
 import { describeStoreContract } from "./support/backends.js";
+import { embeddedDump, embeddedSweep } from "./support/embedded.js";
+import { redisDump } from "./support/redis.js";
 
 const keep = { maxEvents: 1000, ttlSeconds: 86400 };
 const msg = (channel: string, data: unknown): Omit<ChannelMessage, "id"> => ({
@@ -13,10 +15,34 @@ const msg = (channel: string, data: unknown): Omit<ChannelMessage, "id"> => ({
 });
 const increasing = (ids: string[]) => ids.every((id, i) => i === 0 || compareEventIds(id, ids[i - 1]!) > 0);
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 describeStoreContract("Store contract: channel histories", (backend) => {
   let store: Store;
   beforeEach(async () => {
     store = (await backend.startNode()).opened.store;
+  });
+
+  it("When a channel is published to, then stays quiet past its history's age, then none of its messages is kept, and reads answer as after a trim: complete from its last id, not from before; a new message goes on after them", async function () {
+    this.timeout(10_000);
+    const short = { maxEvents: 1000, ttlSeconds: 1 };
+    const ids = await store.channels.publish("app", [msg("quiet", "first words"), msg("quiet", "last words")], short);
+    // Redis: the stream expires a second after the age bound; the embedded stores: their sweep.
+    await sleep(2200);
+    if (!backend.redis) await embeddedSweep(store);
+    const held = backend.redis ? redisDump(backend.redis) : embeddedDump(store);
+    expect(held).to.not.include("first words").and.not.include("last words");
+    expect(await store.channels.readAfter("app", "quiet", ids[1]!, 10, short)).to.deep.equal({
+      messages: [],
+      complete: true,
+    });
+    expect((await store.channels.readAfter("app", "quiet", ids[0]!, 10, short)).complete).to.equal(false);
+    const [next] = await store.channels.publish("app", [msg("quiet", "new words")], short);
+    expect(compareEventIds(next!, ids[1]!)).to.be.above(0);
+    const after = await store.channels.readAfter("app", "quiet", ids[1]!, 10, short);
+    expect(after.messages.map((m) => m.id)).to.deep.equal([next]);
+    expect(after.complete).to.equal(true);
+    expect((await store.channels.readAfter("app", "quiet", ids[0]!, 10, short)).complete).to.equal(false);
   });
 
   it("When a batch is published over two channels, then each channel has its own increasing ids, its own messages in order, and nothing of the other", async () => {

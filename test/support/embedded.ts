@@ -4,6 +4,12 @@
 import { EmbeddedStore } from "../../src/store/embedded/index.js";
 import type { Store } from "../../src/store/port.js";
 
+/** Runs the embedded store's sweep now (it runs by itself every 30 s). */
+export function embeddedSweep(store: Store): Promise<void> {
+  if (!(store instanceof EmbeddedStore)) throw new Error(`not the embedded store: ${store.kind}`);
+  return store.sweep();
+}
+
 export function embeddedDump(store: Store): string {
   if (!(store instanceof EmbeddedStore)) throw new Error(`not the embedded store: ${store.kind}`);
   return store.dump().join("\n");

@@ -56,8 +56,10 @@ export interface Engine {
   snapshot<T>(fn: () => T): T;
   /** Runs fn as one atomic step; resolves with its result once the step is durable. */
   write<T>(fn: () => T): Promise<T>;
-  /** Deletes expired records (runs by itself every sweepMs too). */
+  /** Deletes expired records (runs by itself every sweepMs too), then runs the onSweep tasks. */
   sweep(): Promise<void>;
+  /** Work of a store's own to do after each sweep (an idle channel's history trimmed). */
+  onSweep(task: () => Promise<void>): void;
   /** Every table and its live records, for tests and diagnostics (each line "table key => value"). */
   dump(): string[];
   /** How many records are held, expired ones not yet swept included (the sweep's index too). */

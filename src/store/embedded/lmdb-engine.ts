@@ -145,6 +145,7 @@ export class LmdbEngine implements Engine {
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
   private snap: { transaction: Transaction } | undefined;
+  private readonly tasks: Array<() => Promise<void>> = [];
 
   /** Opens (or makes) the store in dir. */
   constructor(
@@ -198,7 +199,16 @@ export class LmdbEngine implements Engine {
     return this.root.transaction(() => this.root.transactionSync(() => this.scope.run(fn)));
   }
 
+  onSweep(task: () => Promise<void>): void {
+    this.tasks.push(task);
+  }
+
   async sweep(): Promise<void> {
+    await this.sweepExpired();
+    for (const task of this.tasks) if (!this.closed) await task();
+  }
+
+  private async sweepExpired(): Promise<void> {
     for (;;) {
       if (this.closed) return;
       const now = Date.now();

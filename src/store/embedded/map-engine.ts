@@ -107,9 +107,10 @@ export class MapEngine implements Engine {
   private readonly scope = new WriteScope();
   private readonly tables = new Map<string, MapTable<unknown>>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly tasks: Array<() => Promise<void>> = [];
 
   constructor(sweepMs = 30_000) {
-    this.sweeper = setInterval(() => void this.sweep(), sweepMs).unref();
+    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), sweepMs).unref();
   }
 
   table<V>(name: string): Table<V> {
@@ -137,6 +138,11 @@ export class MapEngine implements Engine {
   async sweep(): Promise<void> {
     const now = Date.now();
     for (const t of this.tables.values()) t.sweep(now);
+    for (const task of this.tasks) await task();
+  }
+
+  onSweep(task: () => Promise<void>): void {
+    this.tasks.push(task);
   }
 
   dump(): string[] {

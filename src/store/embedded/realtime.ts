@@ -126,6 +126,8 @@ interface Head {
    * is not older than the time cut, nothing is, and the time trim reads no range. Absent: unknown.
    */
   oldest?: number;
+  /** The age bound (ms) the last append had: what the idle sweep trims by (absent: not swept). */
+  ttl?: number;
 }
 
 const partsOf = (id: string): [number, number] => {
@@ -172,8 +174,32 @@ class Histories<V> {
     h.n++;
     if (h.n > limits.maxEvents) this.trim(prefix, h, this.entries.range(prefix, { limit: h.n - limits.maxEvents }));
     this.trimByTime(prefix, h, limits);
+    h.ttl = limits.ttlSeconds * 1000;
     this.heads.put(headKey, h);
     return `${h.last[0]}-${h.last[1]}`;
+  }
+
+  /**
+   * Inside a write: trims a history that may hold messages past its age bound, as a read or an
+   * append would (the cut follows exactly), without waiting for one. True when it was due.
+   */
+  trimIdleIn(prefix: KeyPart[], headKey: Key): boolean {
+    const h = this.heads.get(headKey);
+    if (!h || h.ttl === undefined || h.n === 0) return false;
+    const limits = { maxEvents: Number.MAX_SAFE_INTEGER, ttlSeconds: h.ttl / 1000 };
+    if (!this.mayBeStale(h, limits)) return false;
+    this.trimByTime(prefix, h, limits);
+    this.heads.put(headKey, h);
+    return true;
+  }
+
+  /** The heads whose histories may hold messages past their age bound (the idle sweep's list). */
+  dueHeads(): KeyPart[][] {
+    const now = Date.now();
+    return this.heads
+      .range([])
+      .filter(({ value: h }) => h.ttl !== undefined && h.n > 0 && (h.oldest ?? 0) < now - h.ttl)
+      .map(({ key }) => key);
   }
 
   /** Whether entries older than the time cut may be held (the head's bound says no without a read). */
@@ -281,6 +307,23 @@ export class EmbeddedChannelLog implements ChannelLog {
   ) {
     this.heads = engine.table<Head>("channel-heads");
     this.history = new Histories(engine, engine.table<StoredMessage>("channel-messages"), this.heads);
+    engine.onSweep(() => this.trimIdle());
+  }
+
+  /**
+   * With each sweep of the engine: the histories of channels that went quiet are trimmed by age
+   * as a publish or a read would trim them, so a channel published to once does not keep its
+   * messages past HISTORY_TTL (Redis: the stream expires). It walks the heads (one small record a
+   * channel), and trims in batches of 500 channels a write.
+   */
+  private async trimIdle(): Promise<void> {
+    const due = this.history.dueHeads();
+    for (let i = 0; i < due.length; i += 500) {
+      const batch = due.slice(i, i + 500);
+      await this.engine.write(() => {
+        for (const key of batch) this.history.trimIdleIn(key, key);
+      });
+    }
   }
 
   async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {

@@ -34,7 +34,8 @@ export function keyspace(prefix: string) {
     /**
      * Stream: one channel's history of an app (fields d: the data as JSON text, t: the time). Its
      * cut and time bound are the same key with "|cut" and "|oldest" after it ("|" is never in a
-     * channel's name), as eventsCut and eventsOldest are for the app's events.
+     * channel's name), as eventsCut and eventsOldest are for the app's events; "|last" holds the
+     * newest id issued. The stream expires HISTORY_TTL after its last message; the others stay.
      */
     channel: (app: string, channel: string) => `${prefix}:msg:{${app}}:${channel}`,
     /**

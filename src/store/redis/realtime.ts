@@ -90,23 +90,54 @@ for i = 1, #info, 2 do
 end
 return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
 
-// KEYS: the app's set of channel names, then per message its channel's stream, cut and oldest.
-// ARGV: maxEvents, ttlMs, feed channel, app, then per message its channel, data and time. Each
-// message is appended and trimmed as an event is (one stream per channel), and published on the
-// feed in the same step. Returns the ids in order.
+// KEYS: the app's set of channel names, then per message its channel's stream, cut, oldest and
+// last. ARGV: maxEvents, ttlMs, feed channel, app, then per message its channel, data and time.
+// Each message is appended and trimmed as an event is (one stream per channel), and published on
+// the feed in the same step. Returns the ids in order.
+//
+// A channel's stream expires HISTORY_TTL (and a second) after its last message, when every message
+// in it is past the age bound and no read would give any: an idle channel holds no messages
+// (docs/realtime.md#channel-history). `last` (the newest id issued, which never expires) keeps
+// that exact: a read of an expired stream answers as one whose every message was trimmed (the cut
+// is the last id), and the next message sets the cut so before it starts a new stream.
 const PUBLISH = `${TRIM}
 local ids = {}
 local n = (#ARGV - 4) / 3
+local ttlms = tonumber(ARGV[2])
 for i = 1, n do
-  local stream, cut, oldest = KEYS[3 * i - 1], KEYS[3 * i], KEYS[3 * i + 1]
+  local stream, cut, oldest, lastk = KEYS[4 * i - 2], KEYS[4 * i - 1], KEYS[4 * i], KEYS[4 * i + 1]
   local ch, data, at = ARGV[3 * i + 2], ARGV[3 * i + 3], ARGV[3 * i + 4]
+  if redis.call('EXISTS', stream) == 0 then
+    local expired = redis.call('GET', lastk)
+    if expired then redis.call('SET', cut, expired) end
+  end
   local id = redis.call('XADD', stream, '*', 'd', data, 't', at)
   trimStream(stream, cut, oldest, ARGV[1], ARGV[2])
+  redis.call('SET', lastk, id)
+  redis.call('PEXPIRE', stream, ttlms + 1000)
   redis.call('SADD', KEYS[1], ch)
   redis.call('PUBLISH', ARGV[3], cjson.encode({t='m', app=ARGV[4], ch=ch, id=id, d=data, at=at}))
   ids[i] = id
 end
 return ids`;
+
+// KEYS: a channel's stream, cut, oldest, last. ARGV: since, count, ttlMs. As READ_AFTER, but a
+// stream that expired idle (PUBLISH) reads as one trimmed whole: no messages, cut = last = its
+// newest id.
+const READ_CHANNEL = `${TRIM_BY_TIME}
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  local last = redis.call('GET', KEYS[4])
+  if last then return {last, {}, last} end
+  return {'', {}, '0-0'}
+end
+trimByTime(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[3]))
+local cut = redis.call('GET', KEYS[2]) or '0-0'
+local last = '0-0'
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then last = info[i + 1] end
+end
+return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
 
 const REVOKE = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -129,6 +160,15 @@ type Scripted = RedisClient & {
   ): Promise<[string, Array<[string, string[]]>, string]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
   sigilChPublish(numKeys: number, ...args: Array<string | number>): Promise<string[]>;
+  sigilChRead(
+    stream: string,
+    cut: string,
+    oldest: string,
+    last: string,
+    since: string,
+    count: number,
+    ttlMs: number,
+  ): Promise<[string, Array<[string, string[]]>, string]>;
 };
 
 function withScripts(redis: RedisClient): Scripted {
@@ -139,6 +179,7 @@ function withScripts(redis: RedisClient): Scripted {
     redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
     // The number of keys varies with the batch: given first on each call.
     redis.defineCommand("sigilChPublish", { lua: PUBLISH });
+    redis.defineCommand("sigilChRead", { numberOfKeys: 4, lua: READ_CHANNEL });
   }
   return r;
 }
@@ -279,8 +320,8 @@ export class RedisChannelLog implements ChannelLog {
     for (const w of acked.writers) withScripts(w);
   }
 
-  private streamKeys(app: string, channel: string): [string, string, string] {
-    return channelKeys(this.keys, app, channel);
+  private streamKeys(app: string, channel: string): [string, string, string, string] {
+    return [...channelKeys(this.keys, app, channel), channelLastKey(this.keys, app, channel)];
   }
 
   async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {
@@ -303,9 +344,9 @@ export class RedisChannelLog implements ChannelLog {
     count: number,
     limits: HistoryLimits,
   ): Promise<ChannelRead> {
-    const [stream, cutKey, oldestKey] = this.streamKeys(app, channel);
+    const [stream, cutKey, oldestKey, lastKey] = this.streamKeys(app, channel);
     const [cut, entries, last] = await guarded(() =>
-      this.redis.sigilEvRead(stream, cutKey, oldestKey, since, count, Math.round(limits.ttlSeconds * 1000)),
+      this.redis.sigilChRead(stream, cutKey, oldestKey, lastKey, since, count, Math.round(limits.ttlSeconds * 1000)),
     );
     const messages = entries.map(([id, fields]) => {
       const f = fieldsOf(fields);
@@ -332,3 +373,7 @@ export function channelKeys(keys: Keyspace, app: string, channel: string): [stri
   const stream = keys.channel(app, channel);
   return [stream, `${stream}|cut`, `${stream}|oldest`];
 }
+
+/** The newest id a channel's stream issued, kept when the stream expires idle (PUBLISH). */
+export const channelLastKey = (keys: Keyspace, app: string, channel: string): string =>
+  `${keys.channel(app, channel)}|last`;
