@@ -217,7 +217,7 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id が Basic 認証情報と異なります。",
   "err.clientAuthThrottled": "クライアント認証の失敗が多すぎます。しばらくしてからもう一度お試しください。",
   "err.scopeFormat": "scope はスコープ名を半角スペース 1 つで区切ったものでなければなりません。",
-  "err.grantType": "grant_type は authorization_code と refresh_token のみ対応しています。",
+  "err.grantType": "grant_type は authorization_code、refresh_token、client_credentials のみ対応しています。",
   "err.tokenInUrl": "アクセストークンは Authorization ヘッダーかフォームの本文で送り、URL には入れないでください。",
   "err.tokenInUrlHeader": "アクセストークンは Authorization ヘッダーで送り、URL には入れないでください。",
   "err.tokenTwoWays": "アクセストークンは一つの方法だけで送ってください。",
@@ -238,6 +238,11 @@ export const mailApi: MailApiMessages = {
   "err.refreshUnknown":
     "リフレッシュトークンが不明か、期限切れか、取り消されたか、別のクライアントに発行されたものです。",
   "err.scopeWiden": "リフレッシュでは許可されたスコープを狭めることはできますが、広げることはできません。",
+  "err.m2mScopes":
+    "マシン用スコープは、英数字または . _ : / - からなる 1〜64 文字の名前を空白で区切って 20 個までです。openid、offline_access、realtime、profile、email はユーザー用で、マシンには使えません。",
+  "err.m2mPublic": "公開クライアントはクライアントクレデンシャルを使えません。",
+  "err.m2mNone": "このアプリにはクライアントクレデンシャル用のスコープが許可されていません。",
+  "err.m2mScopeNotAllowed": "要求されたスコープは、このアプリのクライアントクレデンシャルには許可されていません。",
   "err.refreshReused": "このリフレッシュトークンは使用済みです。同じ許可のトークンはすべて取り消されました。",
   "err.userGone": "この許可のユーザーはもう存在しません。",
   "err.challengeThrottled": "このチャレンジへの誤答が多すぎます。しばらくしてからもう一度お試しください。",
