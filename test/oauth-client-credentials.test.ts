@@ -157,6 +157,23 @@ describeBackends("Client credentials (a service's own token)", function (this: M
     expect(seen.map((s) => s.json.sub)).to.deep.equal(Array(50).fill(app.clientId));
   });
 
+  it("When a caller guesses the secret, then failures at client_credentials count with the other grants': the 20th is 429, the right secret too, at every grant", async () => {
+    await allow(app, "jobs");
+    const guess = () =>
+      token(node.url, { grant_type: "client_credentials" }, { authorization: basic(app.clientId, "wrong") });
+    for (let i = 1; i < 19; i++) expect((await guess()).status).to.equal(401);
+    // One failure at the refresh grant counts as well (one counter for /token, /revoke, /introspect).
+    const refreshTry = await token(
+      node.url,
+      { grant_type: "refresh_token", refresh_token: "x" },
+      { authorization: basic(app.clientId, "wrong") },
+    );
+    expect(refreshTry.status).to.equal(401);
+    const twentieth = await guess();
+    expect([twentieth.status, twentieth.json.error]).to.deep.equal([429, "rate_limited"]);
+    expect((await cc(app)).status).to.equal(429);
+  });
+
   it("When the request is malformed, then the answer is a 4xx in the error format, never a 5xx", async () => {
     await allow(app, "jobs");
     // An empty scope is no scope (as at the other grants): every allowed one.
