@@ -253,6 +253,14 @@ export const mailApi: MailApiMessages = {
   "err.m2mPublic": "Ein öffentlicher Client kann keine Client-Credentials verwenden.",
   "err.m2mNone": "Dieser App sind keine Scopes für Client-Credentials erlaubt.",
   "err.m2mScopeNotAllowed": "Ein angefragter Scope ist dieser App für Client-Credentials nicht erlaubt.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Client-Credentials",
+  "adminApps.m2mLead":
+    "Scopes, die diese App für eigene Tokens anfragen darf (grant_type=client_credentials), getrennt durch Leerzeichen; leer: keine. openid, offline_access, realtime, profile und email sind für Benutzer.",
+  "adminApps.m2mNone": "Keine: die App bekommt keine eigenen Tokens",
+  "adminApps.m2mScopes": "Erlaubte Scopes",
+  "adminApps.saveM2m": "Scopes speichern",
+  "adminApps.done.m2m": "Die Client-Credentials-Scopes der App sind gespeichert.",
   "err.refreshReused": "Das Refresh-Token wurde bereits verwendet; alle Tokens seiner Berechtigung sind widerrufen.",
   "err.userGone": "Die Person dieser Berechtigung existiert nicht mehr.",
   "err.challengeThrottled": "Zu viele falsche Antworten auf diese Challenge; versuchen Sie es später erneut.",

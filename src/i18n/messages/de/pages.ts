@@ -131,13 +131,6 @@ export const pages: PagesMessages = {
   "adminApps.done.disabled": "Die App ist gesperrt: Anmeldungen und Tokens werden abgelehnt.",
   "adminApps.done.enabled": "Die App ist wieder freigegeben.",
   "adminApps.done.groups": "Die Gruppen der App sind gespeichert.",
-  "adminApps.m2m": "Client-Credentials",
-  "adminApps.m2mLead":
-    "Scopes, die diese App für eigene Tokens anfragen darf (grant_type=client_credentials), getrennt durch Leerzeichen; leer: keine. openid, offline_access, realtime, profile und email sind für Benutzer.",
-  "adminApps.m2mNone": "Keine: die App bekommt keine eigenen Tokens",
-  "adminApps.m2mScopes": "Erlaubte Scopes",
-  "adminApps.saveM2m": "Scopes speichern",
-  "adminApps.done.m2m": "Die Client-Credentials-Scopes der App sind gespeichert.",
   "adminGroups.title": "Gruppen",
   "adminGroups.none": "Es gibt noch keine Gruppen.",
   "adminGroups.name": "Gruppenname",

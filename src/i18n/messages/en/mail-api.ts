@@ -241,6 +241,14 @@ export const mailApi = {
   "err.m2mPublic": "A public client cannot use client credentials.",
   "err.m2mNone": "This app has no scopes allowed for client credentials.",
   "err.m2mScopeNotAllowed": "A requested scope is not allowed to this app for client credentials.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Client credentials",
+  "adminApps.m2mLead":
+    "Scopes this app may ask for tokens of its own (grant_type=client_credentials), separated by spaces; empty: it may not. openid, offline_access, realtime, profile and email are for users.",
+  "adminApps.m2mNone": "None: the app gets no tokens of its own",
+  "adminApps.m2mScopes": "Scopes",
+  "adminApps.saveM2m": "Save the scopes",
+  "adminApps.done.m2m": "The app's client credentials scopes are saved.",
   "err.refreshReused": "The refresh token was already used; every token of its grant is revoked.",
   "err.userGone": "The user of this grant no longer exists.",
   "err.challengeThrottled": "Too many wrong answers for this challenge; try again later.",

@@ -130,13 +130,6 @@ export const pages = {
   "adminApps.done.disabled": "The app is disabled: its sign-ins and tokens are refused.",
   "adminApps.done.enabled": "The app is enabled again.",
   "adminApps.done.groups": "The app's groups are saved.",
-  "adminApps.m2m": "Client credentials",
-  "adminApps.m2mLead":
-    "Scopes this app may ask for tokens of its own (grant_type=client_credentials), separated by spaces; empty: it may not. openid, offline_access, realtime, profile and email are for users.",
-  "adminApps.m2mNone": "None: the app gets no tokens of its own",
-  "adminApps.m2mScopes": "Scopes",
-  "adminApps.saveM2m": "Save the scopes",
-  "adminApps.done.m2m": "The app's client credentials scopes are saved.",
   "adminGroups.title": "Groups",
   "adminGroups.none": "There are no groups yet.",
   "adminGroups.name": "Group name",

@@ -249,6 +249,14 @@ export const mailApi: MailApiMessages = {
   "err.m2mPublic": "Un cliente público no puede usar credenciales de cliente.",
   "err.m2mNone": "Esta aplicación no tiene ámbitos permitidos para credenciales de cliente.",
   "err.m2mScopeNotAllowed": "Un ámbito solicitado no está permitido a esta aplicación para credenciales de cliente.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Credenciales de cliente",
+  "adminApps.m2mLead":
+    "Ámbitos que esta aplicación puede pedir para tokens propios (grant_type=client_credentials), separados por espacios; vacío: ninguno. openid, offline_access, realtime, profile y email son para usuarios.",
+  "adminApps.m2mNone": "Ninguno: la aplicación no obtiene tokens propios",
+  "adminApps.m2mScopes": "Ámbitos",
+  "adminApps.saveM2m": "Guardar los ámbitos",
+  "adminApps.done.m2m": "Los ámbitos de credenciales de cliente de la aplicación están guardados.",
   "err.refreshReused": "El token de actualización ya se usó; todos los tokens de su autorización quedan revocados.",
   "err.userGone": "El usuario de esta autorización ya no existe.",
   "err.challengeThrottled": "Demasiadas respuestas incorrectas a este desafío; inténtalo más tarde.",

@@ -134,13 +134,6 @@ export const pages: PagesMessages = {
   "adminApps.done.disabled": "La aplicación está desactivada: se rechazan sus inicios de sesión y sus tokens.",
   "adminApps.done.enabled": "La aplicación vuelve a estar activa.",
   "adminApps.done.groups": "Los grupos de la aplicación están guardados.",
-  "adminApps.m2m": "Credenciales de cliente",
-  "adminApps.m2mLead":
-    "Ámbitos que esta aplicación puede pedir para tokens propios (grant_type=client_credentials), separados por espacios; vacío: ninguno. openid, offline_access, realtime, profile y email son para usuarios.",
-  "adminApps.m2mNone": "Ninguno: la aplicación no obtiene tokens propios",
-  "adminApps.m2mScopes": "Ámbitos",
-  "adminApps.saveM2m": "Guardar los ámbitos",
-  "adminApps.done.m2m": "Los ámbitos de credenciales de cliente de la aplicación están guardados.",
   "adminGroups.title": "Grupos",
   "adminGroups.none": "Todavía no hay grupos.",
   "adminGroups.name": "Nombre del grupo",

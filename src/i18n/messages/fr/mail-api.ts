@@ -255,6 +255,14 @@ export const mailApi: MailApiMessages = {
   "err.m2mPublic": "Un client public ne peut pas utiliser les identifiants client.",
   "err.m2mNone": "Cette application n’a aucune portée autorisée pour les identifiants client.",
   "err.m2mScopeNotAllowed": "Une portée demandée n’est pas autorisée à cette application pour les identifiants client.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Identifiants client",
+  "adminApps.m2mLead":
+    "Portées que cette application peut demander pour ses propres jetons (grant_type=client_credentials), séparées par des espaces ; vide : aucune. openid, offline_access, realtime, profile et email sont pour les utilisateurs.",
+  "adminApps.m2mNone": "Aucune : l’application n’obtient pas de jetons propres",
+  "adminApps.m2mScopes": "Portées",
+  "adminApps.saveM2m": "Enregistrer les portées",
+  "adminApps.done.m2m": "Les portées d’identifiants client de l’application sont enregistrées.",
   "err.refreshReused":
     "Le jeton de rafraîchissement a déjà été utilisé ; tous les jetons de son autorisation sont révoqués.",
   "err.userGone": "L’utilisateur de cette autorisation n’existe plus.",

@@ -135,13 +135,6 @@ export const pages: PagesMessages = {
   "adminApps.done.disabled": "L’application est désactivée : ses connexions et ses jetons sont refusés.",
   "adminApps.done.enabled": "L’application est de nouveau active.",
   "adminApps.done.groups": "Les groupes de l’application sont enregistrés.",
-  "adminApps.m2m": "Identifiants client",
-  "adminApps.m2mLead":
-    "Portées que cette application peut demander pour ses propres jetons (grant_type=client_credentials), séparées par des espaces ; vide : aucune. openid, offline_access, realtime, profile et email sont pour les utilisateurs.",
-  "adminApps.m2mNone": "Aucune : l’application n’obtient pas de jetons propres",
-  "adminApps.m2mScopes": "Portées",
-  "adminApps.saveM2m": "Enregistrer les portées",
-  "adminApps.done.m2m": "Les portées d’identifiants client de l’application sont enregistrées.",
   "adminGroups.title": "Groupes",
   "adminGroups.none": "Il n’y a encore aucun groupe.",
   "adminGroups.name": "Nom du groupe",

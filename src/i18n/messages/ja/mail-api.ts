@@ -243,6 +243,14 @@ export const mailApi: MailApiMessages = {
   "err.m2mPublic": "公開クライアントはクライアントクレデンシャルを使えません。",
   "err.m2mNone": "このアプリにはクライアントクレデンシャル用のスコープが許可されていません。",
   "err.m2mScopeNotAllowed": "要求されたスコープは、このアプリのクライアントクレデンシャルには許可されていません。",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "クライアントクレデンシャル",
+  "adminApps.m2mLead":
+    "このアプリが自身のトークン (grant_type=client_credentials) に要求できるスコープを空白で区切って指定します。空欄なら要求できません。openid、offline_access、realtime、profile、email はユーザー用です。",
+  "adminApps.m2mNone": "なし: アプリは自身のトークンを得られません",
+  "adminApps.m2mScopes": "スコープ",
+  "adminApps.saveM2m": "スコープを保存",
+  "adminApps.done.m2m": "アプリのクライアントクレデンシャル用スコープを保存しました。",
   "err.refreshReused": "このリフレッシュトークンは使用済みです。同じ許可のトークンはすべて取り消されました。",
   "err.userGone": "この許可のユーザーはもう存在しません。",
   "err.challengeThrottled": "このチャレンジへの誤答が多すぎます。しばらくしてからもう一度お試しください。",

@@ -127,13 +127,6 @@ export const pages: PagesMessages = {
   "adminApps.done.disabled": "アプリを無効にしました。サインインとトークンは拒否されます。",
   "adminApps.done.enabled": "アプリを再び有効にしました。",
   "adminApps.done.groups": "アプリのグループを保存しました。",
-  "adminApps.m2m": "クライアントクレデンシャル",
-  "adminApps.m2mLead":
-    "このアプリが自身のトークン (grant_type=client_credentials) に要求できるスコープを空白で区切って指定します。空欄なら要求できません。openid、offline_access、realtime、profile、email はユーザー用です。",
-  "adminApps.m2mNone": "なし: アプリは自身のトークンを得られません",
-  "adminApps.m2mScopes": "スコープ",
-  "adminApps.saveM2m": "スコープを保存",
-  "adminApps.done.m2m": "アプリのクライアントクレデンシャル用スコープを保存しました。",
   "adminGroups.title": "グループ",
   "adminGroups.none": "まだグループはありません。",
   "adminGroups.name": "グループ名",
