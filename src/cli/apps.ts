@@ -204,6 +204,7 @@ function listLine(app: AppRecord, owner: string | null) {
     trusted: app.trusted === true,
     disabled: app.disabled === true,
     groups: app.groups ?? [],
+    m2m_scopes: app.m2mScopes ?? [],
     created_at: new Date(app.createdAt).toISOString(),
   };
 }
