@@ -7,6 +7,7 @@ import { expect } from "chai";
 import * as client from "openid-client";
 import * as oauth from "oauth4webapi";
 import { describeBackends } from "./support/backends.js";
+import { refusal } from "./support/channel.js";
 import { sigil as runSigil, type CliResult } from "./support/cli.js";
 import { postForm, registerPublicApp } from "./support/grants.js";
 import { http } from "./support/http.js";
@@ -94,7 +95,7 @@ describeBackends("Client credentials (a service's own token)", function (this: M
     expect(r.json).to.deep.equal({ active: false });
   });
 
-  it("When the token is sent to /auth/user or /userinfo, then it is refused with invalid_token: there is no user", async () => {
+  it("When the token is sent to /auth/user, /userinfo or the realtime gateway as a user's, then it is refused with invalid_token: there is no user", async () => {
     await allow(app, "invoices:read");
     const t = (await cc(app)).json.access_token as string;
     const u = await userInfo(node.url, t, app.clientId);
@@ -104,6 +105,9 @@ describeBackends("Client credentials (a service's own token)", function (this: M
     expect(oidc.status).to.equal(401);
     expect(oidc.json.error).to.equal("invalid_token");
     expect(oidc.headers["www-authenticate"]).to.match(/^Bearer /);
+    // Nor does it open a user's socket on the realtime gateway.
+    const err = await refusal(node.url, { auth: (cb) => cb({ access_token: t }) });
+    expect(err.message).to.equal("invalid_token");
   });
 
   it("When apps without the right ask, then a public client and an app with no scopes get unauthorized_client, a scope not allowed invalid_scope, a user scope cannot be allowed; clearing the scopes refuses the grant again", async () => {
