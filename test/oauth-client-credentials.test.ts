@@ -159,6 +159,9 @@ describeBackends("Client credentials (a service's own token)", function (this: M
     expect(new Set(tokens).size).to.equal(50);
     const seen = await Promise.all(tokens.map((t) => introspect(t, other, twin.url)));
     expect(seen.map((s) => s.json.sub)).to.deep.equal(Array(50).fill(app.clientId));
+    // No token and no secret in a log line of either node.
+    const logs = [...node.logs, ...twin.logs].join("\n");
+    for (const secret of [app.clientSecret, ...tokens]) expect(logs).to.not.contain(secret);
   });
 
   it("When a caller guesses the secret, then failures at client_credentials count with the other grants': the 20th is 429, the right secret too, at every grant", async () => {
