@@ -39,6 +39,7 @@ describeBackends("CLI: apps list", function (this: Mocha.Suite, backend) {
     ).json;
     await ok("groups", "create", "--name", "ops");
     await ok("apps", "update", "--client-id", a.client_id, "--groups", "ops");
+    await ok("apps", "update", "--client-id", a.client_id, "--m2m-scope", "wiki:read");
     const lines = (await ok("apps", "list")).lines;
     const expected = [
       {
@@ -50,6 +51,7 @@ describeBackends("CLI: apps list", function (this: Mocha.Suite, backend) {
         trusted: false,
         disabled: false,
         groups: ["ops"],
+        m2m_scopes: ["wiki:read"],
       },
       {
         client_id: b.client_id,
@@ -60,6 +62,7 @@ describeBackends("CLI: apps list", function (this: Mocha.Suite, backend) {
         trusted: false,
         disabled: false,
         groups: [],
+        m2m_scopes: [],
       },
     ].toSorted((x, y) => (x.client_id < y.client_id ? -1 : 1));
     expect(lines.map(({ created_at: _at, ...rest }) => rest)).to.deep.equal(expected);

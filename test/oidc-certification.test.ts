@@ -94,7 +94,11 @@ for (const backend of ["memory", "redis"] as const) {
         });
         expect(d.scopes_supported).to.include.members(["openid", "profile", "email", "offline_access"]);
         expect(d.response_types_supported).to.deep.equal(["code"]);
-        expect(d.grant_types_supported).to.deep.equal(["authorization_code", "refresh_token"]);
+        expect(d.grant_types_supported).to.include.members([
+          "authorization_code",
+          "refresh_token",
+          "client_credentials",
+        ]);
         expect(d.subject_types_supported).to.deep.equal(["public"]);
         expect(d.id_token_signing_alg_values_supported).to.include("RS256");
         expect(d.token_endpoint_auth_methods_supported).to.deep.equal([

@@ -3,12 +3,13 @@
 // --public (a browser or mobile app: no secret, PKCE) → {"client_id","name","redirect_uris","public": true};
 // and "post_logout_redirect_uris" and "homepage" when given.
 // `sigil apps update --client-id ID [--name N] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...]
-// [--homepage URL] [--webhook-url URL] [--webhook-channels LIST] [--backchannel-logout-uri URL]` →
+// [--homepage URL] [--m2m-scope "A B"] [--webhook-url URL] [--webhook-channels LIST] [--backchannel-logout-uri URL]` →
 // the app as above, without a secret; options not given stay as they are; with a webhook URL set,
 // "webhook_secret" (this once).
 // `sigil apps list [--owner U]` → JSON lines, one app a line, in client id order (never a secret).
 import { FormError } from "../domain/accounts.js";
 import { GroupError } from "../domain/groups.js";
+import { checkM2mScopes } from "../domain/client-credentials.js";
 import { EventEndpoints } from "../domain/event-endpoints.js";
 import { parseWebhookChannels } from "../domain/channel-webhooks.js";
 import type { AppRecord } from "../store/port.js";
@@ -25,6 +26,7 @@ const shown = (app: AppRecord) => ({
   ...(app.groups?.length ? { groups: app.groups } : {}),
   ...(app.disabled ? { disabled: true } : {}),
   ...(app.trusted ? { trusted: true } : {}),
+  ...(app.m2mScopes?.length ? { m2m_scopes: app.m2mScopes } : {}),
   ...(app.webhookUrl !== undefined ? { webhook_url: app.webhookUrl } : {}),
   ...(app.webhookChannels?.length ? { webhook_channels: app.webhookChannels } : {}),
   ...(app.backchannelLogoutUri !== undefined ? { backchannel_logout_uri: app.backchannelLogoutUri } : {}),
@@ -96,9 +98,9 @@ export const appsCreate: CliCommand = {
 export const appsUpdate: CliCommand = {
   name: "apps update",
   description:
-    "Edits an app's name, redirect URLs, post-logout URLs, homepage, webhook URL, the channels also sent to the webhook, or back-channel logout URL; its client id, secret, consents and tokens stay. Setting a webhook URL prints its new signing secret this once; an empty value clears it.",
+    'Edits an app\'s name, redirect URLs, post-logout URLs, homepage, client credentials scopes (--m2m-scope; "" clears), webhook URL, the channels also sent to the webhook, or back-channel logout URL; its client id, secret, consents and tokens stay. Setting a webhook URL prints its new signing secret this once; an empty value clears it.',
   usage:
-    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off] [--webhook-url URL] [--webhook-channels LIST] [--backchannel-logout-uri URL]",
+    "--client-id ID [--name NAME] [--redirect-uri URL ...] [--post-logout-redirect-uri URL ...] [--homepage URL] [--groups G,H] [--disabled on|off] [--trusted on|off] [--m2m-scope SCOPES] [--webhook-url URL] [--webhook-channels LIST] [--backchannel-logout-uri URL]",
   options: {
     "client-id": { type: "string" },
     name: { type: "string" },
@@ -108,6 +110,7 @@ export const appsUpdate: CliCommand = {
     groups: { type: "string" },
     disabled: { type: "string" },
     trusted: { type: "string" },
+    "m2m-scope": { type: "string" },
     "webhook-url": { type: "string" },
     "webhook-channels": { type: "string" },
     "backchannel-logout-uri": { type: "string" },
@@ -138,6 +141,11 @@ export const appsUpdate: CliCommand = {
       if (typeof values["backchannel-logout-uri"] === "string")
         EventEndpoints.check(values["backchannel-logout-uri"], "backchannel");
       if (typeof values["webhook-channels"] === "string") parseWebhookChannels(values["webhook-channels"]);
+      // --m2m-scope "a b": the scopes of its client credentials tokens; "": none (the grant is refused).
+      const m2mScopes = typeof values["m2m-scope"] === "string" ? checkM2mScopes(values["m2m-scope"]) : undefined;
+      if (m2mScopes !== undefined && m2mScopes.length > 0 && app.public) {
+        throw new UsageError("--m2m-scope: a public client cannot use client credentials");
+      }
       let updated = await services.apps.update(app, {
         ...(values.name !== undefined ? { name: values.name as string } : {}),
         ...(values["redirect-uri"] !== undefined ? { redirectUris: values["redirect-uri"] as string[] } : {}),
@@ -148,6 +156,7 @@ export const appsUpdate: CliCommand = {
         ...(groups !== undefined ? { groups } : {}),
         ...(disabled !== undefined ? { disabled } : {}),
         ...(trusted !== undefined ? { trusted } : {}),
+        ...(m2mScopes !== undefined ? { m2mScopes } : {}),
       });
       // The event endpoints, checked before anything is written (a refused one changes nothing).
       const endpoints = {
@@ -195,6 +204,7 @@ function listLine(app: AppRecord, owner: string | null) {
     trusted: app.trusted === true,
     disabled: app.disabled === true,
     groups: app.groups ?? [],
+    m2m_scopes: app.m2mScopes ?? [],
     created_at: new Date(app.createdAt).toISOString(),
   };
 }

@@ -139,6 +139,8 @@ export class Apps {
       disabled?: boolean;
       /** First-party, by an operator: /authorize asks no consent (it is recorded as given). */
       trusted?: boolean;
+      /** Scopes of its client credentials tokens, by an admin (checkM2mScopes); []: none (the grant is refused). */
+      m2mScopes?: string[];
     },
   ): Promise<AppRecord> {
     const checked = Apps.check(changes.name ?? app.name, changes.redirectUris ?? app.redirectUris);
@@ -169,6 +171,10 @@ export class Apps {
       if (changes.trusted !== undefined) {
         delete next.trusted;
         if (changes.trusted) next.trusted = true;
+      }
+      if (changes.m2mScopes !== undefined) {
+        delete next.m2mScopes;
+        if (changes.m2mScopes.length) next.m2mScopes = [...changes.m2mScopes];
       }
       return next;
     });

@@ -4,6 +4,7 @@
 // hash, and the code's "revoked" mark ends every access and refresh token of it at once.
 import { invalidGrant, invalidScope } from "../errors.js";
 import { isDisabled, type CodeRecord, type RefreshRecord, type Store, type TokenRecord } from "../store/port.js";
+import { CLIENT_ID } from "./apps.js";
 import { keyedHash, randomToken } from "./secrets.js";
 import { UserAccess } from "./user-access.js";
 
@@ -40,7 +41,8 @@ export type Introspection =
       scope: string;
       client_id: string;
       sub: string;
-      username: string;
+      /** Absent for a client credentials token (its sub is the app's client id). */
+      username?: string;
       exp?: number;
       iat?: number;
       token_type: "Bearer" | "refresh_token";
@@ -82,7 +84,9 @@ export class Grants {
    */
   async issueAccessToken(record: Omit<TokenRecord, "issuedAt" | "expiresAt">, now = Date.now()): Promise<string> {
     const random = randomToken(32);
-    const token = record.scope?.includes("openid") ? `${record.clientId}.${random}` : random;
+    // A client credentials token names its app too: another app may introspect it (introspect()).
+    const named = record.scope?.includes("openid") || record.m2m === true;
+    const token = named ? `${record.clientId}.${random}` : random;
     const issuedAt = Math.floor(now / 1000);
     const saved: TokenRecord = { ...record, issuedAt, expiresAt: issuedAt + this.deps.accessTokenTtl };
     if (!(await this.deps.store.grants.saveToken(this.hash("token", token), saved, this.deps.accessTokenTtl))) {
@@ -171,7 +175,7 @@ export class Grants {
   async revoke(
     token: string,
     clientId: string,
-  ): Promise<{ userId: string; kind: "refresh_token" | "access_token" } | undefined> {
+  ): Promise<{ userId: string; kind: "refresh_token" | "access_token"; m2m?: true } | undefined> {
     if (token.length === 0 || token.length > 512) return undefined;
     const refresh = await this.deps.store.grants.refreshToken(this.hash("refresh", token), clientId);
     if (refresh) {
@@ -183,6 +187,7 @@ export class Grants {
     const tokenHash = this.hash("token", token);
     const access = await this.deps.store.grants.token(tokenHash, clientId);
     await this.deps.store.grants.revokeToken(tokenHash, clientId);
+    if (access?.m2m) return { userId: access.userId, kind: "access_token", m2m: true };
     if (access) await this.userAccess.userChanged(access.userId);
     return access ? { userId: access.userId, kind: "access_token" } : undefined;
   }
@@ -192,13 +197,24 @@ export class Grants {
     return scopes.includes("groups") ? { groups: await this.deps.store.groups.groupsOf(userId) } : {};
   }
 
-  /** RFC 7662: what a client may know of one of its own tokens; others are inactive. */
-  async introspect(token: string, clientId: string): Promise<Introspection> {
+  /**
+   * RFC 7662: what a client may know of one of its own tokens; others are inactive, but for a
+   * client credentials token, which a confidential app (`confidential`) may introspect whoever's it
+   * is: the service it was sent to asks (docs/http-api.md#client-credentials). It names no user.
+   */
+  async introspect(token: string, clientId: string, confidential = false): Promise<Introspection> {
     if (token.length === 0 || token.length > 512) return { active: false };
+    const dot = token.indexOf(".");
+    const named = dot > 0 ? token.slice(0, dot) : "";
+    if (confidential && named !== clientId && CLIENT_ID.test(named)) {
+      const other = await this.deps.store.grants.token(this.hash("token", token), named);
+      return other?.m2m ? this.machine(other) : { active: false };
+    }
     const [access, refresh] = await Promise.all([
       this.deps.store.grants.token(this.hash("token", token), clientId),
       this.deps.store.grants.refreshToken(this.hash("refresh", token), clientId),
     ]);
+    if (access?.m2m) return this.machine(access);
     if (access && (access.expiresAt === undefined || access.expiresAt > Date.now() / 1000)) {
       const user = await this.deps.store.accounts.byId(access.userId);
       if (!user || isDisabled(user)) return { active: false };
@@ -230,6 +246,22 @@ export class Grants {
       };
     }
     return { active: false };
+  }
+
+  /** A client credentials token's introspection: active while it lasts and its app is enabled. */
+  private async machine(access: TokenRecord): Promise<Introspection> {
+    if (access.expiresAt === undefined || access.expiresAt <= Date.now() / 1000) return { active: false };
+    const app = await this.deps.store.apps.get(access.clientId);
+    if (!app || app.disabled === true) return { active: false };
+    return {
+      active: true,
+      scope: scopeOf(access.scope).join(" "),
+      client_id: access.clientId,
+      sub: access.clientId,
+      exp: access.expiresAt,
+      ...(access.issuedAt !== undefined ? { iat: access.issuedAt } : {}),
+      token_type: "Bearer",
+    };
   }
 
   /**

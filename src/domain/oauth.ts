@@ -12,6 +12,7 @@ import {
   type UserRecord,
 } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
+import { ClientCredentials } from "./client-credentials.js";
 import { Grants } from "./grants.js";
 import { covers, groupsClaim } from "./oidc.js";
 import { redirectUriMatches } from "./redirect-uris.js";
@@ -37,9 +38,12 @@ const LEGACY_SCOPES: readonly string[] = ["openid", "profile"];
 export class OAuth {
   /** Refresh tokens, revocation, introspection (domain/grants.ts). */
   readonly grants: Grants;
+  /** grant_type=client_credentials (domain/client-credentials.ts). */
+  readonly clientCredentials: ClientCredentials;
 
   constructor(private readonly deps: OAuthDeps) {
     this.grants = new Grants(deps);
+    this.clientCredentials = new ClientCredentials({ ...deps, grants: this.grants });
   }
 
   private hash(kind: string, value: string): string {
@@ -218,8 +222,9 @@ export class OAuth {
   async tokenUser(token: string, clientId: string): Promise<UserRecord> {
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
-    // A disabled user's tokens were revoked; this also refuses one issued in a race with that.
-    if (!found || isDisabled(found.user)) throw invalidToken();
+    // A disabled user's tokens were revoked; this also refuses one issued in a race with that. A
+    // client credentials token has no user at all.
+    if (!found || found.token.m2m || isDisabled(found.user)) throw invalidToken();
     // An OpenID Connect grant without "profile" (say "openid email") did not allow reading it.
     if (found.token.scope && !found.token.scope.includes("profile")) throw insufficientScope("profile");
     return found.user;
@@ -236,7 +241,9 @@ export class OAuth {
     const clientId = dot > 0 ? token.slice(0, dot) : "";
     if (!this.plausible(token, clientId)) throw invalidToken();
     const found = await this.deps.store.grants.tokenUser(this.hash("token", token), clientId);
-    if (!found || !found.token.scope?.includes("openid") || isDisabled(found.user)) throw invalidToken();
+    if (!found || found.token.m2m || !found.token.scope?.includes("openid") || isDisabled(found.user)) {
+      throw invalidToken();
+    }
     return { ...found, groups: await groupsClaim(this.deps.store, found.user.id, found.token.scope) };
   }
 

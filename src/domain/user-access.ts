@@ -81,7 +81,8 @@ export class UserAccess {
 
   private async live(tokenHash: string, app: string) {
     const found = await this.deps.store.grants.tokenUser(tokenHash, app);
-    if (!found || isDisabled(found.user)) return null;
+    // A client credentials token is no user's: it never opens a user's socket.
+    if (!found || found.token.m2m || isDisabled(found.user)) return null;
     const { token } = found;
     // Tokens carry their end (seconds); one without is of an old grant and cannot open a socket.
     if (token.expiresAt === undefined || token.expiresAt * 1000 <= Date.now()) return null;

@@ -194,6 +194,8 @@ export function AdminAppPage(p: {
           <dd class="admin-app-disabled">{a.disabled ? t("adminUsers.yes") : t("adminUsers.no")}</dd>
           <dt>{t("adminApps.groups")}</dt>
           <dd class="admin-app-groups">{a.groups?.length ? a.groups.join(", ") : t("adminApps.everyone")}</dd>
+          <dt>{t("adminApps.m2m")}</dt>
+          <dd class="admin-app-m2m">{a.m2mScopes?.length ? a.m2mScopes.join(" ") : t("adminApps.m2mNone")}</dd>
         </dl>
       </Card>
       <Card labelledBy="edit">
@@ -243,6 +245,28 @@ export function AdminAppPage(p: {
           </fieldset>
           <button type="submit" class="secondary">
             {t("adminApps.saveGroups")}
+          </button>
+        </form>
+      </Card>
+      <Card labelledBy="m2m">
+        <h2 id="m2m">{t("adminApps.m2m")}</h2>
+        <form method="post" action={`${base}/m2m`}>
+          <Csrf token={p.csrf} />
+          <p class="muted" id="m2m-lead">
+            {t("adminApps.m2mLead")}
+          </p>
+          <label for="m2m-scopes">{t("adminApps.m2mScopes")}</label>
+          <input
+            type="text"
+            id="m2m-scopes"
+            name="scopes"
+            value={(a.m2mScopes ?? []).join(" ")}
+            maxLength={2000}
+            aria-describedby="m2m-lead"
+            autocomplete="off"
+          />
+          <button type="submit" class="secondary">
+            {t("adminApps.saveM2m")}
           </button>
         </form>
       </Card>

@@ -40,6 +40,10 @@ const jwks = es256
     }
   : undefined;
 
+// CC_SCOPE: the client may also use the client credentials grant with this scope (the bench's
+// client credentials row).
+const ccScope = env.CC_SCOPE;
+
 const provider = new Provider(issuer, {
   ...(jwks ? { jwks } : {}),
   clients: [
@@ -47,7 +51,8 @@ const provider = new Provider(issuer, {
       client_id: env.CLIENT_ID ?? "bench-client",
       client_secret: env.CLIENT_SECRET ?? "bench-client-secret-0123456789",
       redirect_uris: [env.REDIRECT_URI ?? "https://app.example/callback"],
-      grant_types: ["authorization_code"],
+      grant_types: ccScope ? ["authorization_code", "client_credentials"] : ["authorization_code"],
+      ...(ccScope ? { scope: `openid profile ${ccScope}` } : {}),
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_basic",
       ...(es256 ? { id_token_signed_response_alg: "ES256" } : {}),
@@ -62,8 +67,8 @@ const provider = new Provider(issuer, {
     };
   },
   claims: { openid: ["sub"], profile: ["name", "preferred_username", "picture"] },
-  scopes: ["openid", "profile"],
-  features: { devInteractions: { enabled: false } },
+  scopes: ccScope ? ["openid", "profile", ccScope] : ["openid", "profile"],
+  features: { devInteractions: { enabled: false }, clientCredentials: { enabled: !!ccScope } },
   interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   pkce: { required: () => true },
   // Sigil's bench runs with CODE_TTL=600 too, so a pool of codes minted ahead lasts the run.

@@ -30,6 +30,7 @@ import { fanoutBench } from "./fanout.js";
 import { idleBench } from "./idle.js";
 import { recoveryBench } from "./recovery.js";
 import { oidcBench, oidcEs256Bench, signinBench } from "./signin.js";
+import { clientCredentialsBench } from "./client-credentials.js";
 import { ownedBench } from "./owned.js";
 import { storesBench } from "./stores.js";
 import { searchBench } from "./search.js";
@@ -45,6 +46,7 @@ const MODULES: BenchModule[] = [
   signinBench,
   oidcBench,
   oidcEs256Bench,
+  clientCredentialsBench,
   realtimeBench,
   recoveryBench,
   fanoutBench,

@@ -1,5 +1,6 @@
 // POST {base_url}/introspect — token introspection (docs/http-api.md#post-base_urlintrospect, RFC 7662).
-// Client authentication as /token; a client sees only its own tokens (others: {"active": false}).
+// Client authentication as /token; a client sees only its own tokens (others: {"active": false}),
+// but a confidential app also sees another app's client credentials tokens (the service called asks).
 import type { Request, Response } from "express";
 import { z } from "zod";
 import type { ClientAuth } from "../../domain/client-auth.js";
@@ -19,7 +20,10 @@ export const IntrospectResponse = z.object({
   active: z.boolean(),
   scope: z.string().optional(),
   client_id: z.string().optional(),
-  sub: z.string().optional().meta({ description: "the user's stable id (the id of /auth/user)" }),
+  sub: z
+    .string()
+    .optional()
+    .meta({ description: "the user's stable id (the id of /auth/user); a client credentials token's: its client id" }),
   username: z.string().optional(),
   exp: z.number().int().optional(),
   iat: z.number().int().optional(),
@@ -38,7 +42,7 @@ export function introspectEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth;
     const token = str(body.token, "token");
     if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");
-    const found = await deps.oauth.grants.introspect(token, app.clientId);
+    const found = await deps.oauth.grants.introspect(token, app.clientId, app.public !== true);
     res.status(200).json(found.active ? { ...found, iss: deps.issuer } : found);
   };
 }

@@ -23,7 +23,7 @@ function endpoints(config: Config) {
     scopes_supported: [...SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS,

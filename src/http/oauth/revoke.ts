@@ -30,8 +30,9 @@ export function revokeEndpoint(deps: { clientAuth: ClientAuth; oauth: OAuth; aud
     if (!token) throw invalidRequest("err.required", { name: "token" });
     str(body.token_type_hint, "token_type_hint");
     const ended = await deps.oauth.grants.revoke(token, app.clientId);
-    // Recorded when something live ended (the app is the actor; never the token).
-    if (ended)
+    // Recorded when something live ended (the app is the actor; never the token). A client
+    // credentials token is no user's: nothing for a user's audit log.
+    if (ended && !ended.m2m)
       deps.audit.record({
         type: "token.revoked",
         userId: ended.userId,

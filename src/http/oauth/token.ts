@@ -1,6 +1,6 @@
 // POST {base_url}/token — trades an authorization code for an access token (docs/http-api.md#post-base_urltoken,
-// RFC 6749 §4.1.3/§5, RFC 7636 §4.6), or a refresh token for a new pair (refresh.ts). Form or JSON
-// bodies; never cached.
+// RFC 6749 §4.1.3/§5, RFC 7636 §4.6), a refresh token for a new pair (refresh.ts), or an app's own
+// credentials for a token of its own (client credentials, RFC 6749 §4.4). Form or JSON bodies; never cached.
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
 import type { ClientAuth } from "../../domain/client-auth.js";
@@ -15,17 +15,20 @@ import { str } from "./fields.js";
 import { refreshGrant, type IdTokenForRefresh } from "./refresh.js";
 
 export const TokenRequest = z.object({
-  grant_type: z.string().optional().meta({ description: "authorization_code (the default) or refresh_token" }),
+  grant_type: z
+    .string()
+    .optional()
+    .meta({ description: "authorization_code (the default), refresh_token or client_credentials" }),
   code: z.string().optional().meta({ description: "authorization_code: the code from the redirect" }),
   client_id: z.string().optional(),
   client_secret: z.string().optional().meta({ description: "absent for a public client" }),
   redirect_uri: z.string().optional(),
   code_verifier: z.string().optional(),
   refresh_token: z.string().optional().meta({ description: "refresh_token: the newest refresh token of the grant" }),
-  scope: z
-    .string()
-    .optional()
-    .meta({ description: "refresh_token: space-separated, a subset of the granted scopes (default: all of them)" }),
+  scope: z.string().optional().meta({
+    description:
+      "refresh_token: a subset of the granted scopes; client_credentials: of the scopes an admin allowed the app (default: all of them); space-separated",
+  }),
 });
 export const TokenResponseSchema = z.object({
   access_token: z.string(),
@@ -62,6 +65,17 @@ export function tokenEndpoint(deps: {
     if (grantType === "refresh_token") {
       res.status(200).json(await refreshGrant(deps, app, body));
       return;
+    }
+    if (grantType === "client_credentials") {
+      // RFC 6749 §4.4.3: an access token alone, no refresh token (nor ID token: there is no user).
+      const issued = await deps.oauth.clientCredentials.issue(app, str(body.scope, "scope"));
+      const out: TokenResponse = {
+        access_token: issued.accessToken,
+        token_type: "Bearer",
+        expires_in: issued.expiresIn,
+        scope: issued.scope.join(" "),
+      };
+      return void res.status(200).json(out);
     }
     if (grantType !== "authorization_code") {
       throw new SigilError(400, "unsupported_grant_type", "err.grantType", {});
@@ -112,7 +126,7 @@ export const tokenSpec: ApiOperation = {
   method: "post",
   path: "/token",
   summary:
-    "Trade an authorization code, or a refresh token, for an access token (client_secret_basic, client_secret_post, or none for a public client).",
+    "Trade an authorization code, a refresh token, or a confidential app's own credentials (client_credentials) for an access token (client_secret_basic, client_secret_post, or none for a public client).",
   tags: ["oauth"],
   body: {
     schema: TokenRequest,
@@ -122,7 +136,7 @@ export const tokenSpec: ApiOperation = {
   security: [{ basic: [] }, {}],
   responses: {
     200: { description: "the access token", schema: TokenResponseSchema },
-    400: errorResponse("invalid_request, invalid_grant, invalid_scope or unsupported_grant_type"),
+    400: errorResponse("invalid_request, invalid_grant, invalid_scope, unauthorized_client or unsupported_grant_type"),
     401: errorResponse("invalid_client"),
     429: errorResponse("too many failed client authentications"),
     503: errorResponse("the store cannot be reached"),

@@ -1,11 +1,12 @@
 // {auth_url}/admin/apps (docs/pages.md#administration, CONTRACT §14 "Apps"): every app, searched by
 // name or client id in pages of 50, and an app's page with the admin's forms: edit (the owner's
-// form and checks: Apps.update), first-party on or off, disabled on or off, and the groups it is
-// restricted to. The client id, secret, consents and tokens stay. Every page passes adminOnly;
+// form and checks: Apps.update), first-party on or off, disabled on or off, the groups it is
+// restricted to, and the scopes of its client credentials tokens. The client id, secret, consents and tokens stay. Every page passes adminOnly;
 // every action the adminAction guards (CSRF, the gate, a fresh "Confirm it's you" coming back to
 // the app's page), and each is in the audit log with the admin as actor.
 import type { Request, RequestHandler, Response, Router } from "express";
 import { FormError } from "../../domain/accounts.js";
+import { checkM2mScopes } from "../../domain/client-credentials.js";
 import type { AuditType } from "../../domain/audit.js";
 import { GroupError } from "../../domain/groups.js";
 import type { AppRecord, UserRecord } from "../../store/port.js";
@@ -112,7 +113,7 @@ async function renderApp(
 }
 
 /** What the page says after an action (?done=…): only these. */
-const DONE = ["edited", "trusted", "untrusted", "disabled", "enabled", "groups"] as const;
+const DONE = ["edited", "trusted", "untrusted", "disabled", "enabled", "groups", "m2m"] as const;
 type Done = (typeof DONE)[number];
 
 /** GET /admin/apps/:clientId: the app's page (with what the last action did, ?done=…). */
@@ -223,6 +224,20 @@ export function adminAppsRoutes(router: Router, deps: PagesDeps): void {
       if (on === undefined) return refusedOn(pageUi(req, deps.config));
       const types: AuditType[] = on === (app.disabled === true) ? [] : [on ? "app.disabled" : "app.enabled"];
       return { change: { disabled: on }, done: on ? "disabled" : "enabled", types };
+    }),
+  });
+  // The scopes of its client credentials tokens ("" clears them; a public client gets none).
+  route(router, "/admin/apps/:clientId/m2m", {
+    post: action(deps, async (req, app) => {
+      const ui = pageUi(req, deps.config);
+      try {
+        const m2mScopes = checkM2mScopes(field(req, "scopes"));
+        if (m2mScopes.length > 0 && app.public) throw new FormError("err.m2mPublic");
+        return { change: { m2mScopes }, done: "m2m", types: ["app.updated"] };
+      } catch (err) {
+        if (!(err instanceof FormError)) throw err;
+        return { refused: ui.message(err), status: 400 };
+      }
     }),
   });
   route(router, "/admin/apps/:clientId/groups", {

@@ -147,7 +147,8 @@ export class EmbeddedGrants implements GrantStore {
       const until = Date.now() + ttlSeconds * 1000;
       this.tokens.put(tokenHash, token, until);
       this.appTokens.put([token.clientId, tokenHash], 1, until);
-      this.userTokens.put([token.userId, tokenHash], 1, until);
+      // A client credentials token has no user to index it under.
+      if (token.m2m !== true) this.userTokens.put([token.userId, tokenHash], 1, until);
       return true;
     });
   }

@@ -124,6 +124,11 @@ export interface AppRecord extends AppEventEndpoints {
   /** Set by an admin: first-party (no consent page); disabled (tokens and sign-ins refused). */
   trusted?: boolean;
   disabled?: boolean;
+  /**
+   * Scopes an admin allowed the app's client credentials tokens (domain/client-credentials.ts).
+   * Absent or empty: the app cannot use that grant.
+   */
+  m2mScopes?: string[];
   createdAt: number;
 }
 
@@ -214,6 +219,8 @@ export interface TokenRecord {
   /** When it was issued and when it ends (seconds since the epoch), for introspection. */
   issuedAt?: number;
   expiresAt?: number;
+  /** A client credentials token: no user, its subject is the app (userId holds the client id). */
+  m2m?: true;
 }
 
 /**

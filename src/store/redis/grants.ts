@@ -227,7 +227,8 @@ export class RedisGrants implements GrantStore {
     const now = Date.now();
     const until = now + ttlSeconds * 1000;
     // The user's index entry first (an app's deletion after the script deletes it with the token).
-    await this.indexToken(token.userId, token.clientId, key, until);
+    // A client credentials token has no user: no entry (one round trip fewer on its hot path).
+    if (token.m2m !== true) await this.indexToken(token.userId, token.clientId, key, until);
     const saved = await guarded(() =>
       runScript(
         this.redis,

@@ -227,7 +227,7 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id weicht von den Basic-Anmeldedaten ab.",
   "err.clientAuthThrottled": "Zu viele fehlgeschlagene Client-Authentifizierungen; versuchen Sie es später erneut.",
   "err.scopeFormat": "scope muss aus Scope-Namen bestehen, getrennt durch einzelne Leerzeichen.",
-  "err.grantType": "Nur grant_type=authorization_code und refresh_token werden unterstützt.",
+  "err.grantType": "Nur grant_type=authorization_code, refresh_token und client_credentials werden unterstützt.",
   "err.tokenInUrl": "Senden Sie das Zugriffstoken im Authorization-Header oder einem Formular-Body, nie in der URL.",
   "err.tokenInUrlHeader": "Senden Sie das Zugriffstoken im Authorization-Header, nie in der URL.",
   "err.tokenTwoWays": "Senden Sie das Zugriffstoken nur auf einem Weg.",
@@ -248,6 +248,19 @@ export const mailApi: MailApiMessages = {
   "err.refreshUnknown":
     "Das Refresh-Token ist unbekannt, abgelaufen, widerrufen oder wurde für einen anderen Client ausgestellt.",
   "err.scopeWiden": "Eine Aktualisierung darf den gewährten Scope einschränken, nie erweitern.",
+  "err.m2mScopes":
+    "Maschinen-Scopes sind bis zu 20 Namen aus 1 bis 64 Buchstaben, Ziffern oder . _ : / -, getrennt durch Leerzeichen; openid, offline_access, realtime, profile und email sind für Benutzer, nicht für Maschinen.",
+  "err.m2mPublic": "Ein öffentlicher Client kann keine Client-Credentials verwenden.",
+  "err.m2mNone": "Dieser App sind keine Scopes für Client-Credentials erlaubt.",
+  "err.m2mScopeNotAllowed": "Ein angefragter Scope ist dieser App für Client-Credentials nicht erlaubt.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Client-Credentials",
+  "adminApps.m2mLead":
+    "Scopes, die diese App für eigene Tokens anfragen darf (grant_type=client_credentials), getrennt durch Leerzeichen; leer: keine. openid, offline_access, realtime, profile und email sind für Benutzer.",
+  "adminApps.m2mNone": "Keine: die App bekommt keine eigenen Tokens",
+  "adminApps.m2mScopes": "Erlaubte Scopes",
+  "adminApps.saveM2m": "Scopes speichern",
+  "adminApps.done.m2m": "Die Client-Credentials-Scopes der App sind gespeichert.",
   "err.refreshReused": "Das Refresh-Token wurde bereits verwendet; alle Tokens seiner Berechtigung sind widerrufen.",
   "err.userGone": "Die Person dieser Berechtigung existiert nicht mehr.",
   "err.challengeThrottled": "Zu viele falsche Antworten auf diese Challenge; versuchen Sie es später erneut.",

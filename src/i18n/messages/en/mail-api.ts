@@ -216,7 +216,7 @@ export const mailApi = {
   "err.clientIdDiffers": "client_id differs from the Basic credentials.",
   "err.clientAuthThrottled": "Too many failed client authentications; try again later.",
   "err.scopeFormat": "scope must be scope names separated by single spaces.",
-  "err.grantType": "Only grant_type=authorization_code and refresh_token are supported.",
+  "err.grantType": "Only grant_type=authorization_code, refresh_token and client_credentials are supported.",
   "err.tokenInUrl": "Send the access token in the Authorization header or a form body, never in the URL.",
   "err.tokenInUrlHeader": "Send the access token in the Authorization header, never in the URL.",
   "err.tokenTwoWays": "Send the access token one way only.",
@@ -236,6 +236,19 @@ export const mailApi = {
   "err.appDeleted": "The app was deleted.",
   "err.refreshUnknown": "The refresh token is unknown, expired, revoked or was issued to another client.",
   "err.scopeWiden": "A refresh may narrow the granted scope, never widen it.",
+  "err.m2mScopes":
+    "Machine scopes are up to 20 names of 1 to 64 letters, digits or . _ : / -, separated by spaces; openid, offline_access, realtime, profile and email are for users, not machines.",
+  "err.m2mPublic": "A public client cannot use client credentials.",
+  "err.m2mNone": "This app has no scopes allowed for client credentials.",
+  "err.m2mScopeNotAllowed": "A requested scope is not allowed to this app for client credentials.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Client credentials",
+  "adminApps.m2mLead":
+    "Scopes this app may ask for tokens of its own (grant_type=client_credentials), separated by spaces; empty: it may not. openid, offline_access, realtime, profile and email are for users.",
+  "adminApps.m2mNone": "None: the app gets no tokens of its own",
+  "adminApps.m2mScopes": "Scopes",
+  "adminApps.saveM2m": "Save the scopes",
+  "adminApps.done.m2m": "The app's client credentials scopes are saved.",
   "err.refreshReused": "The refresh token was already used; every token of its grant is revoked.",
   "err.userGone": "The user of this grant no longer exists.",
   "err.challengeThrottled": "Too many wrong answers for this challenge; try again later.",

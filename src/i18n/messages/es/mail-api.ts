@@ -222,7 +222,7 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id no coincide con las credenciales Basic.",
   "err.clientAuthThrottled": "Demasiadas autenticaciones de cliente fallidas; inténtalo más tarde.",
   "err.scopeFormat": "scope debe ser nombres de ámbito separados por un solo espacio.",
-  "err.grantType": "Solo se admiten grant_type=authorization_code y refresh_token.",
+  "err.grantType": "Solo se admiten grant_type=authorization_code, refresh_token y client_credentials.",
   "err.tokenInUrl":
     "Envía el token de acceso en la cabecera Authorization o en un cuerpo de formulario, nunca en la URL.",
   "err.tokenInUrlHeader": "Envía el token de acceso en la cabecera Authorization, nunca en la URL.",
@@ -244,6 +244,19 @@ export const mailApi: MailApiMessages = {
   "err.refreshUnknown":
     "El token de actualización es desconocido, ha caducado, fue revocado o se emitió para otro cliente.",
   "err.scopeWiden": "Una actualización puede reducir el ámbito concedido, nunca ampliarlo.",
+  "err.m2mScopes":
+    "Los ámbitos de máquina son hasta 20 nombres de 1 a 64 letras, dígitos o . _ : / -, separados por espacios; openid, offline_access, realtime, profile y email son para usuarios, no para máquinas.",
+  "err.m2mPublic": "Un cliente público no puede usar credenciales de cliente.",
+  "err.m2mNone": "Esta aplicación no tiene ámbitos permitidos para credenciales de cliente.",
+  "err.m2mScopeNotAllowed": "Un ámbito solicitado no está permitido a esta aplicación para credenciales de cliente.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Credenciales de cliente",
+  "adminApps.m2mLead":
+    "Ámbitos que esta aplicación puede pedir para tokens propios (grant_type=client_credentials), separados por espacios; vacío: ninguno. openid, offline_access, realtime, profile y email son para usuarios.",
+  "adminApps.m2mNone": "Ninguno: la aplicación no obtiene tokens propios",
+  "adminApps.m2mScopes": "Ámbitos",
+  "adminApps.saveM2m": "Guardar los ámbitos",
+  "adminApps.done.m2m": "Los ámbitos de credenciales de cliente de la aplicación están guardados.",
   "err.refreshReused": "El token de actualización ya se usó; todos los tokens de su autorización quedan revocados.",
   "err.userGone": "El usuario de esta autorización ya no existe.",
   "err.challengeThrottled": "Demasiadas respuestas incorrectas a este desafío; inténtalo más tarde.",

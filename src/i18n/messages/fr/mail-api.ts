@@ -229,7 +229,7 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id diffère des identifiants Basic.",
   "err.clientAuthThrottled": "Trop d’authentifications de client échouées ; réessayez plus tard.",
   "err.scopeFormat": "scope doit être des noms de portée séparés par une seule espace.",
-  "err.grantType": "Seuls grant_type=authorization_code et refresh_token sont pris en charge.",
+  "err.grantType": "Seuls grant_type=authorization_code, refresh_token et client_credentials sont pris en charge.",
   "err.tokenInUrl":
     "Envoyez le jeton d’accès dans l’en-tête Authorization ou un corps de formulaire, jamais dans l’URL.",
   "err.tokenInUrlHeader": "Envoyez le jeton d’accès dans l’en-tête Authorization, jamais dans l’URL.",
@@ -250,6 +250,19 @@ export const mailApi: MailApiMessages = {
   "err.appDeleted": "L’application a été supprimée.",
   "err.refreshUnknown": "Le jeton de rafraîchissement est inconnu, expiré, révoqué ou a été émis pour un autre client.",
   "err.scopeWiden": "Un rafraîchissement peut restreindre la portée accordée, jamais l’élargir.",
+  "err.m2mScopes":
+    "Les portées machine sont jusqu’à 20 noms de 1 à 64 lettres, chiffres ou . _ : / -, séparés par des espaces ; openid, offline_access, realtime, profile et email sont pour les utilisateurs, pas les machines.",
+  "err.m2mPublic": "Un client public ne peut pas utiliser les identifiants client.",
+  "err.m2mNone": "Cette application n’a aucune portée autorisée pour les identifiants client.",
+  "err.m2mScopeNotAllowed": "Une portée demandée n’est pas autorisée à cette application pour les identifiants client.",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "Identifiants client",
+  "adminApps.m2mLead":
+    "Portées que cette application peut demander pour ses propres jetons (grant_type=client_credentials), séparées par des espaces ; vide : aucune. openid, offline_access, realtime, profile et email sont pour les utilisateurs.",
+  "adminApps.m2mNone": "Aucune : l’application n’obtient pas de jetons propres",
+  "adminApps.m2mScopes": "Portées",
+  "adminApps.saveM2m": "Enregistrer les portées",
+  "adminApps.done.m2m": "Les portées d’identifiants client de l’application sont enregistrées.",
   "err.refreshReused":
     "Le jeton de rafraîchissement a déjà été utilisé ; tous les jetons de son autorisation sont révoqués.",
   "err.userGone": "L’utilisateur de cette autorisation n’existe plus.",

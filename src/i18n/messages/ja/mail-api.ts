@@ -217,7 +217,7 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id が Basic 認証情報と異なります。",
   "err.clientAuthThrottled": "クライアント認証の失敗が多すぎます。しばらくしてからもう一度お試しください。",
   "err.scopeFormat": "scope はスコープ名を半角スペース 1 つで区切ったものでなければなりません。",
-  "err.grantType": "grant_type は authorization_code と refresh_token のみ対応しています。",
+  "err.grantType": "grant_type は authorization_code、refresh_token、client_credentials のみ対応しています。",
   "err.tokenInUrl": "アクセストークンは Authorization ヘッダーかフォームの本文で送り、URL には入れないでください。",
   "err.tokenInUrlHeader": "アクセストークンは Authorization ヘッダーで送り、URL には入れないでください。",
   "err.tokenTwoWays": "アクセストークンは一つの方法だけで送ってください。",
@@ -238,6 +238,19 @@ export const mailApi: MailApiMessages = {
   "err.refreshUnknown":
     "リフレッシュトークンが不明か、期限切れか、取り消されたか、別のクライアントに発行されたものです。",
   "err.scopeWiden": "リフレッシュでは許可されたスコープを狭めることはできますが、広げることはできません。",
+  "err.m2mScopes":
+    "マシン用スコープは、英数字または . _ : / - からなる 1〜64 文字の名前を空白で区切って 20 個までです。openid、offline_access、realtime、profile、email はユーザー用で、マシンには使えません。",
+  "err.m2mPublic": "公開クライアントはクライアントクレデンシャルを使えません。",
+  "err.m2mNone": "このアプリにはクライアントクレデンシャル用のスコープが許可されていません。",
+  "err.m2mScopeNotAllowed": "要求されたスコープは、このアプリのクライアントクレデンシャルには許可されていません。",
+  // The admin's app page (/admin/apps/:clientId): client credentials.
+  "adminApps.m2m": "クライアントクレデンシャル",
+  "adminApps.m2mLead":
+    "このアプリが自身のトークン (grant_type=client_credentials) に要求できるスコープを空白で区切って指定します。空欄なら要求できません。openid、offline_access、realtime、profile、email はユーザー用です。",
+  "adminApps.m2mNone": "なし: アプリは自身のトークンを得られません",
+  "adminApps.m2mScopes": "スコープ",
+  "adminApps.saveM2m": "スコープを保存",
+  "adminApps.done.m2m": "アプリのクライアントクレデンシャル用スコープを保存しました。",
   "err.refreshReused": "このリフレッシュトークンは使用済みです。同じ許可のトークンはすべて取り消されました。",
   "err.userGone": "この許可のユーザーはもう存在しません。",
   "err.challengeThrottled": "このチャレンジへの誤答が多すぎます。しばらくしてからもう一度お試しください。",
