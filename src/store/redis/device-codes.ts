@@ -1,0 +1,122 @@
+// The Redis store's device authorization requests (store/ports/device-codes.ts): a hash per
+// request (keys.ts deviceRequest), decided and polled by one script each, and a string per user
+// code naming it. The two keys have their own tags (they may sit on two shards of a Cluster): the
+// user code is read first, then the request's script decides, so only one decision ever lands.
+import type { DeviceApproval, DeviceCodeRecord, DeviceCodeStore, DevicePoll } from "../port.js";
+import { guarded } from "./guarded.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import { luaScript, runScript } from "./scripts.js";
+
+// KEYS request; ARGV new state, approval JSON ("" for none), now. Only while pending and live.
+const DECIDE = luaScript(
+  1,
+  `
+local f = redis.call('HMGET', KEYS[1], 's', 'e')
+if f[1] ~= 'pending' or tonumber(f[2]) <= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'a', ARGV[2])
+return 1`,
+);
+
+// KEYS request; ARGV now. RFC 8628 §3.5: a pending request polled sooner than its interval after
+// the last poll answers slow_down and its interval grows by 5 s; an approved one is taken once.
+const POLL = luaScript(
+  1,
+  `
+local f = redis.call('HMGET', KEYS[1], 's', 'e', 'i', 'p')
+if not f[1] then return {'unknown'} end
+if f[1] == 'taken' then return {'taken'} end
+local now = tonumber(ARGV[1])
+if now >= tonumber(f[2]) then return {'expired'} end
+if f[1] == 'pending' then
+  local i = tonumber(f[3])
+  if f[4] and now - tonumber(f[4]) < i * 1000 then
+    i = i + 5
+    redis.call('HSET', KEYS[1], 'i', tostring(i), 'p', ARGV[1])
+    return {'slow_down', tostring(i)}
+  end
+  redis.call('HSET', KEYS[1], 'p', ARGV[1])
+  return {'pending'}
+end
+if f[1] == 'denied' then return {'denied'} end
+redis.call('HSET', KEYS[1], 's', 'taken')
+return {'approved', redis.call('HGET', KEYS[1], 'r'), redis.call('HGET', KEYS[1], 'a')}`,
+);
+
+export class RedisDeviceCodes implements DeviceCodeStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
+
+  async create(deviceHash: string, userCodeHash: string, record: DeviceCodeRecord, interval: number, keep: number) {
+    const request = this.keys.deviceRequest(deviceHash);
+    const claimed = await guarded(() =>
+      this.redis.set(this.keys.deviceUserCode(userCodeHash), deviceHash, "PXAT", record.expiresAt, "NX"),
+    );
+    if (claimed !== "OK") return false;
+    await guarded(() =>
+      this.redis
+        .multi()
+        .hset(request, { r: JSON.stringify(record), e: String(record.expiresAt), s: "pending", i: String(interval) })
+        .pexpire(request, keep * 1000)
+        .exec(),
+    );
+    return true;
+  }
+
+  private async deviceHashOf(userCodeHash: string): Promise<string | null> {
+    return guarded(() => this.redis.get(this.keys.deviceUserCode(userCodeHash)));
+  }
+
+  async pending(userCodeHash: string) {
+    const deviceHash = await this.deviceHashOf(userCodeHash);
+    if (!deviceHash) return null;
+    const [r, s] = await guarded(() => this.redis.hmget(this.keys.deviceRequest(deviceHash), "r", "s"));
+    if (!r || s !== "pending") return null;
+    const record = JSON.parse(r) as DeviceCodeRecord;
+    return record.expiresAt > Date.now() ? { deviceHash, record } : null;
+  }
+
+  async decide(userCodeHash: string, approval: DeviceApproval | null) {
+    const deviceHash = await this.deviceHashOf(userCodeHash);
+    if (!deviceHash) return false;
+    const state = approval ? "approved" : "denied";
+    const done = await guarded(() =>
+      runScript(
+        this.redis,
+        DECIDE,
+        this.keys.deviceRequest(deviceHash),
+        state,
+        approval ? JSON.stringify(approval) : "",
+        String(Date.now()),
+      ),
+    );
+    if (done !== 1) return false;
+    await guarded(() => this.redis.del(this.keys.deviceUserCode(userCodeHash)));
+    return true;
+  }
+
+  async poll(deviceHash: string, now: number): Promise<DevicePoll> {
+    const out = (await guarded(() =>
+      runScript(this.redis, POLL, this.keys.deviceRequest(deviceHash), String(now)),
+    )) as string[];
+    switch (out[0]) {
+      case "slow_down":
+        return { kind: "slow_down", interval: Number(out[1]) };
+      case "approved":
+        return {
+          kind: "approved",
+          record: JSON.parse(out[1]!) as DeviceCodeRecord,
+          approval: JSON.parse(out[2]!) as DeviceApproval,
+        };
+      case "expired":
+      case "pending":
+      case "denied":
+      case "taken":
+        return { kind: out[0] };
+      default:
+        return { kind: "unknown" };
+    }
+  }
+}
