@@ -18,16 +18,18 @@ describeStoreContract("Store contract: device codes", (backend) => {
     expect(await store.deviceCodes.create("d2", "u-code", rec, 5, 120)).to.equal(false);
     expect(await store.deviceCodes.pending("u-code")).to.deep.equal({ deviceHash: "d1", record: rec });
     expect(await store.deviceCodes.pending("other")).to.equal(null);
-    expect(await store.deviceCodes.poll("d2", Date.now())).to.deep.equal({ kind: "unknown" });
+    expect(await store.deviceCodes.poll("d2", "c1", Date.now())).to.deep.equal({ kind: "unknown" });
+    expect(await store.deviceCodes.poll("d1", "c2", Date.now())).to.deep.equal({ kind: "unknown" });
   });
 
   it("When the device polls before the interval is over, then slow_down and the interval grows by 5 s each time", async () => {
     await store.deviceCodes.create("d1", "uc", rec, 5, 120);
     const t = Date.now();
-    expect(await store.deviceCodes.poll("d1", t)).to.deep.equal({ kind: "pending" });
-    expect(await store.deviceCodes.poll("d1", t + 4_000)).to.deep.equal({ kind: "slow_down", interval: 10 });
-    expect(await store.deviceCodes.poll("d1", t + 13_000)).to.deep.equal({ kind: "slow_down", interval: 15 });
-    expect(await store.deviceCodes.poll("d1", t + 28_000)).to.deep.equal({ kind: "pending" });
+    expect(await store.deviceCodes.poll("d1", "c2", t)).to.deep.equal({ kind: "unknown" }); // another app's counts for nothing
+    expect(await store.deviceCodes.poll("d1", "c1", t)).to.deep.equal({ kind: "pending" });
+    expect(await store.deviceCodes.poll("d1", "c1", t + 4_000)).to.deep.equal({ kind: "slow_down", interval: 10 });
+    expect(await store.deviceCodes.poll("d1", "c1", t + 13_000)).to.deep.equal({ kind: "slow_down", interval: 15 });
+    expect(await store.deviceCodes.poll("d1", "c1", t + 28_000)).to.deep.equal({ kind: "pending" });
   });
 
   it("When the user approves, then one poll of 50 at once takes it and the user code works no more", async () => {
@@ -36,7 +38,7 @@ describeStoreContract("Store contract: device codes", (backend) => {
     expect(await store.deviceCodes.decide("uc", null)).to.equal(false);
     expect(await store.deviceCodes.pending("uc")).to.equal(null);
     const now = Date.now();
-    const polls = await Promise.all(Array.from({ length: 50 }, () => store.deviceCodes.poll("d1", now)));
+    const polls = await Promise.all(Array.from({ length: 50 }, () => store.deviceCodes.poll("d1", "c1", now)));
     const approved = polls.filter((p) => p.kind === "approved");
     expect(approved).to.deep.equal([{ kind: "approved", record: rec, approval }]);
     expect(polls.filter((p) => p.kind !== "approved").map((p) => p.kind)).to.deep.equal(Array(49).fill("taken"));
@@ -53,8 +55,8 @@ describeStoreContract("Store contract: device codes", (backend) => {
   it("When the user denies, then every poll hears denied", async () => {
     await store.deviceCodes.create("d1", "uc", rec, 5, 120);
     expect(await store.deviceCodes.decide("uc", null)).to.equal(true);
-    expect(await store.deviceCodes.poll("d1", Date.now())).to.deep.equal({ kind: "denied" });
-    expect(await store.deviceCodes.poll("d1", Date.now())).to.deep.equal({ kind: "denied" });
+    expect(await store.deviceCodes.poll("d1", "c1", Date.now())).to.deep.equal({ kind: "denied" });
+    expect(await store.deviceCodes.poll("d1", "c1", Date.now())).to.deep.equal({ kind: "denied" });
   });
 
   it("When the request has expired, then the user code finds nothing, no decision lands and the device hears expired", async () => {
@@ -64,7 +66,7 @@ describeStoreContract("Store contract: device codes", (backend) => {
     await new Promise((r) => setTimeout(r, 400)); // past expiresAt: time itself is what is tested
     expect(await store.deviceCodes.pending("uc")).to.equal(null);
     expect(await store.deviceCodes.decide("uc", approval)).to.equal(false);
-    expect(await store.deviceCodes.poll("d1", Date.now())).to.deep.equal({ kind: "expired" });
-    expect(await store.deviceCodes.poll("d2", Date.now())).to.deep.equal({ kind: "expired" });
+    expect(await store.deviceCodes.poll("d1", "c1", Date.now())).to.deep.equal({ kind: "expired" });
+    expect(await store.deviceCodes.poll("d2", "c1", Date.now())).to.deep.equal({ kind: "expired" });
   });
 });

@@ -12,6 +12,7 @@ import {
   type UserRecord,
 } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
+import { DeviceFlow } from "./device-flow.js";
 import { Grants } from "./grants.js";
 import { covers, groupsClaim } from "./oidc.js";
 import { redirectUriMatches } from "./redirect-uris.js";
@@ -24,6 +25,8 @@ export interface OAuthDeps {
   accessTokenTtl: number;
   /** REFRESH_TOKEN_TTL (docs/settings.md). */
   refreshTokenTtl: number;
+  /** DEVICE_CODE_TTL (docs/settings.md); absent: 600. */
+  deviceCodeTtl?: number;
   /** Tells the app that a user withdrew their consent (docs/events.md). */
   identity?: IdentityEvents;
 }
@@ -37,9 +40,12 @@ const LEGACY_SCOPES: readonly string[] = ["openid", "profile"];
 export class OAuth {
   /** Refresh tokens, revocation, introspection (domain/grants.ts). */
   readonly grants: Grants;
+  /** Device authorization (domain/device-flow.ts). */
+  readonly device: DeviceFlow;
 
   constructor(private readonly deps: OAuthDeps) {
     this.grants = new Grants(deps);
+    this.device = new DeviceFlow({ store: deps.store, secret: deps.secret, ttl: deps.deviceCodeTtl ?? 600 }, this);
   }
 
   private hash(kind: string, value: string): string {

@@ -56,10 +56,10 @@ export class EmbeddedDeviceCodes implements DeviceCodeStore {
     });
   }
 
-  poll(deviceHash: string, now: number) {
+  poll(deviceHash: string, clientId: string, now: number) {
     return this.engine.write((): DevicePoll => {
       const entry = this.requests.get(deviceHash);
-      if (!entry) return { kind: "unknown" };
+      if (!entry || entry.record.clientId !== clientId) return { kind: "unknown" };
       if (entry.state === "taken") return { kind: "taken" };
       if (now >= entry.record.expiresAt) return { kind: "expired" };
       const keep = (e: Entry) => this.requests.put(deviceHash, e, this.requests.expiresAt(deviceHash));

@@ -53,6 +53,9 @@ export interface DeviceCodeStore {
    * while it is live and pending; the user code then works no more. Whether this call decided.
    */
   decide(userCodeHash: string, approval: DeviceApproval | null): Promise<boolean>;
-  /** One poll with the device code at `now` (ms), atomically (DevicePoll). */
-  poll(deviceHash: string, now: number): Promise<DevicePoll>;
+  /**
+   * One poll with the device code by the app at `now` (ms), atomically (DevicePoll). Another app's
+   * poll is "unknown" and changes nothing.
+   */
+  poll(deviceHash: string, clientId: string, now: number): Promise<DevicePoll>;
 }

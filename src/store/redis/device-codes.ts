@@ -18,13 +18,13 @@ redis.call('HSET', KEYS[1], 's', ARGV[1], 'a', ARGV[2])
 return 1`,
 );
 
-// KEYS request; ARGV now. RFC 8628 §3.5: a pending request polled sooner than its interval after
+// KEYS request; ARGV now, client id. RFC 8628 §3.5: a pending request polled sooner than its interval after
 // the last poll answers slow_down and its interval grows by 5 s; an approved one is taken once.
 const POLL = luaScript(
   1,
   `
-local f = redis.call('HMGET', KEYS[1], 's', 'e', 'i', 'p')
-if not f[1] then return {'unknown'} end
+local f = redis.call('HMGET', KEYS[1], 's', 'e', 'i', 'p', 'c')
+if not f[1] or f[5] ~= ARGV[2] then return {'unknown'} end
 if f[1] == 'taken' then return {'taken'} end
 local now = tonumber(ARGV[1])
 if now >= tonumber(f[2]) then return {'expired'} end
@@ -58,7 +58,13 @@ export class RedisDeviceCodes implements DeviceCodeStore {
     await guarded(() =>
       this.redis
         .multi()
-        .hset(request, { r: JSON.stringify(record), e: String(record.expiresAt), s: "pending", i: String(interval) })
+        .hset(request, {
+          r: JSON.stringify(record),
+          c: record.clientId,
+          e: String(record.expiresAt),
+          s: "pending",
+          i: String(interval),
+        })
         .pexpire(request, keep * 1000)
         .exec(),
     );
@@ -97,9 +103,9 @@ export class RedisDeviceCodes implements DeviceCodeStore {
     return true;
   }
 
-  async poll(deviceHash: string, now: number): Promise<DevicePoll> {
+  async poll(deviceHash: string, clientId: string, now: number): Promise<DevicePoll> {
     const out = (await guarded(() =>
-      runScript(this.redis, POLL, this.keys.deviceRequest(deviceHash), String(now)),
+      runScript(this.redis, POLL, this.keys.deviceRequest(deviceHash), String(now), clientId),
     )) as string[];
     switch (out[0]) {
       case "slow_down":

@@ -171,7 +171,7 @@ export function keyspace(prefix: string) {
     /** Sorted set: the TOTP time steps used (member), scored by when the mark ends (ms); no replay. */
     twoFactorSteps: (userId: string) => `${prefix}:2fa:{${userId}}:steps`,
     /**
-     * Hash of one device authorization request (RFC 8628): r (JSON DeviceCodeRecord), e (until
+     * Hash of one device authorization request (RFC 8628): r (JSON DeviceCodeRecord), c (its client id), e (until
      * when, ms), s (pending | approved | denied | taken), a (JSON approval), i (interval, s), p
      * (last poll, ms); kept a while past e. Every poll and decision is one script on it.
      */
