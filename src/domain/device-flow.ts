@@ -8,7 +8,6 @@ import { randomInt } from "node:crypto";
 import { SigilError, invalidGrant, rateLimited } from "../errors.js";
 import type { AttemptLimiter, DeviceApproval, DeviceCodeRecord, Store } from "../store/port.js";
 import { LIMITS } from "./limits.js";
-import type { OAuth } from "./oauth.js";
 import { grantedScopes } from "./oidc.js";
 import { keyedHash, randomToken } from "./secrets.js";
 
@@ -38,13 +37,28 @@ export interface DeviceFlowDeps {
   ttl: number;
 }
 
-export class DeviceFlow {
+/** What the flow needs of domain/oauth.ts (which holds the flow: an interface, not an import, to keep the two apart). */
+export interface CodeTrader<Issued> {
+  issueCode(input: {
+    clientId: string;
+    redirectUri: string;
+    redirectUriGiven: boolean;
+    userId: string;
+    scope?: string[] | undefined;
+    authTime?: number | undefined;
+    amr?: string[] | undefined;
+    sid?: string | undefined;
+  }): Promise<string | null>;
+  redeem(input: { code: string; clientId: string; redirectUri: undefined; codeVerifier: undefined }): Promise<Issued>;
+}
+
+export class DeviceFlow<Issued> {
   private readonly perAddress: AttemptLimiter;
   private readonly overall: AttemptLimiter;
 
   constructor(
     private readonly deps: DeviceFlowDeps,
-    private readonly oauth: OAuth,
+    private readonly oauth: CodeTrader<Issued>,
   ) {
     this.perAddress = deps.store.limiter(LIMITS.deviceCodePerAddress);
     this.overall = deps.store.limiter(LIMITS.deviceCodeOverall);
@@ -105,7 +119,7 @@ export class DeviceFlow {
    * One poll of the device (RFC 8628 §3.4/3.5): the tokens once approved, the RFC's errors
    * before, invalid_grant for a code unknown, another client's or already used.
    */
-  async poll(deviceCode: string, clientId: string) {
+  async poll(deviceCode: string, clientId: string): Promise<Issued> {
     if (deviceCode.length > 512) throw invalidGrant("err.deviceCodeUnknown");
     const p = await this.deps.store.deviceCodes.poll(this.hash("device-code", deviceCode), clientId, Date.now());
     switch (p.kind) {

@@ -41,7 +41,7 @@ export class OAuth {
   /** Refresh tokens, revocation, introspection (domain/grants.ts). */
   readonly grants: Grants;
   /** Device authorization (domain/device-flow.ts). */
-  readonly device: DeviceFlow;
+  readonly device: DeviceFlow<Awaited<ReturnType<OAuth["redeem"]>>>;
 
   constructor(private readonly deps: OAuthDeps) {
     this.grants = new Grants(deps);
