@@ -221,3 +221,32 @@ describeBackends("Device authorization: limits and time", function (this: Mocha.
     expect(poll.json).to.include({ error: "expired_token" });
   });
 });
+
+describeBackends(
+  "Device authorization across nodes",
+  function (this: Mocha.Suite, backend) {
+    this.timeout(30_000);
+
+    it("When the person allows on node A and the device polls node B, then B hands out the tokens once", async () => {
+      const a = await backend.startNode();
+      const b = await backend.startNode({ BASE_URL: a.url });
+      const dev = new PageClient(a.url);
+      await dev.signUp("devon");
+      const cli = await registerPublicApp(dev, ["http://127.0.0.1/cb"], "CLI");
+      const s = await startDevice(b.url, { client_id: cli.clientId, scope: "openid profile" });
+      expect((await pollDevice(b.url, s.device_code, { client_id: cli.clientId })).json).to.include({
+        error: "authorization_pending",
+      });
+      const alice = new PageClient(a.url);
+      await alice.signUp("alice", "password123");
+      expect((await decideDevice(alice, s.user_code, "allow")).status).to.equal(200);
+      const polls = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          pollDevice(i % 2 ? a.url : b.url, s.device_code, { client_id: cli.clientId }),
+        ),
+      );
+      expect(polls.filter((r) => r.status === 200)).to.have.length(1);
+    });
+  },
+  ["redis"],
+);
