@@ -3,6 +3,8 @@
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
 import type { DeviceCodeRecord, Store } from "../src/store/port.js";
+import { embeddedDump } from "./support/embedded.js";
+import { redisDump } from "./support/redis.js";
 
 describeStoreContract("Store contract: device codes", (backend) => {
   let store: Store;
@@ -11,7 +13,8 @@ describeStoreContract("Store contract: device codes", (backend) => {
     store = (await backend.startNode()).opened.store;
     rec = { clientId: "c1", scope: ["openid", "profile"], expiresAt: Date.now() + 60_000 };
   });
-  const approval = { userId: "u1", authTime: 1_700_000_000, amr: ["pwd"], sid: "s1" };
+  const dump = () => (backend.redis ? redisDump(backend.redis) : embeddedDump(store));
+  const approval = { userId: "u1", authTime: 1_700_000_000, amr: ["pwd"], sid: "sid-of-the-approval" };
 
   it("When a request is made, then its user code finds it; a second request with the same user code is refused", async () => {
     expect(await store.deviceCodes.create("d1", "u-code", rec, 5, 120)).to.equal(true);
@@ -37,11 +40,14 @@ describeStoreContract("Store contract: device codes", (backend) => {
     expect(await store.deviceCodes.decide("uc", approval)).to.equal(true);
     expect(await store.deviceCodes.decide("uc", null)).to.equal(false);
     expect(await store.deviceCodes.pending("uc")).to.equal(null);
+    expect(dump()).to.include(approval.sid);
     const now = Date.now();
     const polls = await Promise.all(Array.from({ length: 50 }, () => store.deviceCodes.poll("d1", "c1", now)));
     const approved = polls.filter((p) => p.kind === "approved");
     expect(approved).to.deep.equal([{ kind: "approved", record: rec, approval }]);
     expect(polls.filter((p) => p.kind !== "approved").map((p) => p.kind)).to.deep.equal(Array(49).fill("taken"));
+    // Once taken, the record names the user no more.
+    expect(dump()).to.not.include(approval.sid);
   });
 
   it("When 50 decisions are sent at once, then exactly one lands", async () => {

@@ -70,7 +70,8 @@ export class EmbeddedDeviceCodes implements DeviceCodeStore {
         return tooSoon ? { kind: "slow_down", interval } : { kind: "pending" };
       }
       if (entry.state === "denied") return { kind: "denied" };
-      keep({ ...entry, state: "taken" });
+      // Taken: who allowed it is the grant's business from here on, not this record's.
+      keep({ record: entry.record, state: "taken", interval: entry.interval });
       return { kind: "approved", record: entry.record, approval: entry.approval! }; // set when approved
     });
   }

@@ -39,8 +39,11 @@ if f[1] == 'pending' then
   return {'pending'}
 end
 if f[1] == 'denied' then return {'denied'} end
+local out = {'approved', redis.call('HGET', KEYS[1], 'r'), redis.call('HGET', KEYS[1], 'a')}
+-- Taken: who allowed it is the grant's business from here on, not this record's.
 redis.call('HSET', KEYS[1], 's', 'taken')
-return {'approved', redis.call('HGET', KEYS[1], 'r'), redis.call('HGET', KEYS[1], 'a')}`,
+redis.call('HDEL', KEYS[1], 'a')
+return out`,
 );
 
 export class RedisDeviceCodes implements DeviceCodeStore {
