@@ -14,7 +14,7 @@ import {
   startDevice,
 } from "./support/device.js";
 import { registerPublicApp } from "./support/grants.js";
-import { PageClient, registerApp, type TestApp } from "./support/pages.js";
+import { PageClient, csrfOf, registerApp, type TestApp } from "./support/pages.js";
 import { http } from "./support/http.js";
 import { readyUserSocket } from "./support/user-sockets.js";
 import { call } from "./support/channel.js";
@@ -117,6 +117,29 @@ describeBackends("Device authorization", function (this: Mocha.Suite, backend) {
       },
     });
     expect(user.json).to.include({ username: "alice" });
+  });
+
+  it("When the person withdraws the consent on /account before the device polls, then access_denied; withdrawn after, the device's tokens stop", async () => {
+    const creds = { client_id: app.clientId, client_secret: app.clientSecret };
+    const withdraw = async () => {
+      const page = await alice.get("/account");
+      expect(page.text).to.contain("Living Room TV");
+      return alice.post("/account/consents/withdraw", { _csrf: csrfOf(page.text), client_id: app.clientId });
+    };
+    const first = await startDevice(base, creds);
+    await decideDevice(alice, first.user_code, "allow");
+    expect((await withdraw()).status).to.equal(303);
+    expect((await pollDevice(base, first.device_code, creds)).json).to.include({ error: "access_denied" });
+    const second = await startDevice(base, creds);
+    await decideDevice(alice, second.user_code, "allow");
+    const tokens = (await pollDevice(base, second.device_code, creds)).json as { access_token: string };
+    const read = () =>
+      http(base, "/auth/user", {
+        headers: { authorization: `Bearer ${tokens.access_token}`, client_id: app.clientId },
+      });
+    expect((await read()).status).to.equal(200);
+    await withdraw();
+    expect((await read()).status).to.equal(401);
   });
 
   it("When another app polls with the device code, then invalid_grant, and the request is still the app's", async () => {
