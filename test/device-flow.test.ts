@@ -142,6 +142,17 @@ describeBackends("Device authorization", function (this: Mocha.Suite, backend) {
     expect((await read()).status).to.equal(401);
   });
 
+  it("When the app is restricted to groups the person is in none of, then /device says the device is not connected and the device hears access_denied", async () => {
+    await node.opened.store.groups.create({ name: "ops", createdAt: 1 });
+    await node.opened.store.apps.update(app.clientId, (a) => ({ ...a, groups: ["ops"] }));
+    const creds = { client_id: app.clientId, client_secret: app.clientSecret };
+    const s = await startDevice(base, creds);
+    const page = await enterCode(alice, s.user_code);
+    expect(page.status).to.equal(403);
+    expect(page.text).to.contain("Device not connected");
+    expect((await pollDevice(base, s.device_code, creds)).json).to.include({ error: "access_denied" });
+  });
+
   it("When another app polls with the device code, then invalid_grant, and the request is still the app's", async () => {
     const s = await startDevice(base, { client_id: cli.clientId });
     const other = await pollDevice(base, s.device_code, { client_id: app.clientId, client_secret: app.clientSecret });
