@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { decideDevice, enterCode, pollDevice, startDevice } from "./support/device.js";
 import { registerPublicApp } from "./support/grants.js";
+import { http } from "./support/http.js";
 import { PageClient } from "./support/pages.js";
 
 describeBackends("Device authorization: limits and time", function (this: Mocha.Suite, backend) {
@@ -26,6 +27,19 @@ describeBackends("Device authorization: limits and time", function (this: Mocha.
     const alice = new PageClient(node.url);
     await alice.signUp("alice", "password123");
     expect((await enterCode(alice, s.user_code)).status).to.equal(200);
+  });
+
+  it("When AUTH_URL is apart from BASE_URL, then the device is sent to {auth_url}/device and polls {base_url}", async () => {
+    const node = await backend.startNode({ AUTH_URL: "https://login.example", BASE_URL: "https://api.example" });
+    const meta = (await http(node.url, "/.well-known/openid-configuration")).json as Record<string, unknown>;
+    expect(meta.device_authorization_endpoint).to.equal("https://api.example/device_authorization");
+    // Made by the node's own services: the pages' cookies are Secure on an https address.
+    const { app } = await node.server.services.apps.create("owner-id", "CLI", ["http://127.0.0.1/cb"], {
+      public: true,
+    });
+    const s = await startDevice(node.url, { client_id: app.clientId });
+    expect(s.verification_uri).to.equal("https://login.example/device");
+    expect(s.verification_uri_complete).to.equal(`https://login.example/device?user_code=${s.user_code}`);
   });
 
   it("When the codes have expired (DEVICE_CODE_TTL), then the page finds nothing and the device hears expired_token", async () => {
