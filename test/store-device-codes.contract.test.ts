@@ -75,4 +75,32 @@ describeStoreContract("Store contract: device codes", (backend) => {
     expect(await store.deviceCodes.poll("d1", "c1", Date.now())).to.deep.equal({ kind: "expired" });
     expect(await store.deviceCodes.poll("d2", "c1", Date.now())).to.deep.equal({ kind: "expired" });
   });
+
+  it("When an account is deleted, then the requests it approved and no poll took are gone; others stay", async () => {
+    await store.deviceCodes.create("d1", "uc1", rec, 5, 120);
+    await store.deviceCodes.create("d2", "uc2", rec, 5, 120);
+    await store.deviceCodes.create("d3", "uc3", rec, 5, 120);
+    await store.deviceCodes.decide("uc1", approval);
+    await store.deviceCodes.decide("uc2", { ...approval, userId: "u2", sid: "sid-of-another" });
+    expect(dump()).to.include(approval.sid);
+    await store.deviceCodes.forgetUser(approval.userId);
+    expect(dump()).to.not.include(approval.sid);
+    expect(await store.deviceCodes.poll("d1", "c1", Date.now())).to.deep.equal({ kind: "unknown" });
+    expect((await store.deviceCodes.poll("d2", "c1", Date.now())).kind).to.equal("approved");
+    expect(await store.deviceCodes.pending("uc3")).to.not.equal(null);
+  });
+
+  it("When an app is deleted, then its requests and their user codes are gone, another app's stay", async () => {
+    const other = { ...rec, clientId: "app-other-than-c1" };
+    await store.deviceCodes.create("d1", "uc1", { ...rec, clientId: "app-being-deleted" }, 5, 120);
+    await store.deviceCodes.create("d2", "uc2", { ...rec, clientId: "app-being-deleted" }, 5, 120);
+    await store.deviceCodes.create("d3", "uc3", other, 5, 120);
+    await store.deviceCodes.decide("uc2", approval);
+    await store.deviceCodes.forgetApp("app-being-deleted");
+    expect(dump()).to.not.include("app-being-deleted");
+    expect(dump()).to.not.include("d2"); // nor the user's index of what they approved
+    expect(dump()).to.not.include(approval.sid);
+    expect(await store.deviceCodes.pending("uc1")).to.equal(null);
+    expect(await store.deviceCodes.pending("uc3")).to.deep.equal({ deviceHash: "d3", record: other });
+  });
 });

@@ -6,6 +6,8 @@ import type { Engine } from "./engine.js";
 
 interface Entry {
   record: DeviceCodeRecord;
+  /** Its user code's hash (forgetApp removes it too). */
+  userCodeHash: string;
   state: "pending" | "approved" | "denied" | "taken";
   approval?: DeviceApproval;
   /** The polling interval now (seconds), and when the device last polled (ms). */
@@ -16,17 +18,24 @@ interface Entry {
 export class EmbeddedDeviceCodes implements DeviceCodeStore {
   private readonly requests;
   private readonly userCodes;
+  /** [user, device hash]: approved, not taken yet; [client, device hash]: every request of an app. */
+  private readonly byUser;
+  private readonly byApp;
 
   constructor(private readonly engine: Engine) {
     this.requests = engine.table<Entry>("device-requests");
     this.userCodes = engine.table<string>("device-user-codes");
+    this.byUser = engine.table<1>("device-requests-by-user");
+    this.byApp = engine.table<1>("device-requests-by-app");
   }
 
   create(deviceHash: string, userCodeHash: string, record: DeviceCodeRecord, interval: number, keep: number) {
     return this.engine.write(() => {
       if (this.userCodes.has(userCodeHash)) return false;
       this.userCodes.put(userCodeHash, deviceHash, record.expiresAt);
-      this.requests.put(deviceHash, { record, state: "pending", interval }, Date.now() + keep * 1000);
+      const until = Date.now() + keep * 1000;
+      this.requests.put(deviceHash, { record, userCodeHash, state: "pending", interval }, until);
+      this.byApp.put([record.clientId, deviceHash], 1, until);
       return true;
     });
   }
@@ -51,6 +60,7 @@ export class EmbeddedDeviceCodes implements DeviceCodeStore {
       const { deviceHash, entry } = found;
       const next: Entry = approval ? { ...entry, state: "approved", approval } : { ...entry, state: "denied" };
       this.requests.put(deviceHash, next, this.requests.expiresAt(deviceHash));
+      if (approval) this.byUser.put([approval.userId, deviceHash], 1, this.requests.expiresAt(deviceHash));
       this.userCodes.remove(userCodeHash);
       return true;
     });
@@ -71,8 +81,33 @@ export class EmbeddedDeviceCodes implements DeviceCodeStore {
       }
       if (entry.state === "denied") return { kind: "denied" };
       // Taken: who allowed it is the grant's business from here on, not this record's.
-      keep({ record: entry.record, state: "taken", interval: entry.interval });
+      keep({ record: entry.record, userCodeHash: entry.userCodeHash, state: "taken", interval: entry.interval });
+      this.byUser.remove([entry.approval!.userId, deviceHash]);
       return { kind: "approved", record: entry.record, approval: entry.approval! }; // set when approved
+    });
+  }
+
+  forgetUser(userId: string) {
+    return this.engine.write(() => {
+      for (const { key } of this.byUser.range([userId])) {
+        this.byUser.remove(key);
+        this.requests.remove(key[1]!); // [user, device hash]
+      }
+    });
+  }
+
+  forgetApp(clientId: string) {
+    return this.engine.write(() => {
+      for (const { key } of this.byApp.range([clientId])) {
+        const deviceHash = key[1]!; // [client, device hash]
+        const entry = this.requests.get(deviceHash);
+        if (entry) {
+          this.userCodes.remove(entry.userCodeHash);
+          if (entry.approval) this.byUser.remove([entry.approval.userId, deviceHash]);
+        }
+        this.requests.remove(deviceHash);
+        this.byApp.remove(key);
+      }
     });
   }
 }

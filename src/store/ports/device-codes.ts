@@ -58,4 +58,8 @@ export interface DeviceCodeStore {
    * poll is "unknown" and changes nothing.
    */
   poll(deviceHash: string, clientId: string, now: number): Promise<DevicePoll>;
+  /** An account's deletion: the requests it approved that no poll took yet (they name it) are gone. */
+  forgetUser(userId: string): Promise<void>;
+  /** An app's deletion: its requests and their user codes are gone. */
+  forgetApp(clientId: string): Promise<void>;
 }

@@ -8,14 +8,15 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { luaScript, runScript } from "./scripts.js";
 
-// KEYS request; ARGV new state, approval JSON ("" for none), now. Only while pending and live.
+// KEYS request; ARGV new state, approval JSON ("" for none), now. Only while pending and live:
+// then the request's time to live (ms), else 0.
 const DECIDE = luaScript(
   1,
   `
 local f = redis.call('HMGET', KEYS[1], 's', 'e')
 if f[1] ~= 'pending' or tonumber(f[2]) <= tonumber(ARGV[3]) then return 0 end
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'a', ARGV[2])
-return 1`,
+return math.max(redis.call('PTTL', KEYS[1]), 1)`,
 );
 
 // KEYS request; ARGV now, client id. RFC 8628 §3.5: a pending request polled sooner than its interval after
@@ -46,6 +47,15 @@ redis.call('HDEL', KEYS[1], 'a')
 return out`,
 );
 
+// KEYS a set; ARGV member, ms: adds the member and keeps the set at least ms longer.
+const ADD_KEEPING = luaScript(
+  1,
+  `
+redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`,
+);
+
 export class RedisDeviceCodes implements DeviceCodeStore {
   constructor(
     private readonly redis: RedisClient,
@@ -71,6 +81,7 @@ export class RedisDeviceCodes implements DeviceCodeStore {
         .pexpire(request, keep * 1000)
         .exec(),
     );
+    await this.addKeeping(this.keys.devicesOfApp(record.clientId), deviceHash, keep * 1000);
     return true;
   }
 
@@ -101,8 +112,9 @@ export class RedisDeviceCodes implements DeviceCodeStore {
         String(Date.now()),
       ),
     );
-    if (done !== 1) return false;
+    if (typeof done !== "number" || done <= 0) return false;
     await guarded(() => this.redis.del(this.keys.deviceUserCode(userCodeHash)));
+    if (approval) await this.addKeeping(this.keys.devicesApprovedBy(approval.userId), deviceHash, done);
     return true;
   }
 
@@ -113,12 +125,12 @@ export class RedisDeviceCodes implements DeviceCodeStore {
     switch (out[0]) {
       case "slow_down":
         return { kind: "slow_down", interval: Number(out[1]) };
-      case "approved":
-        return {
-          kind: "approved",
-          record: JSON.parse(out[1]!) as DeviceCodeRecord,
-          approval: JSON.parse(out[2]!) as DeviceApproval,
-        };
+      case "approved": {
+        const approval = JSON.parse(out[2]!) as DeviceApproval;
+        // Taken: it names the user no more (the set is only for an account's deletion).
+        await guarded(() => this.redis.srem(this.keys.devicesApprovedBy(approval.userId), deviceHash));
+        return { kind: "approved", record: JSON.parse(out[1]!) as DeviceCodeRecord, approval };
+      }
       case "expired":
       case "pending":
       case "denied":
@@ -127,5 +139,37 @@ export class RedisDeviceCodes implements DeviceCodeStore {
       default:
         return { kind: "unknown" };
     }
+  }
+
+  private async addKeeping(set: string, member: string, ms: number): Promise<void> {
+    await guarded(() => runScript(this.redis, ADD_KEEPING, set, member, String(ms)));
+  }
+
+  async forgetUser(userId: string) {
+    const set = this.keys.devicesApprovedBy(userId);
+    const hashes = await guarded(() => this.redis.smembers(set));
+    // One key each (a Cluster spreads them over its shards).
+    await guarded(() => Promise.all(hashes.map((h) => this.redis.del(this.keys.deviceRequest(h)))));
+    await guarded(() => this.redis.del(set));
+  }
+
+  async forgetApp(clientId: string) {
+    const set = this.keys.devicesOfApp(clientId);
+    const hashes = await guarded(() => this.redis.smembers(set));
+    await guarded(() =>
+      Promise.all(
+        hashes.map(async (h) => {
+          const request = this.keys.deviceRequest(h);
+          const [userCodeHash, approval] = await this.redis.hmget(request, "uc", "a");
+          if (userCodeHash) await this.redis.del(this.keys.deviceUserCode(userCodeHash));
+          if (approval) {
+            const { userId } = JSON.parse(approval) as DeviceApproval;
+            await this.redis.srem(this.keys.devicesApprovedBy(userId), h);
+          }
+          await this.redis.del(request);
+        }),
+      ),
+    );
+    await guarded(() => this.redis.del(set));
   }
 }
