@@ -12,6 +12,10 @@ export type ErrorCode =
   | "insufficient_scope"
   | "unauthorized_client"
   | "access_denied"
+  // Device authorization grant (RFC 8628 §3.5), from /token only.
+  | "authorization_pending"
+  | "slow_down"
+  | "expired_token"
   | "forbidden"
   | "reauth_required"
   | "unsupported_response_type"

@@ -4,6 +4,7 @@
 // link), the mail limits (per account, per recipient), failed password sign-ins, failed two-factor
 // codes, a passkey ceremony begun. Then the whole store is read (every Redis key and value; the
 // embedded store's every map and counter) and searched. On both stores, with a real SMTP server.
+import { decideDevice, startDevice } from "./support/device.js";
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { embeddedDump } from "./support/embedded.js";
@@ -73,6 +74,9 @@ describeBackends("After an account is deleted, the store names the user nowhere"
     });
     capture(/class="secret webhook-secret">([^<]+)</, hook.text, "webhook secret");
     await authorize(person, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUri });
+    // A device the user connected (docs/http-api.md#device-authorization) that has not polled yet.
+    const device = await startDevice(base, { client_id: app.clientId, client_secret: app.clientSecret });
+    expect((await decideDevice(person, device.user_code, "allow")).status).to.equal(200);
 
     const deleted = await person.submit("/account", "/account/delete", { password: PASSWORD });
     expect(deleted.status).to.equal(303);

@@ -6,6 +6,7 @@
 // Checked through the pages and the token endpoint, then against everything the store holds (a
 // scan of every Redis key and value; the embedded store through its interface), on both stores;
 // and with 50 code trades and refreshes for the app running while it is deleted.
+import { decideDevice, startDevice } from "./support/device.js";
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import { OFFLINE, offlinePair, refresh, type Pair } from "./support/grants.js";
@@ -158,6 +159,10 @@ describeBackends("Deleting an app deletes every record about it", (backend) => {
       ]),
     });
     expect(published.status, published.text).to.equal(200);
+    // Device requests (docs/http-api.md#device-authorization): one pending, one that B allowed.
+    const creds = { client_id: x.clientId, client_secret: x.clientSecret };
+    await startDevice(node.url, creds);
+    expect((await decideDevice(b, (await startDevice(node.url, creds)).user_code, "allow")).status).to.equal(200);
     const r = await owner.submit("/developers", `/developers/${x.clientId}/delete`, {});
     expect(r.status).to.equal(303);
     const id = (await node.opened.store.accounts.byUsername("dev-b"))!.id;

@@ -89,15 +89,17 @@ for (const backend of ["memory", "redis"] as const) {
           jwks_uri: `${base}/jwks`,
           revocation_endpoint: `${base}/revoke`,
           introspection_endpoint: `${base}/introspect`,
+          device_authorization_endpoint: `${base}/device_authorization`,
           end_session_endpoint: `${base}/logout`,
           authorization_response_iss_parameter_supported: true,
         });
         expect(d.scopes_supported).to.include.members(["openid", "profile", "email", "offline_access"]);
         expect(d.response_types_supported).to.deep.equal(["code"]);
-        expect(d.grant_types_supported).to.include.members([
+        expect(d.grant_types_supported).to.deep.equal([
           "authorization_code",
           "refresh_token",
           "client_credentials",
+          "urn:ietf:params:oauth:grant-type:device_code",
         ]);
         expect(d.subject_types_supported).to.deep.equal(["public"]);
         expect(d.id_token_signing_alg_values_supported).to.include("RS256");

@@ -13,6 +13,7 @@ import { TestRedis, requireRedis } from "./support/redis.js";
 import { englishLeft, pageWords } from "./support/page-text.js";
 import { PageClient, authorize, csrfOf, registerApp, type TestApp } from "./support/pages.js";
 import { PASSKEY_ENV } from "./support/passkeys.js";
+import { enterCode, startDevice } from "./support/device.js";
 
 const PASSWORD = "correct horse battery";
 const htmlLang = (html: string) => /^<!doctype html><html lang="([^"]+)"/.exec(html)?.[1];
@@ -256,6 +257,37 @@ describeBackends(
         });
         expect(refused.status).to.equal(400);
         keep("account, passkey rename refused", refused.text);
+        for (const [what, html] of pages) {
+          expect(htmlLang(html), `${lang} ${what}`).to.equal(lang);
+          if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);
+        }
+      }
+    });
+
+    it("When a person connects a device, then /device's form, its error, the consent and the result are in each language", async () => {
+      for (const [i, lang] of LOCALES.entries()) {
+        // An address each: the wrong codes typed count against it (device-code-addr).
+        const user = new PageClient(base, `127.0.0.${20 + i}`);
+        await choose(user, lang);
+        await user.signUp(`dv_${lang}`, PASSWORD, "Ada");
+        const pages: Array<[string, string]> = [];
+        for (const decision of ["allow", "deny"] as const) {
+          const s = await startDevice(base, { client_id: app.clientId, client_secret: app.clientSecret });
+          const form = await user.get(`/device?user_code=${s.user_code}`);
+          pages.push(["device form", form.text]);
+          const wrong = await user.post("/device", { _csrf: csrfOf(form.text), user_code: "BBBB-BBBB" });
+          expect(wrong.status).to.equal(400);
+          pages.push(["device form, wrong code", wrong.text]);
+          const consent = await enterCode(user, s.user_code);
+          pages.push(["device consent", consent.text]);
+          const done = await user.post("/device/decide", {
+            _csrf: csrfOf(consent.text),
+            user_code: s.user_code,
+            decision,
+          });
+          expect(done.status).to.equal(200);
+          pages.push([`device ${decision}`, done.text]);
+        }
         for (const [what, html] of pages) {
           expect(htmlLang(html), `${lang} ${what}`).to.equal(lang);
           if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);

@@ -6,6 +6,10 @@ import { area, oneOf, setting, wholeNumber } from "./setting.js";
 
 export const lifetimes = area("lifetimes", "range (seconds)", {
   CODE_TTL: wholeNumber("codeTtl", 1, 600, 60, { meaning: "authorization code lifetime" }),
+  DEVICE_CODE_TTL: wholeNumber("deviceCodeTtl", 1, 1800, 600, {
+    meaning:
+      "device authorization lifetime: how long the user and device codes work (the `expires_in` of `/device_authorization`)",
+  }),
   ACCESS_TOKEN_TTL: wholeNumber("accessTokenTtl", 60, 86400, 3600, {
     meaning: "access token lifetime (the `expires_in` of `/token`)",
   }),

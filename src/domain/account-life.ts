@@ -173,6 +173,7 @@ export class AccountLife {
     await oauth.grants.revokeUserGrants(user.id);
     for (const clientId of await oauth.consents(user.id)) await oauth.withdrawConsent(user.id, clientId, false);
     await store.grants.forgetUserTokens(user.id);
+    await store.deviceCodes.forgetUser(user.id);
     await store.consentScopes.clear(user.id);
     await forgetUserEmail(store, user);
     await store.passkeys.removeForUser(user.id);

@@ -279,6 +279,7 @@ export class Apps {
     await this.deps.store.events.deleteHistory(app.clientId);
     await this.deps.store.channels.deleteAll(app.clientId);
     await this.deps.store.deliveries.forgetApp(app.clientId);
+    await this.deps.store.deviceCodes.forgetApp(app.clientId);
   }
 
   /** Client authentication: the app when the secret is its current (or still graced) one. */

@@ -30,6 +30,10 @@ export const LIMITS = {
   signInPerUserAddress: { name: "signin-user-addr", points: 10, windowSeconds: 900 },
   /** Failed sign-ins, per address. */
   signInPerAddress: { name: "signin-addr", points: 100, windowSeconds: 900 },
+  /** User codes typed on /device that name no pending request, per address (docs/http-api.md#device-authorization). */
+  deviceCodePerAddress: { name: "device-code-addr", points: 10, windowSeconds: 900 },
+  /** The same, from every address together: what bounds guessing from many addresses. */
+  deviceCodeOverall: { name: "device-code-all", points: 1000, windowSeconds: 900 },
   /** Passkey ceremonies begun, per address (sign-in) or per user (confirming, deleting the account). */
   passkeyCeremonies: { name: "passkey-ceremonies", points: 300, windowSeconds: 300 },
   /** Sign-up posts, per address. */

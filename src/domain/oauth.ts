@@ -13,6 +13,7 @@ import {
 } from "../store/port.js";
 import { CLIENT_ID } from "./apps.js";
 import { ClientCredentials } from "./client-credentials.js";
+import { DeviceFlow } from "./device-flow.js";
 import { Grants } from "./grants.js";
 import { covers, groupsClaim } from "./oidc.js";
 import { redirectUriMatches } from "./redirect-uris.js";
@@ -25,6 +26,8 @@ export interface OAuthDeps {
   accessTokenTtl: number;
   /** REFRESH_TOKEN_TTL (docs/settings.md). */
   refreshTokenTtl: number;
+  /** DEVICE_CODE_TTL (docs/settings.md); absent: 600. */
+  deviceCodeTtl?: number;
   /** Tells the app that a user withdrew their consent (docs/events.md). */
   identity?: IdentityEvents;
 }
@@ -40,10 +43,13 @@ export class OAuth {
   readonly grants: Grants;
   /** grant_type=client_credentials (domain/client-credentials.ts). */
   readonly clientCredentials: ClientCredentials;
+  /** Device authorization (domain/device-flow.ts). */
+  readonly device: DeviceFlow<Awaited<ReturnType<OAuth["redeem"]>>>;
 
   constructor(private readonly deps: OAuthDeps) {
     this.grants = new Grants(deps);
     this.clientCredentials = new ClientCredentials({ ...deps, grants: this.grants });
+    this.device = new DeviceFlow({ store: deps.store, secret: deps.secret, ttl: deps.deviceCodeTtl ?? 600 }, this);
   }
 
   private hash(kind: string, value: string): string {

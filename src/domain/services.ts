@@ -118,6 +118,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     store,
     secret: config.secret,
     codeTtl: config.codeTtl,
+    deviceCodeTtl: config.deviceCodeTtl,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
     identity: identityEvents,

@@ -25,6 +25,7 @@ import {
   openIdConfigurationEndpoint,
   openIdConfigurationSpec,
 } from "./oauth/metadata.js";
+import { deviceAuthorizationEndpoint, deviceAuthorizationSpec } from "./oauth/device.js";
 import { revokeEndpoint, revokeSpec } from "./oauth/revoke.js";
 import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./oauth/token.js";
 import { userRoute } from "./oauth/user.js";
@@ -89,6 +90,11 @@ export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] }
         ...tokenParse,
         tokenEndpoint({ clientAuth, oauth, idTokens: openid.idTokens, idTokenForRefresh: idTokenForRefresh(openid) }),
       ],
+    },
+    {
+      spec: deviceAuthorizationSpec,
+      cors: "public clients",
+      express: [...tokenParse, deviceAuthorizationEndpoint({ clientAuth, oauth, config })],
     },
     {
       spec: revokeSpec,

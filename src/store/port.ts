@@ -20,6 +20,7 @@ import type { GroupStore } from "./ports/groups.js";
 import type { InvitationStore } from "./ports/invitations.js";
 import type { DeliveryStore, IdentityFeed } from "./ports/deliveries.js";
 import type { PresenceStore } from "./ports/presence.js";
+import type { DeviceCodeStore } from "./ports/device-codes.js";
 
 export * from "./ports/challenges.js";
 export * from "./ports/limits.js";
@@ -37,6 +38,7 @@ export * from "./ports/groups.js";
 export * from "./ports/invitations.js";
 export * from "./ports/deliveries.js";
 export * from "./ports/presence.js";
+export * from "./ports/device-codes.js";
 
 export interface Store {
   /** "embedded" (LMDB in DATA_DIR, or in process memory) or "redis". */
@@ -76,6 +78,8 @@ export interface Store {
   readonly identityFeed: IdentityFeed;
   /** Who is subscribed to the apps' channels, on every node (domain/presence.ts). */
   readonly presence: PresenceStore;
+  /** Device authorization requests (RFC 8628). */
+  readonly deviceCodes: DeviceCodeStore;
   limiter(spec: LimiterSpec): AttemptLimiter;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -36,6 +36,10 @@ export function ConsentPage(p: {
   pictureUrl?: string | undefined;
   csrf: string;
   hidden: Record<string, string>;
+  /** Where the decision goes (/authorize; /device/decide for a device). */
+  action?: string | undefined;
+  /** A line above the decision (a device's: check the code it shows). */
+  note?: string | undefined;
 }) {
   const { t, rich } = p.ui;
   const host = homepageHost(p.homepage);
@@ -75,7 +79,8 @@ export function ConsentPage(p: {
           <p>{rich("consent.signedInAs", { name: <strong>{p.user.displayName}</strong> })}</p>
         </div>
         <p class="muted">{t("consent.password")}</p>
-        <form method="post" action="/authorize">
+        {p.note ? <p class="device-code-check">{p.note}</p> : null}
+        <form method="post" action={p.action ?? "/authorize"}>
           <Csrf token={p.csrf} />
           {Object.entries(p.hidden).map(([k, v]) => (
             <input key={k} type="hidden" name={k} value={v} />

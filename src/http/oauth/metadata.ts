@@ -5,6 +5,7 @@ import type { Request, Response } from "express";
 import { z } from "zod";
 import type { Config } from "../../config.js";
 import { ID_TOKEN_CLAIMS, SCOPES, SCOPE_CLAIMS } from "../../domain/oidc.js";
+import { DEVICE_GRANT } from "../../domain/device-flow.js";
 import type { ApiOperation } from "../openapi.js";
 
 const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"];
@@ -19,11 +20,12 @@ function endpoints(config: Config) {
     jwks_uri: `${config.baseUrl}/jwks`,
     revocation_endpoint: `${config.baseUrl}/revoke`,
     introspection_endpoint: `${config.baseUrl}/introspect`,
+    device_authorization_endpoint: `${config.baseUrl}/device_authorization`,
     end_session_endpoint: `${config.authUrl}/logout`,
     scopes_supported: [...SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
+    grant_types_supported: ["authorization_code", "refresh_token", "client_credentials", DEVICE_GRANT],
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS,

@@ -21,8 +21,8 @@ export type IdTokenForRefresh = (input: {
   scope: string[];
 }) => Promise<string | undefined>;
 
-/** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by single spaces. */
-const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
+/** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by single spaces (/device_authorization's too). */
+export const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
 export async function refreshGrant(
   deps: { oauth: OAuth; idTokenForRefresh?: IdTokenForRefresh | undefined },

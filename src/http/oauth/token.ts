@@ -1,9 +1,11 @@
-// POST {base_url}/token — trades an authorization code for an access token (docs/http-api.md#post-base_urltoken,
-// RFC 6749 §4.1.3/§5, RFC 7636 §4.6), a refresh token for a new pair (refresh.ts), or an app's own
-// credentials for a token of its own (client credentials, RFC 6749 §4.4). Form or JSON bodies; never cached.
+// POST {base_url}/token — trades an authorization code (or an approved device code, RFC 8628) for an
+// access token (docs/http-api.md#post-base_urltoken, RFC 6749 §4.1.3/§5, RFC 7636 §4.6), a refresh
+// token for a new pair (refresh.ts), or an app's own credentials for a token of its own (client
+// credentials, RFC 6749 §4.4). Form or JSON bodies; never cached.
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
 import type { ClientAuth } from "../../domain/client-auth.js";
+import { DEVICE_GRANT } from "../../domain/device-flow.js";
 import { scopeOf } from "../../domain/grants.js";
 import type { OAuth } from "../../domain/oauth.js";
 import type { IdTokens } from "../../domain/oidc.js";
@@ -15,10 +17,14 @@ import { str } from "./fields.js";
 import { refreshGrant, type IdTokenForRefresh } from "./refresh.js";
 
 export const TokenRequest = z.object({
-  grant_type: z
+  grant_type: z.string().optional().meta({
+    description:
+      "authorization_code (the default), refresh_token, client_credentials or urn:ietf:params:oauth:grant-type:device_code",
+  }),
+  device_code: z
     .string()
     .optional()
-    .meta({ description: "authorization_code (the default), refresh_token or client_credentials" }),
+    .meta({ description: "the device grant: the device_code of /device_authorization" }),
   code: z.string().optional().meta({ description: "authorization_code: the code from the redirect" }),
   client_id: z.string().optional(),
   client_secret: z.string().optional().meta({ description: "absent for a public client" }),
@@ -77,6 +83,13 @@ export function tokenEndpoint(deps: {
       };
       return void res.status(200).json(out);
     }
+    if (grantType === DEVICE_GRANT) {
+      const deviceCode = str(body.device_code, "device_code");
+      if (!deviceCode) throw invalidRequest("err.required", { name: "device_code" });
+      return void res
+        .status(200)
+        .json(await codeAnswer(deps, app.clientId, await deps.oauth.device.poll(deviceCode, app.clientId)));
+    }
     if (grantType !== "authorization_code") {
       throw new SigilError(400, "unsupported_grant_type", "err.grantType", {});
     }
@@ -89,31 +102,37 @@ export function tokenEndpoint(deps: {
       codeVerifier: str(body.code_verifier, "code_verifier"),
       publicClient: app.public === true,
     });
-    const out: TokenResponse = {
-      access_token: issued.accessToken,
-      token_type: "Bearer",
-      expires_in: issued.expiresIn,
-      scope: scopeOf(issued.code.scope).join(" "),
-      ...(issued.refreshToken !== undefined ? { refresh_token: issued.refreshToken } : {}),
-    };
-    // OpenID Connect (the granted scope holds openid): an ID token beside the access token.
-    const { scope, nonce, authTime, amr, sid } = issued.code;
-    if (scope?.includes("openid")) {
-      const idToken = await deps.idTokens.sign({
-        clientId: app.clientId,
-        userId: issued.code.userId,
-        scope,
-        nonce,
-        authTime: authTime ?? Math.floor(Date.now() / 1000),
-        amr: amr ?? ["pwd"],
-        sid,
-        accessToken: issued.accessToken,
-      });
-      const oidc: OpenIdTokenResponse = { ...out, id_token: idToken };
-      return void res.status(200).json(oidc);
-    }
-    res.status(200).json(out);
+    res.status(200).json(await codeAnswer(deps, app.clientId, issued));
   };
+}
+
+/** The answer for a redeemed code (of /authorize or of an approved device). */
+async function codeAnswer(
+  deps: { idTokens: IdTokens },
+  clientId: string,
+  issued: Awaited<ReturnType<OAuth["redeem"]>>,
+): Promise<TokenResponse | OpenIdTokenResponse> {
+  const out: TokenResponse = {
+    access_token: issued.accessToken,
+    token_type: "Bearer",
+    expires_in: issued.expiresIn,
+    scope: scopeOf(issued.code.scope).join(" "),
+    ...(issued.refreshToken !== undefined ? { refresh_token: issued.refreshToken } : {}),
+  };
+  // OpenID Connect (the granted scope holds openid): an ID token beside the access token.
+  const { scope, nonce, authTime, amr, sid } = issued.code;
+  if (!scope?.includes("openid")) return out;
+  const idToken = await deps.idTokens.sign({
+    clientId,
+    userId: issued.code.userId,
+    scope,
+    nonce,
+    authTime: authTime ?? Math.floor(Date.now() / 1000),
+    amr: amr ?? ["pwd"],
+    sid,
+    accessToken: issued.accessToken,
+  });
+  return { ...out, id_token: idToken };
 }
 
 /** Keeps Cache-Control: no-store on token errors too. */
@@ -136,7 +155,9 @@ export const tokenSpec: ApiOperation = {
   security: [{ basic: [] }, {}],
   responses: {
     200: { description: "the access token", schema: TokenResponseSchema },
-    400: errorResponse("invalid_request, invalid_grant, invalid_scope, unauthorized_client or unsupported_grant_type"),
+    400: errorResponse(
+      "invalid_request, invalid_grant, invalid_scope, unauthorized_client, unsupported_grant_type; the device grant: authorization_pending, slow_down, access_denied, expired_token",
+    ),
     401: errorResponse("invalid_client"),
     429: errorResponse("too many failed client authentications"),
     503: errorResponse("the store cannot be reached"),

@@ -31,6 +31,7 @@ import { editApp } from "./app-edit.js";
 import { setAppEvents } from "./app-events.js";
 import { createApp, deleteApp, developersPage, rotateSecret } from "./developers.js";
 import { getPicture } from "./pictures.js";
+import { deviceDecide, deviceEnter, devicePage } from "./device.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
@@ -67,6 +68,7 @@ const PAGE_PATHS = [
   "/email",
   "/confirm",
   "/admin",
+  "/device",
 ];
 
 const pageErrors = (config: Config) =>
@@ -141,6 +143,8 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/account/password", { post: [csrfCheck, confirmed, changePassword(deps)] });
   route(router, "/account/email/resend", { post: [csrfCheck, resendConfirmation(deps)] });
   route(router, "/email/confirm", { get: confirmEmail(deps) });
+  route(router, "/device", { get: devicePage(deps), post: [csrfCheck, deviceEnter(deps)] });
+  route(router, "/device/decide", { post: [csrfCheck, deviceDecide(deps)] });
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
   route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });

@@ -28,6 +28,7 @@ import {
   NoticePoller,
 } from "./realtime.js";
 import { EmbeddedSessions } from "./sessions.js";
+import { EmbeddedDeviceCodes } from "./device-codes.js";
 import { EmbeddedTwoFactor } from "./two-factor.js";
 import { EmbeddedGroups } from "./groups.js";
 import { EmbeddedInvitations } from "./invitations.js";
@@ -49,6 +50,7 @@ export class EmbeddedStore implements Store {
   readonly email: EmbeddedEmail;
   readonly passkeys: EmbeddedPasskeys;
   readonly twoFactor: EmbeddedTwoFactor;
+  readonly deviceCodes: EmbeddedDeviceCodes;
   readonly groups: EmbeddedGroups;
   readonly invitations: EmbeddedInvitations;
   readonly meta: EmbeddedMeta;
@@ -88,6 +90,7 @@ export class EmbeddedStore implements Store {
     this.email = new EmbeddedEmail(engine);
     this.passkeys = new EmbeddedPasskeys(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
+    this.deviceCodes = new EmbeddedDeviceCodes(engine);
     this.groups = new EmbeddedGroups(engine);
     this.invitations = new EmbeddedInvitations(engine);
     this.meta = new EmbeddedMeta(engine);

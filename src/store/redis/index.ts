@@ -27,6 +27,7 @@ import { createRedisClient, waitReady, withHandledCommands, type RedisClient } f
 import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
+import { RedisDeviceCodes } from "./device-codes.js";
 import { RedisTwoFactor } from "./two-factor.js";
 import { RedisGroups } from "./groups.js";
 import { RedisInvitations } from "./invitations.js";
@@ -56,6 +57,7 @@ export class RedisStore implements Store {
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
   readonly twoFactor: RedisTwoFactor;
+  readonly deviceCodes: RedisDeviceCodes;
   readonly groups: RedisGroups;
   readonly invitations: RedisInvitations;
   readonly meta: RedisMeta;
@@ -93,6 +95,7 @@ export class RedisStore implements Store {
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
+    this.deviceCodes = new RedisDeviceCodes(redis, this.keys);
     this.groups = new RedisGroups(redis, this.keys);
     this.invitations = new RedisInvitations(redis, this.keys);
     this.meta = new RedisMeta(redis, this.keys);

@@ -172,6 +172,17 @@ export function keyspace(prefix: string) {
     /** Sorted set: the TOTP time steps used (member), scored by when the mark ends (ms); no replay. */
     twoFactorSteps: (userId: string) => `${prefix}:2fa:{${userId}}:steps`,
     /**
+     * Hash of one device authorization request (RFC 8628): r (JSON DeviceCodeRecord), c (its client id), uc (its user code's hash), e (until
+     * when, ms), s (pending | approved | denied | taken), a (JSON approval), i (interval, s), p
+     * (last poll, ms); kept a while past e. Every poll and decision is one script on it.
+     */
+    deviceRequest: (deviceHash: string) => `${prefix}:device:{${deviceHash}}`,
+    /** String: a user code's hash → its device code's hash, until the request expires or is decided. */
+    deviceUserCode: (userCodeHash: string) => `${prefix}:device-user:{${userCodeHash}}`,
+    /** Sets of device code hashes: requests a user approved that no poll took yet; every request of an app. */
+    devicesApprovedBy: (userId: string) => `${prefix}:device-by-user:{${userId}}`,
+    devicesOfApp: (clientId: string) => `${prefix}:device-by-app:{${clientId}}`,
+    /**
      * Groups: every key under one hash tag, so that each change (a group deleted with its
      * memberships, a member added to both sides) is one script on one shard; groups are few and
      * small. Hash: name → JSON GroupRecord.

@@ -5,6 +5,7 @@ import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
 import { demo } from "./demo.js";
 import { events } from "./events.js";
+import { device } from "./device.js";
 import { pages } from "./pages.js";
 
-export const de: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events };
+export const de: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events, ...device };

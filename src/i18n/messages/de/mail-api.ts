@@ -227,7 +227,8 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id weicht von den Basic-Anmeldedaten ab.",
   "err.clientAuthThrottled": "Zu viele fehlgeschlagene Client-Authentifizierungen; versuchen Sie es später erneut.",
   "err.scopeFormat": "scope muss aus Scope-Namen bestehen, getrennt durch einzelne Leerzeichen.",
-  "err.grantType": "Nur grant_type=authorization_code, refresh_token und client_credentials werden unterstützt.",
+  "err.grantType":
+    "Nur grant_type=authorization_code, refresh_token, client_credentials und urn:ietf:params:oauth:grant-type:device_code werden unterstützt.",
   "err.tokenInUrl": "Senden Sie das Zugriffstoken im Authorization-Header oder einem Formular-Body, nie in der URL.",
   "err.tokenInUrlHeader": "Senden Sie das Zugriffstoken im Authorization-Header, nie in der URL.",
   "err.tokenTwoWays": "Senden Sie das Zugriffstoken nur auf einem Weg.",

@@ -7,9 +7,10 @@ import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
 import { demo } from "./demo.js";
 import { events } from "./events.js";
+import { device } from "./device.js";
 import { pages } from "./pages.js";
 
-export const en = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events } as const;
+export const en = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events, ...device } as const;
 
 /** Every key of the catalogs. */
 export type MessageKey = keyof typeof en;
@@ -19,6 +20,8 @@ export type Messages = Readonly<Record<MessageKey, string>>;
 export type PagesMessages = Readonly<Record<keyof typeof pages, string>>;
 /** A language's part 3 (invitations.ts). */
 export type InvitationsMessages = Readonly<Record<keyof typeof invitations, string>>;
+/** A language's part 7 (device.ts). */
+export type DeviceMessages = Readonly<Record<keyof typeof device, string>>;
 /** A language's part 5 (events.ts). */
 export type EventsMessages = Readonly<Record<keyof typeof events, string>>;
 /** A language's part 2 (mail-api.ts). */

@@ -216,7 +216,8 @@ export const mailApi = {
   "err.clientIdDiffers": "client_id differs from the Basic credentials.",
   "err.clientAuthThrottled": "Too many failed client authentications; try again later.",
   "err.scopeFormat": "scope must be scope names separated by single spaces.",
-  "err.grantType": "Only grant_type=authorization_code, refresh_token and client_credentials are supported.",
+  "err.grantType":
+    "Only grant_type=authorization_code, refresh_token, client_credentials and urn:ietf:params:oauth:grant-type:device_code are supported.",
   "err.tokenInUrl": "Send the access token in the Authorization header or a form body, never in the URL.",
   "err.tokenInUrlHeader": "Send the access token in the Authorization header, never in the URL.",
   "err.tokenTwoWays": "Send the access token one way only.",

@@ -222,7 +222,8 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id no coincide con las credenciales Basic.",
   "err.clientAuthThrottled": "Demasiadas autenticaciones de cliente fallidas; inténtalo más tarde.",
   "err.scopeFormat": "scope debe ser nombres de ámbito separados por un solo espacio.",
-  "err.grantType": "Solo se admiten grant_type=authorization_code, refresh_token y client_credentials.",
+  "err.grantType":
+    "Solo se admiten grant_type=authorization_code, refresh_token, client_credentials y urn:ietf:params:oauth:grant-type:device_code.",
   "err.tokenInUrl":
     "Envía el token de acceso en la cabecera Authorization o en un cuerpo de formulario, nunca en la URL.",
   "err.tokenInUrlHeader": "Envía el token de acceso en la cabecera Authorization, nunca en la URL.",

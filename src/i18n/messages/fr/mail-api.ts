@@ -229,7 +229,8 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id diffère des identifiants Basic.",
   "err.clientAuthThrottled": "Trop d’authentifications de client échouées ; réessayez plus tard.",
   "err.scopeFormat": "scope doit être des noms de portée séparés par une seule espace.",
-  "err.grantType": "Seuls grant_type=authorization_code, refresh_token et client_credentials sont pris en charge.",
+  "err.grantType":
+    "Seuls grant_type=authorization_code, refresh_token, client_credentials et urn:ietf:params:oauth:grant-type:device_code sont pris en charge.",
   "err.tokenInUrl":
     "Envoyez le jeton d’accès dans l’en-tête Authorization ou un corps de formulaire, jamais dans l’URL.",
   "err.tokenInUrlHeader": "Envoyez le jeton d’accès dans l’en-tête Authorization, jamais dans l’URL.",

@@ -217,7 +217,8 @@ export const mailApi: MailApiMessages = {
   "err.clientIdDiffers": "client_id が Basic 認証情報と異なります。",
   "err.clientAuthThrottled": "クライアント認証の失敗が多すぎます。しばらくしてからもう一度お試しください。",
   "err.scopeFormat": "scope はスコープ名を半角スペース 1 つで区切ったものでなければなりません。",
-  "err.grantType": "grant_type は authorization_code、refresh_token、client_credentials のみ対応しています。",
+  "err.grantType":
+    "grant_type は authorization_code、refresh_token、client_credentials、urn:ietf:params:oauth:grant-type:device_code のみ対応しています。",
   "err.tokenInUrl": "アクセストークンは Authorization ヘッダーかフォームの本文で送り、URL には入れないでください。",
   "err.tokenInUrlHeader": "アクセストークンは Authorization ヘッダーで送り、URL には入れないでください。",
   "err.tokenTwoWays": "アクセストークンは一つの方法だけで送ってください。",
