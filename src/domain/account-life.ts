@@ -176,6 +176,7 @@ export class AccountLife {
     await store.consentScopes.clear(user.id);
     await forgetUserEmail(store, user);
     await store.passkeys.removeForUser(user.id);
+    await store.upstreamLinks.removeForUser(user.id); // the identity may sign up anew
     await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
     await store.groups.removeUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);

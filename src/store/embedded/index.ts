@@ -18,6 +18,7 @@ import { EmbeddedAudit } from "./audit.js";
 import { EmbeddedDeliveries, EmbeddedIdentityFeed } from "./deliveries.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
+import { EmbeddedUpstreamLinks } from "./upstream-links.js";
 import { EmbeddedPresence } from "./presence.js";
 import {
   EmbeddedBus,
@@ -48,6 +49,7 @@ export class EmbeddedStore implements Store {
   readonly signingKeys: EmbeddedSigningKeys;
   readonly email: EmbeddedEmail;
   readonly passkeys: EmbeddedPasskeys;
+  readonly upstreamLinks: EmbeddedUpstreamLinks;
   readonly twoFactor: EmbeddedTwoFactor;
   readonly groups: EmbeddedGroups;
   readonly invitations: EmbeddedInvitations;
@@ -87,6 +89,7 @@ export class EmbeddedStore implements Store {
     this.signingKeys = new EmbeddedSigningKeys(engine);
     this.email = new EmbeddedEmail(engine);
     this.passkeys = new EmbeddedPasskeys(engine);
+    this.upstreamLinks = new EmbeddedUpstreamLinks(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
     this.groups = new EmbeddedGroups(engine);
     this.invitations = new EmbeddedInvitations(engine);

@@ -27,6 +27,7 @@ import { createRedisClient, waitReady, withHandledCommands, type RedisClient } f
 import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
+import { RedisUpstreamLinks } from "./upstream-links.js";
 import { RedisTwoFactor } from "./two-factor.js";
 import { RedisGroups } from "./groups.js";
 import { RedisInvitations } from "./invitations.js";
@@ -55,6 +56,7 @@ export class RedisStore implements Store {
   readonly consentScopes: RedisConsentScopes;
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
+  readonly upstreamLinks: RedisUpstreamLinks;
   readonly twoFactor: RedisTwoFactor;
   readonly groups: RedisGroups;
   readonly invitations: RedisInvitations;
@@ -92,6 +94,7 @@ export class RedisStore implements Store {
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
+    this.upstreamLinks = new RedisUpstreamLinks(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
     this.groups = new RedisGroups(redis, this.keys);
     this.invitations = new RedisInvitations(redis, this.keys);
