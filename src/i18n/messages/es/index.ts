@@ -6,5 +6,6 @@ import { invitations } from "./invitations.js";
 import { demo } from "./demo.js";
 import { events } from "./events.js";
 import { pages } from "./pages.js";
+import { upstreams } from "./upstreams.js";
 
-export const es: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events };
+export const es: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events, ...upstreams };
