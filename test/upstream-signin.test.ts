@@ -8,13 +8,14 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
-import { PageClient, csrfOf, decodeHtml } from "./support/pages.js";
+import { decodeJwt } from "jose";
+import { PageClient, authorize, basic, csrfOf, decodeHtml, person, pkce, registerApp, token } from "./support/pages.js";
 import { TestUpstream } from "./support/upstream-op.js";
 
 /** Presses "Continue with Corp SSO" on `page`; the upstream's authorization URL it leads to. */
 async function pressContinue(c: PageClient, page = "/signin", action = "/upstream/corp?return_to=%2Faccount") {
   const html = (await c.get(page)).text;
-  expect(html).to.include("Continue with Corp SSO");
+  expect(html).to.include(page === "/account" ? "Link Corp SSO" : "Continue with Corp SSO");
   const r = await c.post(action, { _csrf: csrfOf(html) });
   expect(r.status, r.text.slice(0, 300)).to.equal(303);
   return String(r.headers.location);
@@ -55,5 +56,171 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     const again = new PageClient(node.url);
     expect((await continueWith(again, up)).status).to.equal(303);
     expect(await usersOf(node)).to.deep.equal(["alice"]);
+  });
+
+  it("When an app asks for an ID token of someone who came through the upstream, then its amr is fed", async () => {
+    const { c: dev } = await person(node, "dev");
+    const app = await registerApp(dev);
+    const c = new PageClient(node.url);
+    expect((await continueWith(c, up)).status).to.equal(303);
+    const { verifier, challenge } = pkce();
+    const back = await authorize(c, {
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      scope: "openid",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      nonce: "n-1",
+    });
+    const t = await token(
+      node.url,
+      {
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: app.redirectUri,
+        code_verifier: verifier,
+      },
+      { authorization: basic(app.clientId, app.clientSecret) },
+    );
+    expect(t.status, t.text).to.equal(200);
+    expect(decodeJwt((t.json as { id_token: string }).id_token).amr).to.deep.equal(["fed"]);
+  });
+
+  it("When the same callback arrives 50 times at once (replayed), then one signs in, the others get a page saying to start again, and one account is made", async () => {
+    const c = new PageClient(node.url);
+    const back = await up.signInThere(await pressContinue(c));
+    const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => new PageClient(node.url).get(back.pathname + back.search, { cookie })),
+    );
+    expect(answers.filter((r) => r.status === 303)).to.have.length(1);
+    for (const r of answers.filter((a) => a.status !== 303)) {
+      expect(r.status).to.equal(400);
+      expect(decodeHtml(r.text)).to.include("Sign-in did not work").and.include("Start again from the sign-in page");
+    }
+    expect(await usersOf(node)).to.deep.equal(["alice"]);
+  });
+
+  it("When the callback comes to a browser that did not start it, then nothing is made", async () => {
+    const back = await up.signInThere(await pressContinue(new PageClient(node.url)));
+    const other = await new PageClient(node.url).get(back.pathname + back.search);
+    expect(other.status).to.equal(400);
+    expect(decodeHtml(other.text)).to.include("Start again from the sign-in page");
+    expect(await usersOf(node)).to.deep.equal([]);
+  });
+
+  for (const tamper of ["signature", "nonce"] as const) {
+    it(`When the upstream's ID token is forged (${tamper === "signature" ? "signed with a key it does not publish" : "with another nonce"}), then the page says it could not be trusted and nothing is made`, async () => {
+      const c = new PageClient(node.url);
+      up.tamper = tamper;
+      const r = await continueWith(c, up);
+      expect(r.status).to.equal(400);
+      expect(decodeHtml(r.text)).to.include("could not be trusted, so nothing was done");
+      expect(await usersOf(node)).to.deep.equal([]);
+      expect(await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice")).to.equal(null);
+      expect((await c.get("/account")).status).to.equal(303);
+    });
+  }
+
+  it("When the upstream is down (before the sign-in, or before the code is traded), then the page says it cannot be reached and nothing is made", async () => {
+    const c = new PageClient(node.url);
+    const location = await pressContinue(c);
+    const back = await up.signInThere(location);
+    await up.stop();
+    const r = await c.get(back.pathname + back.search);
+    expect(r.status).to.equal(502);
+    expect(decodeHtml(r.text)).to.include("cannot be reached now");
+    // A node that never discovered it: pressing the button says so.
+    const fresh = await backend.startNode(up.env());
+    const d = new PageClient(fresh.url);
+    const r2 = await d.post("/upstream/corp", { _csrf: csrfOf((await d.get("/signin")).text) });
+    expect(r2.status).to.equal(502);
+    expect(decodeHtml(r2.text)).to.include("cannot be reached now");
+    expect(await usersOf(node)).to.deep.equal([]);
+  });
+
+  it("When someone with a local account links the upstream from /account, then it signs them in to that account; an identity linked already is refused for another", async () => {
+    const { c, id } = await person(node, "bob");
+    const html = (await c.get("/account")).text;
+    expect(html).to.include("Link Corp SSO");
+    const start = await c.post("/upstream/corp?link=1", { _csrf: csrfOf(html) });
+    expect(start.status).to.equal(303);
+    const back = await up.signInThere(String(start.headers.location));
+    const r = await c.get(back.pathname + back.search);
+    expect(r.status).to.equal(303);
+    expect(r.headers.location).to.equal("/account");
+    expect((await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice"))?.userId).to.equal(id);
+    // Signing in through it now reaches bob's account: no new one.
+    const later = new PageClient(node.url);
+    expect((await continueWith(later, up)).status).to.equal(303);
+    expect(decodeHtml((await later.get("/account")).text)).to.include("bob");
+    expect(await usersOf(node)).to.deep.equal(["bob"]);
+    // Carol cannot take the identity bob linked.
+    const { c: carol } = await person(node, "carol");
+    const r2 = await continueWith(carol, up, "/account", "/upstream/corp?link=1");
+    expect(r2.status).to.equal(409);
+    expect(decodeHtml(r2.text)).to.include("linked to another account already");
+  });
+
+  it("When the last way to sign in is unlinked, then it is refused; with a password it is unlinked", async () => {
+    const c = new PageClient(node.url);
+    expect((await continueWith(c, up)).status).to.equal(303);
+    const html = (await c.get("/account")).text;
+    const fields = { _csrf: csrfOf(html), issuer: up.issuer, subject: "u-alice" };
+    const refused = await c.post("/account/upstreams/unlink", fields);
+    expect(refused.status).to.equal(409);
+    expect(decodeHtml(refused.text)).to.include("This is the last way to sign in to your account");
+    expect(await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice")).to.not.equal(null);
+    const bob = await person(node, "bob");
+    await node.opened.store.upstreamLinks.link({
+      upstream: "corp",
+      issuer: up.issuer,
+      subject: "u-bob",
+      userId: bob.id,
+      linkedAt: 1,
+    });
+    const ok = await bob.c.post("/account/upstreams/unlink", {
+      _csrf: csrfOf((await bob.c.get("/account")).text),
+      issuer: up.issuer,
+      subject: "u-bob",
+    });
+    expect(ok.status).to.equal(303);
+    expect(await node.opened.store.upstreamLinks.listForUser(bob.id)).to.deep.equal([]);
+  });
+});
+
+describeBackends("Upstream providers: linking by a verified email address", function (backend) {
+  this.timeout(20_000);
+  let up: TestUpstream;
+  afterEach(() => up.stop().catch(() => undefined));
+
+  async function withAccount(env: Record<string, string>) {
+    up = await TestUpstream.start();
+    const node = await backend.startNode({ ...up.env(), ...env });
+    up.redirectUri = `${node.url}/upstream/corp/callback`;
+    const { id } = await person(node, "alice-local");
+    // Her address, confirmed (as the emailed link does).
+    await node.opened.store.accounts.update(id, (u) => ({ ...u, email: "alice@corp.example", emailVerified: true }));
+    await node.opened.store.email.indexEmail("alice@corp.example", id);
+    return { node, id };
+  }
+
+  it("When UPSTREAM_LINK_BY_EMAIL=true and the upstream says the address is verified, then the account that confirmed it is linked; unverified, a new account is made", async () => {
+    const { node, id } = await withAccount({ UPSTREAM_LINK_BY_EMAIL: "true" });
+    up.who = { ...up.who, email_verified: false };
+    expect((await continueWith(new PageClient(node.url), up)).status).to.equal(303);
+    expect((await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice"))?.userId).to.not.equal(id);
+    up.who = { ...up.who, sub: "u-alice-2", email_verified: true };
+    expect((await continueWith(new PageClient(node.url), up)).status).to.equal(303);
+    expect((await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice-2"))?.userId).to.equal(id);
+  });
+
+  it("When UPSTREAM_LINK_BY_EMAIL is not set, then a verified address at the upstream links nothing: a new account is made", async () => {
+    const { node, id } = await withAccount({});
+    expect((await continueWith(new PageClient(node.url), up)).status).to.equal(303);
+    const link = await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice");
+    expect(link?.userId).to.be.a("string").and.not.equal(id);
+    expect(await usersOf(node)).to.have.members(["alice", "alice-local"]);
   });
 });
