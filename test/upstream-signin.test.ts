@@ -11,11 +11,19 @@ import type { TestNode } from "./support/nodes.js";
 import { decodeJwt } from "jose";
 import { PageClient, authorize, basic, csrfOf, decodeHtml, person, pkce, registerApp, token } from "./support/pages.js";
 import { TestUpstream } from "./support/upstream-op.js";
+import { englishLeft } from "./support/page-text.js";
+import { LOCALES } from "../src/i18n/locales.js";
+import { CATALOGS } from "../src/i18n/index.js";
 
 /** Presses "Continue with Corp SSO" on `page`; the upstream's authorization URL it leads to. */
-async function pressContinue(c: PageClient, page = "/signin", action = "/upstream/corp?return_to=%2Faccount") {
+async function pressContinue(
+  c: PageClient,
+  page = "/signin",
+  action = "/upstream/corp?return_to=%2Faccount",
+  english = true,
+) {
   const html = (await c.get(page)).text;
-  expect(html).to.include(page === "/account" ? "Link Corp SSO" : "Continue with Corp SSO");
+  if (english) expect(html).to.include(page === "/account" ? "Add Corp SSO" : "Continue with Corp SSO");
   const r = await c.post(action, { _csrf: csrfOf(html) });
   expect(r.status, r.text.slice(0, 300)).to.equal(303);
   return String(r.headers.location);
@@ -56,6 +64,28 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     const again = new PageClient(node.url);
     expect((await continueWith(again, up)).status).to.equal(303);
     expect(await usersOf(node)).to.deep.equal(["alice"]);
+  });
+
+  it("When a person picks each language, then the buttons, the linked identities and a failed sign-in's page are in it", async () => {
+    for (const lang of LOCALES) {
+      up.who = { ...up.who, sub: `u-${lang}`, preferred_username: `alice-${lang}` };
+      const c = new PageClient(node.url);
+      expect((await c.get(`/lang?lang=${lang}&return_to=%2Fsignin`)).status).to.equal(303);
+      const pages: Array<[string, string]> = [["sign-in", (await c.get("/signin")).text]];
+      pages.push(["sign-up", (await c.get("/signup")).text]);
+      const back = await up.signInThere(await pressContinue(c, "/signin", "/upstream/corp", false));
+      expect((await c.get(back.pathname + back.search)).status).to.equal(303);
+      pages.push(["account", (await c.get("/account")).text]);
+      pages.push(["replayed", (await c.get(back.pathname + back.search)).text]);
+      for (const [what, html] of pages) {
+        expect(html, `${lang} ${what}`).to.include(`lang="${lang}"`);
+        if (lang !== "en") expect(englishLeft(html, lang), `${lang} ${what}`).to.deep.equal([]);
+      }
+      expect(decodeHtml(pages[3]![1])).to.include(CATALOGS[lang]["err.upstreamExpired"]);
+      expect(decodeHtml(pages[0]![1])).to.include(
+        CATALOGS[lang]["upstream.continueWith"].replace("{name}", "Corp SSO"),
+      );
+    }
   });
 
   it("When an app asks for an ID token of someone who came through the upstream, then its amr is fed", async () => {
@@ -143,7 +173,7 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
   it("When someone with a local account links the upstream from /account, then it signs them in to that account; an identity linked already is refused for another", async () => {
     const { c, id } = await person(node, "bob");
     const html = (await c.get("/account")).text;
-    expect(html).to.include("Link Corp SSO");
+    expect(html).to.include("Add Corp SSO");
     const start = await c.post("/upstream/corp?link=1", { _csrf: csrfOf(html) });
     expect(start.status).to.equal(303);
     const back = await up.signInThere(String(start.headers.location));

@@ -20,7 +20,7 @@ export const upstreams: UpstreamsMessages = {
   "upstream.failedTitle": "Die Anmeldung hat nicht geklappt",
   "account.upstreamsTitle": "Andere Anmeldedienste",
   "account.upstreamsNone": "Kein anderer Dienst meldet Sie bei diesem Konto an.",
-  "account.upstreamLink": "{name} verknüpfen",
+  "account.upstreamLink": "{name} hinzufügen",
   "account.upstreamUnlink": "Verknüpfung lösen",
   "account.upstreamOf": "{name}: {who}",
 };

@@ -18,7 +18,7 @@ export const upstreams = {
   "upstream.failedTitle": "Sign-in did not work",
   "account.upstreamsTitle": "Other sign-in services",
   "account.upstreamsNone": "No other service signs you in to this account.",
-  "account.upstreamLink": "Link {name}",
+  "account.upstreamLink": "Add {name}",
   "account.upstreamUnlink": "Unlink",
   "account.upstreamOf": "{name}: {who}",
 } as const;

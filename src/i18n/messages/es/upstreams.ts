@@ -20,7 +20,7 @@ export const upstreams: UpstreamsMessages = {
   "upstream.failedTitle": "No se pudo iniciar sesión",
   "account.upstreamsTitle": "Otros servicios de inicio de sesión",
   "account.upstreamsNone": "Ningún otro servicio te da acceso a esta cuenta.",
-  "account.upstreamLink": "Vincular {name}",
+  "account.upstreamLink": "Añadir {name}",
   "account.upstreamUnlink": "Desvincular",
   "account.upstreamOf": "{name}: {who}",
 };

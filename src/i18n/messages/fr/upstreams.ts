@@ -19,7 +19,7 @@ export const upstreams: UpstreamsMessages = {
   "upstream.failedTitle": "La connexion n’a pas abouti",
   "account.upstreamsTitle": "Autres services de connexion",
   "account.upstreamsNone": "Aucun autre service ne vous connecte à ce compte.",
-  "account.upstreamLink": "Lier {name}",
+  "account.upstreamLink": "Ajouter {name}",
   "account.upstreamUnlink": "Délier",
   "account.upstreamOf": "{name} : {who}",
 };

@@ -20,7 +20,7 @@ export const upstreams: UpstreamsMessages = {
   "upstream.failedTitle": "サインインできませんでした",
   "account.upstreamsTitle": "他のサインインサービス",
   "account.upstreamsNone": "このアカウントにサインインできる他のサービスはありません。",
-  "account.upstreamLink": "{name}をリンク",
+  "account.upstreamLink": "{name}を追加",
   "account.upstreamUnlink": "リンクを解除",
   "account.upstreamOf": "{name}: {who}",
 };
