@@ -64,6 +64,26 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     const again = new PageClient(node.url);
     expect((await continueWith(again, up)).status).to.equal(303);
     expect(await usersOf(node)).to.deep.equal(["alice"]);
+    await node.server.services.audit.settled();
+    const audit = (await node.server.services.audit.list({ limit: 10 })).records;
+    expect(audit.map((e) => `${e.type} ${e.method ?? ""}`.trim())).to.have.members([
+      "signup",
+      "signin.succeeded upstream",
+      "signin.succeeded upstream",
+    ]);
+  });
+
+  it("When the account made through the upstream is deleted, then its link goes with it and the identity makes a new account", async () => {
+    const c = new PageClient(node.url);
+    expect((await continueWith(c, up)).status).to.equal(303);
+    const first = (await node.opened.store.accounts.byUsername("alice"))!;
+    await node.server.services.accountLife.deleteAccount(first, "operator");
+    expect(await node.opened.store.upstreamLinks.listForUser(first.id)).to.deep.equal([]);
+    expect(await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice")).to.equal(null);
+    expect((await continueWith(new PageClient(node.url), up)).status).to.equal(303);
+    expect((await node.opened.store.accounts.byUsername("alice"))?.id)
+      .to.be.a("string")
+      .and.not.equal(first.id);
   });
 
   it("When a person picks each language, then the buttons, the linked identities and a failed sign-in's page are in it", async () => {

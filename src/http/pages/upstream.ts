@@ -13,6 +13,7 @@ import { sendPage } from "./send-page.js";
 import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { signInSession } from "./session.js";
+import { changeOrigin } from "./user-agent.js";
 import { pageLocale, pageUi } from "./ui.js";
 import { accountWithError } from "./account.js";
 import { UPSTREAM_FLOW_TTL } from "../../domain/upstreams.js";
@@ -72,7 +73,16 @@ export function upstreamCallback(deps: PagesDeps) {
         await deps.upstreamAccounts.link(done.identity, user.id);
         return res.redirect(303, "/account");
       }
-      const { user } = await deps.upstreamAccounts.signIn(done.identity, pageLocale(req));
+      const { user, created } = await deps.upstreamAccounts.signIn(done.identity, pageLocale(req));
+      if (created) {
+        deps.audit.record({
+          type: "signup",
+          userId: user.id,
+          username: user.username,
+          actor: { kind: "user", id: user.id },
+          origin: changeOrigin(req),
+        });
+      }
       await signInSession(req, deps.audit, user.id, ["fed"]);
       res.redirect(303, done.returnTo);
     } catch (err) {
