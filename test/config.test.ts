@@ -152,6 +152,17 @@ describe("Configuration", () => {
     expect(bad({ UPSTREAM_CORP_CLIENT_ID: "x" })).to.equal("UPSTREAM_CORP_KIND");
     expect(bad({ ...corp, UPSTREAM_CORP_SCOPE: "openid" })).to.equal("UPSTREAM_CORP_SCOPE");
     expect(bad({ ...corp, UPSTREAM_LINK_BY_EMAIL: "yes" })).to.equal("UPSTREAM_LINK_BY_EMAIL");
+    const gh = { UPSTREAM_GH_KIND: "github", UPSTREAM_GH_CLIENT_ID: "Iv1.x", UPSTREAM_GH_CLIENT_SECRET: "s" };
+    expect(loadConfig(gh).config.upstreams[0]).to.include({
+      id: "gh",
+      name: "GitHub",
+      issuer: "https://github.com",
+      apiUrl: "https://api.github.com",
+    });
+    expect(loadConfig({ ...gh, UPSTREAM_GH_ISSUER: "https://ghe.example/" }).config.upstreams[0]!.apiUrl).to.equal(
+      "https://ghe.example/api/v3",
+    );
+    expect(bad({ ...corp, UPSTREAM_CORP_API_URL: "https://api.example" })).to.equal("UPSTREAM_CORP_API_URL");
     expect(() => loadConfig({ ...corp, UPSTREAM_CORP_ISSUER: "nope" }))
       .to.throw(ConfigError, "UPSTREAM_CORP_ISSUER: must be an absolute http(s) URL")
       .with.property("message")

@@ -15,8 +15,10 @@ export interface Upstream {
   readonly kind: UpstreamKind;
   /** The button's "Continue with <name>". */
   readonly name: string;
-  /** oidc: the issuer, discovered at {issuer}/.well-known/openid-configuration. */
-  readonly issuer?: string;
+  /** oidc: the issuer, discovered at {issuer}/.well-known/openid-configuration; github: its web address. */
+  readonly issuer: string;
+  /** github: its REST API (GET /user, /user/emails). */
+  readonly apiUrl?: string;
   readonly clientId: string;
   readonly clientSecret: string;
 }
@@ -52,20 +54,30 @@ export const upstreamSettings = area(
   {
     "UPSTREAM_<ID>_KIND": doc(
       "adds the upstream provider `<ID>` (letters and digits; its callback is `{auth_url}/upstream/<id>/callback`, in lower case)",
-      "`oidc` (any OpenID provider, by its issuer)",
+      "`oidc` (any OpenID provider, by its issuer), `github` (GitHub's OAuth 2.0 and user API)",
       "none: no upstream",
     ),
     "UPSTREAM_<ID>_ISSUER": doc(
-      "the upstream's issuer (kind `oidc`), discovered when first used (and again after a failure)",
+      "the upstream's issuer (kind `oidc`), discovered when first used (and again after a failure); for `github`, GitHub's address (GitHub Enterprise Server's)",
       "absolute `http(s)` URL",
+      "required for `oidc`; `https://github.com` for `github`",
+    ),
+    "UPSTREAM_<ID>_API_URL": doc(
+      "kind `github` only: its REST API (`GET /user`, `/user/emails`)",
+      "absolute `http(s)` URL",
+      "`https://api.github.com`; `{issuer}/api/v3` for another issuer",
     ),
     "UPSTREAM_<ID>_CLIENT_ID": doc("the client id Sigil was given at the upstream", "up to 512 characters"),
     "UPSTREAM_<ID>_CLIENT_SECRET": doc("its client secret there", "up to 512 characters"),
-    "UPSTREAM_<ID>_NAME": doc("the name on the button (“Continue with …”)", "1–40 characters", "`<ID>`"),
+    "UPSTREAM_<ID>_NAME": doc(
+      "the name on the button (“Continue with …”)",
+      "1–40 characters",
+      "`<ID>`; `GitHub` for `github`",
+    ),
   },
 );
 
-const NAMED = /^UPSTREAM_([A-Z0-9]+)_(KIND|ISSUER|CLIENT_ID|CLIENT_SECRET|NAME)$/;
+const NAMED = /^UPSTREAM_([A-Z0-9]+)_(KIND|ISSUER|API_URL|CLIENT_ID|CLIENT_SECRET|NAME)$/;
 
 /** A bad upstream setting: the variable and what is wrong (config.ts makes it a ConfigError). */
 export class UpstreamSettingError extends Error {
@@ -86,7 +98,7 @@ export function readUpstreams(env: Record<string, string | undefined>): Upstream
     if (!m) {
       throw new UpstreamSettingError(
         name,
-        "is not an upstream setting (UPSTREAM_<ID>_KIND, _ISSUER, _CLIENT_ID, _CLIENT_SECRET or _NAME, <ID> of letters and digits)",
+        "is not an upstream setting (UPSTREAM_<ID>_KIND, _ISSUER, _API_URL, _CLIENT_ID, _CLIENT_SECRET or _NAME, <ID> of letters and digits)",
       );
     }
     const [, id, key] = m as unknown as [string, string, string];
@@ -105,14 +117,31 @@ function checked(id: string, v: Record<string, string>): Upstream {
     return r.data;
   };
   const kind = read("KIND", z.enum(UPSTREAM_KINDS, `is required, and must be oidc or github`));
-  // GitHub is not an OpenID provider: the flow of its user API is still to be written.
-  if (kind === "github") throw new UpstreamSettingError(named("KIND"), "github is not supported yet: use oidc");
-  const issuer = read("ISSUER", z.string("is required for kind oidc").pipe(httpUrl));
+  const github = kind === "github";
+  // GitHub is no OpenID provider: its web address (GitHub Enterprise Server's, or the tests') and
+  // its REST API's stand in for the issuer; the API's only for github.
+  const issuer = read(
+    "ISSUER",
+    github ? httpUrl.default("https://github.com") : z.string("is required for kind oidc").pipe(httpUrl),
+  );
+  if (!github && v.API_URL !== undefined) throw new UpstreamSettingError(named("API_URL"), "is only for kind github");
+  const apiUrl = github
+    ? read("API_URL", httpUrl.default(issuer === "https://github.com" ? "https://api.github.com" : `${issuer}/api/v3`))
+    : undefined;
   return {
     id: id.toLowerCase(),
     kind,
-    name: read("NAME", z.string().trim().min(1).max(40, "must be 1 to 40 characters").default(id)),
+    name: read(
+      "NAME",
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(40, "must be 1 to 40 characters")
+        .default(github ? "GitHub" : id),
+    ),
     issuer,
+    ...(apiUrl ? { apiUrl } : {}),
     clientId: read("CLIENT_ID", text("client id")),
     clientSecret: read("CLIENT_SECRET", text("client secret")),
   };

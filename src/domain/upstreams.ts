@@ -9,6 +9,7 @@ import type { Config } from "../config.js";
 import type { Upstream } from "../config/upstreams.js";
 import { SigilError, type PlainErrorId } from "../errors.js";
 import type { Store } from "../store/port.js";
+import { GitHubCallError, githubAuthorizeUrl, githubIdentity, type GitHubIdentity } from "./upstream-github.js";
 
 /** How long a started upstream sign-in may take to come back (seconds). */
 export const UPSTREAM_FLOW_TTL = 600;
@@ -81,8 +82,8 @@ export class Upstreams {
       // straight from its token endpoint (openid-client would otherwise trust TLS alone); http: is
       // allowed for an issuer that says so (a provider on this host, the tests).
       const execute = [oidc.enableNonRepudiationChecks];
-      if (u.issuer!.startsWith("http:")) execute.push(oidc.allowInsecureRequests);
-      p = oidc.discovery(new URL(u.issuer!), u.clientId, u.clientSecret, undefined, { execute, timeout: 10 });
+      if (u.issuer.startsWith("http:")) execute.push(oidc.allowInsecureRequests);
+      p = oidc.discovery(new URL(u.issuer), u.clientId, u.clientSecret, undefined, { execute, timeout: 10 });
       p.catch(() => this.discovered.delete(u.id));
       this.discovered.set(u.id, p);
     }
@@ -93,7 +94,6 @@ export class Upstreams {
 
   /** Starts a sign-in (or, with linkTo, a link) through u: the URL to send the browser to, and the flow's id for its cookie. */
   async start(u: Upstream, returnTo: string, linkTo?: string): Promise<{ url: string; flowId: string }> {
-    const md = await this.metadata(u);
     const verifier = oidc.randomPKCECodeVerifier();
     const flow: FlowRecord = {
       upstream: u.id,
@@ -103,18 +103,25 @@ export class Upstreams {
       returnTo,
       ...(linkTo ? { linkTo } : {}),
     };
-    const url = oidc.buildAuthorizationUrl(md, {
-      redirect_uri: this.callbackUrl(u),
-      scope: "openid email profile",
-      response_type: "code",
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-      state: flow.state,
-      nonce: flow.nonce,
-    });
+    const codeChallenge = await oidc.calculatePKCECodeChallenge(verifier);
+    const redirectUri = this.callbackUrl(u);
+    const url =
+      u.kind === "github"
+        ? githubAuthorizeUrl(u, { redirectUri, state: flow.state, codeChallenge })
+        : oidc
+            .buildAuthorizationUrl(await this.metadata(u), {
+              redirect_uri: redirectUri,
+              scope: "openid email profile",
+              response_type: "code",
+              code_challenge: codeChallenge,
+              code_challenge_method: "S256",
+              state: flow.state,
+              nonce: flow.nonce,
+            })
+            .toString();
     const flowId = randomBytes(24).toString("base64url");
     await this.store.passkeys.saveChallenge(flowKey(flowId), JSON.stringify(flow), UPSTREAM_FLOW_TTL);
-    return { url: url.href, flowId };
+    return { url, flowId };
   }
 
   /**
@@ -132,6 +139,12 @@ export class Upstreams {
     const flow = JSON.parse(raw) as FlowRecord;
     if (flow.upstream !== u.id) throw new UpstreamError("expired");
     if (callback.searchParams.has("error")) throw new UpstreamError("refused");
+    if (u.kind === "github")
+      return {
+        ...(await this.finishGitHub(u, flow, callback)),
+        returnTo: flow.returnTo,
+        ...(flow.linkTo ? { linkTo: flow.linkTo } : {}),
+      };
     const md = await this.metadata(u);
     let claims: Record<string, unknown> & { sub: string; iss: string };
     try {
@@ -171,6 +184,30 @@ export class Upstreams {
       },
       returnTo: flow.returnTo,
       ...(flow.linkTo ? { linkTo: flow.linkTo } : {}),
+    };
+  }
+
+  private async finishGitHub(u: Upstream, flow: FlowRecord, callback: URL): Promise<{ identity: UpstreamIdentity }> {
+    const code = callback.searchParams.get("code");
+    if (callback.searchParams.get("state") !== flow.state || !code) throw new UpstreamError("invalid");
+    let g: GitHubIdentity;
+    try {
+      g = await githubIdentity(u, { code, redirectUri: this.callbackUrl(u), verifier: flow.verifier });
+    } catch (e) {
+      if (e instanceof GitHubCallError) throw new UpstreamError(e.unreachable ? "unreachable" : "invalid");
+      throw e;
+    }
+    return {
+      identity: {
+        upstream: u,
+        issuer: u.issuer,
+        subject: g.subject,
+        // Only the primary address GitHub says is verified is read at all.
+        emailVerified: g.email !== undefined,
+        ...(g.email ? { email: g.email } : {}),
+        ...(g.name ? { name: g.name } : {}),
+        ...(g.login ? { preferredUsername: g.login } : {}),
+      },
     };
   }
 }
