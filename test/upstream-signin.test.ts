@@ -238,6 +238,33 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(ok.status).to.equal(303);
     expect(await node.opened.store.upstreamLinks.listForUser(bob.id)).to.deep.equal([]);
   });
+
+  it("When an account without a password must confirm it's them, then signing in again through its upstream confirms; another person's identity does not", async () => {
+    const c = new PageClient(node.url);
+    expect((await continueWith(c, up)).status).to.equal(303);
+    const html = (await c.get("/account")).text;
+    const asked = await c.post("/account/password", { _csrf: csrfOf(html), new_password: "a brand new password" });
+    expect(asked.status).to.equal(303);
+    const confirmPath = String(asked.headers.location);
+    expect(confirmPath).to.match(/^\/confirm\?/);
+    const confirmHtml = (await c.get(confirmPath)).text;
+    expect(confirmHtml).to.include("Continue with Corp SSO");
+    const action = decodeHtml(/action="(\/upstream\/corp\?confirm=1[^"]*)"/.exec(confirmHtml)![1]!);
+    // Someone else at the upstream (not linked to this account) confirms nothing.
+    up.who = { ...up.who, sub: "u-mallory" };
+    const other = await continueWith(c, up, confirmPath, action);
+    expect(other.status).to.equal(400);
+    const still = await c.post("/account/password", { _csrf: csrfOf(html), new_password: "a brand new password" });
+    expect(String(still.headers.location)).to.match(/^\/confirm\?/);
+    // The owner, signed in again there: confirmed, and the password is set.
+    up.who = { ...up.who, sub: "u-alice" };
+    const back = await continueWith(c, up, confirmPath, action);
+    expect(back.status).to.equal(303);
+    const done = await c.post("/account/password", { _csrf: csrfOf(html), new_password: "a brand new password" });
+    expect(done.status, done.text.slice(0, 300)).to.equal(200);
+    expect((await node.opened.store.accounts.byUsername("alice"))!.passwordHash).to.not.equal("");
+    expect(await usersOf(node)).to.deep.equal(["alice"]);
+  });
 });
 
 describeBackends("Upstream providers: linking by a verified email address", function (backend) {

@@ -34,6 +34,11 @@ export class UpstreamAccounts {
     if (owner?.userId !== userId) throw new FormError("err.upstreamTaken", 409);
   }
 
+  /** The link of the identity, or null. */
+  linkOf(i: UpstreamIdentity): Promise<UpstreamLinkRecord | null> {
+    return this.store.upstreamLinks.byIdentity(i.issuer, i.subject);
+  }
+
   links(userId: string): Promise<UpstreamLinkRecord[]> {
     return this.store.upstreamLinks.listForUser(userId);
   }

@@ -23,6 +23,8 @@ interface FlowRecord {
   returnTo: string;
   /** Started from /account by this signed-in user: link, do not sign in. */
   linkTo?: string;
+  /** Started from "Confirm it's you" by this signed-in user: a proof, if the identity is theirs. */
+  confirmFor?: string;
 }
 
 /** The identity the upstream vouched for (its validated ID token's claims). */
@@ -50,6 +52,12 @@ export class UpstreamError extends SigilError {
     super(status, code, id as PlainErrorId, {} as never);
   }
 }
+
+/** What a flow was started for, besides signing in. */
+const rest = (f: FlowRecord) => ({
+  ...(f.linkTo ? { linkTo: f.linkTo } : {}),
+  ...(f.confirmFor ? { confirmFor: f.confirmFor } : {}),
+});
 
 /** The store's key of a started flow (the passkeys' one-use challenge table: same need, same store). */
 const flowKey = (id: string) => `upstream:${id}`;
@@ -93,7 +101,11 @@ export class Upstreams {
   }
 
   /** Starts a sign-in (or, with linkTo, a link) through u: the URL to send the browser to, and the flow's id for its cookie. */
-  async start(u: Upstream, returnTo: string, linkTo?: string): Promise<{ url: string; flowId: string }> {
+  async start(
+    u: Upstream,
+    returnTo: string,
+    by: { linkTo?: string | undefined; confirmFor?: string | undefined } = {},
+  ): Promise<{ url: string; flowId: string }> {
     const verifier = oidc.randomPKCECodeVerifier();
     const flow: FlowRecord = {
       upstream: u.id,
@@ -101,7 +113,8 @@ export class Upstreams {
       nonce: oidc.randomNonce(),
       verifier,
       returnTo,
-      ...(linkTo ? { linkTo } : {}),
+      ...(by.linkTo ? { linkTo: by.linkTo } : {}),
+      ...(by.confirmFor ? { confirmFor: by.confirmFor } : {}),
     };
     const codeChallenge = await oidc.calculatePKCECodeChallenge(verifier);
     const redirectUri = this.callbackUrl(u);
@@ -117,6 +130,8 @@ export class Upstreams {
               code_challenge_method: "S256",
               state: flow.state,
               nonce: flow.nonce,
+              // A confirmation asks the upstream to sign the person in again, not to reuse its session.
+              ...(by.confirmFor ? { prompt: "login" } : {}),
             })
             .toString();
     const flowId = randomBytes(24).toString("base64url");
@@ -133,7 +148,7 @@ export class Upstreams {
     u: Upstream,
     flowId: string | undefined,
     callback: URL,
-  ): Promise<{ identity: UpstreamIdentity; returnTo: string; linkTo?: string }> {
+  ): Promise<{ identity: UpstreamIdentity; returnTo: string; linkTo?: string; confirmFor?: string }> {
     const raw = flowId ? await this.store.passkeys.takeChallenge(flowKey(flowId)) : null;
     if (raw === null) throw new UpstreamError("expired");
     const flow = JSON.parse(raw) as FlowRecord;
@@ -183,7 +198,7 @@ export class Upstreams {
         ...(preferredUsername ? { preferredUsername } : {}),
       },
       returnTo: flow.returnTo,
-      ...(flow.linkTo ? { linkTo: flow.linkTo } : {}),
+      ...rest(flow),
     };
   }
 

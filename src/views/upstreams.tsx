@@ -8,14 +8,25 @@ export interface UpstreamButton {
   name: string;
 }
 
-export function UpstreamButtons(p: { ui: Ui; csrf: string; returnTo: string; upstreams: readonly UpstreamButton[] }) {
+export function UpstreamButtons(p: {
+  ui: Ui;
+  csrf: string;
+  returnTo: string;
+  upstreams: readonly UpstreamButton[];
+  /** "Confirm it's you" through the upstream rather than a sign-in. */
+  confirm?: boolean;
+}) {
   if (p.upstreams.length === 0) return null;
   const { t } = p.ui;
   return (
     <div class="subsection">
       <p class="muted">{t("signin.or")}</p>
       {p.upstreams.map((u) => (
-        <form key={u.id} method="post" action={`/upstream/${u.id}?${new URLSearchParams({ return_to: p.returnTo })}`}>
+        <form
+          key={u.id}
+          method="post"
+          action={`/upstream/${u.id}?${new URLSearchParams({ ...(p.confirm ? { confirm: "1" } : {}), return_to: p.returnTo })}`}
+        >
           <Csrf token={p.csrf} />
           <button type="submit" class="secondary wide">
             {t("upstream.continueWith", { name: u.name })}

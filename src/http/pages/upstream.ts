@@ -13,6 +13,7 @@ import { sendPage } from "./send-page.js";
 import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
 import { safeReturnTo } from "./return-to.js";
 import { signInSession } from "./session.js";
+import { keepProof } from "./step-up.js";
 import { changeOrigin } from "./user-agent.js";
 import { pageLocale, pageUi } from "./ui.js";
 import { accountWithError } from "./account.js";
@@ -42,11 +43,15 @@ export function startUpstream(deps: PagesDeps) {
     const u = upstreamOf(req, deps);
     if (!u) return failed(req, res, deps, new FormError("err.upstreamUnknown", 404));
     const linking = queryParam(req, "link") === "1";
-    const user = linking ? await currentUser(req, deps) : undefined;
-    if (linking && !user) return res.redirect(303, signInUrl(req));
+    const confirming = queryParam(req, "confirm") === "1";
+    const user = linking || confirming ? await currentUser(req, deps) : undefined;
+    if ((linking || confirming) && !user) return res.redirect(303, signInUrl(req));
     const returnTo = linking ? "/account" : safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     try {
-      const { url, flowId } = await deps.upstreams.start(u, returnTo, user?.id);
+      const { url, flowId } = await deps.upstreams.start(u, returnTo, {
+        linkTo: linking ? user?.id : undefined,
+        confirmFor: confirming ? user?.id : undefined,
+      });
       res.cookie(cookieName(deps), flowId, { ...cookieOptions(deps), maxAge: UPSTREAM_FLOW_TTL * 1000 });
       res.redirect(303, url);
     } catch (err) {
@@ -66,6 +71,14 @@ export function upstreamCallback(deps: PagesDeps) {
     try {
       const callback = new URL(req.originalUrl, deps.upstreams.callbackUrl(u));
       const done = await deps.upstreams.finish(u, typeof flowId === "string" ? flowId : undefined, callback);
+      if (done.confirmFor !== undefined) {
+        // A proof only for the owner who asked, still signed in, through an identity linked to them.
+        const user = await currentUser(req, deps);
+        const link = await deps.upstreamAccounts.linkOf(done.identity);
+        if (!user || user.id !== done.confirmFor || link?.userId !== user.id) throw new UpstreamError("expired");
+        keepProof(req, deps.stepUp.withUpstream(user));
+        return res.redirect(303, done.returnTo);
+      }
       if (done.linkTo !== undefined) {
         // Linked only for the owner who started it, still signed in here.
         const user = await currentUser(req, deps);
