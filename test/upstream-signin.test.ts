@@ -59,6 +59,20 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(decodeHtml(account.text)).to.include("Alice Liddell").and.include("Corp SSO: alice@corp.example");
     const user = (await node.opened.store.accounts.byUsername("alice"))!;
     expect(user.passwordHash).to.equal("");
+    const exported = (await c.get("/account/export")).json as {
+      account: { password_set: boolean };
+      upstream_links: Array<Record<string, unknown>>;
+    };
+    expect(exported.account.password_set).to.equal(false);
+    expect(exported.upstream_links).to.deep.equal([
+      {
+        upstream: "corp",
+        issuer: up.issuer,
+        subject: "u-alice",
+        email: "alice@corp.example",
+        linked_at: exported.upstream_links[0]!.linked_at,
+      },
+    ]);
     expect(await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice")).to.include({ userId: user.id });
 
     const again = new PageClient(node.url);
