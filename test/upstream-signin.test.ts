@@ -75,6 +75,9 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     ]);
     expect(await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice")).to.include({ userId: user.id });
 
+    // No password was set: none signs in to it (the same "wrong" as a wrong one).
+    const guess = await new PageClient(node.url).submit("/signin", "/signin", { username: "alice", password: "" });
+    expect(guess.status).to.equal(401);
     const again = new PageClient(node.url);
     expect((await continueWith(again, up)).status).to.equal(303);
     expect(await usersOf(node)).to.deep.equal(["alice"]);
@@ -83,6 +86,7 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(audit.map((e) => `${e.type} ${e.method ?? ""}`.trim())).to.have.members([
       "signup",
       "signin.succeeded upstream",
+      "signin.failed password",
       "signin.succeeded upstream",
     ]);
   });
@@ -164,6 +168,28 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
       expect(decodeHtml(r.text)).to.include("Sign-in did not work").and.include("Start again from the sign-in page");
     }
     expect(await usersOf(node)).to.deep.equal(["alice"]);
+  });
+
+  it("When 50 browsers come back from their first sign-in through one identity at once, then one account is made and all 50 are signed in to it", async () => {
+    const browsers = Array.from({ length: 50 }, () => new PageClient(node.url));
+    const backs: URL[] = [];
+    for (const b of browsers) backs.push(await up.signInThere(await pressContinue(b)));
+    const answers = await Promise.all(browsers.map((b, i) => b.get(backs[i]!.pathname + backs[i]!.search)));
+    expect(answers.map((r) => r.status)).to.deep.equal(Array(50).fill(303));
+    expect(await usersOf(node)).to.deep.equal(["alice"]);
+    const id = (await node.opened.store.accounts.byUsername("alice"))!.id;
+    expect((await node.opened.store.upstreamLinks.byIdentity(up.issuer, "u-alice"))?.userId).to.equal(id);
+    for (const b of browsers.slice(0, 3)) expect(decodeHtml((await b.get("/account")).text)).to.include("alice");
+  });
+
+  it("When sign-up is closed, then a first sign-in through the upstream makes nothing and says to link it from an account", async () => {
+    const closed = await backend.startNode({ ...up.env(), SIGNUP: "closed" });
+    up.redirectUri = `${closed.url}/upstream/corp/callback`;
+    const c = new PageClient(closed.url);
+    const r = await continueWith(c, up);
+    expect(r.status).to.equal(403);
+    expect(decodeHtml(r.text)).to.include("new accounts cannot be made here now");
+    expect(await usersOf(closed)).to.deep.equal([]);
   });
 
   it("When the callback comes to a browser that did not start it, then nothing is made", async () => {
