@@ -168,6 +168,15 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
       expect(decodeHtml(r.text)).to.include("Sign-in did not work").and.include("Start again from the sign-in page");
     }
     expect(await usersOf(node)).to.deep.equal(["alice"]);
+    // Neither the code, the state nor the client secret is in a log line.
+    const logs = node.logs.join("\n");
+    const secrets = [
+      back.searchParams.get("code")!,
+      back.searchParams.get("state")!,
+      up.env().UPSTREAM_CORP_CLIENT_SECRET!,
+    ];
+    expect(logs).to.include("/upstream/corp/callback"); // the requests are logged, by path
+    for (const secret of secrets) expect(logs).to.not.include(secret);
   });
 
   it("When 50 browsers come back from their first sign-in through one identity at once, then one account is made and all 50 are signed in to it", async () => {
