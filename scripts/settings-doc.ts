@@ -12,7 +12,7 @@ const DOC = fileURLToPath(new URL("../docs/settings.md", import.meta.url));
 
 /** One area's table, as Markdown lines. */
 export function settingsTable(a: Area): string {
-  const rows = Object.entries(a.settings).map(
+  const rows = Object.entries({ ...a.settings, ...a.patterns }).map(
     ([name, s]) => `| \`${name}\` | ${s.doc.meaning} | ${s.doc.default} | ${s.doc.values} |`,
   );
   return [`| variable | meaning | default | ${a.valuesHeading} |`, "|---|---|---|---|", ...rows].join("\n");

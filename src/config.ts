@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Fields, schema, settings, type Values } from "./config/settings.js";
+import { readUpstreams, type Upstream, UpstreamSettingError } from "./config/upstreams.js";
 
 export class ConfigError extends Error {
   constructor(
@@ -107,7 +108,9 @@ type Frozen<T> = T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : 
  * What a node is configured with: each setting's field (config/settings.ts: the field it fills,
  * its value's type) and the values derive() makes from several settings. Frozen.
  */
-export type Config = Frozen<Omit<Fields, keyof ReturnType<typeof derive>> & ReturnType<typeof derive>>;
+export type Config = Frozen<
+  Omit<Fields, keyof ReturnType<typeof derive>> & ReturnType<typeof derive> & { upstreams: Upstream[] }
+>;
 
 export interface LoadedConfig {
   config: Config;
@@ -140,7 +143,14 @@ export function loadConfig(env: Record<string, string | undefined>, opts: LoadOp
   for (const [name, s] of Object.entries(settings)) {
     if (!s.field.includes(".")) fields[s.field] = values[name as keyof Values];
   }
-  const config = { ...fields, ...derive(values, warnings, opts) } as Config;
+  let upstreams: Upstream[];
+  try {
+    upstreams = readUpstreams(env);
+  } catch (e) {
+    if (e instanceof UpstreamSettingError) throw new ConfigError(e.setting, e.message);
+    throw e;
+  }
+  const config = { ...fields, ...derive(values, warnings, opts), upstreams } as unknown as Config;
   return { config: deepFreeze(config), warnings };
 }
 

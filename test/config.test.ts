@@ -117,11 +117,56 @@ describe("Configuration", () => {
       expect(config, `${name} fills ${s.field}`).to.have.property(top);
       if (inner !== undefined) expect(fieldsOf[top], `${name} fills ${s.field}`).to.have.property(inner);
     }
-    const tops = new Set(fields.map((f) => f.split(".")[0]!));
+    const tops = new Set([...fields, "upstreams"].map((f) => f.split(".")[0]!));
     expect(
       Object.keys(config).filter((k) => !tops.has(k)),
       "Config fields no setting fills",
     ).to.deep.equal([]);
+  });
+
+  it("When upstream providers are set, then each is read by its id, checked, and a bad or unknown one stops the start naming its variable", () => {
+    const corp = {
+      UPSTREAM_CORP_KIND: "oidc",
+      UPSTREAM_CORP_ISSUER: "https://id.corp.example/",
+      UPSTREAM_CORP_CLIENT_ID: "sigil",
+      UPSTREAM_CORP_CLIENT_SECRET: "s3cret-value",
+    };
+    expect(loadConfig({}).config.upstreams).to.deep.equal([]);
+    expect(loadConfig({}).config.upstreamLinkByEmail).to.equal(false);
+    const { config } = loadConfig({ ...corp, UPSTREAM_CORP_NAME: "Corp SSO", UPSTREAM_LINK_BY_EMAIL: "true" });
+    expect(config.upstreamLinkByEmail).to.equal(true);
+    expect(config.upstreams).to.deep.equal([
+      {
+        id: "corp",
+        kind: "oidc",
+        name: "Corp SSO",
+        issuer: "https://id.corp.example",
+        clientId: "sigil",
+        clientSecret: "s3cret-value",
+      },
+    ]);
+    expect(loadConfig(corp).config.upstreams[0]!.name).to.equal("CORP");
+    expect(bad({ ...corp, UPSTREAM_CORP_KIND: "saml" })).to.equal("UPSTREAM_CORP_KIND");
+    expect(bad({ ...corp, UPSTREAM_CORP_ISSUER: "id.corp.example" })).to.equal("UPSTREAM_CORP_ISSUER");
+    expect(bad({ ...corp, UPSTREAM_CORP_CLIENT_SECRET: "" })).to.equal("UPSTREAM_CORP_CLIENT_SECRET");
+    expect(bad({ UPSTREAM_CORP_CLIENT_ID: "x" })).to.equal("UPSTREAM_CORP_KIND");
+    expect(bad({ ...corp, UPSTREAM_CORP_SCOPE: "openid" })).to.equal("UPSTREAM_CORP_SCOPE");
+    expect(bad({ ...corp, UPSTREAM_LINK_BY_EMAIL: "yes" })).to.equal("UPSTREAM_LINK_BY_EMAIL");
+    const gh = { UPSTREAM_GH_KIND: "github", UPSTREAM_GH_CLIENT_ID: "Iv1.x", UPSTREAM_GH_CLIENT_SECRET: "s" };
+    expect(loadConfig(gh).config.upstreams[0]).to.include({
+      id: "gh",
+      name: "GitHub",
+      issuer: "https://github.com",
+      apiUrl: "https://api.github.com",
+    });
+    expect(loadConfig({ ...gh, UPSTREAM_GH_ISSUER: "https://ghe.example/" }).config.upstreams[0]!.apiUrl).to.equal(
+      "https://ghe.example/api/v3",
+    );
+    expect(bad({ ...corp, UPSTREAM_CORP_API_URL: "https://api.example" })).to.equal("UPSTREAM_CORP_API_URL");
+    expect(() => loadConfig({ ...corp, UPSTREAM_CORP_ISSUER: "nope" }))
+      .to.throw(ConfigError, "UPSTREAM_CORP_ISSUER: must be an absolute http(s) URL")
+      .with.property("message")
+      .that.does.not.include("s3cret-value");
   });
 
   it("When the newest settings are set, then REAUTH_MAX_AGE and ID_TOKEN_SIGNING_ALG are read, with their defaults", () => {

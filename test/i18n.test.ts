@@ -34,6 +34,8 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   "demo.verdictCorrect",
   // "webhook" is the word French and Spanish developers use too.
   "dev.kindWebhook",
+  // "{name}: {who}" (a linked identity on /account) has no words; French spaces its colon.
+  "account.upstreamOf",
 ]);
 
 describe("The pages' languages", () => {

@@ -114,6 +114,14 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       backedUp: true,
       createdAt: now,
     });
+    await store.upstreamLinks.link({
+      upstream: "corp",
+      issuer: "https://sso.corp.example",
+      subject: "s-1",
+      userId: "u1",
+      email: "u1@corp.example",
+      linkedAt: now,
+    });
     await store.twoFactor.enable("u1", { sealedSecret: "s", enabledAt: now }, ["h1", "h2", "h3"]);
     // A group with a member, and an empty one.
     await store.groups.create({ name: "ops", createdAt: now });
@@ -269,6 +277,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.invitations.take("th1")).to.deep.include({ id: "inv1", email: "ann@example.org" });
     expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
     expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
+    expect(await store.upstreamLinks.byIdentity("https://sso.corp.example", "s-1")).to.include({ userId: "u1" });
     expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);
     expect((await store.customTokens.get("app1", "t1"))!.revoked).to.equal(false);
     expect(await store.grants.token("a-g1", "app1")).to.include({ codeHash: "g1" });

@@ -34,13 +34,19 @@ export interface Area<T extends Record<string, Setting> = Record<string, Setting
   readonly valuesHeading: string;
   /** Environment variable → setting, in the order of the table. */
   readonly settings: T;
+  /**
+   * Settings named by a pattern ("UPSTREAM_<ID>_KIND"): rows of the table after the others, read
+   * by a reader of their own at config load (config/upstreams.ts), never by the table's schema.
+   */
+  readonly patterns?: Record<string, Setting>;
 }
 
-export const area = <T extends Record<string, Setting>>(id: string, valuesHeading: string, settings: T): Area<T> => ({
-  id,
-  valuesHeading,
-  settings,
-});
+export const area = <T extends Record<string, Setting>>(
+  id: string,
+  valuesHeading: string,
+  settings: T,
+  patterns?: Record<string, Setting>,
+): Area<T> => ({ id, valuesHeading, settings, ...(patterns ? { patterns } : {}) });
 
 const code = (v: unknown) => `\`${String(v)}\``;
 const withNote = (text: string, note: string | undefined) =>

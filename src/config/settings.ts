@@ -5,6 +5,7 @@ import { z } from "zod";
 import { email, lifetimes, pages, realtime, solveLimits } from "./features.js";
 import { addresses, secrets, serving, shutdown } from "./server.js";
 import { identityEvents } from "./events.js";
+import { upstreamSettings } from "./upstreams.js";
 
 /** The tables, in the order of docs/settings.md; the first bad setting in this order is the one reported. */
 export const areas = [
@@ -15,6 +16,7 @@ export const areas = [
   realtime,
   identityEvents,
   pages,
+  upstreamSettings,
   email,
   shutdown,
   serving,
@@ -29,6 +31,7 @@ export const settings = {
   ...realtime.settings,
   ...identityEvents.settings,
   ...pages.settings,
+  ...upstreamSettings.settings,
   ...email.settings,
   ...shutdown.settings,
   ...serving.settings,

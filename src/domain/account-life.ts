@@ -88,7 +88,8 @@ export class AccountLife {
         username: user.username,
         display_name: user.displayName,
         created_at: iso(user.createdAt),
-        password_set: true,
+        // An account made through an upstream provider has none until its owner sets one.
+        password_set: user.passwordHash !== "",
         picture: user.picture ? { url: pictureUrl(baseUrl, user), type: user.picture.type } : null,
         // Email (domain/email.ts): the address, whether it is confirmed, the language of the mails.
         email: user.email ?? null,
@@ -114,6 +115,14 @@ export class AccountLife {
       apps,
       // Passkeys: name, dates, kind (never the public key or the counter).
       passkeys: await passkeysForExport(store, user.id),
+      // Identities at upstream providers that sign in to the account (docs/upstream-providers.md).
+      upstream_links: (await store.upstreamLinks.listForUser(user.id)).map((l) => ({
+        upstream: l.upstream,
+        issuer: l.issuer,
+        subject: l.subject,
+        email: l.email ?? null,
+        linked_at: iso(l.linkedAt),
+      })),
       // The names of the groups the user is in (sorted).
       groups: await store.groups.groupsOf(user.id),
       // The audit log's records naming the user (as the account or as the actor), newest first.
@@ -177,6 +186,7 @@ export class AccountLife {
     await store.consentScopes.clear(user.id);
     await forgetUserEmail(store, user);
     await store.passkeys.removeForUser(user.id);
+    await store.upstreamLinks.removeForUser(user.id); // the identity may sign up anew
     await store.twoFactor.disable(user.id); // the sealed key, the recovery codes, the used steps
     await store.groups.removeUser(user.id);
     for (const app of await store.apps.listByOwner(user.id)) await this.deps.apps.delete(app);

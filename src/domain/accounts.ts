@@ -126,7 +126,9 @@ export class Accounts {
     const user = USERNAME.test(username) ? await this.store.accounts.byUsername(username) : null;
     const ok = await this.passwords.verify(
       password.slice(0, 256),
-      user?.passwordHash ?? (await this.passwords.dummyHash()),
+      // No account, or one without a password (made through an upstream provider): the same
+      // scrypt work as a wrong password, so the answer's time does not tell which.
+      user?.passwordHash || (await this.passwords.dummyHash()),
     );
     const failed = (reason: string, who: UserRecord | null) =>
       this.audit?.record({

@@ -20,6 +20,8 @@ import { SecurityMails } from "./security-mails.js";
 import type { Logger } from "../log.js";
 import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
+import { Upstreams } from "./upstreams.js";
+import { UpstreamAccounts } from "./upstream-accounts.js";
 import { TwoFactor } from "./two-factor.js";
 import { StepUp } from "./step-up.js";
 import { Readiness } from "./readiness.js";
@@ -53,6 +55,9 @@ export interface Services {
   passkeys: Passkeys;
   /** Two-factor with an authenticator app (TOTP) and recovery codes. */
   twoFactor: TwoFactor;
+  /** Upstream providers: their flows (upstreams.ts) and the accounts they sign in to (upstream-accounts.ts). */
+  upstreams: Upstreams;
+  upstreamAccounts: UpstreamAccounts;
   /** The mails about changes to how an account is signed in to or recovered. */
   securityMails: SecurityMails;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (REAUTH_MAX_AGE). */
@@ -191,6 +196,8 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     }),
     passkeys,
     twoFactor,
+    upstreams: new Upstreams(config, store),
+    upstreamAccounts: new UpstreamAccounts(config, store),
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
     pageSessions: new PageSessions(store, identityEvents),

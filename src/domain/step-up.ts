@@ -13,7 +13,7 @@ import type { Passkeys } from "./passkeys.js";
 import type { TwoFactor } from "./two-factor.js";
 
 /** How the person proved it was them: RFC 8176 values, as in amr. */
-export type ProofMethod = "pwd" | "otp" | "hwk" | "swk";
+export type ProofMethod = "pwd" | "otp" | "hwk" | "swk" | "fed";
 
 /** A proof as the session keeps it. */
 export interface Proof {
@@ -59,6 +59,14 @@ export class StepUp {
 
   private proof(user: UserRecord, method: ProofMethod): Proof {
     return { userId: user.id, at: this.now(), method };
+  }
+
+  /**
+   * A sign-in just made again at an upstream provider, through an identity linked to this user
+   * (pages/upstream.ts checks the link): the way in of an account without a password.
+   */
+  withUpstream(user: UserRecord): Proof {
+    return this.proof(user, "fed");
   }
 
   /** The current password: limited and counted as a password sign-in; FormError 401 when wrong, 429 when limited. */

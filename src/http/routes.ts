@@ -63,6 +63,8 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     groups: services.groups,
     invitations: services.invitations,
     eventEndpoints: services.eventEndpoints,
+    upstreams: services.upstreams,
+    upstreamAccounts: services.upstreamAccounts,
   };
 }
 

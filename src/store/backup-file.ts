@@ -96,6 +96,7 @@ const REQUIRED: Record<BackupKind, string[]> = {
   "custom-token": ["token"],
   consent: ["userId", "clientId", "scopes"],
   passkey: ["passkey"],
+  "upstream-link": ["link"],
   "two-factor": ["userId", "record", "recovery"],
   group: ["group", "members"],
   invitation: ["invitation"],

@@ -12,6 +12,7 @@ import type { ChannelLog, CustomTokenStore, EventLog, Feed } from "./ports/realt
 import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
+import type { UpstreamLinkStore } from "./ports/upstream-links.js";
 import type { TwoFactorStore } from "./ports/two-factor.js";
 import type { MetaStore } from "./ports/meta.js";
 import type { BackupPort } from "./ports/backup.js";
@@ -30,6 +31,7 @@ export * from "./ports/realtime.js";
 export * from "./ports/keys.js";
 export * from "./ports/email.js";
 export * from "./ports/passkeys.js";
+export * from "./ports/upstream-links.js";
 export * from "./ports/two-factor.js";
 export * from "./ports/meta.js";
 export * from "./ports/backup.js";
@@ -60,6 +62,8 @@ export interface Store {
   readonly email: EmailStore;
   /** Passkeys (WebAuthn) and their ceremonies' challenges. */
   readonly passkeys: PasskeyStore;
+  /** Which account an identity at an upstream provider signs in to. */
+  readonly upstreamLinks: UpstreamLinkStore;
   /** Two-factor with an authenticator app, per user. */
   readonly twoFactor: TwoFactorStore;
   /** Groups of users (the `groups` claim). */

@@ -29,6 +29,8 @@ export function AccountPage(p: {
   /** The passkeys section (account-passkeys.tsx), and the script it needs, when passkeys are offered. */
   passkeys?: ComponentChildren;
   script?: string | undefined;
+  /** Linked identities at upstream providers (views/upstreams.tsx AccountUpstreams). */
+  upstreams?: ComponentChildren;
   /** "Delete with a passkey" on the deletion card (account-delete.tsx). */
   passkeyDelete?: boolean | undefined;
   /** Two-factor (views/two-factor.tsx). */
@@ -132,6 +134,7 @@ export function AccountPage(p: {
         )}
       </Card>
       {p.passkeys}
+      {p.upstreams}
       {p.sessions ? <AccountSessions ui={p.ui} sessions={p.sessions} csrf={p.csrf} /> : null}
       {p.activity ? <AccountActivity ui={p.ui} rows={p.activity} /> : null}
       <AccountData ui={p.ui} csrf={p.csrf} error={p.error} passkeyDelete={p.passkeyDelete} />

@@ -10,6 +10,7 @@ import {
   type FormProblem,
   type Ui,
 } from "./layout.js";
+import { UpstreamButtons, type UpstreamButton } from "./upstreams.js";
 
 const withReturn = (path: string, returnTo: string) => `${path}?${new URLSearchParams({ return_to: returnTo })}`;
 
@@ -23,6 +24,8 @@ export function SignInPage(p: {
   passkeyScript?: string | undefined;
   /** Whether to offer sign-up (SIGNUP is not `closed`); absent: yes. */
   signupOpen?: boolean;
+  /** "Continue with …" buttons (views/upstreams.tsx). */
+  upstreams?: readonly UpstreamButton[] | undefined;
 }) {
   const { t } = p.ui;
   return (
@@ -72,6 +75,7 @@ export function SignInPage(p: {
             <p class="field-error" id="passkey-error" role="alert" hidden data-failed={t("passkeys.failed")}></p>
           </div>
         ) : null}
+        <UpstreamButtons ui={p.ui} csrf={p.csrf} returnTo={p.returnTo} upstreams={p.upstreams ?? []} />
       </Card>
       <p>
         <a href="/forgot">{t("signin.forgot")}</a>
@@ -123,6 +127,8 @@ export function SignUpPage(p: {
   invite?: { token: string; email?: string | undefined } | undefined;
   /** SIGNUP_EMAIL_DOMAINS, when set: the domains, as the hint names them ("a.example, b.example"). */
   emailDomains?: string | undefined;
+  /** "Continue with …" buttons (views/upstreams.tsx); none on an invited sign-up (the invitation makes the account). */
+  upstreams?: readonly UpstreamButton[] | undefined;
 }) {
   const { t } = p.ui;
   return (
@@ -183,6 +189,7 @@ export function SignUpPage(p: {
             {t("signup.submit")}
           </button>
         </form>
+        <UpstreamButtons ui={p.ui} csrf={p.csrf} returnTo={p.returnTo} upstreams={p.upstreams ?? []} />
       </Card>
       <p>
         {t("signup.haveAccount")} <a href={withReturn("/signin", p.returnTo)}>{t("signup.toSignin")}</a>

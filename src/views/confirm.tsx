@@ -2,6 +2,7 @@
 // signed in to or recovered, the current password, a code from the authenticator app (two-factor
 // on), or one of the user's passkeys (shown by the pages' script where WebAuthn runs).
 import { CodeField } from "./two-factor.js";
+import { UpstreamButtons, type UpstreamButton } from "./upstreams.js";
 import { Card, Csrf, ErrorNote, Field, Page, type FormProblem, type Ui } from "./layout.js";
 
 const withReturn = (path: string, returnTo: string) => `${path}?${new URLSearchParams({ return_to: returnTo })}`;
@@ -20,6 +21,8 @@ export function ConfirmPage(p: {
   error?: FormProblem | undefined;
   /** Which form the error is about (both have one field). */
   errorForm?: "password" | "code" | undefined;
+  /** The upstreams linked to the account: signing in there again confirms too. */
+  upstreams?: readonly UpstreamButton[] | undefined;
 }) {
   const { t } = p.ui;
   const action = withReturn("/confirm", p.returnTo);
@@ -68,6 +71,12 @@ export function ConfirmPage(p: {
           </button>
           <p class="field-error" id="passkey-confirm-error" role="alert" hidden data-failed={t("passkeys.failed")}></p>
         </div>
+      ) : null}
+      {p.upstreams?.length ? (
+        <Card labelledBy="confirm-upstream">
+          <h2 id="confirm-upstream">{t("account.upstreamsTitle")}</h2>
+          <UpstreamButtons ui={p.ui} csrf={p.csrf} returnTo={p.returnTo} upstreams={p.upstreams} confirm />
+        </Card>
       ) : null}
       <p>
         <a href={p.returnTo}>{t("twofa.cancel")}</a>

@@ -12,6 +12,8 @@ import { publicSessionId } from "../../domain/account-life.js";
 import { browserSummary, changeOrigin } from "./user-agent.js";
 import { pageUi, problem } from "./ui.js";
 import { PasskeysSection } from "../../views/account-passkeys.js";
+import { AccountUpstreams } from "../../views/upstreams.js";
+import { linkedIdentities, upstreamButtons } from "./upstream-links.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 import { takeDraft } from "./step-up.js";
 import type { MessageRef } from "../../errors.js";
@@ -49,6 +51,7 @@ export async function render(
   const passkeys = await deps.passkeys.list(user.id);
   withPasskeyCsp(res, deps.passkeys);
   const twoFactor = await deps.twoFactor.status(user.id);
+  const links = await linkedIdentities(deps, user.id);
   const current = publicSessionId(deps.config.secret, req.sessionID);
   const sessions = (await deps.accountLife.sessions(user.id)).map((x) => ({
     id: x.id,
@@ -67,6 +70,10 @@ export async function render(
       script,
       // Deleting with a passkey: offered (by the script) when passkeys work here and the user has one.
       passkeyDelete: !!script && passkeys.length > 0,
+      upstreams:
+        deps.upstreams.list.length || links.length
+          ? AccountUpstreams({ ui, csrf, links, upstreams: upstreamButtons(deps) })
+          : undefined,
       twoFactor,
       ui,
       user,

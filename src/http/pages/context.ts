@@ -12,6 +12,8 @@ import type { OpenId } from "../../domain/oidc-setup.js";
 import type { EmailService } from "../../domain/email.js";
 import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
+import type { Upstreams } from "../../domain/upstreams.js";
+import type { UpstreamAccounts } from "../../domain/upstream-accounts.js";
 import type { StepUp } from "../../domain/step-up.js";
 import type { PageSessions } from "../../domain/page-sessions.js";
 import type { AuditLog } from "../../domain/audit.js";
@@ -37,6 +39,9 @@ export interface PagesDeps {
   passkeys: Passkeys;
   /** Two-factor: the second sign-in step and its setup on /account. */
   twoFactor: TwoFactor;
+  /** Upstream providers: "Continue with …", and the identities linked on /account. */
+  upstreams: Upstreams;
+  upstreamAccounts: UpstreamAccounts;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (pages/step-up.ts). */
   stepUp: StepUp;
   /** The audit log: sign-ins, sign-outs, sign-ups and the rest (domain/audit.ts). */

@@ -214,6 +214,7 @@ export function pageHeaders(config: Config): RequestHandler {
 function signInMethod(amr: string[]): string {
   if (amr.includes("otp")) return "two_factor";
   if (amr.includes("hwk") || amr.includes("swk")) return "passkey";
+  if (amr.includes("fed")) return "upstream";
   return "password";
 }
 

@@ -9,6 +9,7 @@ import { pageUi, problem } from "./ui.js";
 import { passkeyScriptFor, withPasskeyCsp } from "./passkeys.js";
 import { secondStepUrl, startSecondStep } from "./two-factor.js";
 import { changeOrigin } from "./user-agent.js";
+import { upstreamButtons } from "./upstream-links.js";
 
 export function signInPage(deps: PagesDeps) {
   return page(async (req, res) => {
@@ -24,6 +25,7 @@ export function signInPage(deps: PagesDeps) {
         username: queryParam(req, "login_hint")?.slice(0, 64),
         passkeyScript: passkeyScriptFor(deps.passkeys),
         signupOpen: deps.config.signup === "open",
+        upstreams: upstreamButtons(deps),
       }),
     );
   });
@@ -59,6 +61,7 @@ export function signIn(deps: PagesDeps) {
           username: username.slice(0, 64),
           passkeyScript: passkeyScriptFor(deps.passkeys),
           signupOpen: deps.config.signup === "open",
+          upstreams: upstreamButtons(deps),
         }),
       );
     }

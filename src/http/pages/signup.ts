@@ -12,6 +12,7 @@ import { safeReturnTo } from "./return-to.js";
 import { csrfToken, signInSession } from "./session.js";
 import { pageUi, problem } from "./ui.js";
 import { changeOrigin } from "./user-agent.js";
+import { upstreamButtons } from "./upstream-links.js";
 
 /**
  * SIGNUP=closed: the page says so (GET 200, a refused form 403); nothing is made. SIGNUP=invite
@@ -54,6 +55,7 @@ export function signUpPage(deps: PagesDeps) {
         invite,
         email: invite?.email,
         emailDomains: domainsHint(deps),
+        upstreams: deps.config.signup === "open" ? upstreamButtons(deps) : undefined,
       }),
     );
   });
@@ -128,6 +130,7 @@ export function signUp(deps: PagesDeps) {
           email: form.email,
           invite: found ? { token, email: found.email } : undefined,
           emailDomains: domainsHint(deps),
+          upstreams: deps.config.signup === "open" ? upstreamButtons(deps) : undefined,
         }),
       );
     }

@@ -2,6 +2,7 @@
 // browser's session, the guard every sensitive form and JSON endpoint runs first, and the /confirm
 // page (password, or a two-factor code; a passkey through the pages' script and ../passkeys-api.ts).
 // The domain (domain/step-up.ts) checks the proof and decides whether it is fresh.
+import { linkedIdentities } from "./upstream-links.js";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { reauthRequired, type Proof } from "../../domain/step-up.js";
@@ -96,6 +97,11 @@ async function renderConfirm(
       twoFactor: await deps.twoFactor.isOn(user.id),
       passkeyScript: hasPasskeys ? passkeyScript : undefined,
       minutes: Math.max(1, Math.round(deps.stepUp.maxAgeSeconds / 60)),
+      // Each configured upstream the account has an identity at, once.
+      upstreams: [...new Set((await linkedIdentities(deps, user.id)).map((l) => l.upstream))].flatMap((id) => {
+        const u = deps.upstreams.byId(id);
+        return u ? [{ id, name: u.name }] : [];
+      }),
       ...(error ? { error: problem(ui, error.message), errorForm: error.form } : {}),
     }),
   );

@@ -15,6 +15,7 @@ import type {
   Holdings,
   HistoryItem,
   PasskeyRecord,
+  UpstreamLinkRecord,
   RefreshRecord,
   SigningKeyRecord,
   StoredEvent,
@@ -77,6 +78,8 @@ export class EmbeddedBackup implements BackupPort {
       out.push({ kind: "consent", userId, clientId, scopes: scopes.get([userId, clientId]) ?? null });
     }
     for (const { value } of this.t<PasskeyRecord>("passkeys").range([])) out.push({ kind: "passkey", passkey: value });
+    for (const { value } of this.t<UpstreamLinkRecord>("upstream-links").range([]))
+      out.push({ kind: "upstream-link", link: value });
     const recovery = this.t<1>("recovery-codes");
     for (const { key, value } of this.t<TwoFactorRecord>("two-factor").range([])) {
       const userId = str(key[0]);

@@ -18,6 +18,7 @@ import { EmbeddedAudit } from "./audit.js";
 import { EmbeddedDeliveries, EmbeddedIdentityFeed } from "./deliveries.js";
 import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
+import { EmbeddedUpstreamLinks } from "./upstream-links.js";
 import { EmbeddedPresence } from "./presence.js";
 import {
   EmbeddedBus,
@@ -49,6 +50,7 @@ export class EmbeddedStore implements Store {
   readonly signingKeys: EmbeddedSigningKeys;
   readonly email: EmbeddedEmail;
   readonly passkeys: EmbeddedPasskeys;
+  readonly upstreamLinks: EmbeddedUpstreamLinks;
   readonly twoFactor: EmbeddedTwoFactor;
   readonly deviceCodes: EmbeddedDeviceCodes;
   readonly groups: EmbeddedGroups;
@@ -89,6 +91,7 @@ export class EmbeddedStore implements Store {
     this.signingKeys = new EmbeddedSigningKeys(engine);
     this.email = new EmbeddedEmail(engine);
     this.passkeys = new EmbeddedPasskeys(engine);
+    this.upstreamLinks = new EmbeddedUpstreamLinks(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
     this.deviceCodes = new EmbeddedDeviceCodes(engine);
     this.groups = new EmbeddedGroups(engine);

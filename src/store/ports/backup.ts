@@ -8,6 +8,7 @@ import type { AppRecord, TokenRecord, RefreshRecord, UserRecord } from "./signin
 import type { CustomTokenRecord, StoredEvent } from "./realtime.js";
 import type { SigningKeyRecord } from "./keys.js";
 import type { PasskeyRecord } from "./passkeys.js";
+import type { UpstreamLinkRecord } from "./upstream-links.js";
 import type { TwoFactorRecord } from "./two-factor.js";
 import type { ChallengeRecord } from "./challenges.js";
 import type { GroupRecord } from "./groups.js";
@@ -66,6 +67,8 @@ export type BackupItem =
   | { kind: "custom-token"; token: CustomTokenRecord }
   | { kind: "consent"; userId: string; clientId: string; scopes: string[] | null }
   | { kind: "passkey"; passkey: PasskeyRecord }
+  /** An identity at an upstream provider linked to a user. */
+  | { kind: "upstream-link"; link: UpstreamLinkRecord }
   | { kind: "two-factor"; userId: string; record: TwoFactorRecord; recovery: string[] }
   | { kind: "group"; group: GroupRecord; members: string[] }
   /** A sign-up invitation not yet used, revoked or ended (its token's hash only). */
@@ -90,6 +93,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   "custom-token",
   "consent",
   "passkey",
+  "upstream-link",
   "two-factor",
   "group",
   "invitation",

@@ -16,6 +16,7 @@ import type {
   Holdings,
   HistoryItem,
   PasskeyRecord,
+  UpstreamLinkRecord,
   RefreshRecord,
   SigningKeyRecord,
   TokenRecord,
@@ -155,6 +156,10 @@ export class RedisBackup implements BackupPort {
     for (const u of users) {
       const all = await guarded(() => r.hgetall(k.passkeys(u.id)));
       for (const v of Object.values(all)) yield { kind: "passkey", passkey: JSON.parse(v) as PasskeyRecord };
+    }
+    for (const u of users) {
+      const all = await guarded(() => r.hgetall(k.upstreamLinks(u.id)));
+      for (const v of Object.values(all)) yield { kind: "upstream-link", link: JSON.parse(v) as UpstreamLinkRecord };
     }
     for (const u of users) {
       const [raw, recovery] = await this.exec<[string | null, string[]]>(

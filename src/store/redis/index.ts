@@ -28,6 +28,7 @@ import { commandTimeoutWithWait, ReplicaWait, WAIT_WRITERS, type ReplicaWaitPoli
 import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisDeviceCodes } from "./device-codes.js";
+import { RedisUpstreamLinks } from "./upstream-links.js";
 import { RedisTwoFactor } from "./two-factor.js";
 import { RedisGroups } from "./groups.js";
 import { RedisInvitations } from "./invitations.js";
@@ -56,6 +57,7 @@ export class RedisStore implements Store {
   readonly consentScopes: RedisConsentScopes;
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
+  readonly upstreamLinks: RedisUpstreamLinks;
   readonly twoFactor: RedisTwoFactor;
   readonly deviceCodes: RedisDeviceCodes;
   readonly groups: RedisGroups;
@@ -94,6 +96,7 @@ export class RedisStore implements Store {
     this.consentScopes = new RedisConsentScopes(redis, this.keys);
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
+    this.upstreamLinks = new RedisUpstreamLinks(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
     this.deviceCodes = new RedisDeviceCodes(redis, this.keys);
     this.groups = new RedisGroups(redis, this.keys);

@@ -163,6 +163,10 @@ export function keyspace(prefix: string) {
     passkeys: (userId: string) => `${prefix}:passkeys:{${userId}}`,
     /** String: the user id owning a passkey, by credential id (SET NX keeps credential ids unique). */
     passkeyOwner: (credentialId: string) => `${prefix}:passkey-owner:{${credentialId}}`,
+    /** Hash: identity ("issuer sub") → JSON UpstreamLinkRecord, a user's upstream links (tagged with the user). */
+    upstreamLinks: (userId: string) => `${prefix}:upstream-links:{${userId}}`,
+    /** String: the user id an upstream identity is linked to (SET NX: one account per identity). */
+    upstreamOwner: (identity: string) => `${prefix}:upstream-owner:{${identity}}`,
     /** String (JSON ceremony state) with a ~5 min TTL, by WebAuthn challenge; taken with GETDEL. */
     webauthnChallenge: (challenge: string) => `${prefix}:webauthn:{${challenge}}`,
     /** String (JSON TwoFactorRecord, the TOTP secret sealed): the user's two-factor; tagged with the user. */

@@ -7,5 +7,15 @@ import { demo } from "./demo.js";
 import { events } from "./events.js";
 import { device } from "./device.js";
 import { pages } from "./pages.js";
+import { upstreams } from "./upstreams.js";
 
-export const de: Messages = { ...pages, ...mailApi, ...audit, ...invitations, ...demo, ...events, ...device };
+export const de: Messages = {
+  ...pages,
+  ...mailApi,
+  ...audit,
+  ...invitations,
+  ...demo,
+  ...events,
+  ...device,
+  ...upstreams,
+};

@@ -1,0 +1,121 @@
+// {auth_url}/upstream/<id> (POST: start) and /upstream/<id>/callback (GET: finish) — "Continue
+// with <name>" (docs/upstream-providers.md), and /account/upstreams/unlink. The flow's state,
+// nonce and PKCE verifier stay in the store (domain/upstreams.ts); the browser holds only a random
+// id in an HttpOnly cookie, so a callback opened in another browser, replayed or forged finds
+// nothing. A failure is a page that says what to do, and makes nothing.
+import type { Request, Response } from "express";
+import { FormError } from "../../domain/accounts.js";
+import { UpstreamError } from "../../domain/upstreams.js";
+import type { Upstream } from "../../config/upstreams.js";
+import type { SigilError } from "../../errors.js";
+import { ErrorPage } from "../../views/consent.js";
+import { sendPage } from "./send-page.js";
+import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
+import { safeReturnTo } from "./return-to.js";
+import { signInSession } from "./session.js";
+import { keepProof } from "./step-up.js";
+import { changeOrigin } from "./user-agent.js";
+import { pageLocale, pageUi } from "./ui.js";
+import { accountWithError } from "./account.js";
+import { UPSTREAM_FLOW_TTL } from "../../domain/upstreams.js";
+
+const cookieName = (deps: PagesDeps) =>
+  deps.config.authUrl.startsWith("https:") ? "__Host-sigil.upstream" : "sigil.upstream";
+const cookieOptions = (deps: PagesDeps) => ({
+  httpOnly: true,
+  // The callback is a top-level GET from the upstream's site: lax sends the cookie with it.
+  sameSite: "lax" as const,
+  secure: deps.config.authUrl.startsWith("https:"),
+  path: "/",
+});
+
+function failed(req: Request, res: Response, deps: PagesDeps, err: SigilError): void {
+  const ui = pageUi(req, deps.config);
+  sendPage(res, err.status, ErrorPage({ ui, title: ui.t("upstream.failedTitle"), message: ui.message(err).text }));
+}
+
+const upstreamOf = (req: Request, deps: PagesDeps): Upstream | undefined =>
+  typeof req.params.id === "string" ? deps.upstreams.byId(req.params.id) : undefined;
+
+/** POST /upstream/:id[?return_to=…|?link=1]: off to the upstream (link=1: link it to the signed-in account). */
+export function startUpstream(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const u = upstreamOf(req, deps);
+    if (!u) return failed(req, res, deps, new FormError("err.upstreamUnknown", 404));
+    const linking = queryParam(req, "link") === "1";
+    const confirming = queryParam(req, "confirm") === "1";
+    const user = linking || confirming ? await currentUser(req, deps) : undefined;
+    if ((linking || confirming) && !user) return res.redirect(303, signInUrl(req));
+    const returnTo = linking ? "/account" : safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
+    try {
+      const { url, flowId } = await deps.upstreams.start(u, returnTo, {
+        linkTo: linking ? user?.id : undefined,
+        confirmFor: confirming ? user?.id : undefined,
+      });
+      res.cookie(cookieName(deps), flowId, { ...cookieOptions(deps), maxAge: UPSTREAM_FLOW_TTL * 1000 });
+      res.redirect(303, url);
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      failed(req, res, deps, err);
+    }
+  });
+}
+
+/** GET /upstream/:id/callback: the upstream's answer; signs in (or links), or says why not. */
+export function upstreamCallback(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const u = upstreamOf(req, deps);
+    if (!u) return failed(req, res, deps, new FormError("err.upstreamUnknown", 404));
+    const flowId = (req.cookies as Record<string, unknown> | undefined)?.[cookieName(deps)];
+    res.clearCookie(cookieName(deps), cookieOptions(deps));
+    try {
+      const callback = new URL(req.originalUrl, deps.upstreams.callbackUrl(u));
+      const done = await deps.upstreams.finish(u, typeof flowId === "string" ? flowId : undefined, callback);
+      if (done.confirmFor !== undefined) {
+        // A proof only for the owner who asked, still signed in, through an identity linked to them.
+        const user = await currentUser(req, deps);
+        const link = await deps.upstreamAccounts.linkOf(done.identity);
+        if (!user || user.id !== done.confirmFor || link?.userId !== user.id) throw new UpstreamError("expired");
+        keepProof(req, deps.stepUp.withUpstream(user));
+        return res.redirect(303, done.returnTo);
+      }
+      if (done.linkTo !== undefined) {
+        // Linked only for the owner who started it, still signed in here.
+        const user = await currentUser(req, deps);
+        if (user?.id !== done.linkTo) throw new UpstreamError("expired");
+        await deps.upstreamAccounts.link(done.identity, user.id);
+        return res.redirect(303, "/account");
+      }
+      const { user, created } = await deps.upstreamAccounts.signIn(done.identity, pageLocale(req));
+      if (created) {
+        deps.audit.record({
+          type: "signup",
+          userId: user.id,
+          username: user.username,
+          actor: { kind: "user", id: user.id },
+          origin: changeOrigin(req),
+        });
+      }
+      await signInSession(req, deps.audit, user.id, ["fed"]);
+      res.redirect(303, done.returnTo);
+    } catch (err) {
+      if (!(err instanceof UpstreamError || err instanceof FormError)) throw err;
+      failed(req, res, deps, err);
+    }
+  });
+}
+
+/** POST /account/upstreams/unlink: refused (409) when it is the account's last way to sign in. */
+export function unlinkUpstream(deps: PagesDeps) {
+  return page(async (req, res) => {
+    const user = await currentUser(req, deps);
+    if (!user) return res.redirect(303, signInUrl(req));
+    try {
+      await deps.upstreamAccounts.unlink(user, field(req, "issuer"), field(req, "subject"));
+      res.redirect(303, "/account");
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      await accountWithError(deps)(req, res, user, err.status, err);
+    }
+  });
+}

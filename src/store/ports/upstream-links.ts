@@ -1,0 +1,32 @@
+// ---- Upstream providers (docs/upstream-providers.md): which account an identity at another
+// OpenID provider signs in to. One identity (issuer, subject) is linked to at most one account; an
+// account may have several.
+
+export interface UpstreamLinkRecord {
+  /** The upstream's id in the settings (lower case): the button it came through. */
+  upstream: string;
+  /** The upstream's issuer (the ID token's iss) and the identity's sub there. */
+  issuer: string;
+  subject: string;
+  userId: string;
+  /** What the upstream said the identity's address is, when it said (shown on /account). */
+  email?: string;
+  /** ms since the epoch. */
+  linkedAt: number;
+}
+
+export interface UpstreamLinkStore {
+  /** Links the identity to the user; false (nothing written) when that identity is linked already. */
+  link(link: UpstreamLinkRecord): Promise<boolean>;
+  /** The link of an identity, or null. */
+  byIdentity(issuer: string, subject: string): Promise<UpstreamLinkRecord | null>;
+  /** The user's links, oldest first. */
+  listForUser(userId: string): Promise<UpstreamLinkRecord[]>;
+  /** Removes one of the user's links; false when the user has no such link (or no longer). */
+  unlink(userId: string, issuer: string, subject: string): Promise<boolean>;
+  /** Removes every link of the user (account deletion); how many there were. */
+  removeForUser(userId: string): Promise<number>;
+}
+
+/** One key for an identity: the issuer is a URL (no space), the sub any string. */
+export const identityKey = (issuer: string, subject: string): string => `${issuer} ${subject}`;

@@ -1,0 +1,47 @@
+// The Redis store's upstream links: one hash per user (identity → JSON record) and an index from
+// identity to user, claimed with SET NX so that an identity is linked to one account only, even
+// when two sign-ins through it arrive at once.
+import { guarded } from "./guarded.js";
+import type { Keyspace } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
+import { identityKey, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+
+export class RedisUpstreamLinks implements UpstreamLinkStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keyspace,
+  ) {}
+
+  async link(l: UpstreamLinkRecord) {
+    const key = identityKey(l.issuer, l.subject);
+    if ((await guarded(() => this.redis.set(this.keys.upstreamOwner(key), l.userId, "NX"))) !== "OK") return false;
+    await guarded(() => this.redis.hset(this.keys.upstreamLinks(l.userId), key, JSON.stringify(l)));
+    return true;
+  }
+  async byIdentity(issuer: string, subject: string) {
+    const key = identityKey(issuer, subject);
+    const userId = await guarded(() => this.redis.get(this.keys.upstreamOwner(key)));
+    if (userId === null) return null;
+    const raw = await guarded(() => this.redis.hget(this.keys.upstreamLinks(userId), key));
+    return raw === null ? null : (JSON.parse(raw) as UpstreamLinkRecord);
+  }
+  async listForUser(userId: string) {
+    const all = await guarded(() => this.redis.hgetall(this.keys.upstreamLinks(userId)));
+    return Object.values(all)
+      .map((v) => JSON.parse(v) as UpstreamLinkRecord)
+      .sort((a, b) => a.linkedAt - b.linkedAt);
+  }
+  async unlink(userId: string, issuer: string, subject: string) {
+    const key = identityKey(issuer, subject);
+    const n = await guarded(() => this.redis.hdel(this.keys.upstreamLinks(userId), key));
+    if (n === 0) return false;
+    await guarded(() => this.redis.del(this.keys.upstreamOwner(key)));
+    return true;
+  }
+  async removeForUser(userId: string) {
+    const ids = await guarded(() => this.redis.hkeys(this.keys.upstreamLinks(userId)));
+    await guarded(() => this.redis.del(this.keys.upstreamLinks(userId)));
+    for (const id of ids) await guarded(() => this.redis.del(this.keys.upstreamOwner(id)));
+    return ids.length;
+  }
+}
