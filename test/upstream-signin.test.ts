@@ -201,6 +201,30 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(await usersOf(closed)).to.deep.equal([]);
   });
 
+  it("When sign-up is limited to some email domains, then only an address the upstream says is verified, in one of them, makes an account", async () => {
+    const limited = await backend.startNode({
+      ...up.env(),
+      SIGNUP_EMAIL_DOMAINS: "corp.example",
+      SMTP_URL: "smtp://127.0.0.1:9",
+      MAIL_FROM: "no-reply@sigil.example",
+    });
+    up.redirectUri = `${limited.url}/upstream/corp/callback`;
+    for (const who of [
+      { ...up.who, sub: "u-outside", email: "mallory@elsewhere.example", email_verified: true },
+      { ...up.who, sub: "u-unverified", email: "mallory@corp.example", email_verified: false },
+      { ...up.who, sub: "u-none", email: undefined, email_verified: undefined },
+    ]) {
+      up.who = who;
+      const r = await continueWith(new PageClient(limited.url), up);
+      expect(r.status, `${who.sub}: ${r.text.slice(0, 200)}`).to.be.within(400, 499);
+      expect(decodeHtml(r.text)).to.include("corp.example");
+    }
+    expect(await usersOf(limited)).to.deep.equal([]);
+    up.who = { ...up.who, sub: "u-alice", email: "alice@corp.example", email_verified: true };
+    expect((await continueWith(new PageClient(limited.url), up)).status).to.equal(303);
+    expect(await usersOf(limited)).to.deep.equal(["alice"]);
+  });
+
   it("When the callback comes to a browser that did not start it, then nothing is made", async () => {
     const back = await up.signInThere(await pressContinue(new PageClient(node.url)));
     const other = await new PageClient(node.url).get(back.pathname + back.search);

@@ -6,7 +6,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { FormError, accountDisabled, checkDisplayName, USERNAME } from "./accounts.js";
-import { normalizeEmail } from "./email-address.js";
+import { checkEmailDomain, normalizeEmail } from "./email-address.js";
 import type { UpstreamIdentity } from "./upstreams.js";
 import { isDisabled, type Store, type UpstreamLinkRecord, type UserRecord } from "../store/port.js";
 
@@ -69,6 +69,7 @@ export class UpstreamAccounts {
       return { user: usable(byEmail), created: false };
     }
     if (this.config.signup !== "open") throw new FormError("err.upstreamSignupClosed", 403);
+    this.checkDomains(i);
     const user = await this.create(i, locale);
     if (await this.store.upstreamLinks.link(this.record(i, user.id))) return { user, created: true };
     // Another sign-in through the same identity linked first (both sent at once): one account.
@@ -76,6 +77,22 @@ export class UpstreamAccounts {
     const winner = await this.linkedUser(i);
     if (!winner) throw new FormError("err.upstreamTaken", 409);
     return { user: winner, created: false };
+  }
+
+  /**
+   * SIGNUP_EMAIL_DOMAINS holds for accounts made through an upstream too: only an address the
+   * upstream says is verified, in one of the domains, makes one (anyone has a GitHub account).
+   */
+  private checkDomains(i: UpstreamIdentity): void {
+    const domains = this.config.signupEmailDomains;
+    if (domains.length === 0) return;
+    let email = "";
+    try {
+      if (i.emailVerified && i.email) email = normalizeEmail(i.email);
+    } catch {
+      // not an address: refused below, as none
+    }
+    checkEmailDomain(email, domains);
   }
 
   private async linkedUser(i: UpstreamIdentity): Promise<UserRecord | null> {
