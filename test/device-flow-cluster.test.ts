@@ -2,27 +2,14 @@
 // request's user code and its record have their own hash tags (two shards, most often); each
 // script touches one key, so no CROSSSLOT error, and the flow works end to end.
 import { expect } from "chai";
-import { TestCluster } from "./support/cluster.js";
+import { describeOnCluster } from "./support/on-cluster.js";
 import { decideDevice, pollDevice, startDevice } from "./support/device.js";
 import { registerPublicApp } from "./support/grants.js";
-import { startNode, type TestNode } from "./support/nodes.js";
 import { PageClient } from "./support/pages.js";
-import { requireRedis } from "./support/redis.js";
 
-describe("Device authorization on Redis Cluster", function () {
-  this.timeout(30_000);
-  let cluster: TestCluster;
-  let node: TestNode | undefined;
-  before(async function () {
-    requireRedis(this, "Redis Cluster");
-    cluster = await TestCluster.start();
-  });
-  afterEach(() => node?.close());
-  after(() => cluster?.destroy());
-
+describeOnCluster("Device authorization on Redis Cluster", (on) => {
   it("When a CLI starts, polls, its person allows and 50 polls go at once, then one gets the tokens", async () => {
-    cluster.flushAll();
-    node = await startNode({ redisUrl: cluster.url });
+    const node = await on.freshNode();
     const dev = new PageClient(node.url);
     await dev.signUp("devon");
     const cli = await registerPublicApp(dev, ["http://127.0.0.1/cb"], "CLI");

@@ -2,27 +2,16 @@
 // token requests at once, another app's introspection, revocation, and the app's deletion leaving
 // no record of its tokens on any master (a CROSSSLOT error would be a 500 here).
 import { expect } from "chai";
-import { TestCluster } from "./support/cluster.js";
+import { describeOnCluster } from "./support/on-cluster.js";
 import { people, postForm } from "./support/grants.js";
-import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { TEST_SECRET } from "./support/nodes.js";
 import { basic, token } from "./support/pages.js";
-import { isAuditKey, redisDump, requireRedis } from "./support/redis.js";
+import { isAuditKey, redisDump } from "./support/redis.js";
 import { keyedHash } from "../src/domain/secrets.js";
 
-describe("Client credentials on Redis Cluster", function () {
-  this.timeout(30_000);
-  let cluster: TestCluster;
-  let node: TestNode | undefined;
-  before(async function () {
-    requireRedis(this, "Redis Cluster");
-    cluster = await TestCluster.start();
-  });
-  afterEach(() => node?.close());
-  after(() => cluster?.destroy());
-
+describeOnCluster("Client credentials on Redis Cluster", (on) => {
   it("When an app gets 50 tokens at once, another app introspects one, it revokes one and is deleted, then all of it works and nothing of its tokens is left", async () => {
-    cluster.flushAll();
-    node = await startNode({ redisUrl: cluster.url });
+    const node = await on.freshNode();
     const base = node.url;
     const { app, other, dev } = await people(base);
     const record = await node.server.services.apps.byClientId(app.clientId);
@@ -45,7 +34,7 @@ describe("Client credentials on Redis Cluster", function () {
     expect(gone.json).to.deep.equal({ active: false });
     expect((await dev.submit("/developers", `/developers/${app.clientId}/delete`, {})).status).to.equal(303);
     const hashes = tokens.map((t) => keyedHash(TEST_SECRET, "token", t));
-    const left = cluster.nodes
+    const left = on.cluster.nodes
       .flatMap((n) => redisDump(n, isAuditKey).split("\n"))
       .filter((l) => l.includes(app.clientId) || hashes.some((h) => l.includes(h)));
     expect(left).to.deep.equal([]);

@@ -1,27 +1,16 @@
 // Refresh tokens, revocation, introspection and public clients on a three-master Redis Cluster:
 // every key one script touches shares a hash tag (a CROSSSLOT error would be a 500 here).
 import { expect } from "chai";
-import { TestCluster } from "./support/cluster.js";
+import { describeOnCluster } from "./support/on-cluster.js";
 import { creds, offlinePair, people, postForm, refresh, registerPublicApp } from "./support/grants.js";
-import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
+import { TEST_SECRET } from "./support/nodes.js";
 import { csrfOf, userInfo } from "./support/pages.js";
-import { isAuditKey, redisDump, requireRedis } from "./support/redis.js";
+import { isAuditKey, redisDump } from "./support/redis.js";
 import { keyedHash } from "../src/domain/secrets.js";
 
-describe("Refresh tokens on Redis Cluster", function () {
-  this.timeout(30_000);
-  let cluster: TestCluster;
-  let node: TestNode | undefined;
-  before(async function () {
-    requireRedis(this, "Redis Cluster");
-    cluster = await TestCluster.start();
-  });
-  afterEach(() => node?.close());
-  after(() => cluster?.destroy());
-
+describeOnCluster("Refresh tokens on Redis Cluster", (on) => {
   it("When grants rotate, are reused 50 at once, revoked, introspected and withdrawn, then all of it works", async () => {
-    cluster.flushAll();
-    node = await startNode({ redisUrl: cluster.url });
+    const node = await on.freshNode();
     const base = node.url;
     const { app, alice, dev } = await people(base);
     const first = await offlinePair(base, alice, app);
@@ -53,8 +42,7 @@ describe("Refresh tokens on Redis Cluster", function () {
   });
 
   it("When an app with consents, codes and refresh chains is deleted, then no record about it is left on any master", async () => {
-    cluster.flushAll();
-    node = await startNode({ redisUrl: cluster.url });
+    const node = await on.freshNode();
     const base = node.url;
     const { app, other, alice, dev } = await people(base);
     const pairs = [await offlinePair(base, alice, app), await offlinePair(base, alice, app)];
@@ -72,7 +60,7 @@ describe("Refresh tokens on Redis Cluster", function () {
       keyedHash(TEST_SECRET, "refresh", next.json.refresh_token),
       keyedHash(TEST_SECRET, "token", next.json.access_token),
     ];
-    const left = cluster.nodes
+    const left = on.cluster.nodes
       // The audit log keeps the app's trail (docs/operations.md#audit-log).
       .flatMap((n) => redisDump(n, isAuditKey).split("\n"))
       .filter((l) => l.includes(app.clientId) || hashes.some((h) => l.includes(h)));

@@ -2,26 +2,13 @@
 // the {groups} hash tag, so each script runs on one shard (a CROSSSLOT error would throw here), and
 // a backup of them restores.
 import { expect } from "chai";
-import { TestCluster } from "./support/cluster.js";
-import { startNode, type TestNode } from "./support/nodes.js";
-import { requireRedis } from "./support/redis.js";
+import { describeOnCluster } from "./support/on-cluster.js";
 import { restoreItems } from "../src/store/backup.js";
 import type { BackupItem } from "../src/store/port.js";
 
-describe("Groups on Redis Cluster", function () {
-  this.timeout(30_000);
-  let cluster: TestCluster;
-  let node: TestNode | undefined;
-  before(async function () {
-    requireRedis(this, "Redis Cluster");
-    cluster = await TestCluster.start();
-  });
-  afterEach(() => node?.close());
-  after(() => cluster?.destroy());
-
+describeOnCluster("Groups on Redis Cluster", (on) => {
   it("When groups are made, filled 50 at once, emptied, deleted, backed up and restored, then every step works", async () => {
-    cluster.flushAll();
-    node = await startNode({ redisUrl: cluster.url });
+    const node = await on.freshNode();
     const groups = node.opened.store.groups;
     for (const name of ["ops", "dev", "qa"]) expect(await groups.create({ name, createdAt: 1 })).to.equal(true);
     const adds = await Promise.all(Array.from({ length: 50 }, () => groups.addMember("ops", "u1")));
