@@ -12,6 +12,7 @@ import { sigil } from "./support/cli.js";
 import { PageClient, authorize, registerApp, signInAs, token, type TestApp } from "./support/pages.js";
 import type { TestNode } from "./support/nodes.js";
 import { Receiver, type Received } from "./support/receiver.js";
+import { REDIRECT, rpOf, rpSignIn } from "./support/user-sockets.js";
 
 const EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
@@ -91,7 +92,6 @@ describeBackends("Back-Channel Logout", (backend) => {
   });
 
   it("When a user signed in to the app in several browsers signs out of one, then its logout token's sid is that browser's ID token's sid; ending the others names each; a reset ends all by sub alone", async () => {
-    const REDIRECT = "http://127.0.0.1:8765/callback";
     receiver = await Receiver.start();
     node = await backend.startNode({ DELIVERY_POLL: "20" });
     const dev = new PageClient(node.url);
@@ -101,31 +101,11 @@ describeBackends("Back-Channel Logout", (backend) => {
       webhook_url: "",
       backchannel_logout_uri: receiver.url("/bcl"),
     });
-    const rp = await client.discovery(
-      new URL(node.url),
-      app.clientId,
-      undefined,
-      client.ClientSecretBasic(app.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    const rp = await rpOf(node, app);
     expect(rp.serverMetadata().backchannel_logout_session_supported).to.equal(true);
     /** The app signs the browser's person in with openid-client, which validates the ID token. */
     const signIn = async (person: PageClient, scope = "openid") => {
-      const verifier = client.randomPKCECodeVerifier();
-      const nonce = client.randomNonce();
-      const url = client.buildAuthorizationUrl(rp, {
-        redirect_uri: REDIRECT,
-        scope,
-        nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: "S256",
-      });
-      const landed = await authorize(person, Object.fromEntries(url.searchParams));
-      const tokens = await client.authorizationCodeGrant(rp, landed, {
-        pkceCodeVerifier: verifier,
-        expectedNonce: nonce,
-        idTokenExpected: true,
-      });
+      const tokens = await rpSignIn(rp, person, scope);
       return { tokens, sid: tokens.claims()!.sid as string };
     };
     const [a, b, c, d] = [0, 1, 2, 3].map(() => new PageClient(node.url));

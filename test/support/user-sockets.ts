@@ -8,7 +8,8 @@ import { http, type TestResponse } from "./http.js";
 import type { TestNode } from "./nodes.js";
 import { PageClient, authorize, basic, person, registerApp, type TestApp } from "./pages.js";
 
-const REDIRECT = "http://127.0.0.1:8765/callback";
+/** The redirect URL the apps of these helpers register (nothing listens there: authorize() stops at it). */
+export const REDIRECT = "http://127.0.0.1:8765/callback";
 
 /** An app registered on `node` by a developer, `dev` (signed in, its owner). */
 export async function liveApp(node: TestNode): Promise<TestApp & { dev: PageClient }> {
@@ -31,15 +32,24 @@ export async function signInTo(node: TestNode, app: TestApp, username: string, s
   return { c, ...(await tokensFor(node, app, c, scope)) };
 }
 
+/** The app as an openid-client relying party of `node` (discovery; Basic client authentication). */
+export function rpOf(node: TestNode, app: TestApp): Promise<client.Configuration> {
+  return client.discovery(new URL(node.url), app.clientId, undefined, client.ClientSecretBasic(app.clientSecret), {
+    execute: [client.allowInsecureRequests],
+  });
+}
+
 /** A signed-in person goes through the app's sign-in again: new tokens. */
 export async function tokensFor(node: TestNode, app: TestApp, c: PageClient, scope: string) {
-  const config = await client.discovery(
-    new URL(node.url),
-    app.clientId,
-    undefined,
-    client.ClientSecretBasic(app.clientSecret),
-    { execute: [client.allowInsecureRequests] },
-  );
+  const tokens = await rpSignIn(await rpOf(node, app), c, scope);
+  return { sub: tokens.claims()!.sub, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
+}
+
+/**
+ * The app signs the person (a signed-in browser) in with openid-client: PKCE, state, nonce, the
+ * consent allowed on Sigil's page; the ID token validated. The token response.
+ */
+export async function rpSignIn(config: client.Configuration, c: PageClient, scope: string) {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -52,13 +62,12 @@ export async function tokensFor(node: TestNode, app: TestApp, c: PageClient, sco
     code_challenge_method: "S256",
   });
   const landed = await authorize(c, Object.fromEntries(url.searchParams));
-  const tokens = await client.authorizationCodeGrant(config, landed, {
+  return client.authorizationCodeGrant(config, landed, {
     pkceCodeVerifier: verifier,
     expectedState: state,
     expectedNonce: nonce,
     idTokenExpected: true,
   });
-  return { sub: tokens.claims()!.sub, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
 }
 
 export interface UserSocket {
