@@ -136,7 +136,7 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     }
   });
 
-  it("When the route table's hot routes are listed, then they are the four whose cases this file runs on the fast path, through express and with HOT_ROUTES=off", async () => {
+  it("When the route table's hot routes are listed, then they are the five whose cases this file runs on the fast path, through express and with HOT_ROUTES=off", async () => {
     const node = await backend.startNode();
     const { api } = routes({ config: node.config, services: node.server.services, metrics: createMetrics() });
     const hot = api.filter(isHot).map((r) => `${r.spec.method.toUpperCase()} ${r.spec.path}`);
@@ -146,6 +146,7 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       "GET /userinfo",
       "POST /challenge/new",
       "POST /challenge/solve",
+      "POST /token",
     ]);
     // HOT_ROUTES's documentation (docs/settings.md is made from it) names each of them.
     for (const r of hot) expect(settings.HOT_ROUTES.doc.meaning, "HOT_ROUTES's meaning").to.include(`\`${r}\``);
@@ -256,6 +257,65 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
     );
+  });
+  it("When POST /token is sent with form bodies on the hot path, through express and with HOT_ROUTES=off, then the status, the body and every header but Date and X-Request-Id match", async () => {
+    const pair = await startPair(backend, { CORS_ORIGINS: "https://app.example" });
+    const node = pair.on;
+    const dev = new PageClient(node.url);
+    await dev.signUp("devon");
+    const app = await registerApp(dev);
+    const stored = (await node.server.services.apps.byClientId(app.clientId))!;
+    await node.server.services.apps.update(stored, { m2mScopes: ["jobs:run", "jobs:read"] });
+    const good = basic(app.clientId, app.clientSecret);
+    const form = "application/x-www-form-urlencoded";
+    const cases: Array<{ headers: Record<string, string>; body?: string }> = [
+      { headers: { authorization: good, "content-type": form }, body: "grant_type=client_credentials" },
+      { headers: { authorization: good, "content-type": `${form}; charset=UTF-8` }, body: "grant_type=client_credentials&scope=jobs%3Aread" },
+      { headers: { authorization: good, "content-type": form }, body: "grant_type=client_credentials&scope=admin" },
+      { headers: { authorization: good, "content-type": form }, body: "grant_type=client_credentials&scope=a&scope=b" },
+      { headers: { authorization: basic(app.clientId, "wrong"), "content-type": form }, body: "grant_type=client_credentials" },
+      { headers: { authorization: good, "content-type": form }, body: "grant_type=password" },
+      { headers: { authorization: good, "content-type": form }, body: "code=nope" },
+      { headers: { authorization: "Basic !!", "content-type": form }, body: "grant_type=client_credentials" },
+      { headers: { "content-type": form }, body: `client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials` },
+      { headers: { "content-type": form }, body: "grant_type=client_credentials" },
+      { headers: { authorization: good, "content-type": form }, body: Array.from({ length: 60 }, (_, i) => `p${i}=1`).join("&") },
+      { headers: { authorization: good, "content-type": `${form}; charset=koi8-r` }, body: "grant_type=client_credentials" },
+      { headers: { authorization: good, "content-type": form }, body: "grant_type=%E0%A4%A&x=%" },
+      { headers: { authorization: good, "content-type": "application/json" }, body: '{"grant_type":"client_credentials"}' },
+      { headers: { authorization: good, "content-type": "application/json" }, body: "[1]" },
+      { headers: { authorization: good, "content-type": "application/json" }, body: "{" },
+      { headers: { authorization: good, "content-type": "text/plain" }, body: "grant_type=client_credentials" },
+      { headers: { authorization: good } },
+      { headers: { authorization: good, "content-type": form, origin: "https://app.example" }, body: "grant_type=client_credentials" },
+    ];
+    // Each token is new: compare its shape, not its value.
+    const same = (r: TestResponse) => {
+      const a = answer(r, pair);
+      const body = a.body as Record<string, unknown>;
+      if (typeof body?.access_token === "string") {
+        expect(body.access_token).to.match(new RegExp(`^${app.clientId}\\.[A-Za-z0-9_-]{43}$`));
+        body.access_token = "<token>";
+      }
+      return { ...a, headers: { ...a.headers, "content-length": "<length>" } };
+    };
+    for (const c of cases) {
+      const send = (base: string, path: string) =>
+        http(base, path, { method: "POST", headers: c.headers, ...(c.body !== undefined ? { body: Buffer.from(c.body) } : {}) });
+      const hot = await send(node.url, "/token");
+      const viaExpress = await send(node.url, "/token?");
+      const off = await send(pair.off.url, "/token");
+      const what = JSON.stringify(c);
+      expect(same(viaExpress), what).to.deep.equal(same(hot));
+      expect(same(off), `${what}, HOT_ROUTES=off`).to.deep.equal(same(hot));
+      // A JSON body that does not parse fails in the middleware list, before any route (both ways).
+      if (c.body !== "{") expect(hot.headers["cache-control"], what).to.equal("no-store");
+      expect(hot.status, what).to.be.below(500);
+    }
+    const ok = await http(node.url, "/token", { method: "POST", headers: cases[0]!.headers, body: cases[0]!.body! });
+    expect(ok.json).to.include({ token_type: "Bearer", scope: "jobs:run jobs:read" });
+    const metrics = (await http(node.url, "/metrics")).text;
+    expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/token",status="200"\} \d+/);
   });
   it("When GET /auth/user is asked on the hot path, through express and with HOT_ROUTES=off, then the status, the body and every header but Date and X-Request-Id match", async () => {
     const pair = await startPair(backend, { CORS_ORIGINS: "https://app.example" });

@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { Apps } from "../src/domain/apps.js";
 import { CustomTokens } from "../src/domain/custom-tokens.js";
-import { randomId } from "../src/domain/secrets.js";
+import { randomId, randomToken } from "../src/domain/secrets.js";
 import { EmbeddedStore } from "../src/store/embedded/index.js";
 import { MapEngine } from "../src/store/embedded/map-engine.js";
 import { TEST_SECRET } from "./support/nodes.js";
@@ -48,5 +48,26 @@ describe("Ids people paste into command lines", () => {
     const ids: string[] = [];
     for (let i = 0; i < DRAWS; i++) ids.push((await tokens.create({ app: "test-app" })).id);
     expectIds(ids);
+  });
+});
+
+describe("Tokens drawn from the random pool", () => {
+  it("When 20,000 tokens of mixed sizes are drawn (the pool refilled many times over), then each has its length, all are distinct, and the bytes look uniform", () => {
+    const sizes = [32, 16, 24, 32, 7];
+    const tokens = Array.from({ length: 20_000 }, (_, i) => randomToken(sizes[i % sizes.length]));
+    tokens.forEach((t, i) => expect(Buffer.from(t, "base64url").length).to.equal(sizes[i % sizes.length]));
+    expect(new Set(tokens).size).to.equal(tokens.length);
+    // Every byte value turns up, about as often as the others (a pool handed out twice, or never
+    // filled, would not: zeros, or repeats).
+    const counts = new Array<number>(256).fill(0);
+    for (const t of tokens) for (const b of Buffer.from(t, "base64url")) counts[b]!++;
+    const mean = counts.reduce((a, b) => a + b, 0) / 256;
+    expect(Math.min(...counts)).to.be.above(mean * 0.8);
+    expect(Math.max(...counts)).to.be.below(mean * 1.2);
+  });
+  it("When a token larger than the pool's share is asked, then it is still random and of its length", () => {
+    const big = [randomToken(300), randomToken(300)];
+    expect(Buffer.from(big[0]!, "base64url").length).to.equal(300);
+    expect(big[0]).to.not.equal(big[1]);
   });
 });

@@ -9,11 +9,11 @@
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
-import { grant } from "./support/grants.js";
+import { grant, postForm } from "./support/grants.js";
 import { challengeApi } from "./support/http.js";
 import { publishWith } from "./support/channel.js";
 import { Receiver } from "./support/receiver.js";
-import { PageClient, registerApp, userInfo, type TestApp } from "./support/pages.js";
+import { PageClient, basic, registerApp, userInfo, type TestApp } from "./support/pages.js";
 import type { TestRedis } from "./support/redis.js";
 
 /** Calls per command since the last CONFIG RESETSTAT, from INFO commandstats. */
@@ -55,6 +55,25 @@ describeBackends(
       const calls = commandCalls(backend.redis!);
       expect(calls.evalsha ?? 0, JSON.stringify(calls)).to.be.greaterThan(0);
       expect(calls, JSON.stringify(calls)).not.to.have.any.keys("eval", "multi", "exec", "script|load");
+    });
+
+    it("a client credentials token costs three commands: the throttle's read and the app's (sent together), and one script", async () => {
+      const stored = (await node.server.services.apps.byClientId(app.clientId))!;
+      await node.server.services.apps.update(stored, { m2mScopes: ["jobs:run"] });
+      const cc = () =>
+        postForm(
+          node.url,
+          "/token",
+          { grant_type: "client_credentials" },
+          { authorization: basic(app.clientId, app.clientSecret) },
+        );
+      expect((await cc()).status).to.equal(200); // loads the script
+      backend.redis!.cli("CONFIG", "RESETSTAT");
+      for (let i = 0; i < 10; i++) expect((await cc()).status).to.equal(200);
+      const calls = commandCalls(backend.redis!);
+      // EXISTS: the throttle's read, and the script's check that the app is still there.
+      expect(calls, JSON.stringify(calls)).to.include({ exists: 20, get: 10, evalsha: 10, set: 10 });
+      expect(calls, JSON.stringify(calls)).not.to.have.any.keys("eval", "multi", "pttl", "hget", "hgetall");
     });
 
     it("an app's solve (right and wrong answers) reads no range of the history and sends one script", async () => {

@@ -58,12 +58,16 @@ export class ClientAuth {
       if (known && secret === undefined) throw secretRequired();
     }
     const id = `${creds.clientId.slice(0, 64)}|${address}`;
-    const state = await this.failures.check(id);
-    if (!state.allowed) throw tooMany(state.retryAfterMs);
-    const app =
+    // The throttle's state and the app are read together (one trip to the store on Redis, its
+    // automatic pipeline), but the state is looked at first: a throttled id learns nothing of
+    // whether its secret was right.
+    const [state, app] = await Promise.all([
+      this.failures.check(id),
       secret && creds.clientId.length <= 64 && secret.length <= 256
-        ? await apps.authenticate(creds.clientId, secret)
-        : null;
+        ? apps.authenticate(creds.clientId, secret)
+        : null,
+    ]);
+    if (!state.allowed) throw tooMany(state.retryAfterMs);
     if (app) {
       if (app.disabled === true) throw clientRefused("err.appDisabled", creds.basic);
       return app;

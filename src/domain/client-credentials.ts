@@ -41,8 +41,24 @@ const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
 const unauthorizedClient = (id: "err.m2mPublic" | "err.m2mNone") => new SigilError(400, "unauthorized_client", id, {});
 
+/** Apps whose grant id is remembered (a keyed hash per token request otherwise); past it, forgotten at once. */
+const GRANT_IDS_KEPT = 10_000;
+
 export class ClientCredentials {
+  /** Each app's one grant id (a keyed hash of its client id, the same for ever). */
+  private readonly grantIds = new Map<string, string>();
+
   constructor(private readonly deps: { grants: Grants; secret: string; accessTokenTtl: number }) {}
+
+  private grantId(clientId: string): string {
+    let id = this.grantIds.get(clientId);
+    if (id === undefined) {
+      if (this.grantIds.size >= GRANT_IDS_KEPT) this.grantIds.clear();
+      id = keyedHash(this.deps.secret, "m2m", clientId);
+      this.grantIds.set(clientId, id);
+    }
+    return id;
+  }
 
   /**
    * A token for the authenticated app: every allowed scope, or those asked for (in the admin's
@@ -64,7 +80,7 @@ export class ClientCredentials {
       clientId: app.clientId,
       // One grant id per app, never marked by a code: the token lives until it expires, is revoked,
       // or its app is deleted or disabled.
-      codeHash: keyedHash(this.deps.secret, "m2m", app.clientId),
+      codeHash: this.grantId(app.clientId),
       scope,
       m2m: true,
     });

@@ -100,10 +100,18 @@ export type JsonRoute = RouteCommon &
          * Express serves it, and the fast path too (its plainest requests, HOT_ROUTES=on).
          */
         handle(req: JsonRequest): Promise<{ status: number; body: unknown }>;
-        /** Response headers of every answer, errors included. */
+        /** Response headers of every answer, errors included (a body that cannot be read too). */
         headers?: Readonly<Record<string, string>>;
-        /** The fast path runs the middleware list and this handler, nothing else. */
-        cors?: "browsers";
+        /**
+         * Readers of a body the middleware list's JSON reader leaves alone (the OAuth endpoints'
+         * form bodies), run after it on both ways. Without them the fast path takes no body.
+         */
+        bodyReaders?: readonly RequestHandler[];
+        /**
+         * The fast path runs the middleware list, the body readers and this handler, nothing
+         * else; a "public clients" route's requests with an Origin header go to express.
+         */
+        cors?: CorsPolicy;
         express?: undefined;
         before?: undefined;
       }
@@ -121,6 +129,7 @@ export type JsonRoute = RouteCommon &
         before?: readonly RequestHandler[];
         handle?: undefined;
         headers?: undefined;
+        bodyReaders?: undefined;
       }
   );
 
@@ -161,6 +170,15 @@ export async function serveJson(
   sendJson(res, out.status, out.body);
 }
 
+/** A step that sets the route's headers before its body is read: a body that cannot be read is answered with them too. */
+export function routeHeaders(route: HotRoute): RequestHandler {
+  const { headers } = route;
+  return (_req, res, next) => {
+    if (headers) for (const k of Object.keys(headers)) res.setHeader(k, headers[k]!);
+    next();
+  };
+}
+
 /** The steps of the "public clients" CORS policy (http/oauth/public-cors.ts). */
 export interface PublicClientCors {
   /** OPTIONS: a preflight's CORS headers, then next() (the route's 204 + Allow). */
@@ -194,6 +212,7 @@ export function apiRouter(
       if (handlers[method]) throw new Error(`the route table has ${method.toUpperCase()} ${path} twice`);
       const steps = isHot(r)
         ? [
+            ...(r.bodyReaders ? [routeHeaders(r), ...r.bodyReaders] : []),
             (req: Request, res: Response, next: NextFunction) =>
               serveJson(r, req, res, req.query as Record<string, unknown>, deps.clientAddress(req)).catch(next),
           ]

@@ -27,7 +27,7 @@ import {
 } from "./oauth/metadata.js";
 import { deviceAuthorizationEndpoint, deviceAuthorizationSpec } from "./oauth/device.js";
 import { revokeEndpoint, revokeSpec } from "./oauth/revoke.js";
-import { noStore, tokenBodyParser, tokenEndpoint, tokenSpec } from "./oauth/token.js";
+import { noStore, tokenBodyParser, tokenRoute } from "./oauth/token.js";
 import { userRoute } from "./oauth/user.js";
 import { userinfoPostRoute, userinfoRoute } from "./oauth/userinfo.js";
 import { openApiDocument } from "./openapi.js";
@@ -85,14 +85,7 @@ export function routes(deps: RouteDeps): { api: JsonRoute[]; routers: Router[] }
     { ...userRoute({ accounts, apps, oauth, baseUrl }), cors: "browsers" },
     { ...userinfoRoute({ oauth, baseUrl }), cors: "browsers" },
     { ...userinfoPostRoute({ oauth, baseUrl }), cors: "browsers" },
-    {
-      spec: tokenSpec,
-      cors: "public clients",
-      express: [
-        ...tokenParse,
-        tokenEndpoint({ clientAuth, oauth, idTokens: openid.idTokens, idTokenForRefresh: idTokenForRefresh(openid) }),
-      ],
-    },
+    tokenRoute({ clientAuth, oauth, idTokens: openid.idTokens, idTokenForRefresh: idTokenForRefresh(openid) }),
     {
       spec: deviceAuthorizationSpec,
       cors: "public clients",

@@ -1,8 +1,12 @@
-// POST /token with grant_type=client_credentials (docs/http-api.md#client-credentials), Sigil on
-// Redis beside panva's oidc-provider (its memory adapter, baseline-oidc.ts, with its
-// clientCredentials feature on). Each side: one confidential client allowed one scope, HTTP Basic,
-// every request a new token (a write on each side). The app and its scope are made with the real
-// CLI, as an operator would.
+// POST /token with grant_type=client_credentials (docs/http-api.md#client-credentials), Sigil
+// beside panva's oidc-provider (its memory adapter, baseline-oidc.ts, with its clientCredentials
+// feature on): Sigil on Redis (the row with the goal), then Sigil on LMDB (one node, the default
+// store, as oidc-provider's in-process adapter is; no goal). Each side: one confidential client
+// allowed one scope, HTTP Basic, every request a new token (a write on each side). The app and its
+// scope are made with the real CLI beside the running node, as an operator would.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "../support/ports.js";
 import { http } from "../support/http.js";
 import { sigilEnv, startProcess, type ServerProcess } from "../support/processes.js";
@@ -13,7 +17,10 @@ import type { BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
 
-const NAME = "POST /token (client credentials)";
+const NAMES = {
+  redis: "POST /token (client credentials)",
+  lmdb: "POST /token (client credentials), LMDB",
+} as const;
 const SCOPE = "jobs:run";
 
 const ccRequest = (authorization: string): LoadRequest => ({
@@ -23,30 +30,51 @@ const ccRequest = (authorization: string): LoadRequest => ({
   body: `grant_type=client_credentials&scope=${encodeURIComponent(SCOPE)}`,
 });
 
+/** One Sigil node with an app allowed SCOPE, made with the real CLI; its request. */
+async function sigilSide(
+  ctx: Parameters<BenchModule["run"]>[0],
+  procs: ServerProcess[],
+  dirs: string[],
+  store: "redis" | "lmdb",
+): Promise<{ proc: ServerProcess; req: LoadRequest }> {
+  const dataDir = store === "lmdb" ? mkdtempSync(join(tmpdir(), "sigil-bench-cc-")) : "";
+  if (dataDir) dirs.push(dataDir);
+  const env: Record<string, string> = store === "lmdb" ? { REDIS_URL: "", DATA_DIR: dataDir } : {};
+  const proc = await startBenchSigil(store === "redis" ? ctx.redis.url : "", {
+    name: `sigil-${store}`,
+    nodeArgs: profileArgs(ctx.settings),
+    env,
+  });
+  procs.push(proc);
+  // The CLI beside the running node, on the same store (DATA_DIR: LMDB lets several processes in).
+  const cliEnv = { ...sigilEnv(0, store === "redis" ? ctx.redis.url : ""), ...env };
+  cli(cliEnv, "users", "create", "--username", "cc-owner", "--password", "bench password 123");
+  const app = cli(
+    cliEnv,
+    "apps",
+    "create",
+    "--owner",
+    "cc-owner",
+    "--name",
+    "Jobs",
+    "--redirect-uri",
+    "https://jobs.example/cb",
+  );
+  cli(cliEnv, "apps", "update", "--client-id", app.client_id, "--m2m-scope", SCOPE);
+  return { proc, req: ccRequest(basic(app.client_id as string, app.client_secret as string)) };
+}
+
 export const clientCredentialsBench: BenchModule = {
   name: "client-credentials",
-  description: "POST /token grant_type=client_credentials vs oidc-provider's (memory adapter)",
+  description:
+    "POST /token grant_type=client_credentials vs oidc-provider's (memory adapter), Sigil on Redis and on LMDB",
   async run(ctx) {
     const { settings } = ctx;
-    if (!selected(settings, NAME)) return [];
+    const stores = (["redis", "lmdb"] as const).filter((s) => selected(settings, NAMES[s]));
+    if (stores.length === 0) return [];
     const procs: ServerProcess[] = [];
+    const dirs: string[] = [];
     try {
-      const sigil = await startBenchSigil(ctx.redis.url, { nodeArgs: profileArgs(settings) });
-      procs.push(sigil);
-      const cliEnv = sigilEnv(0, ctx.redis.url);
-      cli(cliEnv, "users", "create", "--username", "cc-owner", "--password", "bench password 123");
-      const app = cli(
-        cliEnv,
-        "apps",
-        "create",
-        "--owner",
-        "cc-owner",
-        "--name",
-        "Jobs",
-        "--redirect-uri",
-        "https://jobs.example/cb",
-      );
-      cli(cliEnv, "apps", "update", "--client-id", app.client_id, "--m2m-scope", SCOPE);
       const op = await freePort();
       const oidcClient = { id: "bench-client", secret: "bench-client-secret-0123456789abcdef" };
       const oidc = await startProcess({
@@ -63,30 +91,36 @@ export const clientCredentialsBench: BenchModule = {
         },
       });
       procs.push(oidc);
-      const sides = [
-        { name: "sigil", proc: sigil, req: ccRequest(basic(app.client_id as string, app.client_secret as string)) },
-        { name: "oidc-provider", proc: oidc, req: ccRequest(basic(oidcClient.id, oidcClient.secret)) },
-      ];
-      for (const s of sides) {
-        const t = await http(s.proc.url, "/token", { method: "POST", headers: s.req.headers!, body: s.req.body! });
-        if (t.status !== 200 || t.json?.scope !== SCOPE)
-          throw new Error(`setup: ${s.name} /token answered ${t.status} ${t.text}`);
-        ctx.log(`  ${s.name}: ${t.text.replace(/"access_token":"[^"]+"/, '"access_token":"…"')}`);
+      const peer = { name: "oidc-provider", proc: oidc, req: ccRequest(basic(oidcClient.id, oidcClient.secret)) };
+      const rows: Row[] = [];
+      for (const store of stores) {
+        const sigil = { name: `sigil (${store})`, ...(await sigilSide(ctx, procs, dirs, store)) };
+        for (const s of [sigil, peer]) {
+          const t = await http(s.proc.url, "/token", { method: "POST", headers: s.req.headers!, body: s.req.body! });
+          if (t.status !== 200 || t.json?.scope !== SCOPE)
+            throw new Error(`setup: ${s.name} /token answered ${t.status} ${t.text}`);
+          ctx.log(`  ${s.name}: ${t.text.replace(/"access_token":"[^"]+"/, '"access_token":"…"')}`);
+        }
+        const opt = (s: typeof peer): LoadOptions => ({
+          seconds: settings.seconds,
+          warmupSeconds: settings.warmupSeconds,
+          connections: settings.connections,
+          url: s.proc.url,
+          pid: s.proc.pid,
+          next: () => s.req,
+          expect: (status, body) => status === 200 && body.includes('"access_token"'),
+        });
+        const measured = await sideBySide(ctx, NAMES[store], opt(sigil), opt(peer));
+        const labels: [string, string] = [`Sigil, ${store === "redis" ? "Redis" : "LMDB"}`, "oidc-provider"];
+        rows.push({ name: NAMES[store], ...measured, ...(store === "redis" ? { goal: 2 } : {}), labels });
+        // One Sigil at a time beside the peer: the other would only take memory.
+        procs.splice(procs.indexOf(sigil.proc), 1);
+        await stopAll(ctx, [sigil.proc]);
       }
-      const opt = (s: (typeof sides)[number]): LoadOptions => ({
-        seconds: settings.seconds,
-        warmupSeconds: settings.warmupSeconds,
-        connections: settings.connections,
-        url: s.proc.url,
-        pid: s.proc.pid,
-        next: () => s.req,
-        expect: (status, body) => status === 200 && body.includes('"access_token"'),
-      });
-      const measured = await sideBySide(ctx, NAME, opt(sides[0]!), opt(sides[1]!));
-      const row: Row = { name: NAME, ...measured, goal: 2, labels: ["Sigil", "oidc-provider"] };
-      return [row];
+      return rows;
     } finally {
       await stopAll(ctx, procs);
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }
   },
 };

@@ -1,7 +1,7 @@
 // The client credentials of /token, /revoke and /introspect (RFC 6749 §2.3.1): client_secret_basic
 // or client_secret_post, never both; a public client sends its client_id alone ("none"). The domain
 // checks them and throttles failures (domain/client-auth.ts).
-import type { Request } from "express";
+import type { IncomingHttpHeaders } from "node:http";
 import type { ClientCredentials } from "../../domain/client-auth.js";
 import { invalidRequest } from "../../errors.js";
 
@@ -14,7 +14,7 @@ function formDecode(s: string): string {
 }
 
 /** The credentials of the request; invalid_request when missing, malformed or given twice. */
-export function readCredentials(req: Request, body: Record<string, unknown>): ClientCredentials {
+export function readCredentials(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): ClientCredentials {
   const auth = req.headers.authorization;
   const bodyId = typeof body.client_id === "string" ? body.client_id : undefined;
   const bodySecret = typeof body.client_secret === "string" ? body.client_secret : undefined;

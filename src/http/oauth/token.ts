@@ -3,6 +3,7 @@
 // token for a new pair (refresh.ts), or an app's own credentials for a token of its own (client
 // credentials, RFC 6749 §4.4). Form or JSON bodies; never cached.
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { HotRoute, JsonRequest } from "../route.js";
 import { z } from "zod";
 import type { ClientAuth } from "../../domain/client-auth.js";
 import { DEVICE_GRANT } from "../../domain/device-flow.js";
@@ -50,7 +51,15 @@ export const TokenResponseSchema = z.object({
 
 export const tokenBodyParser = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });
 
-export function tokenEndpoint(deps: {
+/** No caching of tokens, nor of their errors (RFC 6749 §5.1). */
+const NO_STORE: Readonly<Record<string, string>> = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+/**
+ * POST /token in the route table: a form (or JSON) body read by tokenBodyParser, JSON out. Its
+ * plainest requests (no query string, no Origin header) are served on the fast path
+ * (http/hot-routes.ts): services trading client credentials call it as often as /auth/user.
+ */
+export function tokenRoute(deps: {
   /** Client authentication, its failures counted with /revoke's and /introspect's. */
   clientAuth: ClientAuth;
   oauth: OAuth;
@@ -58,52 +67,51 @@ export function tokenEndpoint(deps: {
   idTokenForRefresh?: IdTokenForRefresh;
   /** Signs the ID token of an OpenID Connect code's answer. */
   idTokens: IdTokens;
-}) {
-  return async (req: Request, res: Response) => {
-    res.set({ "Cache-Control": "no-store", Pragma: "no-cache" });
-    const body = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<
-      string,
-      unknown
-    >;
-    const grantType = str(body.grant_type, "grant_type") ?? "authorization_code";
-    const creds = readCredentials(req, body);
-    const app = await deps.clientAuth.authenticate(creds, req.ip ?? "");
-    if (grantType === "refresh_token") {
-      res.status(200).json(await refreshGrant(deps, app, body));
-      return;
-    }
-    if (grantType === "client_credentials") {
-      // RFC 6749 §4.4.3: an access token alone, no refresh token (nor ID token: there is no user).
-      const issued = await deps.oauth.clientCredentials.issue(app, str(body.scope, "scope"));
-      const out: TokenResponse = {
-        access_token: issued.accessToken,
-        token_type: "Bearer",
-        expires_in: issued.expiresIn,
-        scope: issued.scope.join(" "),
-      };
-      return void res.status(200).json(out);
-    }
-    if (grantType === DEVICE_GRANT) {
-      const deviceCode = str(body.device_code, "device_code");
-      if (!deviceCode) throw invalidRequest("err.required", { name: "device_code" });
-      return void res
-        .status(200)
-        .json(await codeAnswer(deps, app.clientId, await deps.oauth.device.poll(deviceCode, app.clientId)));
-    }
-    if (grantType !== "authorization_code") {
-      throw new SigilError(400, "unsupported_grant_type", "err.grantType", {});
-    }
-    const code = str(body.code, "code");
-    if (!code) throw invalidRequest("err.required", { name: "code" });
-    const issued = await deps.oauth.redeem({
-      code,
-      clientId: app.clientId,
-      redirectUri: str(body.redirect_uri, "redirect_uri"),
-      codeVerifier: str(body.code_verifier, "code_verifier"),
-      publicClient: app.public === true,
-    });
-    res.status(200).json(await codeAnswer(deps, app.clientId, issued));
+}): HotRoute {
+  return {
+    spec: tokenSpec,
+    cors: "public clients",
+    headers: NO_STORE,
+    bodyReaders: [tokenBodyParser],
+    handle: async (req) => ({ status: 200, body: await tokenAnswer(deps, req) }),
   };
+}
+
+async function tokenAnswer(deps: Parameters<typeof tokenRoute>[0], req: JsonRequest): Promise<unknown> {
+  const { body } = req;
+  const grantType = str(body.grant_type, "grant_type") ?? "authorization_code";
+  const creds = readCredentials(req, body);
+  const app = await deps.clientAuth.authenticate(creds, req.address);
+  if (grantType === "refresh_token") return refreshGrant(deps, app, body);
+  if (grantType === "client_credentials") {
+    // RFC 6749 §4.4.3: an access token alone, no refresh token (nor ID token: there is no user).
+    const issued = await deps.oauth.clientCredentials.issue(app, str(body.scope, "scope"));
+    const out: TokenResponse = {
+      access_token: issued.accessToken,
+      token_type: "Bearer",
+      expires_in: issued.expiresIn,
+      scope: issued.scope.join(" "),
+    };
+    return out;
+  }
+  if (grantType === DEVICE_GRANT) {
+    const deviceCode = str(body.device_code, "device_code");
+    if (!deviceCode) throw invalidRequest("err.required", { name: "device_code" });
+    return codeAnswer(deps, app.clientId, await deps.oauth.device.poll(deviceCode, app.clientId));
+  }
+  if (grantType !== "authorization_code") {
+    throw new SigilError(400, "unsupported_grant_type", "err.grantType", {});
+  }
+  const code = str(body.code, "code");
+  if (!code) throw invalidRequest("err.required", { name: "code" });
+  const issued = await deps.oauth.redeem({
+    code,
+    clientId: app.clientId,
+    redirectUri: str(body.redirect_uri, "redirect_uri"),
+    codeVerifier: str(body.code_verifier, "code_verifier"),
+    publicClient: app.public === true,
+  });
+  return codeAnswer(deps, app.clientId, issued);
 }
 
 /** The answer for a redeemed code (of /authorize or of an approved device). */
