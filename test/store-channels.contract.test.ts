@@ -45,6 +45,41 @@ describeStoreContract("Store contract: channel histories", (backend) => {
     expect((await store.channels.readAfter("app", "quiet", ids[0]!, 10, short)).complete).to.equal(false);
   });
 
+  it("When a channel stays quiet for twice its history's age and a second, then it is forgotten: nothing of it is kept, it reads as a channel never used, and once published to again a resume from an id it issued before is never complete", async function () {
+    this.timeout(10_000);
+    const short = { maxEvents: 1000, ttlSeconds: 0.5 };
+    const ids = await store.channels.publish("app", [msg("order-7", "first"), msg("order-7", "last")], short);
+    await sleep(2300);
+    // Redis: the keys expired, and the app's next publish drops the name; the embedded stores: their sweep.
+    const [live] = await store.channels.publish("app", [msg("busy", "still kept")], short);
+    if (!backend.redis) await embeddedSweep(store);
+    const held = backend.redis ? redisDump(backend.redis) : embeddedDump(store);
+    expect(held, held).to.not.include("order-7");
+    expect(held).to.include("still kept");
+    for (const since of ids) {
+      const r = await store.channels.readAfter("app", "order-7", since, 10, short);
+      expect(r, since).to.deep.equal({ messages: [], complete: false, ahead: true });
+    }
+    const [again] = await store.channels.publish("app", [msg("order-7", "again")], short);
+    expect(compareEventIds(again!, ids[1]!)).to.be.above(0);
+    for (const since of ids) {
+      const r = await store.channels.readAfter("app", "order-7", since, 10, short);
+      expect(
+        r.messages.map((m) => m.id),
+        since,
+      ).to.deep.equal([again]);
+      expect(r.complete, since).to.equal(false);
+    }
+    expect((await store.channels.readAfter("app", "order-7", again!, 10, short)).complete).to.equal(true);
+    // The app's other channel and another app's channel of the same name are untouched.
+    expect((await store.channels.readAfter("app", "busy", live!, 10, short)).complete).to.equal(true);
+    const [fresh] = await store.channels.publish("other", [msg("order-7", "new here")], short);
+    expect(
+      (await store.channels.readAfter("other", "order-7", "0-0", 10, short)).messages.map((m) => m.id),
+    ).to.deep.equal([fresh]);
+    expect((await store.channels.readAfter("other", "order-7", "0-0", 10, short)).complete).to.equal(true);
+  });
+
   it("When a batch is published over two channels, then each channel has its own increasing ids, its own messages in order, and nothing of the other", async () => {
     const ids = await store.channels.publish(
       "app",

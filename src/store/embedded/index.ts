@@ -20,14 +20,8 @@ import { EmbeddedConsentScopes, EmbeddedSigningKeys } from "./keys.js";
 import { EmbeddedPasskeys } from "./passkeys.js";
 import { EmbeddedUpstreamLinks } from "./upstream-links.js";
 import { EmbeddedPresence } from "./presence.js";
-import {
-  EmbeddedBus,
-  EmbeddedChannelLog,
-  EmbeddedCustomTokens,
-  EmbeddedEventLog,
-  EmbeddedFeed,
-  NoticePoller,
-} from "./realtime.js";
+import { EmbeddedBus, EmbeddedCustomTokens, EmbeddedEventLog, EmbeddedFeed, NoticePoller } from "./realtime.js";
+import { EmbeddedChannelLog } from "./channels.js";
 import { EmbeddedSessions } from "./sessions.js";
 import { EmbeddedDeviceCodes } from "./device-codes.js";
 import { EmbeddedTwoFactor } from "./two-factor.js";

@@ -1,4 +1,5 @@
-// The embedded store's CUSTOM TOKENs, event history and feed: the same semantics as Redis (ids
+// The embedded store's CUSTOM TOKENs, event history and feed (channels' histories: channels.ts, on
+// the same Histories): the same semantics as Redis (ids
 // `<ms>-<seq>`, count and time trimming, "complete" when nothing after `since` was trimmed). The
 // history lives in tables ([app, ms, seq] → event; app → its head), so it and the id sequence
 // outlast a restart.
@@ -6,9 +7,6 @@ import { EventEmitter } from "node:events";
 import { randomUUID } from "node:crypto";
 import {
   compareEventIds,
-  type ChannelLog,
-  type ChannelMessage,
-  type ChannelRead,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -117,7 +115,7 @@ export class EmbeddedCustomTokens implements CustomTokenStore {
 }
 
 /** An app's history head: the last id issued, the newest id trimmed, how many events are held. */
-interface Head {
+export interface Head {
   last: [number, number];
   maxDeleted: string;
   n: number;
@@ -148,7 +146,7 @@ interface StreamRead<V> {
  * channel's messages one per (app, channel) ([app, channel]; head: [app, channel]): the same ids,
  * trimming and completeness for both.
  */
-class Histories<V> {
+export class Histories<V> {
   constructor(
     private readonly engine: Engine,
     private readonly entries: Table<V>,
@@ -165,9 +163,12 @@ class Histories<V> {
     this.heads.remove(headKey);
   }
 
-  /** Appends inside a write; the new id. */
-  appendIn(prefix: KeyPart[], headKey: Key, value: V, limits: HistoryLimits): string {
-    const h = this.heads.get(headKey) ?? { last: [0, 0], maxDeleted: "0-0", n: 0 };
+  /**
+   * Appends inside a write; the new id. `cutIfNew`: the cut of a history that has no head yet
+   * (a channel forgotten before: nothing it issued then may read as complete).
+   */
+  appendIn(prefix: KeyPart[], headKey: Key, value: V, limits: HistoryLimits, cutIfNew = "0-0"): string {
+    const h = this.heads.get(headKey) ?? { last: [0, 0], maxDeleted: cutIfNew, n: 0 };
     const now = Date.now();
     h.last = now > h.last[0] ? [now, 0] : [h.last[0], h.last[1] + 1];
     this.entries.put([...prefix, ...h.last], value);
@@ -191,6 +192,18 @@ class Histories<V> {
     this.trimByTime(prefix, h, limits);
     this.heads.put(headKey, h);
     return true;
+  }
+
+  /**
+   * The heads idle for twice their age bound and a second, when the history is forgotten (as
+   * Redis's keys expire), each with its last message's time (ms).
+   */
+  idleHeads(): Array<{ key: KeyPart[]; lastMs: number }> {
+    const now = Date.now();
+    return this.heads
+      .range([])
+      .filter(({ value: h }) => h.ttl !== undefined && h.last[0] < now - (2 * h.ttl + 1000))
+      .map(({ key, value: h }) => ({ key, lastMs: h.last[0] }));
   }
 
   /** The heads whose histories may hold messages past their age bound (the idle sweep's list). */
@@ -289,66 +302,6 @@ export class EmbeddedEventLog implements EventLog {
   async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
     const { entries, ...rest } = await this.history.read([app], app, since, count, limits);
     return { events: entries.map((e) => ({ id: e.id, ...e.value })), ...rest };
-  }
-}
-
-/** A channel message as the embedded store keeps it (its id and channel are in the key). */
-interface StoredMessage {
-  d: string;
-  t: string;
-}
-
-export class EmbeddedChannelLog implements ChannelLog {
-  private readonly history;
-  private readonly heads;
-  constructor(
-    private readonly engine: Engine,
-    private readonly bus: EmbeddedBus,
-  ) {
-    this.heads = engine.table<Head>("channel-heads");
-    this.history = new Histories(engine, engine.table<StoredMessage>("channel-messages"), this.heads);
-    engine.onSweep(() => this.trimIdle());
-  }
-
-  /**
-   * With each sweep of the engine: the histories of channels that went quiet are trimmed by age
-   * as a publish or a read would trim them, so a channel published to once does not keep its
-   * messages past HISTORY_TTL (Redis: the stream expires). It walks the heads (one small record a
-   * channel), and trims in batches of 500 channels a write.
-   */
-  private async trimIdle(): Promise<void> {
-    const due = this.history.dueHeads();
-    for (let i = 0; i < due.length; i += 500) {
-      const batch = due.slice(i, i + 500);
-      await this.engine.write(() => {
-        for (const key of batch) this.history.trimIdleIn(key, key);
-      });
-    }
-  }
-
-  async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {
-    const ids = await this.engine.write(() =>
-      messages.map((m) => this.history.appendIn([app, m.channel], [app, m.channel], { d: m.data, t: m.at }, limits)),
-    );
-    messages.forEach((m, i) => void this.bus.publish({ type: "message", app, message: { id: ids[i]!, ...m } }));
-    return ids;
-  }
-
-  async readAfter(
-    app: string,
-    channel: string,
-    since: string,
-    count: number,
-    limits: HistoryLimits,
-  ): Promise<ChannelRead> {
-    const { entries, ...rest } = await this.history.read([app, channel], [app, channel], since, count, limits);
-    return { messages: entries.map((e) => ({ id: e.id, channel, data: e.value.d, at: e.value.t })), ...rest };
-  }
-
-  async deleteAll(app: string): Promise<void> {
-    await this.engine.write(() => {
-      for (const { key } of this.heads.range([app])) this.history.deleteIn([app, key[1]!], [app, key[1]!]);
-    });
   }
 }
 

@@ -6,7 +6,7 @@ import type { ChannelHistoryItem, HistoryItem } from "../port.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import { channelKeys } from "./realtime.js";
+import { channelKeys, channelNamesOf } from "./channels.js";
 
 type Multi = ReturnType<RedisClient["multi"]>;
 
@@ -59,8 +59,7 @@ export async function* channelHistoriesOf(
   keys: Keyspace,
   app: string,
 ): AsyncGenerator<ChannelHistoryItem> {
-  const names = await guarded(() => redis.smembers(keys.channelNames(app)));
-  for (const channel of names.sort()) {
+  for (const channel of await channelNamesOf(redis, keys, app)) {
     const [stream, cutKey] = channelKeys(keys, app, channel);
     const s = await readStream(redis, stream, cutKey);
     if (!s) continue;
@@ -100,9 +99,12 @@ export async function restoreHistory(redis: RedisClient, keys: Keyspace, h: Hist
   await exec(writeStream(redis.multi(), streamKeys, entries, h));
 }
 
-/** One channel's history, and its name in the app's set (so that the app's deletion forgets it). */
+/**
+ * One channel's history, and its name among the app's channels, scored by its last id's time (so
+ * that the app's deletion forgets it, and so does idleness).
+ */
 export async function restoreChannelHistory(redis: RedisClient, keys: Keyspace, h: ChannelHistoryItem): Promise<void> {
   const entries = h.messages.map((m): StreamEntry => [m.id, ["d", m.data, "t", m.at]]);
-  const m = redis.multi().sadd(keys.channelNames(h.app), h.channel);
+  const m = redis.multi().zadd(keys.channelsAt(h.app), h.last.split("-")[0]!, h.channel);
   await exec(writeStream(m, channelKeys(keys, h.app, h.channel), entries, h));
 }

@@ -35,7 +35,8 @@ export function keyspace(prefix: string) {
      * Stream: one channel's history of an app (fields d: the data as JSON text, t: the time). Its
      * cut and time bound are the same key with "|cut" and "|oldest" after it ("|" is never in a
      * channel's name), as eventsCut and eventsOldest are for the app's events; "|last" holds the
-     * newest id issued. The stream expires HISTORY_TTL after its last message; the others stay.
+     * newest id issued. The stream expires HISTORY_TTL (and a second) after its last message; the
+     * others twice HISTORY_TTL (and a second) after it, when the channel is forgotten (channelsAt).
      */
     channel: (app: string, channel: string) => `${prefix}:msg:{${app}}:${channel}`,
     /**
@@ -44,8 +45,19 @@ export function keyspace(prefix: string) {
      * connections over the live nodes) after it. None expires: each is deleted once empty.
      */
     presence: (app: string) => `${prefix}:pr:{${app}}`,
-    /** Set: the names of the app's channels that have a history (to forget them with the app). */
+    /**
+     * Set: the names of the app's channels that had a history, as stores before channels were
+     * forgotten kept them (no longer added to; read with channelsAt to forget them with the app).
+     */
     channelNames: (app: string) => `${prefix}:msg:{${app}}|channels`,
+    /**
+     * Sorted set: the app's channels with a history or its bookkeeping, each scored by the time
+     * (ms) of its last message; a channel idle for twice HISTORY_TTL (and a second) is forgotten:
+     * its keys expire, and its entry goes at the next publish.
+     */
+    channelsAt: (app: string) => `${prefix}:msg:{${app}}|channels-at`,
+    /** String: the newest last-message time (ms) of the app's forgotten channels. */
+    channelsForgotten: (app: string) => `${prefix}:msg:{${app}}|forgotten`,
     /** Stream: the audit log, every record (field r: the JSON record); trimmed by time (MINID). */
     audit: `${prefix}:audit`,
     /** Stream: copies of one user's audit records (with the log's id), for their list; expires with the last. */

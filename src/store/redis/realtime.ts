@@ -1,16 +1,13 @@
-// Redis side of CUSTOM TOKENs, event history (Streams) and channels' histories (the feed itself is
-// feed.ts). Each write that other nodes must hear about publishes in the same Lua script, so the
-// feed carries an app's events in id order. Every script touches one key (Redis Cluster: one hash
-// tag per app).
+// Redis side of CUSTOM TOKENs and the app's event history (Streams); channels' histories are
+// channels.ts, the feed itself feed.ts. Each write that other nodes must hear about publishes in the
+// same Lua script, so the feed carries an app's events in id order. Every script touches one hash
+// tag, the app's (Redis Cluster).
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { guarded } from "./guarded.js";
 import { ReplicaWait } from "./replica-wait.js";
 import {
   compareEventIds,
-  type ChannelLog,
-  type ChannelMessage,
-  type ChannelRead,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -26,7 +23,7 @@ import {
 // older than the time cut nothing is, and the stream itself is not read. A range read (the reverse
 // walk that finds the newest stale entry cost Redis ~60 µs on every append) runs only when an entry
 // may really be stale, and then sets the bound afresh.
-const TRIM_BY_TIME = `
+export const TRIM_BY_TIME = `
 local function trimByTime(stream, cutKey, oldestKey, ttlms)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -53,7 +50,7 @@ end`;
 // exact, in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
 // Also used by the solve script (redis/challenges.ts), which appends the event of an owned
 // challenge in the same step.
-const TRIM = `${TRIM_BY_TIME}
+export const TRIM = `${TRIM_BY_TIME}
 local function trimStream(stream, cut, oldest, maxEvents, ttlMs)
   local maxlen = tonumber(maxEvents)
   local n = redis.call('XLEN', stream)
@@ -90,55 +87,6 @@ for i = 1, #info, 2 do
 end
 return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
 
-// KEYS: the app's set of channel names, then per message its channel's stream, cut, oldest and
-// last. ARGV: maxEvents, ttlMs, feed channel, app, then per message its channel, data and time.
-// Each message is appended and trimmed as an event is (one stream per channel), and published on
-// the feed in the same step. Returns the ids in order.
-//
-// A channel's stream expires HISTORY_TTL (and a second) after its last message, when every message
-// in it is past the age bound and no read would give any: an idle channel holds no messages
-// (docs/realtime.md#channel-history). `last` (the newest id issued, which never expires) keeps
-// that exact: a read of an expired stream answers as one whose every message was trimmed (the cut
-// is the last id), and the next message sets the cut so before it starts a new stream.
-const PUBLISH = `${TRIM}
-local ids = {}
-local n = (#ARGV - 4) / 3
-local ttlms = tonumber(ARGV[2])
-for i = 1, n do
-  local stream, cut, oldest, lastk = KEYS[4 * i - 2], KEYS[4 * i - 1], KEYS[4 * i], KEYS[4 * i + 1]
-  local ch, data, at = ARGV[3 * i + 2], ARGV[3 * i + 3], ARGV[3 * i + 4]
-  if redis.call('EXISTS', stream) == 0 then
-    local expired = redis.call('GET', lastk)
-    if expired then redis.call('SET', cut, expired) end
-  end
-  local id = redis.call('XADD', stream, '*', 'd', data, 't', at)
-  trimStream(stream, cut, oldest, ARGV[1], ARGV[2])
-  redis.call('SET', lastk, id)
-  redis.call('PEXPIRE', stream, ttlms + 1000)
-  redis.call('SADD', KEYS[1], ch)
-  redis.call('PUBLISH', ARGV[3], cjson.encode({t='m', app=ARGV[4], ch=ch, id=id, d=data, at=at}))
-  ids[i] = id
-end
-return ids`;
-
-// KEYS: a channel's stream, cut, oldest, last. ARGV: since, count, ttlMs. As READ_AFTER, but a
-// stream that expired idle (PUBLISH) reads as one trimmed whole: no messages, cut = last = its
-// newest id.
-const READ_CHANNEL = `${TRIM_BY_TIME}
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  local last = redis.call('GET', KEYS[4])
-  if last then return {last, {}, last} end
-  return {'', {}, '0-0'}
-end
-trimByTime(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[3]))
-local cut = redis.call('GET', KEYS[2]) or '0-0'
-local last = '0-0'
-local info = redis.call('XINFO', 'STREAM', KEYS[1])
-for i = 1, #info, 2 do
-  if info[i] == 'last-generated-id' then last = info[i + 1] end
-end
-return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
-
 const REVOKE = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
@@ -159,16 +107,6 @@ type Scripted = RedisClient & {
     ttlMs: number,
   ): Promise<[string, Array<[string, string[]]>, string]>;
   sigilCtRevoke(key: string, id: string, channel: string): Promise<number>;
-  sigilChPublish(numKeys: number, ...args: Array<string | number>): Promise<string[]>;
-  sigilChRead(
-    stream: string,
-    cut: string,
-    oldest: string,
-    last: string,
-    since: string,
-    count: number,
-    ttlMs: number,
-  ): Promise<[string, Array<[string, string[]]>, string]>;
 };
 
 function withScripts(redis: RedisClient): Scripted {
@@ -177,9 +115,6 @@ function withScripts(redis: RedisClient): Scripted {
     redis.defineCommand("sigilEvAppend", { numberOfKeys: 3, lua: APPEND });
     redis.defineCommand("sigilEvRead", { numberOfKeys: 3, lua: READ_AFTER });
     redis.defineCommand("sigilCtRevoke", { numberOfKeys: 1, lua: REVOKE });
-    // The number of keys varies with the batch: given first on each call.
-    redis.defineCommand("sigilChPublish", { lua: PUBLISH });
-    redis.defineCommand("sigilChRead", { numberOfKeys: 4, lua: READ_CHANNEL });
   }
   return r;
 }
@@ -307,73 +242,3 @@ function fieldsOf(fields: string[]): Record<string, string> {
   for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
   return f;
 }
-
-export class RedisChannelLog implements ChannelLog {
-  private readonly redis: Scripted;
-  constructor(
-    redis: RedisClient,
-    private readonly keys: Keyspace,
-    /** A published message is an acknowledged write (REDIS_WAIT_REPLICAS), as an event is. */
-    private readonly acked: ReplicaWait = new ReplicaWait(undefined),
-  ) {
-    this.redis = withScripts(redis);
-    for (const w of acked.writers) withScripts(w);
-  }
-
-  private streamKeys(app: string, channel: string): [string, string, string, string] {
-    return [...channelKeys(this.keys, app, channel), channelLastKey(this.keys, app, channel)];
-  }
-
-  async publish(app: string, messages: Array<Omit<ChannelMessage, "id">>, limits: HistoryLimits): Promise<string[]> {
-    if (messages.length === 0) return [];
-    const keys = [this.keys.channelNames(app), ...messages.flatMap((m) => this.streamKeys(app, m.channel))];
-    const args = [
-      limits.maxEvents,
-      Math.round(limits.ttlSeconds * 1000),
-      this.keys.feed,
-      app,
-      ...messages.flatMap((m) => [m.channel, m.data, m.at]),
-    ];
-    return this.acked.write(this.redis, (c) => c.sigilChPublish(keys.length, ...keys, ...args));
-  }
-
-  async readAfter(
-    app: string,
-    channel: string,
-    since: string,
-    count: number,
-    limits: HistoryLimits,
-  ): Promise<ChannelRead> {
-    const [stream, cutKey, oldestKey, lastKey] = this.streamKeys(app, channel);
-    const [cut, entries, last] = await guarded(() =>
-      this.redis.sigilChRead(stream, cutKey, oldestKey, lastKey, since, count, Math.round(limits.ttlSeconds * 1000)),
-    );
-    const messages = entries.map(([id, fields]) => {
-      const f = fieldsOf(fields);
-      return { id, channel, data: f.d ?? "null", at: f.t ?? "" };
-    });
-    if (compareEventIds(since, last) > 0) return { messages, complete: false, ahead: true };
-    return { messages, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
-  }
-
-  async deleteAll(app: string): Promise<void> {
-    const names = this.keys.channelNames(app);
-    const channels = await guarded(() => this.redis.smembers(names));
-    // Every key shares the app's hash tag; in batches, to keep each command small.
-    for (let i = 0; i < channels.length; i += 100) {
-      const keys = channels.slice(i, i + 100).flatMap((ch) => this.streamKeys(app, ch));
-      await guarded(() => this.redis.del(...keys));
-    }
-    await guarded(() => this.redis.del(names));
-  }
-}
-
-/** A channel's stream, its cut (newest id trimmed away) and its oldest-time bound: one hash tag, the app's. */
-export function channelKeys(keys: Keyspace, app: string, channel: string): [string, string, string] {
-  const stream = keys.channel(app, channel);
-  return [stream, `${stream}|cut`, `${stream}|oldest`];
-}
-
-/** The newest id a channel's stream issued, kept when the stream expires idle (PUBLISH). */
-export const channelLastKey = (keys: Keyspace, app: string, channel: string): string =>
-  `${keys.channel(app, channel)}|last`;
