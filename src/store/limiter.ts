@@ -17,6 +17,13 @@ export function limiterKey(secret: string | Buffer): Buffer {
 export const counterId = (key: Buffer, name: string, id: string): string =>
   createHmac("sha256", key).update(`${name}\0${id}`).digest("base64url");
 
+/**
+ * Ids whose hash a limiter remembers (a keyed hash per check otherwise: a busy app's /token checks
+ * the same client and address over and over); past it, forgotten at once. Only in this process's
+ * memory, which holds the ids while their requests run anyway; never stored.
+ */
+const HASHES_KEPT = 1000;
+
 export function adaptLimiter(
   rl: RateLimiterAbstract,
   /** The id as stored (counterId): what is counted, hashed. */
@@ -29,9 +36,19 @@ export function adaptLimiter(
    */
   counterExists?: (key: string) => Promise<boolean>,
 ): AttemptLimiter {
+  const hashes = new Map<string, string>();
+  const hashed = (raw: string): string => {
+    let id = hashes.get(raw);
+    if (id === undefined) {
+      if (hashes.size >= HASHES_KEPT) hashes.clear();
+      id = stored(raw);
+      hashes.set(raw, id);
+    }
+    return id;
+  };
   return {
     async consume(raw: string): Promise<LimitResult> {
-      const id = stored(raw);
+      const id = hashed(raw);
       try {
         const res = await rl.consume(id, 1);
         return { allowed: true, remaining: res.remainingPoints };
@@ -41,7 +58,7 @@ export function adaptLimiter(
       }
     },
     async check(raw: string): Promise<LimitResult> {
-      const id = stored(raw);
+      const id = hashed(raw);
       // A read (GET and PTTL), never a write: a check of an id that never failed leaves no counter
       // (a consume(0) would make one, naming the id for a whole window, on every success).
       let res: RateLimiterRes | null;
