@@ -98,7 +98,7 @@ describeStoreContract("Invitations in the store and the domain", function (this:
     expect(JSON.stringify(items)).not.to.contain(tokenOf(link));
     await store.backup.clear();
     expect(await invitations.check(tokenOf(link))).to.equal(null);
-    for (const item of inv) expect(await restoreItem(store, item, Date.now())).to.equal(true);
+    for (const item of inv) expect(await restoreItem(store, item, Date.now(), 86400)).to.equal(true);
     expect((await invitations.check(tokenOf(link)))?.id).to.equal(record.id);
   });
 });

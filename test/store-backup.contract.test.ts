@@ -239,7 +239,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.accounts.list({ limit: 10 })).to.deep.equal([]);
     expect(await store.accounts.list({ limit: 10, query: "ulla" })).to.deep.equal([]);
 
-    const counts = await restoreItems(store, from(before), HOUR);
+    const counts = await restoreItems(store, from(before), HOUR, 86400);
     expect(counts.dropped).to.equal(0);
     const after = await collect(store);
     expect(normal(after)).to.deep.equal(normal(before));

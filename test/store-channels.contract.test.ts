@@ -3,6 +3,7 @@
 // history (test/history.test.ts), batches stored all at once, and what outlasts a restart.
 import { expect } from "chai";
 import { compareEventIds, type ChannelMessage, type Store } from "../src/store/port.js";
+import { restoreItems } from "../src/store/backup.js";
 import { describeStoreContract } from "./support/backends.js";
 import { embeddedDump, embeddedSweep } from "./support/embedded.js";
 import { redisDump } from "./support/redis.js";
@@ -78,6 +79,52 @@ describeStoreContract("Store contract: channel histories", (backend) => {
       (await store.channels.readAfter("other", "order-7", "0-0", 10, short)).messages.map((m) => m.id),
     ).to.deep.equal([fresh]);
     expect((await store.channels.readAfter("other", "order-7", "0-0", 10, short)).complete).to.equal(true);
+  });
+
+  it("When a channel is restored from a backup, then it is trimmed and forgotten as one published to at its last message's time; one already past that is not written", async function () {
+    this.timeout(10_000);
+    const short = { maxEvents: 1000, ttlSeconds: 0.5 };
+    // Backed up and restored only for an app that is there.
+    const app = () =>
+      store.apps.create({
+        clientId: "app",
+        ownerId: "u1",
+        name: "App",
+        redirectUris: ["https://a.example/cb"],
+        secretHash: "ab",
+        createdAt: Date.now(),
+      });
+    await app();
+    const ids = await store.channels.publish("app", [msg("restored-1", "one"), msg("restored-1", "two")], short);
+    const items = [];
+    for await (const item of store.backup.items()) if (item.kind === "channel-history") items.push(item);
+    expect(items.map((i) => (i as { channel: string }).channel)).to.deep.equal(["restored-1"]);
+    const old = { ...items[0]!, channel: "restored-old", last: "1000-0", cut: "0-0", messages: [] };
+    await store.backup.clear();
+    await app();
+    const counts = await restoreItems(
+      store,
+      (async function* () {
+        yield* [...items, old];
+      })(),
+      3600,
+      0.5,
+    );
+    expect(counts.dropped).to.equal(0);
+    const read = await store.channels.readAfter("app", "restored-1", ids[0]!, 10, short);
+    expect(read.messages.map((m) => m.id)).to.deep.equal([ids[1]]);
+    expect(read.complete).to.equal(true);
+    const gone = backend.redis ? redisDump(backend.redis) : embeddedDump(store);
+    expect(gone, gone).to.not.include("restored-old");
+    await sleep(2300);
+    await store.channels.publish("app", [msg("busy", "after")], short);
+    if (!backend.redis) await embeddedSweep(store);
+    const held = backend.redis ? redisDump(backend.redis) : embeddedDump(store);
+    expect(held, held).to.not.include("restored-1");
+    // The app's horizon passed both: a resume from their ids is not complete once they are used again.
+    await store.channels.publish("app", [msg("restored-1", "three"), msg("restored-old", "x")], short);
+    expect((await store.channels.readAfter("app", "restored-1", ids[1]!, 10, short)).complete).to.equal(false);
+    expect((await store.channels.readAfter("app", "restored-old", "1000-0", 10, short)).complete).to.equal(false);
   });
 
   it("When a batch is published over two channels, then each channel has its own increasing ids, its own messages in order, and nothing of the other", async () => {

@@ -41,6 +41,7 @@ describeOnCluster("Groups on Redis Cluster", (on) => {
         yield* items;
       })(),
       3600,
+      86400,
     );
     expect(await groups.groupsOf("u1")).to.deep.equal(["dev", "ops"]);
   });

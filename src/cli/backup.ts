@@ -99,7 +99,7 @@ export const restore: CliCommand = {
           );
         await store.backup.clear();
       }
-      counts = await restoreItems(store, reader.items(), config.auditRetention);
+      counts = await restoreItems(store, reader.items(), config.auditRetention, config.historyTtl);
     } finally {
       clearInterval(renew);
       await store.meta.releaseMigrationLock(lock);

@@ -34,7 +34,12 @@ async function restoreGrant(store: Store, g: GrantItem, now: number): Promise<bo
 }
 
 /** Writes one item; false when it no longer fits (dropped). */
-export async function restoreItem(store: Store, item: BackupItem, now: number): Promise<boolean> {
+export async function restoreItem(
+  store: Store,
+  item: BackupItem,
+  now: number,
+  historyTtlSeconds: number,
+): Promise<boolean> {
   switch (item.kind) {
     case "user":
       return store.accounts.create(item.user);
@@ -91,7 +96,7 @@ export async function restoreItem(store: Store, item: BackupItem, now: number): 
     case "channel-history":
       // A channel of an app deleted while the backup was read has nothing to belong to.
       if (!(await store.apps.get(item.app))) return false;
-      await store.backup.restoreChannelHistory(item);
+      await store.backup.restoreChannelHistory(item, historyTtlSeconds);
       return true;
     case "audit":
       // Written a batch at a time, in order, by restoreItems (restoreAudit).
@@ -121,12 +126,13 @@ export interface RestoreCounts {
 
 /**
  * Writes the items (in BACKUP_KINDS order, as a backup lists them), many of one kind at a time.
- * auditKeepSeconds: AUDIT_RETENTION where the records go.
+ * auditKeepSeconds: AUDIT_RETENTION where the records go; historyTtlSeconds: HISTORY_TTL there.
  */
 export async function restoreItems(
   store: Store,
   items: AsyncIterable<BackupItem>,
   auditKeepSeconds: number,
+  historyTtlSeconds: number,
 ): Promise<RestoreCounts> {
   const counts: RestoreCounts = { restored: {}, dropped: 0 };
   let batch: BackupItem[] = [];
@@ -139,7 +145,7 @@ export async function restoreItems(
       batch = [];
       return;
     }
-    const done = await Promise.all(batch.map((i) => restoreItem(store, i, now)));
+    const done = await Promise.all(batch.map((i) => restoreItem(store, i, now, historyTtlSeconds)));
     done.forEach((ok, i) => {
       const kind = batch[i]!.kind; // same length
       if (ok) counts.restored[kind] = (counts.restored[kind] ?? 0) + 1;

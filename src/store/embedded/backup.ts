@@ -221,7 +221,20 @@ export class EmbeddedBackup implements BackupPort {
     );
   }
 
-  async restoreChannelHistory(h: ChannelHistoryItem): Promise<void> {
+  /**
+   * A channel with the age bound a publish would give its head (ttlSeconds: HISTORY_TTL), so the
+   * sweep trims and forgets it as any other (embedded/channels.ts); one already past forgetting is
+   * not written, and the app's horizon takes its last message's time.
+   */
+  async restoreChannelHistory(h: ChannelHistoryItem, ttlSeconds: number): Promise<void> {
+    const lastMs = Number(h.last.split("-")[0]);
+    if (lastMs + 2 * ttlSeconds * 1000 + 1000 <= Date.now()) {
+      const forgotten = this.t<number>("channel-forgotten");
+      await this.engine.write(() => {
+        if ((forgotten.get(h.app) ?? 0) < lastMs) forgotten.put(h.app, lastMs);
+      });
+      return;
+    }
     const entries = h.messages.map((m) => ({ id: m.id, value: { d: m.data, t: m.at } }));
     const prefix = [h.app, h.channel];
     await this.writeHistory(
@@ -231,6 +244,7 @@ export class EmbeddedBackup implements BackupPort {
       prefix,
       entries,
       h,
+      ttlSeconds * 1000,
     );
   }
 
@@ -245,6 +259,8 @@ export class EmbeddedBackup implements BackupPort {
     headKey: Key,
     list: Array<{ id: string; value: V }>,
     h: { last: string; cut: string },
+    /** A channel's age bound (Head.ttl), for the sweep. */
+    ttl?: number,
   ): Promise<void> {
     const [lastMs, lastSeq] = h.last.split("-").map(Number) as [number, number];
     await this.engine.write(() => {
@@ -259,6 +275,7 @@ export class EmbeddedBackup implements BackupPort {
         maxDeleted: h.cut,
         n: list.length,
         ...(first ? { oldest: Number(first.id.split("-")[0]) } : {}),
+        ...(ttl !== undefined ? { ttl } : {}),
       });
     });
   }

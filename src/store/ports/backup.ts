@@ -129,8 +129,12 @@ export interface BackupPort {
   clear(): Promise<void>;
   /** Writes an app's history as it was (ids, newest and trimmed ids kept), replacing any. */
   restoreHistory(history: HistoryItem): Promise<void>;
-  /** Writes one channel's history as it was (ids, newest and trimmed ids kept), replacing any. */
-  restoreChannelHistory(history: ChannelHistoryItem): Promise<void>;
+  /**
+   * Writes one channel's history as it was (ids, newest and trimmed ids kept), replacing any, with
+   * the idle bounds a publish sets (ttlSeconds: HISTORY_TTL): its messages go HISTORY_TTL after
+   * its last one and the channel is forgotten at twice that (docs/realtime.md#channel-history).
+   */
+  restoreChannelHistory(history: ChannelHistoryItem, ttlSeconds: number): Promise<void>;
   /** How many nodes serve this store now (Redis: the feed's subscribers); restore refuses while any do. */
   servingNodes(): Promise<number>;
 }

@@ -6,7 +6,7 @@ import type { ChannelHistoryItem, HistoryItem } from "../port.js";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import { channelKeys, channelNamesOf } from "./channels.js";
+import { channelKeys, channelLastKey, channelNamesOf } from "./channels.js";
 
 type Multi = ReturnType<RedisClient["multi"]>;
 
@@ -101,10 +101,34 @@ export async function restoreHistory(redis: RedisClient, keys: Keyspace, h: Hist
 
 /**
  * One channel's history, and its name among the app's channels, scored by its last id's time (so
- * that the app's deletion forgets it, and so does idleness).
+ * that the app's deletion forgets it), with the expiries a publish at that time would have set
+ * (store/redis/channels.ts): its stream HISTORY_TTL and a second after its last message, the rest
+ * twice that. A channel already past that is not written; the app's horizon takes its time.
  */
-export async function restoreChannelHistory(redis: RedisClient, keys: Keyspace, h: ChannelHistoryItem): Promise<void> {
+export async function restoreChannelHistory(
+  redis: RedisClient,
+  keys: Keyspace,
+  h: ChannelHistoryItem,
+  ttlSeconds: number,
+): Promise<void> {
+  const lastMs = Number(h.last.split("-")[0]);
+  const ttlMs = ttlSeconds * 1000;
+  const forgetAt = lastMs + 2 * ttlMs + 1000;
+  if (forgetAt <= Date.now()) {
+    await guarded(() => redis.eval(RAISE_HORIZON, 1, keys.channelsForgotten(h.app), String(lastMs)));
+    return;
+  }
   const entries = h.messages.map((m): StreamEntry => [m.id, ["d", m.data, "t", m.at]]);
-  const m = redis.multi().zadd(keys.channelsAt(h.app), h.last.split("-")[0]!, h.channel);
-  await exec(writeStream(m, channelKeys(keys, h.app, h.channel), entries, h));
+  const [stream, cutKey, oldestKey] = channelKeys(keys, h.app, h.channel);
+  const m = writeStream(redis.multi(), [stream, cutKey, oldestKey], entries, h)
+    .zadd(keys.channelsAt(h.app), lastMs, h.channel)
+    .set(channelLastKey(keys, h.app, h.channel), h.last, "PXAT", forgetAt)
+    .pexpireat(stream, lastMs + ttlMs + 1000)
+    .pexpireat(cutKey, forgetAt)
+    .pexpireat(oldestKey, forgetAt);
+  await exec(m);
 }
+
+/** KEYS: an app's forgotten horizon; ARGV: a time (ms). Raises the horizon to it. */
+const RAISE_HORIZON = `if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1`;

@@ -316,8 +316,8 @@ export class RedisBackup implements BackupPort {
     return restoreHistory(this.redis, this.keys, h);
   }
 
-  restoreChannelHistory(h: ChannelHistoryItem): Promise<void> {
-    return restoreChannelHistory(this.redis, this.keys, h);
+  restoreChannelHistory(h: ChannelHistoryItem, ttlSeconds: number): Promise<void> {
+    return restoreChannelHistory(this.redis, this.keys, h, ttlSeconds);
   }
 
   async servingNodes(): Promise<number> {
