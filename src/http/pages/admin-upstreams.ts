@@ -167,7 +167,11 @@ function change(deps: PagesDeps): RequestHandler {
     }
     if (!changed) {
       const ui = pageUi(req, deps.config);
-      return sendPage(res, 404, ErrorPage({ ui, title: ui.t("error.generic"), message: ui.t("adminUpstreams.notFound") }));
+      return sendPage(
+        res,
+        404,
+        ErrorPage({ ui, title: ui.t("error.generic"), message: ui.t("adminUpstreams.notFound") }),
+      );
     }
     record(req, res, deps, { type: "upstream.changed", upstream: was.id });
     res.redirect(303, `${upstreamUrl(was.id)}?done=changed`);
@@ -223,7 +227,8 @@ export function adminUpstreamsRoutes(router: Router, deps: PagesDeps): void {
         const ui = pageUi(req, deps.config);
         const notice = ui.t("adminUpstreams.done.removed", { name: r.name });
         // Removed at the same moment by another admin: gone all the same, recorded once.
-        if (await deps.upstreamProviders.remove(r.id)) record(req, res, deps, { type: "upstream.removed", upstream: r.id });
+        if (await deps.upstreamProviders.remove(r.id))
+          record(req, res, deps, { type: "upstream.removed", upstream: r.id });
         await renderList(req, res, deps, 200, { notice });
       }),
     ],

@@ -40,7 +40,9 @@ export class RedisUpstreamProviders implements UpstreamProviderStore {
     return (await guarded(() => this.redis.hsetnx(this.keys.upstreams, record.id, JSON.stringify(record)))) === 1;
   }
   async update(record: StoredUpstreamRecord) {
-    const r = await guarded(() => runScript(this.redis, UPDATE, this.keys.upstreams, record.id, JSON.stringify(record)));
+    const r = await guarded(() =>
+      runScript(this.redis, UPDATE, this.keys.upstreams, record.id, JSON.stringify(record)),
+    );
     return r === 1;
   }
   async remove(id: string) {

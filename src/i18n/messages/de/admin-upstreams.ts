@@ -56,8 +56,7 @@ export const adminUpstreams: AdminUpstreamsMessages = {
     "Geben Sie die API-Adresse als absolute http- oder https-Adresse an, und nur für GitHub.",
   "adminUpstreams.bad.client_id": "Geben Sie die Client-ID an (bis zu 512 Zeichen).",
   "adminUpstreams.bad.client_secret": "Geben Sie das Client-Geheimnis an (bis zu 512 Zeichen).",
-  "adminUpstreams.done.added":
-    "Der Anmeldedienst ist hinzugefügt. Tragen Sie seine Rückrufadresse beim Dienst ein.",
+  "adminUpstreams.done.added": "Der Anmeldedienst ist hinzugefügt. Tragen Sie seine Rückrufadresse beim Dienst ein.",
   "adminUpstreams.done.changed": "Die Änderungen sind gespeichert.",
   "adminUpstreams.done.removed": "{name} ist entfernt.",
   "audit.type.upstream.added": "Anmeldedienst hinzugefügt",

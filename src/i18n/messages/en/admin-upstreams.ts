@@ -47,8 +47,7 @@ export const adminUpstreams = {
   "adminUpstreams.bad.id": "Give an id of 1 to 32 letters and digits.",
   "adminUpstreams.bad.kind": "Choose an OpenID provider or GitHub.",
   "adminUpstreams.bad.name": "Give a name of 1 to 40 characters, or leave it empty.",
-  "adminUpstreams.bad.issuer":
-    "Give the issuer as an absolute http or https address (an OpenID provider needs one).",
+  "adminUpstreams.bad.issuer": "Give the issuer as an absolute http or https address (an OpenID provider needs one).",
   "adminUpstreams.bad.api_url": "Give the API address as an absolute http or https address, and only for GitHub.",
   "adminUpstreams.bad.client_id": "Give the client id (up to 512 characters).",
   "adminUpstreams.bad.client_secret": "Give the client secret (up to 512 characters).",

@@ -2,7 +2,8 @@
 import type { AdminUpstreamsMessages } from "../en/index.js";
 
 export const adminUpstreams: AdminUpstreamsMessages = {
-  "admin.upstreams": "Servicios de inicio de sesión: añadir botones «Continuar con …» para un proveedor OpenID o GitHub.",
+  "admin.upstreams":
+    "Servicios de inicio de sesión: añadir botones «Continuar con …» para un proveedor OpenID o GitHub.",
   "adminUpstreams.title": "Otros servicios de inicio de sesión",
   "adminUpstreams.lead":
     "Se puede iniciar sesión aquí con estos servicios («Continuar con …»). Las cuentas siguen vinculadas a ellos cuando se quita un servicio.",
@@ -15,8 +16,7 @@ export const adminUpstreams: AdminUpstreamsMessages = {
   "adminUpstreams.kindOidc": "Proveedor OpenID (encontrado por su emisor)",
   "adminUpstreams.kindGithub": "GitHub",
   "adminUpstreams.id": "Identificador",
-  "adminUpstreams.idRule":
-    "De 1 a 32 letras y cifras. Forma parte de la dirección de retorno y no se puede cambiar.",
+  "adminUpstreams.idRule": "De 1 a 32 letras y cifras. Forma parte de la dirección de retorno y no se puede cambiar.",
   "adminUpstreams.name": "Nombre en el botón",
   "adminUpstreams.nameRule": "De 1 a 40 caracteres. Vacío: el identificador (para GitHub: «GitHub»).",
   "adminUpstreams.issuer": "Emisor",

@@ -28,7 +28,8 @@ export const adminUpstreams: AdminUpstreamsMessages = {
   "adminUpstreams.secretRule": "暗号化して保存され、二度と表示されません。",
   "adminUpstreams.secretKeep": "保存済みのものを使い続けるには空欄のままにします。",
   "adminUpstreams.callback": "コールバックアドレス",
-  "adminUpstreams.callbackNote": "{callback} をサービス側でリダイレクト（コールバック）アドレスとして登録してください。",
+  "adminUpstreams.callbackNote":
+    "{callback} をサービス側でリダイレクト（コールバック）アドレスとして登録してください。",
   "adminUpstreams.add": "サインインサービスを追加",
   "adminUpstreams.addButton": "追加",
   "adminUpstreams.all": "すべてのサインインサービス",
@@ -48,12 +49,12 @@ export const adminUpstreams: AdminUpstreamsMessages = {
   "adminUpstreams.bad.id": "英字と数字で 1〜32 文字の ID を入力してください。",
   "adminUpstreams.bad.kind": "OpenID プロバイダーか GitHub を選んでください。",
   "adminUpstreams.bad.name": "1〜40 文字の名前を入力するか、空欄にしてください。",
-  "adminUpstreams.bad.issuer": "発行者を http または https の絶対アドレスで入力してください（OpenID プロバイダーでは必須）。",
+  "adminUpstreams.bad.issuer":
+    "発行者を http または https の絶対アドレスで入力してください（OpenID プロバイダーでは必須）。",
   "adminUpstreams.bad.api_url": "API アドレスを http または https の絶対アドレスで入力してください（GitHub のみ）。",
   "adminUpstreams.bad.client_id": "クライアント ID を入力してください（512 文字まで）。",
   "adminUpstreams.bad.client_secret": "クライアントシークレットを入力してください（512 文字まで）。",
-  "adminUpstreams.done.added":
-    "サインインサービスを追加しました。サービス側でコールバックアドレスを登録してください。",
+  "adminUpstreams.done.added": "サインインサービスを追加しました。サービス側でコールバックアドレスを登録してください。",
   "adminUpstreams.done.changed": "変更を保存しました。",
   "adminUpstreams.done.removed": "{name} を削除しました。",
   "audit.type.upstream.added": "サインインサービスを追加",
