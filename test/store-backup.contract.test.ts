@@ -290,7 +290,10 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
     expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
     expect(await store.upstreamLinks.byIdentity("https://sso.corp.example", "s-1")).to.include({ userId: "u1" });
-    expect(await store.upstreamProviders.get("corp")).to.include({ name: "Corp SSO", sealedSecret: "sealed-client-secret" });
+    expect(await store.upstreamProviders.get("corp")).to.include({
+      name: "Corp SSO",
+      sealedSecret: "sealed-client-secret",
+    });
     expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);
     expect((await store.customTokens.get("app1", "t1"))!.revoked).to.equal(false);
     expect(await store.grants.token("a-g1", "app1")).to.include({ codeHash: "g1" });
