@@ -7,7 +7,8 @@
 // token, a missing "Confirm it's you" and a non-admin change nothing.
 import { expect } from "chai";
 import { CATALOGS, LOCALES } from "../src/i18n/index.js";
-import type { AuditRecord } from "../src/store/port.js";
+import { restoreItems } from "../src/store/backup.js";
+import type { AuditRecord, BackupItem } from "../src/store/port.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { englishLeft } from "./support/page-text.js";
@@ -158,6 +159,29 @@ describeBackends(
         "alice",
       ]);
       expect(await audit(node, "upstream.removed")).to.have.length(1);
+    });
+
+    it("When the store is backed up and restored, then the provider added on /admin signs the same account in again", async () => {
+      await ada.submit("/admin/upstreams", "/admin/upstreams", form(up));
+      expect((await continueWith(node.url, up)).answer.status).to.equal(303);
+      const alice = (await node.opened.store.accounts.byUsername("alice"))!;
+      const store = node.opened.store;
+      const items: BackupItem[] = [];
+      for await (const i of store.backup.items()) items.push(i);
+      expect(JSON.stringify(items)).not.to.contain(form(up).client_secret);
+      await store.backup.clear();
+      expect(decodeHtml((await new PageClient(node.url).get("/signin")).text)).not.to.contain("Continue with Corp SSO");
+      const counts = await restoreItems(
+        store,
+        (async function* () {
+          yield* items;
+        })(),
+        3600,
+      );
+      expect(counts.restored.upstream).to.equal(1);
+      const { answer } = await continueWith(node.url, up);
+      expect(answer.status, answer.text.slice(0, 300)).to.equal(303);
+      expect((await store.accounts.byUsername("alice"))?.id).to.equal(alice.id);
     });
 
     it("When a field is bad or the id is taken, then the form says which field, keeps what was typed but the secret, and nothing is stored", async () => {

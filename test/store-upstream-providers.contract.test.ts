@@ -1,9 +1,12 @@
 // The upstream providers added on /admin, in the store (store/ports/upstream-providers.ts): one
 // contract, every store. An id is taken once, even by 50 adds at once; a change or a removal of a
 // provider that is not there writes nothing; usersOf finds the users linked through one upstream.
+// On a Redis Cluster too (one key; usersOf scans every master), with a backup and its restore.
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
-import type { Store, StoredUpstreamRecord } from "../src/store/port.js";
+import { describeOnCluster } from "./support/on-cluster.js";
+import { restoreItems } from "../src/store/backup.js";
+import type { BackupItem, Store, StoredUpstreamRecord } from "../src/store/port.js";
 
 const provider = (id: string, name = id, at = 1): StoredUpstreamRecord => ({
   id,
@@ -67,5 +70,39 @@ describeStoreContract("Store contract: upstream providers", (backend) => {
     expect(await store.upstreamLinks.usersOf("nope")).to.deep.equal([]);
     await store.upstreamLinks.removeForUser("u1");
     expect(await store.upstreamLinks.usersOf("corp")).to.deep.equal(["u2"]);
+  });
+});
+
+describeOnCluster("Upstream providers on Redis Cluster", (on) => {
+  it("When providers are added 50 at once, changed, removed, found through their links, backed up and restored, then every step works", async () => {
+    const store = (await on.freshNode()).opened.store;
+    const adds = await Promise.all(Array.from({ length: 50 }, () => store.upstreamProviders.add(provider("corp"))));
+    expect(adds.filter(Boolean)).to.have.length(1);
+    expect(await store.upstreamProviders.add(provider("okta"))).to.equal(true);
+    expect(await store.upstreamProviders.update({ ...provider("okta", "Okta"), updatedAt: 2 })).to.equal(true);
+    expect((await store.upstreamProviders.remove("corp"))?.id).to.equal("corp");
+    for (let i = 0; i < 20; i++)
+      await store.upstreamLinks.link({
+        upstream: "okta",
+        issuer: "https://o.example",
+        subject: `s${i}`,
+        userId: `u${i}`,
+        linkedAt: 1,
+      });
+    expect((await store.upstreamLinks.usersOf("okta")).sort()).to.have.length(20);
+    const items: BackupItem[] = [];
+    for await (const i of store.backup.items()) items.push(i);
+    expect(items.filter((i) => i.kind === "upstream")).to.have.length(1);
+    expect((await store.backup.holdings()).upstreams).to.equal(1);
+    await store.backup.clear();
+    expect(await store.upstreamProviders.list()).to.deep.equal([]);
+    await restoreItems(
+      store,
+      (async function* () {
+        yield* items;
+      })(),
+      3600,
+    );
+    expect(await store.upstreamProviders.list()).to.deep.equal([{ ...provider("okta", "Okta"), updatedAt: 2 }]);
   });
 });
