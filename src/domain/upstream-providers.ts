@@ -23,13 +23,17 @@ const FIELD_OF: Record<UpstreamPart, UpstreamField> = {
 /** What an admin typed (each field as sent; "" or absent: not given). */
 export type UpstreamInput = Partial<Record<UpstreamField, string>>;
 
-/** A refused form: the field, and why ("bad": not a value it takes; "taken": the id is in use). */
+/**
+ * A refused form: the field, and why ("bad": not a value it takes; "taken": the id is in use);
+ * the message is the settings' English words (the CLI prints them; the pages say their own).
+ */
 export class UpstreamFormError extends Error {
   constructor(
     readonly field: UpstreamField,
     readonly reason: "bad" | "taken",
+    message = reason === "taken" ? "is taken (by the settings or by another provider)" : "is not valid",
   ) {
-    super(`${field} ${reason}`);
+    super(message);
   }
 }
 
@@ -121,7 +125,7 @@ export class UpstreamProviders {
       return checkUpstream(id, parts);
     } catch (err) {
       if (!(err instanceof UpstreamSettingError) || !err.part) throw err;
-      throw new UpstreamFormError(FIELD_OF[err.part], "bad");
+      throw new UpstreamFormError(FIELD_OF[err.part], "bad", err.message);
     }
   }
 
@@ -142,7 +146,7 @@ export class UpstreamProviders {
   /** Adds a provider (every field checked); "taken" when the settings or the store have its id already. */
   async add(input: UpstreamInput): Promise<StoredUpstreamRecord> {
     const typed = trimmed(input.id);
-    if (!UPSTREAM_ID.test(typed)) throw new UpstreamFormError("id", "bad");
+    if (!UPSTREAM_ID.test(typed)) throw new UpstreamFormError("id", "bad", "must be 1 to 32 letters and digits");
     const u = this.check(typed, input);
     if (this.isSetting(u.id)) throw new UpstreamFormError("id", "taken");
     const record = this.record(u, this.now());
