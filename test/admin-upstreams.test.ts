@@ -8,6 +8,7 @@
 import { expect } from "chai";
 import { CATALOGS, LOCALES } from "../src/i18n/index.js";
 import { restoreItems } from "../src/store/backup.js";
+import { UpstreamFormError, UpstreamProviders } from "../src/domain/upstream-providers.js";
 import type { AuditRecord, BackupItem } from "../src/store/port.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
@@ -184,6 +185,29 @@ describeBackends(
       expect((await store.accounts.byUsername("alice"))?.id).to.equal(alice.id);
     });
 
+    it("When the provider's secret cannot be opened with SECRET (changed since), then it is not offered, a change must give the secret again, and then it is", async () => {
+      await ada.submit("/admin/upstreams", "/admin/upstreams", form(up));
+      const store = node.opened.store;
+      const other = new UpstreamProviders({ store, fromSettings: [], secret: "another-secret-".repeat(3) });
+      const stored = (await store.upstreamProviders.get("corp"))!;
+      expect(other.secretOf(stored)).to.equal(null);
+      expect(await other.usable()).to.deep.equal([]);
+      const keep = await other
+        .change("corp", { name: "Corp SSO", issuer: up.issuer, client_id: "sigil-test" })
+        .catch((e: unknown) => e);
+      expect(keep).to.be.instanceOf(UpstreamFormError).and.include({ field: "client_secret", reason: "bad" });
+      await other.change("corp", {
+        name: "Corp SSO",
+        issuer: up.issuer,
+        client_id: "sigil-test",
+        client_secret: "new-one",
+      });
+      expect((await other.usable()).map((u) => u.clientSecret)).to.deep.equal(["new-one"]);
+      // This node's SECRET cannot open the new one: its page says so, and its /signin no longer offers it.
+      expect(decodeHtml((await ada.get("/admin/upstreams")).text)).to.contain(en["adminUpstreams.unreadable"]);
+      expect(decodeHtml((await new PageClient(node.url).get("/signin")).text)).not.to.contain("Continue with Corp SSO");
+    });
+
     it("When a field is bad or the id is taken, then the form says which field, keeps what was typed but the secret, and nothing is stored", async () => {
       const cases: Array<[Record<string, string>, string, number]> = [
         [{ id: "" }, "id", 400],
@@ -286,6 +310,29 @@ describeBackends(
       expect(await b.opened.store.accounts.byUsername("alice")).to.not.equal(null);
       await ada.submit("/admin/upstreams/corp/remove", "/admin/upstreams/corp/remove", { confirm: "yes" });
       expect(decodeHtml((await new PageClient(b.url).get("/signin")).text)).not.to.contain("Continue with Corp SSO");
+    });
+
+    it("When 50 adds of one id are sent at once, half to each node, then one is stored, recorded once, and the others are told the id is taken", async () => {
+      up = await TestUpstream.start();
+      const a = await backend.startNode(ADMIN_ENV);
+      const b = await backend.startNode(ADMIN_ENV);
+      const ada = await admin(a);
+      const onB = new PageClient(b.url);
+      for (const [k, v] of ada.cookies) onB.cookies.set(k, v);
+      const csrf = csrfOf((await ada.get("/admin/upstreams")).text);
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 ? onB : ada).post("/admin/upstreams", { _csrf: csrf, ...form(up, "corp", { name: `n${i}` }) }),
+        ),
+      );
+      expect(answers.filter((r) => r.status === 303)).to.have.length(1);
+      for (const r of answers.filter((r) => r.status !== 303)) expect(r.status).to.equal(409);
+      const stored = await a.opened.store.upstreamProviders.list();
+      expect(stored).to.have.length(1);
+      expect(stored[0]!.name).to.equal(`n${answers.findIndex((r) => r.status === 303)}`);
+      // Both nodes write the one store's log: settled on each, one record.
+      await b.server.services.audit.settled();
+      expect(await audit(a, "upstream.added")).to.have.length(1);
     });
 
     it("When the settings name a provider, then /admin lists it read-only and its id is refused", async () => {
