@@ -251,6 +251,22 @@ describeBackends(
       });
       const unknown = await ada.submit("/admin/upstreams", `/admin/upstreams/${"z".repeat(5000)}`, { name: "x" });
       expect(unknown.status).to.equal(404);
+      // GitHub with no issuer: github.com and its API, as the settings default them.
+      const gh = {
+        kind: "github",
+        id: "GH",
+        name: "",
+        issuer: "",
+        api_url: "",
+        client_id: "gh-id",
+        client_secret: "gh-s",
+      };
+      expect((await ada.submit("/admin/upstreams", "/admin/upstreams", gh)).status).to.equal(303);
+      expect(await node.opened.store.upstreamProviders.get("gh")).to.include({
+        name: "GitHub",
+        issuer: "https://github.com",
+        apiUrl: "https://api.github.com",
+      });
     });
 
     it("When the change comes without a CSRF token, without a fresh proof, from someone not an admin or signed out, then nothing is stored", async () => {
