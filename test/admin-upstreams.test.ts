@@ -243,8 +243,18 @@ describeBackends(
       expect(decodeHtml(taken.text)).to.contain(en["adminUpstreams.taken"].replace("{id}", "corp"));
       expect((await node.opened.store.upstreamProviders.get("corp"))?.name).to.equal("Corp SSO");
       // A bad change changes nothing either.
-      const bad = await ada.submit("/admin/upstreams/corp", "/admin/upstreams/corp", { name: "", client_id: "x" });
-      expect(bad.status).to.equal(400);
+      const change = { name: "Corp SSO", issuer: up.issuer, client_id: "sigil-test", client_secret: "" };
+      for (const [over, fieldName] of [
+        [{ name: "n".repeat(41) }, "name"],
+        [{ issuer: "" }, "issuer"],
+        [{ issuer: "https://sso.example/?q=1" }, "issuer"],
+        [{ client_id: "" }, "client_id"],
+        [{ client_secret: "s".repeat(513) }, "client_secret"],
+      ] as const) {
+        const bad = await ada.submit("/admin/upstreams/corp", "/admin/upstreams/corp", { ...change, ...over });
+        expect(bad.status, fieldName).to.equal(400);
+        expect(bad.text, fieldName).to.contain(`href="#${fieldName}"`);
+      }
       expect(await node.opened.store.upstreamProviders.get("corp")).to.include({
         name: "Corp SSO",
         clientId: "sigil-test",
