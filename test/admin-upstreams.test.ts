@@ -132,10 +132,17 @@ describeBackends(
       await ada.submit("/admin/upstreams", "/admin/upstreams", form(up));
       expect((await continueWith(node.url, up)).answer.status).to.equal(303);
       const alice = (await node.opened.store.accounts.byUsername("alice"))!;
+      // Bob has a password, and links another identity there from /account: he has another way in.
+      const { c: bob } = await person(node, "bob");
+      up.who = { sub: "u-bob", preferred_username: "bob" };
+      const html = (await bob.get("/account")).text;
+      const linking = await bob.post("/upstream/corp?link=1", { _csrf: csrfOf(html) });
+      const back = await up.signInThere(String(linking.headers.location));
+      expect((await bob.get(back.pathname + back.search)).status).to.equal(303);
       const confirm = await ada.get("/admin/upstreams/corp/remove");
       expect(confirm.status).to.equal(200);
       const text = decodeHtml(confirm.text);
-      expect(text).to.contain(en["adminUpstreams.removeLead"].replace("{count}", "1").replace("{id}", "corp"));
+      expect(text).to.contain(en["adminUpstreams.removeLead"].replace("{count}", "2").replace("{id}", "corp"));
       expect(text).to.contain(en["adminUpstreams.onlyWay"].replace("{count}", "1"));
       // Without confirm=yes, nothing is removed.
       expect((await ada.submit("/admin/upstreams/corp/remove", "/admin/upstreams/corp/remove", {})).status).to.equal(
@@ -153,11 +160,13 @@ describeBackends(
       expect((await ada.get("/admin/upstreams/corp")).status).to.equal(404);
 
       await ada.submit("/admin/upstreams", "/admin/upstreams", form(up));
+      up.who = { sub: "u-alice", preferred_username: "alice", email: "alice@corp.example", email_verified: true };
       const again = await continueWith(node.url, up);
       expect(again.answer.status).to.equal(303);
       expect((await node.opened.store.accounts.list({ limit: 10 })).map((u) => u.username)).to.have.members([
         "ada",
         "alice",
+        "bob",
       ]);
       expect(await audit(node, "upstream.removed")).to.have.length(1);
     });
