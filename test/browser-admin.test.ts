@@ -62,7 +62,14 @@ describeBackends(
       );
       expect(
         await page.locator(".admin-areas li a").evaluateAll((as) => as.map((a) => a.getAttribute("href"))),
-      ).to.deep.equal(["/admin/users", "/admin/apps", "/admin/groups", "/admin/invitations", "/admin/audit"]);
+      ).to.deep.equal([
+        "/admin/users",
+        "/admin/apps",
+        "/admin/groups",
+        "/admin/invitations",
+        "/admin/upstreams",
+        "/admin/audit",
+      ]);
       expect(problems).to.deep.equal([]);
     });
   },

@@ -456,7 +456,7 @@ describeBackends(
           async () => {
             const r = await devPage.goto(`${node.url}/admin`);
             expect(r?.status()).to.equal(200);
-            expect(await devPage.locator("main .admin-areas li").count()).to.equal(5);
+            expect(await devPage.locator("main .admin-areas li").count()).to.equal(6);
           },
         ],
         [
@@ -496,6 +496,14 @@ describeBackends(
           async () => {
             const devon = await node.server.services.accounts.byUsername("devon");
             expect((await devPage.goto(`${node.url}/admin/users/${devon!.id}/delete`))?.status()).to.equal(200);
+          },
+        ],
+        [
+          "admin upstream providers (/admin/upstreams)",
+          async () => {
+            const r = await devPage.goto(`${node.url}/admin/upstreams`);
+            expect(r?.status()).to.equal(200);
+            expect(await devPage.locator('main form[action="/admin/upstreams"] #client_secret').count()).to.equal(1);
           },
         ],
         [

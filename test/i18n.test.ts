@@ -36,6 +36,8 @@ const SAME_EVERYWHERE = new Set<MessageKey>([
   "dev.kindWebhook",
   // "{name}: {who}" (a linked identity on /account) has no words; French spaces its colon.
   "account.upstreamOf",
+  // "GitHub" (a kind of upstream provider on /admin/upstreams) is a name.
+  "adminUpstreams.kindGithub",
 ]);
 
 describe("The pages' languages", () => {

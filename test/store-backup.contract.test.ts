@@ -122,6 +122,17 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       email: "u1@corp.example",
       linkedAt: now,
     });
+    // An upstream provider added on /admin (its client secret as sealed).
+    await store.upstreamProviders.add({
+      id: "corp",
+      kind: "oidc",
+      name: "Corp SSO",
+      issuer: "https://sso.corp.example",
+      clientId: "sigil",
+      sealedSecret: "sealed-client-secret",
+      createdAt: now,
+      updatedAt: now,
+    });
     await store.twoFactor.enable("u1", { sealedSecret: "s", enabledAt: now }, ["h1", "h2", "h3"]);
     // A group with a member, and an empty one.
     await store.groups.create({ name: "ops", createdAt: now });
@@ -233,6 +244,7 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
       signingKeys: 0,
       challenges: 0,
       groups: 0,
+      upstreams: 0,
     });
     expect(await collect(store)).to.deep.equal([]);
     expect(await store.accounts.byUsername("ulla")).to.equal(null);
@@ -278,6 +290,10 @@ describeStoreContract("Store contract: backup and restore", (backend) => {
     expect(await store.twoFactor.useRecoveryCode("u1", "h2")).to.equal(true);
     expect((await store.passkeys.byId("cred1"))!.counter).to.equal(3);
     expect(await store.upstreamLinks.byIdentity("https://sso.corp.example", "s-1")).to.include({ userId: "u1" });
+    expect(await store.upstreamProviders.get("corp")).to.include({
+      name: "Corp SSO",
+      sealedSecret: "sealed-client-secret",
+    });
     expect((await store.customTokens.get("app1", "t2"))!.revoked).to.equal(true);
     expect((await store.customTokens.get("app1", "t1"))!.revoked).to.equal(false);
     expect(await store.grants.token("a-g1", "app1")).to.include({ codeHash: "g1" });

@@ -8,6 +8,7 @@ import { backup, restore } from "./backup.js";
 import { tokensCommands } from "./tokens.js";
 import { groupsCommands } from "./groups.js";
 import { invitationsCommands } from "./invitations.js";
+import { upstreamsCommands } from "./upstreams.js";
 import {
   usersCreate,
   usersDelete,
@@ -34,6 +35,7 @@ export const commands: readonly CliCommand[] = [
   ...tokensCommands(),
   ...groupsCommands,
   ...invitationsCommands,
+  ...upstreamsCommands,
   keysRotate,
   status,
   backup,

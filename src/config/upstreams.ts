@@ -79,11 +79,15 @@ export const upstreamSettings = area(
 
 const NAMED = /^UPSTREAM_([A-Z0-9]+)_(KIND|ISSUER|API_URL|CLIENT_ID|CLIENT_SECRET|NAME)$/;
 
-/** A bad upstream setting: the variable and what is wrong (config.ts makes it a ConfigError). */
+/** The parts of one upstream's settings (UPSTREAM_<ID>_<part>). */
+export type UpstreamPart = "KIND" | "ISSUER" | "API_URL" | "CLIENT_ID" | "CLIENT_SECRET" | "NAME";
+
+/** A bad upstream setting: the variable, its part, and what is wrong (config.ts makes it a ConfigError). */
 export class UpstreamSettingError extends Error {
   constructor(
     readonly setting: string,
     message: string,
+    readonly part?: UpstreamPart,
   ) {
     super(message);
   }
@@ -106,14 +110,19 @@ export function readUpstreams(env: Record<string, string | undefined>): Upstream
     one[key] = raw;
     byId.set(id, one);
   }
-  return [...byId.keys()].sort().map((id) => checked(id, byId.get(id)!));
+  return [...byId.keys()].sort().map((id) => checkUpstream(id, byId.get(id)!));
 }
 
-function checked(id: string, v: Record<string, string>): Upstream {
-  const named = (key: string) => `UPSTREAM_${id}_${key}`;
-  const read = <T>(key: string, schema: z.ZodType<T, string | undefined>): T => {
+/**
+ * One upstream's parts, checked as the settings are (the admin pages' form too,
+ * domain/upstream-providers.ts): the upstream, or an UpstreamSettingError naming the bad part.
+ * `id` is letters and digits (the caller checks it); a part that is absent is not set.
+ */
+export function checkUpstream(id: string, v: Partial<Record<UpstreamPart, string>>): Upstream {
+  const named = (key: UpstreamPart) => `UPSTREAM_${id}_${key}`;
+  const read = <T>(key: UpstreamPart, schema: z.ZodType<T, string | undefined>): T => {
     const r = schema.safeParse(v[key]);
-    if (!r.success) throw new UpstreamSettingError(named(key), r.error.issues[0]!.message);
+    if (!r.success) throw new UpstreamSettingError(named(key), r.error.issues[0]!.message, key);
     return r.data;
   };
   const kind = read("KIND", z.enum(UPSTREAM_KINDS, `is required, and must be oidc or github`));
@@ -124,7 +133,8 @@ function checked(id: string, v: Record<string, string>): Upstream {
     "ISSUER",
     github ? httpUrl.default("https://github.com") : z.string("is required for kind oidc").pipe(httpUrl),
   );
-  if (!github && v.API_URL !== undefined) throw new UpstreamSettingError(named("API_URL"), "is only for kind github");
+  if (!github && v.API_URL !== undefined)
+    throw new UpstreamSettingError(named("API_URL"), "is only for kind github", "API_URL");
   const apiUrl = github
     ? read("API_URL", httpUrl.default(issuer === "https://github.com" ? "https://api.github.com" : `${issuer}/api/v3`))
     : undefined;

@@ -35,6 +35,8 @@ export interface AuditEvent {
   clientId?: string | undefined;
   /** The group it is about (group.*). */
   group?: string | undefined;
+  /** The upstream provider it is about (upstream.*: its id). */
+  upstream?: string | undefined;
   method?: string | undefined;
   reason?: string | undefined;
   origin?: AuditOrigin | "operator" | undefined;
@@ -83,6 +85,9 @@ export const AUDIT_TYPES = [
   "invitation.created",
   "invitation.revoked",
   "invitation.used",
+  "upstream.added",
+  "upstream.changed",
+  "upstream.removed",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
@@ -114,6 +119,7 @@ export class AuditLog {
     if (actor) entry.actor = actor;
     if (e.clientId !== undefined) entry.client_id = e.clientId;
     if (e.group !== undefined) entry.group = e.group;
+    if (e.upstream !== undefined) entry.upstream = e.upstream;
     if (origin?.address !== undefined) entry.address = origin.address;
     if (origin?.browser !== undefined) entry.browser = origin.browser.slice(0, 256);
     if (origin?.requestId !== undefined) entry.request_id = origin.requestId;

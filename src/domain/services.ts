@@ -22,6 +22,7 @@ import { causeForLog } from "../errors.js";
 import { Passkeys } from "./passkeys.js";
 import { Upstreams } from "./upstreams.js";
 import { UpstreamAccounts } from "./upstream-accounts.js";
+import { UpstreamProviders } from "./upstream-providers.js";
 import { TwoFactor } from "./two-factor.js";
 import { StepUp } from "./step-up.js";
 import { Readiness } from "./readiness.js";
@@ -58,6 +59,8 @@ export interface Services {
   /** Upstream providers: their flows (upstreams.ts) and the accounts they sign in to (upstream-accounts.ts). */
   upstreams: Upstreams;
   upstreamAccounts: UpstreamAccounts;
+  /** The upstream providers added on /admin (upstream-providers.ts). */
+  upstreamProviders: UpstreamProviders;
   /** The mails about changes to how an account is signed in to or recovered. */
   securityMails: SecurityMails;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (REAUTH_MAX_AGE). */
@@ -154,6 +157,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
         ),
   });
   const clientAuth = new ClientAuth({ store, apps });
+  const upstreamProviders = new UpstreamProviders({ store, fromSettings: config.upstreams, secret: config.secret });
   return {
     accounts,
     accountLife: new AccountLife({
@@ -196,8 +200,9 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     }),
     passkeys,
     twoFactor,
-    upstreams: new Upstreams(config, store),
+    upstreams: new Upstreams(config, store, upstreamProviders),
     upstreamAccounts: new UpstreamAccounts(config, store),
+    upstreamProviders,
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
     pageSessions: new PageSessions(store, identityEvents),

@@ -3,6 +3,9 @@
 // the callback needs server-side, for one use, under a random id the browser holds in a cookie;
 // finish() takes it (a replayed or unknown callback finds nothing), trades the code and validates
 // the upstream's ID token (signature by its JWKS, iss, aud, exp, nonce) with openid-client.
+// The upstreams are the settings' and those added on /admin (upstream-providers.ts), read from the
+// store on every use, so that a change made on one node is used by every node at once; a
+// provider's discovered metadata is kept while its issuer, client id and secret stay the same.
 import { randomBytes } from "node:crypto";
 import * as oidc from "openid-client";
 import type { Config } from "../config.js";
@@ -10,6 +13,7 @@ import type { Upstream } from "../config/upstreams.js";
 import { SigilError, type PlainErrorId } from "../errors.js";
 import type { Store } from "../store/port.js";
 import { GitHubCallError, githubAuthorizeUrl, githubIdentity, type GitHubIdentity } from "./upstream-github.js";
+import type { UpstreamProviders } from "./upstream-providers.js";
 
 /** How long a started upstream sign-in may take to come back (seconds). */
 export const UPSTREAM_FLOW_TTL = 600;
@@ -62,20 +66,33 @@ const rest = (f: FlowRecord) => ({
 /** The store's key of a started flow (the passkeys' one-use challenge table: same need, same store). */
 const flowKey = (id: string) => `upstream:${id}`;
 
+/** What the discovered metadata was made with: another issuer, client id or secret is another provider. */
+const madeWith = (u: Upstream) => JSON.stringify([u.issuer, u.clientId, u.clientSecret]);
+
 export class Upstreams {
-  private readonly discovered = new Map<string, Promise<oidc.Configuration>>();
+  /** By id: the metadata, and what it was discovered with. */
+  private readonly discovered = new Map<string, { with: string; metadata: Promise<oidc.Configuration> }>();
 
   constructor(
     private readonly config: Config,
     private readonly store: Store,
+    private readonly providers: UpstreamProviders,
   ) {}
 
-  get list(): readonly Upstream[] {
-    return this.config.upstreams;
+  /**
+   * Every upstream offered now: the settings', then those added on /admin, by id. The discovered
+   * metadata of one no longer offered (removed on any node) is dropped.
+   */
+  async list(): Promise<Upstream[]> {
+    const all = [...this.config.upstreams, ...(await this.providers.usable())];
+    for (const id of this.discovered.keys()) if (!all.some((u) => u.id === id)) this.discovered.delete(id);
+    return all;
   }
 
-  byId(id: string): Upstream | undefined {
-    return this.config.upstreams.find((u) => u.id === id);
+  async byId(id: string): Promise<Upstream | undefined> {
+    const set = this.config.upstreams.find((u) => u.id === id);
+    if (set) return set;
+    return (await this.providers.usable()).find((u) => u.id === id);
   }
 
   callbackUrl(u: Upstream): string {
@@ -84,7 +101,9 @@ export class Upstreams {
 
   /** The upstream's metadata, discovered once (a failure is not kept: the next sign-in tries again). */
   private metadata(u: Upstream): Promise<oidc.Configuration> {
-    let p = this.discovered.get(u.id);
+    const known = this.discovered.get(u.id);
+    // Changed on /admin since (on any node): discovered again, with what it is now.
+    let p = known?.with === madeWith(u) ? known.metadata : undefined;
     if (!p) {
       // The ID token's signature is checked against the upstream's JWKS even though it comes
       // straight from its token endpoint (openid-client would otherwise trust TLS alone); http: is
@@ -92,8 +111,11 @@ export class Upstreams {
       const execute = [oidc.enableNonRepudiationChecks];
       if (u.issuer.startsWith("http:")) execute.push(oidc.allowInsecureRequests);
       p = oidc.discovery(new URL(u.issuer), u.clientId, u.clientSecret, undefined, { execute, timeout: 10 });
-      p.catch(() => this.discovered.delete(u.id));
-      this.discovered.set(u.id, p);
+      const entry = { with: madeWith(u), metadata: p };
+      p.catch(() => {
+        if (this.discovered.get(u.id) === entry) this.discovered.delete(u.id);
+      });
+      this.discovered.set(u.id, entry);
     }
     return p.catch(() => {
       throw new UpstreamError("unreachable");

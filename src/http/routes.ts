@@ -65,6 +65,7 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     eventEndpoints: services.eventEndpoints,
     upstreams: services.upstreams,
     upstreamAccounts: services.upstreamAccounts,
+    upstreamProviders: services.upstreamProviders,
   };
 }
 

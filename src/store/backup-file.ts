@@ -15,9 +15,10 @@ export const BACKUP_FORMAT = "sigil-backup" as const;
 /**
  * The file format's version (the items' shapes are the data version's). 2: the channels'
  * histories ("channel-history" items), which a reader of version 1 would take for damage: it now
- * refuses the file as a newer Sigil's instead. Files of version 1 are read as they are.
+ * refuses the file as a newer Sigil's instead. 3: the upstream providers added on /admin
+ * ("upstream" items), for the same reason. Files of versions 1 and 2 are read as they are.
  */
-export const BACKUP_FORMAT_VERSION = 2;
+export const BACKUP_FORMAT_VERSION = 3;
 
 export interface BackupHeader {
   format: typeof BACKUP_FORMAT;
@@ -96,6 +97,7 @@ const REQUIRED: Record<BackupKind, string[]> = {
   "custom-token": ["token"],
   consent: ["userId", "clientId", "scopes"],
   passkey: ["passkey"],
+  upstream: ["upstream"],
   "upstream-link": ["link"],
   "two-factor": ["userId", "record", "recovery"],
   group: ["group", "members"],

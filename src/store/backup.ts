@@ -65,6 +65,8 @@ export async function restoreItem(
       return item.scopes === null || store.consentScopes.set(item.userId, item.clientId, item.scopes);
     case "passkey":
       return store.passkeys.add(item.passkey);
+    case "upstream":
+      return store.upstreamProviders.add(item.upstream);
     case "upstream-link":
       return store.upstreamLinks.link(item.link);
     case "two-factor":

@@ -13,6 +13,7 @@ import type { ConsentScopeStore, SigningKeyStore } from "./ports/keys.js";
 import type { EmailStore } from "./ports/email.js";
 import type { PasskeyStore } from "./ports/passkeys.js";
 import type { UpstreamLinkStore } from "./ports/upstream-links.js";
+import type { UpstreamProviderStore } from "./ports/upstream-providers.js";
 import type { TwoFactorStore } from "./ports/two-factor.js";
 import type { MetaStore } from "./ports/meta.js";
 import type { BackupPort } from "./ports/backup.js";
@@ -32,6 +33,7 @@ export * from "./ports/keys.js";
 export * from "./ports/email.js";
 export * from "./ports/passkeys.js";
 export * from "./ports/upstream-links.js";
+export * from "./ports/upstream-providers.js";
 export * from "./ports/two-factor.js";
 export * from "./ports/meta.js";
 export * from "./ports/backup.js";
@@ -64,6 +66,8 @@ export interface Store {
   readonly passkeys: PasskeyStore;
   /** Which account an identity at an upstream provider signs in to. */
   readonly upstreamLinks: UpstreamLinkStore;
+  /** The upstream providers added on /admin (beside those the settings name). */
+  readonly upstreamProviders: UpstreamProviderStore;
   /** Two-factor with an authenticator app, per user. */
   readonly twoFactor: TwoFactorStore;
   /** Groups of users (the `groups` claim). */

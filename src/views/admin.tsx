@@ -14,6 +14,7 @@ export function AdminHomePage(p: { ui: Ui; user: Signed; csrf: string }) {
     [t("admin.apps"), "/admin/apps"],
     [t("admin.groups"), "/admin/groups"],
     [t("admin.invitations"), "/admin/invitations"],
+    [t("admin.upstreams"), "/admin/upstreams"],
     [t("admin.audit"), "/admin/audit"],
   ];
   return (

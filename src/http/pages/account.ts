@@ -52,6 +52,7 @@ export async function render(
   withPasskeyCsp(res, deps.passkeys);
   const twoFactor = await deps.twoFactor.status(user.id);
   const links = await linkedIdentities(deps, user.id);
+  const buttons = await upstreamButtons(deps);
   const current = publicSessionId(deps.config.secret, req.sessionID);
   const sessions = (await deps.accountLife.sessions(user.id)).map((x) => ({
     id: x.id,
@@ -70,10 +71,7 @@ export async function render(
       script,
       // Deleting with a passkey: offered (by the script) when passkeys work here and the user has one.
       passkeyDelete: !!script && passkeys.length > 0,
-      upstreams:
-        deps.upstreams.list.length || links.length
-          ? AccountUpstreams({ ui, csrf, links, upstreams: upstreamButtons(deps) })
-          : undefined,
+      upstreams: buttons.length || links.length ? AccountUpstreams({ ui, csrf, links, upstreams: buttons }) : undefined,
       twoFactor,
       ui,
       user,

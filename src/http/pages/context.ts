@@ -14,6 +14,7 @@ import type { Passkeys } from "../../domain/passkeys.js";
 import type { TwoFactor } from "../../domain/two-factor.js";
 import type { Upstreams } from "../../domain/upstreams.js";
 import type { UpstreamAccounts } from "../../domain/upstream-accounts.js";
+import type { UpstreamProviders } from "../../domain/upstream-providers.js";
 import type { StepUp } from "../../domain/step-up.js";
 import type { PageSessions } from "../../domain/page-sessions.js";
 import type { AuditLog } from "../../domain/audit.js";
@@ -42,6 +43,8 @@ export interface PagesDeps {
   /** Upstream providers: "Continue with …", and the identities linked on /account. */
   upstreams: Upstreams;
   upstreamAccounts: UpstreamAccounts;
+  /** The upstream providers added on /admin/upstreams. */
+  upstreamProviders: UpstreamProviders;
   /** "Confirm it's you": the fresh proof the sensitive account actions need (pages/step-up.ts). */
   stepUp: StepUp;
   /** The audit log: sign-ins, sign-outs, sign-ups and the rest (domain/audit.ts). */

@@ -54,6 +54,7 @@ import { accountActivityRoutes } from "./account-activity.js";
 import { adminAppsRoutes } from "./admin-apps.js";
 import { adminGroupsRoutes } from "./admin-groups.js";
 import { adminInvitationsRoutes } from "./admin-invitations.js";
+import { adminUpstreamsRoutes } from "./admin-upstreams.js";
 
 const PAGE_PATHS = [
   "/signup",
@@ -171,6 +172,7 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   adminAppsRoutes(router, deps);
   adminGroupsRoutes(router, deps);
   adminInvitationsRoutes(router, deps);
+  adminUpstreamsRoutes(router, deps);
   router.use(PAGE_PATHS, pageErrors(deps.config));
   return router;
 }

@@ -25,7 +25,7 @@ export function signInPage(deps: PagesDeps) {
         username: queryParam(req, "login_hint")?.slice(0, 64),
         passkeyScript: passkeyScriptFor(deps.passkeys),
         signupOpen: deps.config.signup === "open",
-        upstreams: upstreamButtons(deps),
+        upstreams: await upstreamButtons(deps),
       }),
     );
   });
@@ -61,7 +61,7 @@ export function signIn(deps: PagesDeps) {
           username: username.slice(0, 64),
           passkeyScript: passkeyScriptFor(deps.passkeys),
           signupOpen: deps.config.signup === "open",
-          upstreams: upstreamButtons(deps),
+          upstreams: await upstreamButtons(deps),
         }),
       );
     }

@@ -55,7 +55,7 @@ export function signUpPage(deps: PagesDeps) {
         invite,
         email: invite?.email,
         emailDomains: domainsHint(deps),
-        upstreams: deps.config.signup === "open" ? upstreamButtons(deps) : undefined,
+        upstreams: deps.config.signup === "open" ? await upstreamButtons(deps) : undefined,
       }),
     );
   });
@@ -130,7 +130,7 @@ export function signUp(deps: PagesDeps) {
           email: form.email,
           invite: found ? { token, email: found.email } : undefined,
           emailDomains: domainsHint(deps),
-          upstreams: deps.config.signup === "open" ? upstreamButtons(deps) : undefined,
+          upstreams: deps.config.signup === "open" ? await upstreamButtons(deps) : undefined,
         }),
       );
     }

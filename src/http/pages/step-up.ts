@@ -97,14 +97,18 @@ async function renderConfirm(
       twoFactor: await deps.twoFactor.isOn(user.id),
       passkeyScript: hasPasskeys ? passkeyScript : undefined,
       minutes: Math.max(1, Math.round(deps.stepUp.maxAgeSeconds / 60)),
-      // Each configured upstream the account has an identity at, once.
-      upstreams: [...new Set((await linkedIdentities(deps, user.id)).map((l) => l.upstream))].flatMap((id) => {
-        const u = deps.upstreams.byId(id);
-        return u ? [{ id, name: u.name }] : [];
-      }),
+      // Each upstream offered now that the account has an identity at, once.
+      upstreams: await confirmUpstreams(deps, user.id),
       ...(error ? { error: problem(ui, error.message), errorForm: error.form } : {}),
     }),
   );
+}
+
+/** The upstreams offered now that the user has an identity at, each once (ways to confirm). */
+async function confirmUpstreams(deps: PagesDeps, userId: string): Promise<Array<{ id: string; name: string }>> {
+  const linked = new Set((await linkedIdentities(deps, userId)).map((l) => l.upstream));
+  if (linked.size === 0) return [];
+  return (await deps.upstreams.list()).filter((u) => linked.has(u.id)).map((u) => ({ id: u.id, name: u.name }));
 }
 
 /** GET /confirm?return_to=…: the ways this user can confirm it is them. */

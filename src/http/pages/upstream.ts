@@ -34,13 +34,13 @@ function failed(req: Request, res: Response, deps: PagesDeps, err: SigilError): 
   sendPage(res, err.status, ErrorPage({ ui, title: ui.t("upstream.failedTitle"), message: ui.message(err).text }));
 }
 
-const upstreamOf = (req: Request, deps: PagesDeps): Upstream | undefined =>
+const upstreamOf = async (req: Request, deps: PagesDeps): Promise<Upstream | undefined> =>
   typeof req.params.id === "string" ? deps.upstreams.byId(req.params.id) : undefined;
 
 /** POST /upstream/:id[?return_to=…|?link=1]: off to the upstream (link=1: link it to the signed-in account). */
 export function startUpstream(deps: PagesDeps) {
   return page(async (req, res) => {
-    const u = upstreamOf(req, deps);
+    const u = await upstreamOf(req, deps);
     if (!u) return failed(req, res, deps, new FormError("err.upstreamUnknown", 404));
     const linking = queryParam(req, "link") === "1";
     const confirming = queryParam(req, "confirm") === "1";
@@ -64,7 +64,7 @@ export function startUpstream(deps: PagesDeps) {
 /** GET /upstream/:id/callback: the upstream's answer; signs in (or links), or says why not. */
 export function upstreamCallback(deps: PagesDeps) {
   return page(async (req, res) => {
-    const u = upstreamOf(req, deps);
+    const u = await upstreamOf(req, deps);
     if (!u) return failed(req, res, deps, new FormError("err.upstreamUnknown", 404));
     const flowId = (req.cookies as Record<string, unknown> | undefined)?.[cookieName(deps)];
     res.clearCookie(cookieName(deps), cookieOptions(deps));

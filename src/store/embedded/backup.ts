@@ -16,6 +16,7 @@ import type {
   HistoryItem,
   PasskeyRecord,
   UpstreamLinkRecord,
+  StoredUpstreamRecord,
   RefreshRecord,
   SigningKeyRecord,
   StoredEvent,
@@ -78,6 +79,8 @@ export class EmbeddedBackup implements BackupPort {
       out.push({ kind: "consent", userId, clientId, scopes: scopes.get([userId, clientId]) ?? null });
     }
     for (const { value } of this.t<PasskeyRecord>("passkeys").range([])) out.push({ kind: "passkey", passkey: value });
+    for (const { value } of this.t<StoredUpstreamRecord>("upstream-providers").range([]))
+      out.push({ kind: "upstream", upstream: value });
     for (const { value } of this.t<UpstreamLinkRecord>("upstream-links").range([]))
       out.push({ kind: "upstream-link", link: value });
     const recovery = this.t<1>("recovery-codes");
@@ -195,6 +198,7 @@ export class EmbeddedBackup implements BackupPort {
       signingKeys: this.t("signing-keys").count([]),
       challenges: this.t("challenges").count([]),
       groups: this.t("groups").count([]),
+      upstreams: this.t("upstream-providers").count([]),
     };
   }
 

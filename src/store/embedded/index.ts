@@ -27,6 +27,7 @@ import { EmbeddedDeviceCodes } from "./device-codes.js";
 import { EmbeddedTwoFactor } from "./two-factor.js";
 import { EmbeddedGroups } from "./groups.js";
 import { EmbeddedInvitations } from "./invitations.js";
+import { EmbeddedUpstreamProviders } from "./upstream-providers.js";
 
 export class EmbeddedStore implements Store {
   readonly kind = "embedded" as const;
@@ -45,6 +46,7 @@ export class EmbeddedStore implements Store {
   readonly email: EmbeddedEmail;
   readonly passkeys: EmbeddedPasskeys;
   readonly upstreamLinks: EmbeddedUpstreamLinks;
+  readonly upstreamProviders: EmbeddedUpstreamProviders;
   readonly twoFactor: EmbeddedTwoFactor;
   readonly deviceCodes: EmbeddedDeviceCodes;
   readonly groups: EmbeddedGroups;
@@ -86,6 +88,7 @@ export class EmbeddedStore implements Store {
     this.email = new EmbeddedEmail(engine);
     this.passkeys = new EmbeddedPasskeys(engine);
     this.upstreamLinks = new EmbeddedUpstreamLinks(engine);
+    this.upstreamProviders = new EmbeddedUpstreamProviders(engine);
     this.twoFactor = new EmbeddedTwoFactor(engine);
     this.deviceCodes = new EmbeddedDeviceCodes(engine);
     this.groups = new EmbeddedGroups(engine);

@@ -32,6 +32,13 @@ export class EmbeddedUpstreamLinks implements UpstreamLinkStore {
       .filter((l): l is UpstreamLinkRecord => l?.userId === userId)
       .sort((a, b) => a.linkedAt - b.linkedAt);
   }
+  async usersOf(upstream: string) {
+    const ids = this.byIdentityKey
+      .range([])
+      .filter((e) => e.value.upstream === upstream)
+      .map((e) => e.value.userId);
+    return [...new Set(ids)];
+  }
   unlink(userId: string, issuer: string, subject: string) {
     const key = identityKey(issuer, subject);
     return this.engine.write(() => {

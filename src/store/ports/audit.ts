@@ -29,6 +29,8 @@ export interface AuditRecord {
   client_id?: string;
   /** The group it is about (group.*: its name). */
   group?: string;
+  /** The upstream provider it is about (upstream.*: its id). */
+  upstream?: string;
   /** The client address, the browser (its User-Agent summed up: "Firefox 120 · Linux") and the request id. */
   address?: string;
   browser?: string;

@@ -9,6 +9,7 @@ import type { CustomTokenRecord, StoredEvent } from "./realtime.js";
 import type { SigningKeyRecord } from "./keys.js";
 import type { PasskeyRecord } from "./passkeys.js";
 import type { UpstreamLinkRecord } from "./upstream-links.js";
+import type { StoredUpstreamRecord } from "./upstream-providers.js";
 import type { TwoFactorRecord } from "./two-factor.js";
 import type { ChallengeRecord } from "./challenges.js";
 import type { GroupRecord } from "./groups.js";
@@ -67,6 +68,8 @@ export type BackupItem =
   | { kind: "custom-token"; token: CustomTokenRecord }
   | { kind: "consent"; userId: string; clientId: string; scopes: string[] | null }
   | { kind: "passkey"; passkey: PasskeyRecord }
+  /** An upstream provider added on /admin (its client secret sealed under SECRET, as stored). */
+  | { kind: "upstream"; upstream: StoredUpstreamRecord }
   /** An identity at an upstream provider linked to a user. */
   | { kind: "upstream-link"; link: UpstreamLinkRecord }
   | { kind: "two-factor"; userId: string; record: TwoFactorRecord; recovery: string[] }
@@ -93,6 +96,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   "custom-token",
   "consent",
   "passkey",
+  "upstream",
   "upstream-link",
   "two-factor",
   "group",
@@ -112,6 +116,8 @@ export interface Holdings {
   signingKeys: number;
   challenges: number;
   groups: number;
+  /** Upstream providers added on /admin. */
+  upstreams: number;
 }
 
 /** Whether a store holds nothing (restore's "empty", a new store's first start). */

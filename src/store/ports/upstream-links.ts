@@ -24,6 +24,11 @@ export interface UpstreamLinkStore {
   listForUser(userId: string): Promise<UpstreamLinkRecord[]>;
   /** Removes one of the user's links; false when the user has no such link (or no longer). */
   unlink(userId: string, issuer: string, subject: string): Promise<boolean>;
+  /**
+   * The ids of the users with a link through this upstream (its id), each once: a walk over every
+   * link, for an admin's confirmation before removing the upstream, never a sign-in's path.
+   */
+  usersOf(upstream: string): Promise<string[]>;
   /** Removes every link of the user (account deletion); how many there were. */
   removeForUser(userId: string): Promise<number>;
 }

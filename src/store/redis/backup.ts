@@ -17,6 +17,7 @@ import type {
   HistoryItem,
   PasskeyRecord,
   UpstreamLinkRecord,
+  StoredUpstreamRecord,
   RefreshRecord,
   SigningKeyRecord,
   TokenRecord,
@@ -157,6 +158,8 @@ export class RedisBackup implements BackupPort {
       const all = await guarded(() => r.hgetall(k.passkeys(u.id)));
       for (const v of Object.values(all)) yield { kind: "passkey", passkey: JSON.parse(v) as PasskeyRecord };
     }
+    for (const raw of Object.values(await guarded(() => r.hgetall(k.upstreams))))
+      yield { kind: "upstream", upstream: JSON.parse(raw) as StoredUpstreamRecord };
     for (const u of users) {
       const all = await guarded(() => r.hgetall(k.upstreamLinks(u.id)));
       for (const v of Object.values(all)) yield { kind: "upstream-link", link: JSON.parse(v) as UpstreamLinkRecord };
@@ -298,6 +301,7 @@ export class RedisBackup implements BackupPort {
       signingKeys: keys,
       challenges: found.challenges.length,
       groups: await guarded(() => this.redis.hlen(this.keys.groups)),
+      upstreams: await guarded(() => this.redis.hlen(this.keys.upstreams)),
     };
   }
 

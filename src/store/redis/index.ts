@@ -30,6 +30,7 @@ import { RedisConsentScopes, RedisSigningKeys } from "./keys-store.js";
 import { RedisPasskeys } from "./passkeys.js";
 import { RedisDeviceCodes } from "./device-codes.js";
 import { RedisUpstreamLinks } from "./upstream-links.js";
+import { RedisUpstreamProviders } from "./upstream-providers.js";
 import { RedisTwoFactor } from "./two-factor.js";
 import { RedisGroups } from "./groups.js";
 import { RedisInvitations } from "./invitations.js";
@@ -59,6 +60,7 @@ export class RedisStore implements Store {
   readonly email: RedisEmail;
   readonly passkeys: RedisPasskeys;
   readonly upstreamLinks: RedisUpstreamLinks;
+  readonly upstreamProviders: RedisUpstreamProviders;
   readonly twoFactor: RedisTwoFactor;
   readonly deviceCodes: RedisDeviceCodes;
   readonly groups: RedisGroups;
@@ -98,6 +100,7 @@ export class RedisStore implements Store {
     this.email = new RedisEmail(redis, this.keys);
     this.passkeys = new RedisPasskeys(redis, this.keys);
     this.upstreamLinks = new RedisUpstreamLinks(redis, this.keys);
+    this.upstreamProviders = new RedisUpstreamProviders(redis, this.keys);
     this.twoFactor = new RedisTwoFactor(redis, this.keys);
     this.deviceCodes = new RedisDeviceCodes(redis, this.keys);
     this.groups = new RedisGroups(redis, this.keys);

@@ -208,6 +208,8 @@ export function keyspace(prefix: string) {
     groupMembers: (name: string) => `${prefix}:{groups}:members:${name}`,
     /** Set: the names of the groups a user is in (same tag): the `groups` claim, one SMEMBERS. */
     userGroups: (userId: string) => `${prefix}:{groups}:of:${userId}`,
+    /** Hash: upstream provider id → JSON StoredUpstreamRecord (added on /admin); one key, one shard. */
+    upstreams: `${prefix}:{upstreams}`,
     /** Hash: invitation id → JSON InvitationRecord; one hash tag with its index (one script takes one). */
     invitations: `${prefix}:{invitations}`,
     /** Hash: the keyed hash of an invitation's token → its id (same tag). */

@@ -1,6 +1,8 @@
 // The Redis store's upstream links: one hash per user (identity → JSON record) and an index from
 // identity to user, claimed with SET NX so that an identity is linked to one account only, even
-// when two sign-ins through it arrive at once.
+// when two sign-ins through it arrive at once. usersOf() (an admin's confirmation, rare) scans every
+// master for the users' hashes: no index by upstream is kept for it.
+import { Cluster } from "ioredis";
 import { guarded } from "./guarded.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -30,6 +32,26 @@ export class RedisUpstreamLinks implements UpstreamLinkStore {
     return Object.values(all)
       .map((v) => JSON.parse(v) as UpstreamLinkRecord)
       .sort((a, b) => a.linkedAt - b.linkedAt);
+  }
+  async usersOf(upstream: string) {
+    const head = this.keys.upstreamLinks("").slice(0, -1); // "<prefix>:upstream-links:{"
+    const match = `${head.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*}`;
+    const users = new Set<string>();
+    for (const node of this.redis instanceof Cluster ? this.redis.nodes("master") : [this.redis]) {
+      let cursor = "0";
+      do {
+        const [next, keys] = await guarded(() => node.scan(cursor, "MATCH", match, "COUNT", 1000));
+        cursor = next;
+        for (const key of keys) {
+          const all = await guarded(() => node.hvals(key));
+          for (const v of all) {
+            const l = JSON.parse(v) as UpstreamLinkRecord;
+            if (l.upstream === upstream) users.add(l.userId);
+          }
+        }
+      } while (cursor !== "0");
+    }
+    return [...users];
   }
   async unlink(userId: string, issuer: string, subject: string) {
     const key = identityKey(issuer, subject);

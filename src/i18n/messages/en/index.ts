@@ -1,7 +1,7 @@
 // English: the reference catalog. Every other language is typed `Messages`, derived from this
 // one, so a key missing from a translation is a type error (test/i18n.test.ts checks the
 // placeholders too). `{name}` marks a value filled in when the page is rendered.
-// The catalog is kept in parts (pages.ts, mail-api.ts, audit.ts, invitations.ts, demo.ts, events.ts, upstreams.ts) so that each file fits on a screen.
+// The catalog is kept in parts (pages.ts, mail-api.ts, audit.ts, invitations.ts, demo.ts, events.ts, upstreams.ts, admin-upstreams.ts) so that each file fits on a screen.
 import { audit } from "./audit.js";
 import { mailApi } from "./mail-api.js";
 import { invitations } from "./invitations.js";
@@ -10,6 +10,7 @@ import { events } from "./events.js";
 import { device } from "./device.js";
 import { pages } from "./pages.js";
 import { upstreams } from "./upstreams.js";
+import { adminUpstreams } from "./admin-upstreams.js";
 
 export const en = {
   ...pages,
@@ -20,6 +21,7 @@ export const en = {
   ...events,
   ...device,
   ...upstreams,
+  ...adminUpstreams,
 } as const;
 
 /** Every key of the catalogs. */
@@ -38,6 +40,8 @@ export type EventsMessages = Readonly<Record<keyof typeof events, string>>;
 export type MailApiMessages = Readonly<Record<keyof typeof mailApi, string>>;
 /** A language's part 3 (audit.ts). */
 export type AuditMessages = Readonly<Record<keyof typeof audit, string>>;
+/** A language's part 8 (admin-upstreams.ts). */
+export type AdminUpstreamsMessages = Readonly<Record<keyof typeof adminUpstreams, string>>;
 /** A language's part 6 (upstreams.ts). */
 export type UpstreamsMessages = Readonly<Record<keyof typeof upstreams, string>>;
 /** A language's part 5 (demo.ts). */

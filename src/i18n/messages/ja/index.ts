@@ -8,6 +8,7 @@ import { events } from "./events.js";
 import { device } from "./device.js";
 import { pages } from "./pages.js";
 import { upstreams } from "./upstreams.js";
+import { adminUpstreams } from "./admin-upstreams.js";
 
 export const ja: Messages = {
   ...pages,
@@ -18,4 +19,5 @@ export const ja: Messages = {
   ...events,
   ...device,
   ...upstreams,
+  ...adminUpstreams,
 };
