@@ -187,6 +187,7 @@ describeBackends(
           yield* items;
         })(),
         3600,
+        86400,
       );
       expect(counts.restored.upstream).to.equal(1);
       const { answer } = await continueWith(node.url, up);

@@ -102,6 +102,7 @@ describeOnCluster("Upstream providers on Redis Cluster", (on) => {
         yield* items;
       })(),
       3600,
+      86400,
     );
     expect(await store.upstreamProviders.list()).to.deep.equal([{ ...provider("okta", "Okta"), updatedAt: 2 }]);
   });
