@@ -2,9 +2,23 @@
 // identity to user, claimed with SET NX so that an identity is linked to one account only, even
 // when two sign-ins through it arrive at once.
 import { guarded } from "./guarded.js";
+import { luaScript, runScript } from "./scripts.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import { identityKey, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+import { identityKey, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+
+/**
+ * HDEL the link only while the user keeps another link or a passkey, in one step (KEYS: the user's
+ * links, the user's passkeys: one hash slot, {user}; ARGV: the identity): 1 removed, 0 the last
+ * way in, -1 no such link.
+ */
+const UNLINK_UNLESS_LAST = luaScript(
+  2,
+  `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return -1 end
+if redis.call('HLEN', KEYS[1]) + redis.call('HLEN', KEYS[2]) <= 1 then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1]) return 1`,
+);
+const UNLESS_LAST: Record<number, UnlessLast> = { 1: "removed", 0: "last", [-1]: "unknown" };
 
 export class RedisUpstreamLinks implements UpstreamLinkStore {
   constructor(
@@ -37,6 +51,16 @@ export class RedisUpstreamLinks implements UpstreamLinkStore {
     if (n === 0) return false;
     await guarded(() => this.redis.del(this.keys.upstreamOwner(key)));
     return true;
+  }
+  async unlinkUnlessLast(userId: string, issuer: string, subject: string) {
+    const key = identityKey(issuer, subject);
+    const links = this.keys.upstreamLinks(userId);
+    const n = (await guarded(() =>
+      runScript(this.redis, UNLINK_UNLESS_LAST, links, this.keys.passkeys(userId), key),
+    )) as number;
+    // The identity's claim goes after its link (as unlink): until then it still names this user.
+    if (n === 1) await guarded(() => this.redis.del(this.keys.upstreamOwner(key)));
+    return UNLESS_LAST[n]!;
   }
   async removeForUser(userId: string) {
     const ids = await guarded(() => this.redis.hkeys(this.keys.upstreamLinks(userId)));
