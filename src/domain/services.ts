@@ -197,7 +197,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     passkeys,
     twoFactor,
     upstreams: new Upstreams(config, store),
-    upstreamAccounts: new UpstreamAccounts(config, store),
+    upstreamAccounts: new UpstreamAccounts(config, store, (address) => accounts.countSignUp(address)),
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),
     pageSessions: new PageSessions(store, identityEvents),
