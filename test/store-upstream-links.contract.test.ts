@@ -1,8 +1,8 @@
 // The upstream links part of the store port: one contract, every store. An identity at an
 // upstream (issuer, sub) is linked to one account only, even when 50 sign-ins through it link at
 // once; a user sees and unlinks only their own; removeForUser leaves nothing (account deletion);
-// unlinkUnlessLast never removes an account's last link (without a passkey), even when its last
-// two are unlinked 50 times at once — here and on a Redis Cluster.
+// unlinkUnlessLast and PasskeyStore.removeUnlessLast never remove an account's last link or passkey,
+// even when its last two are removed 50 times at once — here and on a Redis Cluster.
 import { expect } from "chai";
 import { describeStoreContract } from "./support/backends.js";
 import { describeOnCluster } from "./support/on-cluster.js";
@@ -40,6 +40,28 @@ async function unlinkLastTwoAtOnce(store: Store): Promise<void> {
   expect(await store.upstreamLinks.unlinkUnlessLast("u1", ISSUER, left[0]!.subject)).to.equal("removed");
   expect(await store.upstreamLinks.listForUser("u1")).to.deep.equal([]);
   expect(await store.upstreamLinks.byIdentity(ISSUER, left[0]!.subject)).to.equal(null);
+}
+
+/** u1's last passkey and last link removed 50 times at once, 25 each (unless last): one is left. */
+async function removePasskeyAndLinkAtOnce(store: Store): Promise<void> {
+  await store.upstreamLinks.link(link("a", "u1", 1));
+  await store.passkeys.add(passkey("pk1", "u1"));
+  const results = await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      i % 2 ? store.upstreamLinks.unlinkUnlessLast("u1", ISSUER, "a") : store.passkeys.removeUnlessLast("u1", "pk1"),
+    ),
+  );
+  expect(results.filter((r) => r === "removed")).to.have.length(1);
+  const links = await store.upstreamLinks.listForUser("u1");
+  const passkeys = await store.passkeys.listForUser("u1");
+  expect(links.length + passkeys.length).to.equal(1);
+  // What is left stays; a second passkey of the user's lets the first go.
+  if (passkeys.length === 1) expect(await store.passkeys.removeUnlessLast("u1", "pk1")).to.equal("last");
+  else expect(await store.upstreamLinks.unlinkUnlessLast("u1", ISSUER, "a")).to.equal("last");
+  await store.passkeys.add(passkey("pk2", "u1"));
+  expect(await store.passkeys.removeUnlessLast("u1", "pk2")).to.equal("removed");
+  expect(await store.passkeys.byId("pk2")).to.equal(null);
+  expect(await store.passkeys.removeUnlessLast("u2", "pk1")).to.equal("unknown");
 }
 
 const link = (subject: string, userId: string, linkedAt = Date.now(), issuer = ISSUER): UpstreamLinkRecord => ({
@@ -91,6 +113,10 @@ describeStoreContract("Store contract: upstream links", (backend) => {
     await unlinkLastTwoAtOnce(store);
   });
 
+  it("When an account's last passkey and last link are removed 50 times at once (unless last), then exactly one goes", async () => {
+    await removePasskeyAndLinkAtOnce(store);
+  });
+
   it("When another user, or an identity not linked, is unlinked unless last, then nothing changes", async () => {
     await store.upstreamLinks.link(link("a", "u1"));
     await store.upstreamLinks.link(link("b", "u1"));
@@ -124,5 +150,8 @@ describeStoreContract("Store contract: upstream links", (backend) => {
 describeOnCluster("Upstream links on Redis Cluster", (on) => {
   it("When an account's last two links are unlinked 50 times at once (unless last), then exactly one goes (one shard per user's keys)", async () => {
     await unlinkLastTwoAtOnce((await on.freshNode()).opened.store);
+  });
+  it("When an account's last passkey and last link are removed 50 times at once (unless last), then exactly one goes", async () => {
+    await removePasskeyAndLinkAtOnce((await on.freshNode()).opened.store);
   });
 });

@@ -3,7 +3,7 @@
 // (upstream.linked, upstream.unlinked: method the upstream's id) and shown in the user's "Recent
 // activity"; a sign-up and a sign-in through it are recorded with method upstream:<id>, a failed one
 // with why (never a code, state or token). An account without a password never loses its last
-// way in, even to unlinks sent at once. Sign-ups through an upstream count against /signup's limit
+// way in (a link or a passkey), even to removals sent at once. Sign-ups through an upstream count against /signup's limit
 // per address, and SIGNUP=invite makes no account through one.
 import { expect } from "chai";
 import { describeBackends, oneBackend } from "./support/backends.js";
@@ -66,6 +66,79 @@ describeBackends("Upstream accounts: the last way in, unlinked at once", functio
     expect(decodeHtml((await again.get("/account")).text)).to.include("Alice Liddell");
     expect(await usersOf(node)).to.deep.equal(["alice"]);
     expect(await records(node, "upstream.unlinked")).to.have.length(1);
+  });
+});
+
+/** Confirms it's the owner (step-up) by signing in again through the upstream. */
+async function confirmThroughUpstream(c: PageClient, up: TestUpstream): Promise<void> {
+  const there = await up.signInThere(await pressContinue(c, "/account", "/upstream/corp?confirm=1", false));
+  expect((await c.get(there.pathname + there.search)).status).to.equal(303);
+}
+
+/** A passkey of the user's, straight into the store (what it is does not matter here). */
+const addPasskey = (node: TestNode, userId: string) =>
+  node.opened.store.passkeys.add({
+    id: "cred-alice",
+    userId,
+    name: "Laptop",
+    publicKey: "AQID",
+    counter: 0,
+    deviceType: "multiDevice",
+    backedUp: true,
+    createdAt: Date.now(),
+  });
+
+describeBackends("Upstream accounts: the last passkey and the last link, removed at once", function (backend) {
+  this.timeout(30_000);
+  const at = setUp(backend);
+
+  it("When an account without a password unlinks its link while a passkey remains, then the link goes; the passkey, its last way in, is then refused removal and stays", async () => {
+    const { up, node } = at;
+    const c = new PageClient(node.url);
+    expect((await continueWith(c, up)).status).to.equal(303);
+    const id = (await node.opened.store.accounts.byUsername("alice"))!.id;
+    await addPasskey(node, id);
+    await confirmThroughUpstream(c, up);
+    const csrf = csrfOf((await c.get("/account")).text);
+    const unlink = await c.post("/account/upstreams/unlink", { _csrf: csrf, issuer: up.issuer, subject: "u-alice" });
+    expect(unlink.status).to.equal(303);
+    const remove = await c.post("/account/passkeys/cred-alice/remove", { _csrf: csrf });
+    expect(remove.status).to.equal(409);
+    expect(decodeHtml(remove.text)).to.include("This passkey is the last way to sign in to your account");
+    expect(await node.opened.store.passkeys.listForUser(id)).to.have.length(1);
+  });
+
+  it("When an account without a password removes its one passkey and unlinks its one link 50 times at once (25 each), then one goes and the other stays, refused from then on", async () => {
+    const { up, node } = at;
+    const c = new PageClient(node.url);
+    expect((await continueWith(c, up)).status).to.equal(303);
+    const id = (await node.opened.store.accounts.byUsername("alice"))!.id;
+    await addPasskey(node, id);
+    await confirmThroughUpstream(c, up);
+    const csrf = csrfOf((await c.get("/account")).text);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        i % 2
+          ? c.post("/account/passkeys/cred-alice/remove", { _csrf: csrf })
+          : c.post("/account/upstreams/unlink", { _csrf: csrf, issuer: up.issuer, subject: "u-alice" }),
+      ),
+    );
+    expect(answers.filter((r) => r.status === 303)).to.have.length(1);
+    for (const r of answers.filter((a) => a.status !== 303)) expect(r.status).to.be.oneOf([404, 409]);
+    const links = await node.opened.store.upstreamLinks.listForUser(id);
+    const passkeys = await node.opened.store.passkeys.listForUser(id);
+    expect(links.length + passkeys.length).to.equal(1);
+    // The one left is refused, and the page says why.
+    const last =
+      links.length === 1
+        ? await c.post("/account/upstreams/unlink", { _csrf: csrf, issuer: up.issuer, subject: "u-alice" })
+        : await c.post("/account/passkeys/cred-alice/remove", { _csrf: csrf });
+    expect(last.status).to.equal(409);
+    expect(decodeHtml(last.text)).to.include("the last way to sign in to your account");
+    expect(
+      (await node.opened.store.upstreamLinks.listForUser(id)).length +
+        (await node.opened.store.passkeys.listForUser(id)).length,
+    ).to.equal(1);
   });
 });
 

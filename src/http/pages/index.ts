@@ -153,7 +153,9 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
   route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
-  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, confirmed, removePasskey(deps)] });
+  route(router, "/account/passkeys/:id/remove", {
+    post: [csrfCheck, confirmed, removePasskey(deps, accountWithError(deps))],
+  });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/edit", { post: [csrfCheck, editApp(deps)] });

@@ -134,6 +134,8 @@ export const mailApi: MailApiMessages = {
   "passkeys.needsJs": "Zum Hinzufügen eines Passkeys sind JavaScript und ein Browser mit Passkey-Unterstützung nötig.",
   "err.passkeyName": "Der Name eines Passkeys hat 1 bis 64 Zeichen.",
   "err.passkeyUnknown": "Ihr Konto hat keinen solchen Passkey.",
+  "err.passkeyLastWay":
+    "Dieser Passkey ist der letzte Weg, sich bei Ihrem Konto anzumelden: Legen Sie ein Passwort fest, fügen Sie einen weiteren Passkey hinzu oder verknüpfen Sie einen anderen Anmeldedienst, bevor Sie ihn entfernen.",
   "err.passkeyId": "Das ist keine Kennung eines Passkeys.",
 
   // Two-factor with an authenticator app (totp).

@@ -126,6 +126,8 @@ export const mailApi = {
   "passkeys.needsJs": "Adding a passkey needs JavaScript and a browser that supports passkeys.",
   "err.passkeyName": "A passkey's name is 1 to 64 characters.",
   "err.passkeyUnknown": "There is no such passkey on your account.",
+  "err.passkeyLastWay":
+    "This passkey is the last way to sign in to your account: set a password, add another passkey or link another sign-in service before you remove it.",
   "err.passkeyId": "That is not a passkey's id.",
 
   // Two-factor with an authenticator app (totp).

@@ -129,6 +129,8 @@ export const mailApi: MailApiMessages = {
     "Para añadir una llave de acceso hacen falta JavaScript y un navegador compatible con llaves de acceso.",
   "err.passkeyName": "El nombre de una llave de acceso tiene de 1 a 64 caracteres.",
   "err.passkeyUnknown": "Tu cuenta no tiene esa llave de acceso.",
+  "err.passkeyLastWay":
+    "Esta llave de acceso es la última forma de iniciar sesión en tu cuenta: establece una contraseña, añade otra llave de acceso o vincula otro servicio de inicio de sesión antes de quitarla.",
   "err.passkeyId": "Eso no es el identificador de una llave de acceso.",
 
   // Two-factor with an authenticator app (totp).

@@ -134,6 +134,8 @@ export const mailApi: MailApiMessages = {
     "Pour ajouter une clé d’accès, il faut JavaScript et un navigateur qui prend en charge les clés d’accès.",
   "err.passkeyName": "Le nom d’une clé d’accès fait de 1 à 64 caractères.",
   "err.passkeyUnknown": "Votre compte n’a pas cette clé d’accès.",
+  "err.passkeyLastWay":
+    "Cette clé d’accès est le dernier moyen de vous connecter à votre compte : définissez un mot de passe, ajoutez une autre clé d’accès ou associez un autre service de connexion avant de la supprimer.",
   "err.passkeyId": "Ce n’est pas l’identifiant d’une clé d’accès.",
 
   // Two-factor with an authenticator app (totp).

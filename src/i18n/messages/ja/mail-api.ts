@@ -130,6 +130,8 @@ export const mailApi: MailApiMessages = {
   "passkeys.needsJs": "パスキーを追加するには、JavaScript とパスキーに対応したブラウザーが必要です。",
   "err.passkeyName": "パスキーの名前は 1～64 文字です。",
   "err.passkeyUnknown": "お使いのアカウントにそのパスキーはありません。",
+  "err.passkeyLastWay":
+    "このパスキーはアカウントにサインインする最後の方法です。削除する前に、パスワードを設定するか、別のパスキーを追加するか、別のサインインサービスを連携してください。",
   "err.passkeyId": "パスキーの ID ではありません。",
 
   // Two-factor with an authenticator app (totp).
