@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf, decodeHtml } from "./support/pages.js";
-import { TestUpstream, continueWith, pressContinue, usersOf } from "./support/upstream-op.js";
+import { TestUpstream, confirmThroughUpstream, continueWith, pressContinue, usersOf } from "./support/upstream-op.js";
 import type { AuditEntry } from "../src/store/port.js";
 
 async function records(node: TestNode, ...types: string[]): Promise<AuditEntry[]> {
@@ -45,6 +45,7 @@ describeBackends("Upstream accounts: the last way in, unlinked at once", functio
       userId: id,
       linkedAt: Date.now(),
     });
+    await confirmThroughUpstream(c, up);
     const csrf = csrfOf((await c.get("/account")).text);
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -68,12 +69,6 @@ describeBackends("Upstream accounts: the last way in, unlinked at once", functio
     expect(await records(node, "upstream.unlinked")).to.have.length(1);
   });
 });
-
-/** Confirms it's the owner (step-up) by signing in again through the upstream. */
-async function confirmThroughUpstream(c: PageClient, up: TestUpstream): Promise<void> {
-  const there = await up.signInThere(await pressContinue(c, "/account", "/upstream/corp?confirm=1", false));
-  expect((await c.get(there.pathname + there.search)).status).to.equal(303);
-}
 
 /** A passkey of the user's, straight into the store (what it is does not matter here). */
 const addPasskey = (node: TestNode, userId: string) =>
@@ -154,6 +149,7 @@ describeBackends(
       const back = await up.signInThere(await pressContinue(c));
       expect((await c.get(back.pathname + back.search)).status).to.equal(303);
       const id = (await node.opened.store.accounts.byUsername("alice"))!.id;
+      await confirmThroughUpstream(c, up);
       // Another identity at the same upstream (the page offers "Add" only for an upstream not linked
       // yet; the form's request is the same).
       up.who = { ...up.who, sub: "u-alice-work", email: "alice@work.example" };

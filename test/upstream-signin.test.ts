@@ -10,7 +10,7 @@ import { describeBackends } from "./support/backends.js";
 import type { TestNode } from "./support/nodes.js";
 import { decodeJwt } from "jose";
 import { PageClient, authorize, basic, csrfOf, decodeHtml, person, pkce, registerApp, token } from "./support/pages.js";
-import { TestUpstream, continueWith, pressContinue, usersOf } from "./support/upstream-op.js";
+import { TestUpstream, confirmThroughUpstream, continueWith, pressContinue, usersOf } from "./support/upstream-op.js";
 import { englishLeft } from "./support/page-text.js";
 import { LOCALES } from "../src/i18n/locales.js";
 import { CATALOGS } from "../src/i18n/index.js";
@@ -249,8 +249,14 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
 
   it("When someone with a local account links the upstream from /account, then it signs them in to that account; an identity linked already is refused for another", async () => {
     const { c, id } = await person(node, "bob");
-    const html = (await c.get("/account")).text;
+    let html = (await c.get("/account")).text;
     expect(html).to.include("Add Corp SSO");
+    // A link adds a way in: a session alone is sent to confirm it's them first, and nothing starts.
+    const unconfirmed = await c.post("/upstream/corp?link=1", { _csrf: csrfOf(html) });
+    expect(unconfirmed.status).to.equal(303);
+    expect(String(unconfirmed.headers.location)).to.match(/^\/confirm\?/);
+    await c.confirm();
+    html = (await c.get("/account")).text;
     const start = await c.post("/upstream/corp?link=1", { _csrf: csrfOf(html) });
     expect(start.status).to.equal(303);
     const back = await up.signInThere(String(start.headers.location));
@@ -265,6 +271,7 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(await usersOf(node)).to.deep.equal(["bob"]);
     // Carol cannot take the identity bob linked.
     const { c: carol } = await person(node, "carol");
+    await carol.confirm();
     const r2 = await continueWith(carol, up, "/account", "/upstream/corp?link=1");
     expect(r2.status).to.equal(409);
     expect(decodeHtml(r2.text)).to.include("linked to another account already");
@@ -275,6 +282,11 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect((await continueWith(c, up)).status).to.equal(303);
     const html = (await c.get("/account")).text;
     const fields = { _csrf: csrfOf(html), issuer: up.issuer, subject: "u-alice" };
+    // An unlink takes a way in away: a session alone is sent to confirm it's them first.
+    const unconfirmed = await c.post("/account/upstreams/unlink", fields);
+    expect(unconfirmed.status).to.equal(303);
+    expect(String(unconfirmed.headers.location)).to.match(/^\/confirm\?/);
+    await confirmThroughUpstream(c, up);
     const refused = await c.post("/account/upstreams/unlink", fields);
     expect(refused.status).to.equal(409);
     expect(decodeHtml(refused.text)).to.include("This is the last way to sign in to your account");
@@ -287,6 +299,7 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
       userId: bob.id,
       linkedAt: 1,
     });
+    await bob.c.confirm();
     const ok = await bob.c.post("/account/upstreams/unlink", {
       _csrf: csrfOf((await bob.c.get("/account")).text),
       issuer: up.issuer,

@@ -195,3 +195,9 @@ export async function continueWith(c: PageClient, up: TestUpstream, page?: strin
 
 export const usersOf = async (node: TestNode) =>
   (await node.opened.store.accounts.list({ limit: 100 })).map((u) => u.username);
+
+/** Confirms it's the owner (step-up) by signing in again through the upstream. */
+export async function confirmThroughUpstream(c: PageClient, up: TestUpstream): Promise<void> {
+  const there = await up.signInThere(await pressContinue(c, "/account", "/upstream/corp?confirm=1", false));
+  expect((await c.get(there.pathname + there.search)).status).to.equal(303);
+}

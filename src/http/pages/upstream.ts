@@ -3,7 +3,7 @@
 // nonce and PKCE verifier stay in the store (domain/upstreams.ts); the browser holds only a random
 // id in an HttpOnly cookie, so a callback opened in another browser, replayed or forged finds
 // nothing. A failure is a page that says what to do, and makes nothing.
-import type { Request, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
 import { UpstreamAccountDisabled } from "../../domain/upstream-accounts.js";
 import { UpstreamError } from "../../domain/upstreams.js";
@@ -87,6 +87,12 @@ function recordLink(
 }
 
 const isThrottled = (err: unknown): err is SigilError => err instanceof SigilError && err.status === 429;
+
+/** The guard of POST /upstream/:id?link=1 only (a sign-in or a confirmation passes on). */
+export const whenLinking =
+  (guard: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    queryParam(req, "link") === "1" ? guard(req, res, next) : next();
 
 /** POST /upstream/:id[?return_to=…|?link=1]: off to the upstream (link=1: link it to the signed-in account). */
 export function startUpstream(deps: PagesDeps) {
