@@ -11,6 +11,7 @@ import type { TestNode } from "./support/nodes.js";
 import { PageClient, csrfOf, decodeHtml } from "./support/pages.js";
 import { TestUpstream, confirmThroughUpstream, continueWith, pressContinue, usersOf } from "./support/upstream-op.js";
 import type { AuditEntry } from "../src/store/port.js";
+import { TestSmtp } from "./support/smtp.js";
 
 async function records(node: TestNode, ...types: string[]): Promise<AuditEntry[]> {
   await node.server.services.audit.settled();
@@ -18,11 +19,14 @@ async function records(node: TestNode, ...types: string[]): Promise<AuditEntry[]
   return page.records.filter((r) => types.length === 0 || types.includes(r.type));
 }
 
-function setUp(backend: { startNode(env?: Record<string, string>): Promise<TestNode> }, env = {}) {
+function setUp(
+  backend: { startNode(env?: Record<string, string>): Promise<TestNode> },
+  env: () => Record<string, string> = () => ({}),
+) {
   const at: { up: TestUpstream; node: TestNode } = {} as never;
   beforeEach(async () => {
     at.up = await TestUpstream.start();
-    at.node = await backend.startNode({ ...at.up.env(), ...env });
+    at.node = await backend.startNode({ ...at.up.env(), ...env() });
     at.up.redirectUri = `${at.node.url}/upstream/corp/callback`;
   });
   afterEach(() => at.up.stop().catch(() => undefined));
@@ -138,17 +142,24 @@ describeBackends("Upstream accounts: the last passkey and the last link, removed
 });
 
 describeBackends(
-  "Upstream accounts: the audit log",
+  "Upstream accounts: the audit log and the security mails",
   function (backend) {
     this.timeout(30_000);
-    const at = setUp(backend);
+    let smtp: TestSmtp;
+    before(async () => {
+      smtp = await TestSmtp.start();
+    });
+    after(() => smtp.close());
+    const at = setUp(backend, () => ({ SMTP_URL: smtp.url, MAIL_FROM: "no-reply@sigil.example" }));
 
-    it("When someone signs up through the upstream, links a second identity and unlinks the first, then each is recorded with the upstream, and their Recent activity shows it", async () => {
+    it("When someone signs up through the upstream, links a second identity and unlinks the first, then each is recorded with the upstream, their Recent activity shows it, and their confirmed address hears of it", async () => {
       const { up, node } = at;
       const c = new PageClient(node.url);
       const back = await up.signInThere(await pressContinue(c));
       expect((await c.get(back.pathname + back.search)).status).to.equal(303);
       const id = (await node.opened.store.accounts.byUsername("alice"))!.id;
+      // Their address, confirmed (as through /account): the security mails go there.
+      await node.opened.store.accounts.update(id, (u) => ({ ...u, email: "alice@home.example", emailVerified: true }));
       await confirmThroughUpstream(c, up);
       // Another identity at the same upstream (the page offers "Add" only for an upstream not linked
       // yet; the form's request is the same).
@@ -167,6 +178,12 @@ describeBackends(
         subject: "u-alice",
       });
       expect(unlink.status).to.equal(303);
+      const linkedMail = await smtp.next("alice@home.example");
+      expect(linkedMail.subject).to.equal("A sign-in service was linked to your Sigil account");
+      expect(linkedMail.text).to.include("Corp SSO was linked to the Sigil account alice");
+      const unlinkedMail = await smtp.next("alice@home.example", 1);
+      expect(unlinkedMail.subject).to.equal("A sign-in service was unlinked from your Sigil account");
+      expect(unlinkedMail.text).to.include("Corp SSO was unlinked from the Sigil account alice");
 
       const got = await records(node);
       const mine = got.filter((r) => r.user_id === id);
@@ -271,7 +288,7 @@ describeBackends(
   "Upstream accounts: sign-up by invitation",
   function (backend) {
     this.timeout(30_000);
-    const at = setUp(backend, { SIGNUP: "invite" });
+    const at = setUp(backend, () => ({ SIGNUP: "invite" }));
 
     it("When sign-up is by invitation, then a first sign-in through the upstream makes nothing and says to link it from an account; a linked identity signs in", async () => {
       const { up, node } = at;

@@ -68,22 +68,19 @@ const UPSTREAM_FAILURES: Record<UpstreamError["reason"], string | undefined> = {
 const upstreamOf = (req: Request, deps: PagesDeps): Upstream | undefined =>
   typeof req.params.id === "string" ? deps.upstreams.byId(req.params.id) : undefined;
 
-/** An identity linked to or unlinked from the user's account, by them: method the upstream's id. */
+/**
+ * An identity linked to or unlinked from the user's account: the audit log (method the upstream's
+ * id) and, as every change of how the account is signed in to, a mail to its confirmed address.
+ */
 function recordLink(
   req: Request,
   deps: PagesDeps,
   user: UserRecord,
   upstream: string,
-  type: "upstream.linked" | "upstream.unlinked",
+  kind: "upstreamLinked" | "upstreamUnlinked",
 ): void {
-  deps.audit.record({
-    type,
-    userId: user.id,
-    username: user.username,
-    actor: { kind: "user", id: user.id },
-    method: upstream,
-    origin: changeOrigin(req),
-  });
+  const provider = deps.upstreams.byId(upstream)?.name ?? upstream;
+  deps.securityMails.notify(user, { kind, upstream, provider }, changeOrigin(req));
 }
 
 const isThrottled = (err: unknown): err is SigilError => err instanceof SigilError && err.status === 429;
@@ -141,7 +138,7 @@ export function upstreamCallback(deps: PagesDeps) {
         const user = await currentUser(req, deps);
         if (user?.id !== done.linkTo) throw new UpstreamError("expired");
         if (await deps.upstreamAccounts.link(done.identity, user.id))
-          recordLink(req, deps, user, u.id, "upstream.linked");
+          recordLink(req, deps, user, u.id, "upstreamLinked");
         return res.redirect(303, "/account");
       }
       const address = req.ip ?? "";
@@ -159,7 +156,7 @@ export function upstreamCallback(deps: PagesDeps) {
           method: methodOf(u),
           origin: changeOrigin(req),
         });
-      } else if (linked) recordLink(req, deps, user, u.id, "upstream.linked");
+      } else if (linked) recordLink(req, deps, user, u.id, "upstreamLinked");
       await signInSession(req, deps.audit, user.id, ["fed"], methodOf(u));
       res.redirect(303, done.returnTo);
     } catch (err) {
@@ -177,7 +174,7 @@ export function unlinkUpstream(deps: PagesDeps) {
     if (!user) return res.redirect(303, signInUrl(req));
     try {
       const link = await deps.upstreamAccounts.unlink(user, field(req, "issuer"), field(req, "subject"));
-      recordLink(req, deps, user, link.upstream, "upstream.unlinked");
+      recordLink(req, deps, user, link.upstream, "upstreamUnlinked");
       res.redirect(303, "/account");
     } catch (err) {
       if (!(err instanceof FormError)) throw err;

@@ -92,6 +92,11 @@ export const mailApi: MailApiMessages = {
     "パスキー「{passkey}」が {service} のアカウント {username} に追加されました。このパスキーではパスワードなしでサインインできます。",
   "mail.passkeyRemoved.subject": "{service} アカウントからパスキーが削除されました",
   "mail.passkeyRemoved.body": "パスキー「{passkey}」が {service} のアカウント {username} から削除されました。",
+  "mail.upstreamLinked.subject": "{service} アカウントにサインインサービスが連携されました",
+  "mail.upstreamLinked.body":
+    "{provider} が {service} のアカウント {username} に連携されました。今後はそのサービスでサインインすると、パスワードなしでこのアカウントにサインインできます。",
+  "mail.upstreamUnlinked.subject": "{service} アカウントからサインインサービスの連携が解除されました",
+  "mail.upstreamUnlinked.body": "{provider} と {service} のアカウント {username} の連携が解除されました。",
   "mail.twoFactorOn.subject": "{service} アカウントで2段階認証がオンになりました",
   "mail.twoFactorOn.body":
     "{service} のアカウント {username} で認証アプリによる2段階認証がオンになり、新しい復旧コードが作成されました。",
