@@ -48,6 +48,22 @@ describeBackends("Upstream providers: Continue with GitHub", function (backend) 
     expect((await node.opened.store.accounts.list({ limit: 10 })).map((u) => u.username)).to.deep.equal(["octocat"]);
   });
 
+  it("When an account made through GitHub confirms it's them through GitHub, then the proof holds: it may set a password", async () => {
+    const c = new PageClient(node.url);
+    const back = await gh.authorize(await press(c));
+    expect((await c.get(back.pathname + back.search)).status).to.equal(303);
+    const html = (await c.get("/account")).text;
+    const start = await c.post("/upstream/gh?confirm=1&return_to=%2Faccount", { _csrf: csrfOf(html) });
+    expect(start.status, start.text.slice(0, 300)).to.equal(303);
+    const there = await gh.authorize(String(start.headers.location));
+    const confirmed = await c.get(there.pathname + there.search);
+    expect(confirmed.status).to.equal(303);
+    expect(confirmed.headers.location).to.equal("/account");
+    const set = await c.post("/account/password", { _csrf: csrfOf(html), new_password: "a brand new password" });
+    expect(set.status, set.text.slice(0, 300)).to.equal(200);
+    expect((await node.opened.store.accounts.byUsername("octocat"))!.passwordHash).to.not.equal("");
+  });
+
   it("When the callback's state is forged or the code is traded with another verifier, then the page says it could not be trusted and nothing is made", async () => {
     const c = new PageClient(node.url);
     const back = await gh.authorize(await press(c));

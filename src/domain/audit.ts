@@ -61,6 +61,8 @@ export const AUDIT_TYPES = [
   "two_factor.recovery_codes",
   "passkey.added",
   "passkey.removed",
+  "upstream.linked",
+  "upstream.unlinked",
   "account.deleted",
   "user.disabled",
   "user.enabled",

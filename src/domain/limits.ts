@@ -36,7 +36,7 @@ export const LIMITS = {
   deviceCodeOverall: { name: "device-code-all", points: 1000, windowSeconds: 900 },
   /** Passkey ceremonies begun, per address (sign-in) or per user (confirming, deleting the account). */
   passkeyCeremonies: { name: "passkey-ceremonies", points: 300, windowSeconds: 300 },
-  /** Sign-up posts, per address. */
+  /** Sign-up posts, and first sign-ins through an upstream that would make an account, per address. */
   signUpPerAddress: { name: "signup-addr", points: 30, windowSeconds: 3600 },
   /** Wrong two-factor codes, per user. */
   twoFactorPerUser: { name: "2fa-user", points: 10, windowSeconds: 900 },

@@ -16,7 +16,7 @@ import {
 } from "@simplewebauthn/server";
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
 import { isDisabled, type AttemptLimiter, type PasskeyRecord, type Store, type UserRecord } from "../store/port.js";
-import { accountDisabled } from "./accounts.js";
+import { FormError, accountDisabled } from "./accounts.js";
 import { keyedHash } from "./secrets.js";
 import {
   amrOf,
@@ -359,11 +359,21 @@ export class Passkeys {
       throw notFound("err.passkeyUnknown");
   }
 
-  /** Removes one of the user's passkeys (of removals at once, one succeeds and is mailed about). */
+  /**
+   * Removes one of the user's passkeys (of removals at once, one succeeds and is mailed about),
+   * unless it is an account's last way in (no password, no other passkey, no upstream link): 409,
+   * nothing changed; checked and removed in one step, as an upstream link's unlink.
+   */
   async remove(userId: string, id: string, origin: ChangeOrigin): Promise<void> {
     const passkey = await this.deps.store.passkeys.byId(id);
-    if (passkey?.userId !== userId || !(await this.deps.store.passkeys.remove(userId, id)))
-      throw notFound("err.passkeyUnknown");
+    if (passkey?.userId !== userId) throw notFound("err.passkeyUnknown");
+    const user = await this.deps.store.accounts.byId(userId);
+    const done =
+      user && user.passwordHash !== ""
+        ? (await this.deps.store.passkeys.remove(userId, id)) && "removed"
+        : await this.deps.store.passkeys.removeUnlessLast(userId, id);
+    if (done === "last") throw new FormError("err.passkeyLastWay", 409);
+    if (done !== "removed") throw notFound("err.passkeyUnknown");
     this.deps.securityMails.notify(userId, { kind: "passkeyRemoved", name: passkey.name }, origin);
   }
 

@@ -16,6 +16,9 @@ export type SecurityEvent =
   | { kind: "passwordReset"; passkeysLeft: string[]; passkeysRemoved: number }
   | { kind: "passkeyAdded"; name: string }
   | { kind: "passkeyRemoved"; name: string }
+  /** An identity at an upstream provider linked or unlinked: its id (the audit log's method) and name. */
+  | { kind: "upstreamLinked"; upstream: string; provider: string }
+  | { kind: "upstreamUnlinked"; upstream: string; provider: string }
   | { kind: "twoFactorOn" }
   | { kind: "twoFactorReplaced" }
   | { kind: "twoFactorOff" }
@@ -43,6 +46,8 @@ const AUDIT_TYPES: Record<SecurityEvent["kind"], AuditType> = {
   passwordReset: "password.reset",
   passkeyAdded: "passkey.added",
   passkeyRemoved: "passkey.removed",
+  upstreamLinked: "upstream.linked",
+  upstreamUnlinked: "upstream.unlinked",
   twoFactorOn: "two_factor.enabled",
   twoFactorReplaced: "two_factor.replaced",
   twoFactorOff: "two_factor.disabled",
@@ -83,6 +88,7 @@ export class SecurityMails {
       type: AUDIT_TYPES[event.kind],
       ...(gone ? {} : typeof user === "string" ? { userId: user } : { userId: user.id, username: user.username }),
       ...(actor ? { actor } : origin === "operator" ? {} : { actor: gone ? { kind: "user" } : { kind: "user", id } }),
+      ...("upstream" in event ? { method: event.upstream } : {}),
       origin,
     });
     const mailer = this.deps.mailer;
@@ -130,6 +136,7 @@ export function composeSecurityMail(
     username: user.username,
     email: "email" in event ? event.email : "",
     passkey: "name" in event ? event.name : "",
+    provider: "provider" in event ? event.provider : "",
   };
   const subject = t(`mail.${event.kind}.subject` as MessageKey, p);
   const body = [t(`mail.${event.kind}.body` as MessageKey, p)];

@@ -201,7 +201,7 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
     passkeys,
     twoFactor,
     upstreams: new Upstreams(config, store, upstreamProviders),
-    upstreamAccounts: new UpstreamAccounts(config, store),
+    upstreamAccounts: new UpstreamAccounts(config, store, (address) => accounts.countSignUp(address)),
     upstreamProviders,
     securityMails,
     stepUp: new StepUp({ accounts, twoFactor, passkeys, maxAgeSeconds: config.reauthMaxAge }),

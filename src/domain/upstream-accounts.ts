@@ -5,15 +5,26 @@
 // ever linked by an address the upstream does not vouch for.
 import { randomInt, randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
-import { FormError, accountDisabled, checkDisplayName, USERNAME } from "./accounts.js";
+import { FormError, checkDisplayName, USERNAME } from "./accounts.js";
 import { checkEmailDomain, normalizeEmail } from "./email-address.js";
 import type { UpstreamIdentity } from "./upstreams.js";
 import { isDisabled, type Store, type UpstreamLinkRecord, type UserRecord } from "../store/port.js";
+
+/** What a sign-in through an upstream did (UpstreamAccounts.signIn). */
+export interface UpstreamSignIn {
+  user: UserRecord;
+  /** An account was made now (a sign-up). */
+  created: boolean;
+  /** The identity was linked now (to the account made, or to one by its verified address). */
+  linked: boolean;
+}
 
 export class UpstreamAccounts {
   constructor(
     private readonly config: Config,
     private readonly store: Store,
+    /** /signup's count of sign-ups per address (Accounts.countSignUp): one limit for both ways. */
+    private readonly countSignUp: (address: string) => Promise<void>,
   ) {}
 
   private record(i: UpstreamIdentity, userId: string): UpstreamLinkRecord {
@@ -27,11 +38,15 @@ export class UpstreamAccounts {
     };
   }
 
-  /** Links the identity to a signed-in user; 409 when it is another account's. */
-  async link(i: UpstreamIdentity, userId: string): Promise<void> {
-    if (await this.store.upstreamLinks.link(this.record(i, userId))) return;
+  /**
+   * Links the identity to a signed-in user: true when linked now, false when it was the user's
+   * already; 409 when it is another account's.
+   */
+  async link(i: UpstreamIdentity, userId: string): Promise<boolean> {
+    if (await this.store.upstreamLinks.link(this.record(i, userId))) return true;
     const owner = await this.store.upstreamLinks.byIdentity(i.issuer, i.subject);
     if (owner?.userId !== userId) throw new FormError("err.upstreamTaken", 409);
+    return false;
   }
 
   /** The link of the identity, or null. */
@@ -45,38 +60,46 @@ export class UpstreamAccounts {
 
   /**
    * Unlinks one of the user's identities, unless it is the account's last way in (no password, no
-   * passkey, no other link): 409, nothing changed. Not atomic: two unlinks of two last links sent
-   * at once by the owner could both pass the count (docs/upstream-providers.md says so).
+   * passkey, no other link): 409, nothing changed. Without a password the store checks and removes
+   * in one step, so two unlinks of the last two links sent at once leave one (a password is never
+   * taken away, so one seen set stays set). The link that went, for the audit log.
    */
-  async unlink(user: UserRecord, issuer: string, subject: string): Promise<void> {
-    const links = await this.store.upstreamLinks.listForUser(user.id);
-    if (!links.some((l) => l.issuer === issuer && l.subject === subject))
-      throw new FormError("err.upstreamUnknown", 404);
-    const passkeys = await this.store.passkeys.listForUser(user.id);
-    if (user.passwordHash === "" && passkeys.length === 0 && links.length <= 1) {
-      throw new FormError("err.upstreamLastWay", 409);
-    }
-    await this.store.upstreamLinks.unlink(user.id, issuer, subject);
+  async unlink(user: UserRecord, issuer: string, subject: string): Promise<UpstreamLinkRecord> {
+    const link = await this.store.upstreamLinks.byIdentity(issuer, subject);
+    if (link?.userId !== user.id) throw new FormError("err.upstreamUnknown", 404);
+    const stored = await this.store.accounts.byId(user.id);
+    const done =
+      stored && stored.passwordHash !== ""
+        ? (await this.store.upstreamLinks.unlink(user.id, issuer, subject)) && "removed"
+        : await this.store.upstreamLinks.unlinkUnlessLast(user.id, issuer, subject);
+    if (done === "last") throw new FormError("err.upstreamLastWay", 409);
+    if (done !== "removed") throw new FormError("err.upstreamUnknown", 404);
+    return link;
   }
 
-  /** The account the identity signs in to, made or linked when needed; `created` when made now. */
-  async signIn(i: UpstreamIdentity, locale?: string): Promise<{ user: UserRecord; created: boolean }> {
+  /**
+   * The account the identity signs in to, made or linked when needed: `created` when made now,
+   * `linked` when an existing account was linked now (by its verified address).
+   */
+  async signIn(i: UpstreamIdentity, from: { address: string; locale?: string }): Promise<UpstreamSignIn> {
     const linked = await this.linkedUser(i);
-    if (linked) return { user: linked, created: false };
+    if (linked) return { user: linked, created: false, linked: false };
     const byEmail = await this.byVerifiedEmail(i);
     if (byEmail) {
-      await this.link(i, byEmail.id);
-      return { user: usable(byEmail), created: false };
+      const user = usable(byEmail);
+      return { user, created: false, linked: await this.link(i, user.id) };
     }
     if (this.config.signup !== "open") throw new FormError("err.upstreamSignupClosed", 403);
+    // A sign-up, counted as /signup counts its posts (LIMITS.signUpPerAddress), before the rest.
+    await this.countSignUp(from.address);
     this.checkDomains(i);
-    const user = await this.create(i, locale);
-    if (await this.store.upstreamLinks.link(this.record(i, user.id))) return { user, created: true };
+    const user = await this.create(i, from.locale);
+    if (await this.store.upstreamLinks.link(this.record(i, user.id))) return { user, created: true, linked: true };
     // Another sign-in through the same identity linked first (both sent at once): one account.
     await this.store.accounts.delete(user);
     const winner = await this.linkedUser(i);
     if (!winner) throw new FormError("err.upstreamTaken", 409);
-    return { user: winner, created: false };
+    return { user: winner, created: false, linked: false };
   }
 
   /**
@@ -136,8 +159,15 @@ export class UpstreamAccounts {
   }
 }
 
+/** A disabled account's refusal (403, as accountDisabled()), naming it for the audit log. */
+export class UpstreamAccountDisabled extends FormError {
+  constructor(readonly user: UserRecord) {
+    super("err.accountDisabled", 403);
+  }
+}
+
 const usable = (user: UserRecord): UserRecord => {
-  if (isDisabled(user)) throw accountDisabled();
+  if (isDisabled(user)) throw new UpstreamAccountDisabled(user);
   return user;
 };
 

@@ -180,7 +180,7 @@ export class Upstreams {
       return {
         ...(await this.finishGitHub(u, flow, callback)),
         returnTo: flow.returnTo,
-        ...(flow.linkTo ? { linkTo: flow.linkTo } : {}),
+        ...rest(flow),
       };
     const md = await this.metadata(u);
     let claims: Record<string, unknown> & { sub: string; iss: string };

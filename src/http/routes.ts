@@ -60,6 +60,7 @@ export function pagesDeps(config: Config, services: Services): PagesDeps {
     twoFactor: services.twoFactor,
     stepUp: services.stepUp,
     audit: services.audit,
+    securityMails: services.securityMails,
     groups: services.groups,
     invitations: services.invitations,
     eventEndpoints: services.eventEndpoints,

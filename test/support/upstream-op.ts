@@ -10,7 +10,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT, decodeJwt, decodeProtectedHeader } from "jose";
 import Provider from "oidc-provider";
-import { PageClient } from "./pages.js";
+import { expect } from "chai";
+import { PageClient, csrfOf } from "./pages.js";
+import type { TestNode } from "./nodes.js";
 
 export interface UpstreamPerson {
   sub: string;
@@ -169,4 +171,33 @@ export class TestUpstream {
     this.server.closeAllConnections();
     await new Promise<void>((r) => this.server.close(() => r()));
   }
+}
+
+/** Presses "Continue with Corp SSO" on `page`; the upstream's authorization URL it leads to. */
+export async function pressContinue(
+  c: PageClient,
+  page = "/signin",
+  action = "/upstream/corp?return_to=%2Faccount",
+  english = true,
+) {
+  const html = (await c.get(page)).text;
+  if (english) expect(html).to.include(page === "/account" ? "Add Corp SSO" : "Continue with Corp SSO");
+  const r = await c.post(action, { _csrf: csrfOf(html) });
+  expect(r.status, r.text.slice(0, 300)).to.equal(303);
+  return String(r.headers.location);
+}
+
+/** The whole round trip: Sigil → upstream (signed in as up.who) → Sigil's callback; its answer. */
+export async function continueWith(c: PageClient, up: TestUpstream, page?: string, action?: string) {
+  const back = await up.signInThere(await pressContinue(c, page, action));
+  return c.get(back.pathname + back.search);
+}
+
+export const usersOf = async (node: TestNode) =>
+  (await node.opened.store.accounts.list({ limit: 100 })).map((u) => u.username);
+
+/** Confirms it's the owner (step-up) by signing in again through the upstream. */
+export async function confirmThroughUpstream(c: PageClient, up: TestUpstream): Promise<void> {
+  const there = await up.signInThere(await pressContinue(c, "/account", "/upstream/corp?confirm=1", false));
+  expect((await c.get(there.pathname + there.search)).status).to.equal(303);
 }

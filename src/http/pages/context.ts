@@ -18,6 +18,7 @@ import type { UpstreamProviders } from "../../domain/upstream-providers.js";
 import type { StepUp } from "../../domain/step-up.js";
 import type { PageSessions } from "../../domain/page-sessions.js";
 import type { AuditLog } from "../../domain/audit.js";
+import type { SecurityMails } from "../../domain/security-mails.js";
 import type { Groups } from "../../domain/groups.js";
 import { isDisabled, type UserRecord } from "../../store/port.js";
 
@@ -49,6 +50,8 @@ export interface PagesDeps {
   stepUp: StepUp;
   /** The audit log: sign-ins, sign-outs, sign-ups and the rest (domain/audit.ts). */
   audit: AuditLog;
+  /** Mails (and audit records) of changes to how an account is signed in to (upstream links). */
+  securityMails: SecurityMails;
   /** Groups: an app restricted to groups refuses other users at /authorize. */
   groups: Groups;
   /** Sign-up invitations (SIGNUP=invite): /admin/invitations and the invited sign-up. */

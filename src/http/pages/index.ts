@@ -35,7 +35,7 @@ import { deviceDecide, deviceEnter, devicePage } from "./device.js";
 import { csrfCheck, pageHeaders, sessions } from "./session.js";
 import { signIn, signInPage, signOut } from "./signin.js";
 import { signUp, signUpPage } from "./signup.js";
-import { startUpstream, unlinkUpstream, upstreamCallback } from "./upstream.js";
+import { startUpstream, unlinkUpstream, upstreamCallback, whenLinking } from "./upstream.js";
 import { confirmEmail, forgot, forgotPage, resendConfirmation, reset, resetPage, setEmail } from "./email.js";
 import { removePasskey, renamePasskey } from "./passkeys.js";
 import {
@@ -120,13 +120,14 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   router.use(PAGE_PATHS, ...stack);
   route(router, "/signup", { get: signUpPage(deps), post: [csrfCheck, signUp(deps)] });
   route(router, "/signin", { get: signInPage(deps), post: [csrfCheck, signIn(deps)] });
-  route(router, "/upstream/:id", { post: [csrfCheck, startUpstream(deps)] });
-  route(router, "/upstream/:id/callback", { get: upstreamCallback(deps) });
-  route(router, "/account/upstreams/unlink", { post: [csrfCheck, unlinkUpstream(deps)] });
   route(router, "/signin/code", { get: secondStepPage(deps), post: [csrfCheck, secondStep(deps)] });
   route(router, "/signout", { post: [csrfCheck, signOut(deps)] });
   // "Confirm it's you" (step-up.ts): the sensitive forms below pass freshProof first.
   const confirmed = freshProof(deps, { returnTo: "/account" });
+  // Linking an upstream identity adds a way in, unlinking takes one away: both are confirmed.
+  route(router, "/upstream/:id", { post: [csrfCheck, whenLinking(confirmed), startUpstream(deps)] });
+  route(router, "/upstream/:id/callback", { get: upstreamCallback(deps) });
+  route(router, "/account/upstreams/unlink", { post: [csrfCheck, confirmed, unlinkUpstream(deps)] });
   route(router, "/confirm", { get: confirmPage(deps), post: [csrfCheck, confirm(deps)] });
   route(router, "/account", { get: accountPage(deps), post: updateAccount(deps) });
   route(router, "/account/2fa/setup", { post: [csrfCheck, confirmed, setupTwoFactor(deps, accountWithError(deps))] });
@@ -154,7 +155,9 @@ export function pageRoutes(deps: PagesDeps, stack: RequestHandler[] = pageStack(
   route(router, "/forgot", { get: forgotPage(deps), post: [csrfCheck, forgot(deps)] });
   route(router, "/reset", { get: resetPage(deps), post: [csrfCheck, reset(deps)] });
   route(router, "/account/passkeys/:id/rename", { post: [csrfCheck, renamePasskey(deps, renderAccountError(deps))] });
-  route(router, "/account/passkeys/:id/remove", { post: [csrfCheck, confirmed, removePasskey(deps)] });
+  route(router, "/account/passkeys/:id/remove", {
+    post: [csrfCheck, confirmed, removePasskey(deps, accountWithError(deps))],
+  });
   route(router, "/developers", { get: developersPage(deps), post: [csrfCheck, createApp(deps)] });
   route(router, "/developers/:clientId/rotate", { post: [csrfCheck, rotateSecret(deps)] });
   route(router, "/developers/:clientId/edit", { post: [csrfCheck, editApp(deps)] });

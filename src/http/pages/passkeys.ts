@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Request, Response } from "express";
 import type { Passkeys } from "../../domain/passkeys.js";
+import { FormError } from "../../domain/accounts.js";
+import type { UserRecord } from "../../store/port.js";
 import { SigilError, invalidRequest, type MessageRef } from "../../errors.js";
 import { currentUser, field, page, type PagesDeps } from "./context.js";
 import { changeOrigin } from "./user-agent.js";
@@ -88,11 +90,20 @@ export function renamePasskey(
   });
 }
 
-export function removePasskey(deps: PagesDeps & { passkeys: Passkeys }) {
+/** POST /account/passkeys/:id/remove: refused (409, the account page says why) when it is the last way in. */
+export function removePasskey(
+  deps: PagesDeps & { passkeys: Passkeys },
+  onError: (req: Request, res: Response, user: UserRecord, status: number, message: MessageRef) => Promise<void>,
+) {
   return page(async (req, res) => {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, "/signin");
-    await deps.passkeys.remove(user.id, credentialParam(req), changeOrigin(req));
+    try {
+      await deps.passkeys.remove(user.id, credentialParam(req), changeOrigin(req));
+    } catch (err) {
+      if (!(err instanceof FormError)) throw err;
+      return onError(req, res, user, err.status, err);
+    }
     res.redirect(303, "/account#passkeys");
   });
 }

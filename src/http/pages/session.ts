@@ -227,13 +227,15 @@ export async function signInSession(
   audit: AuditLog,
   userId: string,
   amr: string[] = ["pwd"],
+  /** The audit log's method, when amr does not say it all ("upstream:<id>"). */
+  method = signInMethod(amr),
 ): Promise<void> {
   await newSession(req, userId, amr);
   audit.record({
     type: "signin.succeeded",
     userId,
     actor: { kind: "user", id: userId },
-    method: signInMethod(amr),
+    method,
     origin: changeOrigin(req),
   });
 }

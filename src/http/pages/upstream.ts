@@ -3,11 +3,13 @@
 // nonce and PKCE verifier stay in the store (domain/upstreams.ts); the browser holds only a random
 // id in an HttpOnly cookie, so a callback opened in another browser, replayed or forged finds
 // nothing. A failure is a page that says what to do, and makes nothing.
-import type { Request, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { FormError } from "../../domain/accounts.js";
+import { UpstreamAccountDisabled } from "../../domain/upstream-accounts.js";
 import { UpstreamError } from "../../domain/upstreams.js";
 import type { Upstream } from "../../config/upstreams.js";
-import type { SigilError } from "../../errors.js";
+import { SigilError } from "../../errors.js";
+import type { UserRecord } from "../../store/port.js";
 import { ErrorPage } from "../../views/consent.js";
 import { sendPage } from "./send-page.js";
 import { currentUser, field, page, queryParam, signInUrl, type PagesDeps } from "./context.js";
@@ -31,11 +33,63 @@ const cookieOptions = (deps: PagesDeps) => ({
 
 function failed(req: Request, res: Response, deps: PagesDeps, err: SigilError): void {
   const ui = pageUi(req, deps.config);
+  for (const [name, value] of Object.entries(err.headers)) res.set(name, value);
   sendPage(res, err.status, ErrorPage({ ui, title: ui.t("upstream.failedTitle"), message: ui.message(err).text }));
 }
 
+/** The audit log's method of what came through an upstream: "upstream:<id>". */
+const methodOf = (u: Upstream) => `upstream:${u.id}`;
+
+/**
+ * A failed sign-in through the upstream in the audit log (signin.failed): the upstream said no, its
+ * answer could not be trusted or it could not be reached once a flow was taken, or the account
+ * is disabled. A callback that finds no flow (replayed, forged, another browser's) is not
+ * recorded: anyone can send those, and a flood must not fill the log.
+ */
+function recordFailure(req: Request, deps: PagesDeps, u: Upstream, err: SigilError): void {
+  const user = err instanceof UpstreamAccountDisabled ? err.user : undefined;
+  const reason = user ? "disabled" : err instanceof UpstreamError ? UPSTREAM_FAILURES[err.reason] : undefined;
+  if (!reason) return;
+  deps.audit.record({
+    type: "signin.failed",
+    ...(user ? { userId: user.id, username: user.username, actor: { kind: "user" as const, id: user.id } } : {}),
+    method: methodOf(u),
+    reason,
+    origin: changeOrigin(req),
+  });
+}
+const UPSTREAM_FAILURES: Record<UpstreamError["reason"], string | undefined> = {
+  expired: undefined,
+  refused: "upstream_refused",
+  invalid: "upstream_invalid",
+  unreachable: "upstream_unreachable",
+};
+
 const upstreamOf = async (req: Request, deps: PagesDeps): Promise<Upstream | undefined> =>
   typeof req.params.id === "string" ? deps.upstreams.byId(req.params.id) : undefined;
+
+/**
+ * An identity linked to or unlinked from the user's account: the audit log (method the upstream's
+ * id) and, as every change of how the account is signed in to, a mail to its confirmed address.
+ */
+async function recordLink(
+  req: Request,
+  deps: PagesDeps,
+  user: UserRecord,
+  upstream: string,
+  kind: "upstreamLinked" | "upstreamUnlinked",
+): Promise<void> {
+  const provider = (await deps.upstreams.byId(upstream))?.name ?? upstream;
+  deps.securityMails.notify(user, { kind, upstream, provider }, changeOrigin(req));
+}
+
+const isThrottled = (err: unknown): err is SigilError => err instanceof SigilError && err.status === 429;
+
+/** The guard of POST /upstream/:id?link=1 only (a sign-in or a confirmation passes on). */
+export const whenLinking =
+  (guard: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    queryParam(req, "link") === "1" ? guard(req, res, next) : next();
 
 /** POST /upstream/:id[?return_to=…|?link=1]: off to the upstream (link=1: link it to the signed-in account). */
 export function startUpstream(deps: PagesDeps) {
@@ -83,23 +137,31 @@ export function upstreamCallback(deps: PagesDeps) {
         // Linked only for the owner who started it, still signed in here.
         const user = await currentUser(req, deps);
         if (user?.id !== done.linkTo) throw new UpstreamError("expired");
-        await deps.upstreamAccounts.link(done.identity, user.id);
+        if (await deps.upstreamAccounts.link(done.identity, user.id))
+          await recordLink(req, deps, user, u.id, "upstreamLinked");
         return res.redirect(303, "/account");
       }
-      const { user, created } = await deps.upstreamAccounts.signIn(done.identity, pageLocale(req));
+      const address = req.ip ?? "";
+      const { user, created, linked } = await deps.upstreamAccounts.signIn(done.identity, {
+        address,
+        locale: pageLocale(req),
+      });
+      // A sign-up through the upstream is its signup record (the link is part of the account's making).
       if (created) {
         deps.audit.record({
           type: "signup",
           userId: user.id,
           username: user.username,
           actor: { kind: "user", id: user.id },
+          method: methodOf(u),
           origin: changeOrigin(req),
         });
-      }
-      await signInSession(req, deps.audit, user.id, ["fed"]);
+      } else if (linked) await recordLink(req, deps, user, u.id, "upstreamLinked");
+      await signInSession(req, deps.audit, user.id, ["fed"], methodOf(u));
       res.redirect(303, done.returnTo);
     } catch (err) {
-      if (!(err instanceof UpstreamError || err instanceof FormError)) throw err;
+      if (!(err instanceof UpstreamError || err instanceof FormError || isThrottled(err))) throw err;
+      recordFailure(req, deps, u, err);
       failed(req, res, deps, err);
     }
   });
@@ -111,7 +173,8 @@ export function unlinkUpstream(deps: PagesDeps) {
     const user = await currentUser(req, deps);
     if (!user) return res.redirect(303, signInUrl(req));
     try {
-      await deps.upstreamAccounts.unlink(user, field(req, "issuer"), field(req, "subject"));
+      const link = await deps.upstreamAccounts.unlink(user, field(req, "issuer"), field(req, "subject"));
+      await recordLink(req, deps, user, link.upstream, "upstreamUnlinked");
       res.redirect(303, "/account");
     } catch (err) {
       if (!(err instanceof FormError)) throw err;

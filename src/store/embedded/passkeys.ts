@@ -1,5 +1,5 @@
 // The embedded store's passkeys (with an index by user) and WebAuthn challenges, in tables.
-import type { PasskeyChange, PasskeyRecord, PasskeyStore } from "../port.js";
+import type { PasskeyChange, PasskeyRecord, PasskeyStore, UnlessLast } from "../port.js";
 import { changedPasskey } from "../port.js";
 import type { Engine } from "./engine.js";
 
@@ -14,7 +14,10 @@ export class EmbeddedPasskeys implements PasskeyStore {
     this.byCredential = engine.table<PasskeyRecord>("passkeys");
     this.byUser = engine.table<1>("passkeys-by-user");
     this.challenges = engine.table<string>("passkey-challenges");
+    this.linksByUser = engine.table<1>("upstream-links-by-user");
   }
+  /** The upstream links' index by user (upstream-links.ts): another way in, for removeUnlessLast. */
+  private readonly linksByUser;
 
   add(p: PasskeyRecord) {
     return this.engine.write(() => {
@@ -49,6 +52,15 @@ export class EmbeddedPasskeys implements PasskeyStore {
       this.byCredential.remove(id);
       this.byUser.remove([userId, id]);
       return true;
+    });
+  }
+  removeUnlessLast(userId: string, id: string) {
+    return this.engine.write((): UnlessLast => {
+      if (this.byCredential.get(id)?.userId !== userId) return "unknown";
+      if (this.byUser.count([userId]) + this.linksByUser.count([userId]) <= 1) return "last";
+      this.byCredential.remove(id);
+      this.byUser.remove([userId, id]);
+      return "removed";
     });
   }
   removeForUser(userId: string) {

@@ -1,5 +1,5 @@
 // The embedded store's upstream links: by identity, with an index by user, in tables.
-import { identityKey, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+import { identityKey, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
 import type { Engine } from "./engine.js";
 
 export class EmbeddedUpstreamLinks implements UpstreamLinkStore {
@@ -7,10 +7,13 @@ export class EmbeddedUpstreamLinks implements UpstreamLinkStore {
   private readonly byIdentityKey;
   /** [user id, identityKey]. */
   private readonly byUser;
+  /** The passkeys' index by user (passkeys.ts): another way in, counted by unlinkUnlessLast. */
+  private readonly passkeysByUser;
 
   constructor(private readonly engine: Engine) {
     this.byIdentityKey = engine.table<UpstreamLinkRecord>("upstream-links");
     this.byUser = engine.table<1>("upstream-links-by-user");
+    this.passkeysByUser = engine.table<1>("passkeys-by-user");
   }
 
   link(l: UpstreamLinkRecord) {
@@ -46,6 +49,16 @@ export class EmbeddedUpstreamLinks implements UpstreamLinkStore {
       this.byIdentityKey.remove(key);
       this.byUser.remove([userId, key]);
       return true;
+    });
+  }
+  unlinkUnlessLast(userId: string, issuer: string, subject: string) {
+    const key = identityKey(issuer, subject);
+    return this.engine.write((): UnlessLast => {
+      if (this.byIdentityKey.get(key)?.userId !== userId) return "unknown";
+      if (this.byUser.count([userId]) + this.passkeysByUser.count([userId]) <= 1) return "last";
+      this.byIdentityKey.remove(key);
+      this.byUser.remove([userId, key]);
+      return "removed";
     });
   }
   removeForUser(userId: string) {

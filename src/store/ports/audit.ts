@@ -35,7 +35,7 @@ export interface AuditRecord {
   address?: string;
   browser?: string;
   request_id?: string;
-  /** How (a sign-in: "password", "passkey", "two_factor", "recovery_code", "upstream"). */
+  /** How (a sign-in: "password", "passkey", "two_factor", "recovery_code", "upstream:<id>"; an upstream link: "<id>"). */
   method?: string;
   /** Why it failed ("wrong_password", "unknown_user", …). */
   reason?: string;

@@ -1,5 +1,6 @@
 // ---- Passkeys (WebAuthn, docs/http-api.md#passkeys): a user's credentials, and the single-use
 // challenges of the ceremonies (any node may finish what another began).
+import type { UnlessLast } from "./upstream-links.js";
 
 export interface PasskeyRecord {
   /** The credential id (base64url), as the authenticator made it; unique across users. */
@@ -49,6 +50,12 @@ export interface PasskeyStore {
   update(userId: string, credentialId: string, change: PasskeyChange): Promise<PasskeyRecord | null>;
   /** Removes one of the user's passkeys; false when the user has no such passkey. */
   remove(userId: string, credentialId: string): Promise<boolean>;
+  /**
+   * Removes one of the user's passkeys only while another passkey or an upstream link of theirs
+   * remains, in one atomic step (UpstreamLinkStore.unlinkUnlessLast, the same count): for an
+   * account without a password, whose passkey and link removed at once must not both go.
+   */
+  removeUnlessLast(userId: string, credentialId: string): Promise<UnlessLast>;
   /** Removes every passkey of the user (account deletion); how many there were. */
   removeForUser(userId: string): Promise<number>;
   /** Keeps a ceremony's state (JSON) under its challenge for ttlSeconds. */

@@ -29,9 +29,19 @@ export interface UpstreamLinkStore {
    * link, for an admin's confirmation before removing the upstream, never a sign-in's path.
    */
   usersOf(upstream: string): Promise<string[]>;
+  /**
+   * Removes one of the user's links only while another link or a passkey of theirs remains, the
+   * check and the removal one atomic step (two unlinks of an account's last two links sent at once
+   * never both pass): "removed", "unknown" (no such link of the user's) or "last" (nothing changed).
+   * What the caller uses for an account without a password (a password is never taken away).
+   */
+  unlinkUnlessLast(userId: string, issuer: string, subject: string): Promise<UnlessLast>;
   /** Removes every link of the user (account deletion); how many there were. */
   removeForUser(userId: string): Promise<number>;
 }
+
+/** What a removal that keeps an account's last way in did (UpstreamLinkStore.unlinkUnlessLast). */
+export type UnlessLast = "removed" | "unknown" | "last";
 
 /** One key for an identity: the issuer is a URL (no space), the sub any string. */
 export const identityKey = (issuer: string, subject: string): string => `${issuer} ${subject}`;

@@ -2,6 +2,7 @@
 // credential id to user; and the WebAuthn challenges, taken with GETDEL (one use, any node).
 import { luaScript, runScript } from "./scripts.js";
 import { guarded } from "./guarded.js";
+import { REMOVE_UNLESS_LAST, unlessLast } from "./upstream-links.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import type { PasskeyChange, PasskeyRecord, PasskeyStore } from "../port.js";
@@ -62,6 +63,14 @@ export class RedisPasskeys implements PasskeyStore {
     if (n === 0) return false;
     await guarded(() => this.redis.del(this.keys.passkeyOwner(id)));
     return true;
+  }
+  async removeUnlessLast(userId: string, id: string) {
+    const mine = this.keys.passkeys(userId);
+    const done = unlessLast(
+      await guarded(() => runScript(this.redis, REMOVE_UNLESS_LAST, mine, this.keys.upstreamLinks(userId), id)),
+    );
+    if (done === "removed") await guarded(() => this.redis.del(this.keys.passkeyOwner(id)));
+    return done;
   }
   async removeForUser(userId: string) {
     const ids = await guarded(() => this.redis.hkeys(this.keys.passkeys(userId)));

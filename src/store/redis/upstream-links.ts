@@ -4,9 +4,25 @@
 // master for the users' hashes: no index by upstream is kept for it.
 import { Cluster } from "ioredis";
 import { guarded } from "./guarded.js";
+import { luaScript, runScript } from "./scripts.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import { identityKey, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+import { identityKey, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+
+/**
+ * HDEL a field of KEYS[1] only while KEYS[1] and KEYS[2] together keep another one, in one step:
+ * a user's way in removed while another remains (their links and passkeys: one hash slot,
+ * {user}; also RedisPasskeys.removeUnlessLast, the keys the other way round). ARGV: the field.
+ * 1 removed, 0 the last way in, -1 no such field.
+ */
+export const REMOVE_UNLESS_LAST = luaScript(
+  2,
+  `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return -1 end
+if redis.call('HLEN', KEYS[1]) + redis.call('HLEN', KEYS[2]) <= 1 then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1]) return 1`,
+);
+/** REMOVE_UNLESS_LAST's answer. */
+export const unlessLast = (n: unknown): UnlessLast => (n === 1 ? "removed" : n === 0 ? "last" : "unknown");
 
 export class RedisUpstreamLinks implements UpstreamLinkStore {
   constructor(
@@ -59,6 +75,16 @@ export class RedisUpstreamLinks implements UpstreamLinkStore {
     if (n === 0) return false;
     await guarded(() => this.redis.del(this.keys.upstreamOwner(key)));
     return true;
+  }
+  async unlinkUnlessLast(userId: string, issuer: string, subject: string) {
+    const key = identityKey(issuer, subject);
+    const links = this.keys.upstreamLinks(userId);
+    const done = unlessLast(
+      await guarded(() => runScript(this.redis, REMOVE_UNLESS_LAST, links, this.keys.passkeys(userId), key)),
+    );
+    // The identity's claim goes after its link (as unlink): until then it still names this user.
+    if (done === "removed") await guarded(() => this.redis.del(this.keys.upstreamOwner(key)));
+    return done;
   }
   async removeForUser(userId: string) {
     const ids = await guarded(() => this.redis.hkeys(this.keys.upstreamLinks(userId)));

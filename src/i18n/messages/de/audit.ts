@@ -60,6 +60,8 @@ export const audit: AuditMessages = {
   "audit.type.two_factor.recovery_codes": "Neue Wiederherstellungscodes",
   "audit.type.passkey.added": "Passkey hinzugefügt",
   "audit.type.passkey.removed": "Passkey entfernt",
+  "audit.type.upstream.linked": "Anmeldedienst verknüpft",
+  "audit.type.upstream.unlinked": "Anmeldedienst getrennt",
   "audit.type.account.deleted": "Konto gelöscht",
   "audit.type.user.disabled": "Konto deaktiviert",
   "audit.type.user.enabled": "Konto aktiviert",

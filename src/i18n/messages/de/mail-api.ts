@@ -95,6 +95,11 @@ export const mailApi: MailApiMessages = {
     "Der Passkey „{passkey}“ wurde dem {service}-Konto {username} hinzugefügt. Mit ihm meldet man sich ohne Passwort an.",
   "mail.passkeyRemoved.subject": "Aus Ihrem {service}-Konto wurde ein Passkey entfernt",
   "mail.passkeyRemoved.body": "Der Passkey „{passkey}“ wurde aus dem {service}-Konto {username} entfernt.",
+  "mail.upstreamLinked.subject": "Ihr {service}-Konto wurde mit einem Anmeldedienst verknüpft",
+  "mail.upstreamLinked.body":
+    "{provider} wurde mit dem {service}-Konto {username} verknüpft: Wer sich dort anmeldet, ist nun ohne Passwort bei diesem Konto angemeldet.",
+  "mail.upstreamUnlinked.subject": "Die Verknüpfung Ihres {service}-Kontos mit einem Anmeldedienst wurde gelöst",
+  "mail.upstreamUnlinked.body": "Die Verknüpfung von {provider} mit dem {service}-Konto {username} wurde gelöst.",
   "mail.twoFactorOn.subject": "Die Zwei-Faktor-Anmeldung wurde für Ihr {service}-Konto eingeschaltet",
   "mail.twoFactorOn.body":
     "Die Zwei-Faktor-Anmeldung mit einer Authenticator-App wurde für das {service}-Konto {username} eingeschaltet, mit neuen Wiederherstellungscodes.",
@@ -134,6 +139,8 @@ export const mailApi: MailApiMessages = {
   "passkeys.needsJs": "Zum Hinzufügen eines Passkeys sind JavaScript und ein Browser mit Passkey-Unterstützung nötig.",
   "err.passkeyName": "Der Name eines Passkeys hat 1 bis 64 Zeichen.",
   "err.passkeyUnknown": "Ihr Konto hat keinen solchen Passkey.",
+  "err.passkeyLastWay":
+    "Dieser Passkey ist der letzte Weg, sich bei Ihrem Konto anzumelden: Legen Sie ein Passwort fest, fügen Sie einen weiteren Passkey hinzu oder verknüpfen Sie einen anderen Anmeldedienst, bevor Sie ihn entfernen.",
   "err.passkeyId": "Das ist keine Kennung eines Passkeys.",
 
   // Two-factor with an authenticator app (totp).

@@ -60,6 +60,8 @@ export const audit = {
   "audit.type.two_factor.recovery_codes": "New recovery codes",
   "audit.type.passkey.added": "Passkey added",
   "audit.type.passkey.removed": "Passkey removed",
+  "audit.type.upstream.linked": "Sign-in service linked",
+  "audit.type.upstream.unlinked": "Sign-in service unlinked",
   "audit.type.account.deleted": "Account deleted",
   "audit.type.user.disabled": "Account disabled",
   "audit.type.user.enabled": "Account enabled",

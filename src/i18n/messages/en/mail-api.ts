@@ -88,6 +88,11 @@ export const mailApi = {
     "The passkey “{passkey}” was added to the {service} account {username}. It signs in without the password.",
   "mail.passkeyRemoved.subject": "A passkey was removed from your {service} account",
   "mail.passkeyRemoved.body": "The passkey “{passkey}” was removed from the {service} account {username}.",
+  "mail.upstreamLinked.subject": "A sign-in service was linked to your {service} account",
+  "mail.upstreamLinked.body":
+    "{provider} was linked to the {service} account {username}: signing in there now signs in to it, without the password.",
+  "mail.upstreamUnlinked.subject": "A sign-in service was unlinked from your {service} account",
+  "mail.upstreamUnlinked.body": "{provider} was unlinked from the {service} account {username}.",
   "mail.twoFactorOn.subject": "Two-factor sign-in was turned on for your {service} account",
   "mail.twoFactorOn.body":
     "Two-factor sign-in with an authenticator app was turned on for the {service} account {username}, with new recovery codes.",
@@ -126,6 +131,8 @@ export const mailApi = {
   "passkeys.needsJs": "Adding a passkey needs JavaScript and a browser that supports passkeys.",
   "err.passkeyName": "A passkey's name is 1 to 64 characters.",
   "err.passkeyUnknown": "There is no such passkey on your account.",
+  "err.passkeyLastWay":
+    "This passkey is the last way to sign in to your account: set a password, add another passkey or link another sign-in service before you remove it.",
   "err.passkeyId": "That is not a passkey's id.",
 
   // Two-factor with an authenticator app (totp).

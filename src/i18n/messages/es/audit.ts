@@ -59,6 +59,8 @@ export const audit: AuditMessages = {
   "audit.type.two_factor.recovery_codes": "Nuevos códigos de recuperación",
   "audit.type.passkey.added": "Llave de acceso añadida",
   "audit.type.passkey.removed": "Llave de acceso eliminada",
+  "audit.type.upstream.linked": "Servicio de inicio de sesión vinculado",
+  "audit.type.upstream.unlinked": "Servicio de inicio de sesión desvinculado",
   "audit.type.account.deleted": "Cuenta eliminada",
   "audit.type.user.disabled": "Cuenta desactivada",
   "audit.type.user.enabled": "Cuenta activada",

@@ -90,6 +90,11 @@ export const mailApi: MailApiMessages = {
     "Se añadió la llave de acceso «{passkey}» a la cuenta de {service} {username}. Con ella se inicia sesión sin la contraseña.",
   "mail.passkeyRemoved.subject": "Se eliminó una llave de acceso de tu cuenta de {service}",
   "mail.passkeyRemoved.body": "Se eliminó la llave de acceso «{passkey}» de la cuenta de {service} {username}.",
+  "mail.upstreamLinked.subject": "Se vinculó un servicio de inicio de sesión a tu cuenta de {service}",
+  "mail.upstreamLinked.body":
+    "Se vinculó {provider} a la cuenta de {service} {username}: iniciar sesión allí ahora inicia sesión en ella, sin la contraseña.",
+  "mail.upstreamUnlinked.subject": "Se desvinculó un servicio de inicio de sesión de tu cuenta de {service}",
+  "mail.upstreamUnlinked.body": "Se desvinculó {provider} de la cuenta de {service} {username}.",
   "mail.twoFactorOn.subject": "Se activó el inicio de sesión en dos pasos en tu cuenta de {service}",
   "mail.twoFactorOn.body":
     "Se activó el inicio de sesión en dos pasos con una aplicación de autenticación en la cuenta de {service} {username}, con códigos de recuperación nuevos.",
@@ -129,6 +134,8 @@ export const mailApi: MailApiMessages = {
     "Para añadir una llave de acceso hacen falta JavaScript y un navegador compatible con llaves de acceso.",
   "err.passkeyName": "El nombre de una llave de acceso tiene de 1 a 64 caracteres.",
   "err.passkeyUnknown": "Tu cuenta no tiene esa llave de acceso.",
+  "err.passkeyLastWay":
+    "Esta llave de acceso es la última forma de iniciar sesión en tu cuenta: establece una contraseña, añade otra llave de acceso o vincula otro servicio de inicio de sesión antes de quitarla.",
   "err.passkeyId": "Eso no es el identificador de una llave de acceso.",
 
   // Two-factor with an authenticator app (totp).

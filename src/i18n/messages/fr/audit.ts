@@ -60,6 +60,8 @@ export const audit: AuditMessages = {
   "audit.type.two_factor.recovery_codes": "Nouveaux codes de secours",
   "audit.type.passkey.added": "Clé d’accès ajoutée",
   "audit.type.passkey.removed": "Clé d’accès supprimée",
+  "audit.type.upstream.linked": "Service de connexion associé",
+  "audit.type.upstream.unlinked": "Service de connexion dissocié",
   "audit.type.account.deleted": "Compte supprimé",
   "audit.type.user.disabled": "Compte désactivé",
   "audit.type.user.enabled": "Compte réactivé",

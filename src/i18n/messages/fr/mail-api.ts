@@ -94,6 +94,11 @@ export const mailApi: MailApiMessages = {
     "La clé d’accès « {passkey} » a été ajoutée au compte {service} {username}. Elle permet de se connecter sans le mot de passe.",
   "mail.passkeyRemoved.subject": "Une clé d’accès a été supprimée de votre compte {service}",
   "mail.passkeyRemoved.body": "La clé d’accès « {passkey} » a été supprimée du compte {service} {username}.",
+  "mail.upstreamLinked.subject": "Un service de connexion a été associé à votre compte {service}",
+  "mail.upstreamLinked.body":
+    "{provider} a été associé au compte {service} {username} : s’y connecter permet désormais de se connecter à ce compte, sans le mot de passe.",
+  "mail.upstreamUnlinked.subject": "Un service de connexion a été dissocié de votre compte {service}",
+  "mail.upstreamUnlinked.body": "{provider} a été dissocié du compte {service} {username}.",
   "mail.twoFactorOn.subject": "La connexion en deux étapes a été activée pour votre compte {service}",
   "mail.twoFactorOn.body":
     "La connexion en deux étapes avec une application d’authentification a été activée pour le compte {service} {username}, avec de nouveaux codes de secours.",
@@ -134,6 +139,8 @@ export const mailApi: MailApiMessages = {
     "Pour ajouter une clé d’accès, il faut JavaScript et un navigateur qui prend en charge les clés d’accès.",
   "err.passkeyName": "Le nom d’une clé d’accès fait de 1 à 64 caractères.",
   "err.passkeyUnknown": "Votre compte n’a pas cette clé d’accès.",
+  "err.passkeyLastWay":
+    "Cette clé d’accès est le dernier moyen de vous connecter à votre compte : définissez un mot de passe, ajoutez une autre clé d’accès ou associez un autre service de connexion avant de la supprimer.",
   "err.passkeyId": "Ce n’est pas l’identifiant d’une clé d’accès.",
 
   // Two-factor with an authenticator app (totp).

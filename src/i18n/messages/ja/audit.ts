@@ -59,6 +59,8 @@ export const audit: AuditMessages = {
   "audit.type.two_factor.recovery_codes": "新しい回復コード",
   "audit.type.passkey.added": "パスキー追加",
   "audit.type.passkey.removed": "パスキー削除",
+  "audit.type.upstream.linked": "サインインサービスを連携",
+  "audit.type.upstream.unlinked": "サインインサービスの連携を解除",
   "audit.type.account.deleted": "アカウント削除",
   "audit.type.user.disabled": "アカウント無効化",
   "audit.type.user.enabled": "アカウント有効化",

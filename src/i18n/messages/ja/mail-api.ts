@@ -92,6 +92,11 @@ export const mailApi: MailApiMessages = {
     "パスキー「{passkey}」が {service} のアカウント {username} に追加されました。このパスキーではパスワードなしでサインインできます。",
   "mail.passkeyRemoved.subject": "{service} アカウントからパスキーが削除されました",
   "mail.passkeyRemoved.body": "パスキー「{passkey}」が {service} のアカウント {username} から削除されました。",
+  "mail.upstreamLinked.subject": "{service} アカウントにサインインサービスが連携されました",
+  "mail.upstreamLinked.body":
+    "{provider} が {service} のアカウント {username} に連携されました。今後はそのサービスでサインインすると、パスワードなしでこのアカウントにサインインできます。",
+  "mail.upstreamUnlinked.subject": "{service} アカウントからサインインサービスの連携が解除されました",
+  "mail.upstreamUnlinked.body": "{provider} と {service} のアカウント {username} の連携が解除されました。",
   "mail.twoFactorOn.subject": "{service} アカウントで2段階認証がオンになりました",
   "mail.twoFactorOn.body":
     "{service} のアカウント {username} で認証アプリによる2段階認証がオンになり、新しい復旧コードが作成されました。",
@@ -130,6 +135,8 @@ export const mailApi: MailApiMessages = {
   "passkeys.needsJs": "パスキーを追加するには、JavaScript とパスキーに対応したブラウザーが必要です。",
   "err.passkeyName": "パスキーの名前は 1～64 文字です。",
   "err.passkeyUnknown": "お使いのアカウントにそのパスキーはありません。",
+  "err.passkeyLastWay":
+    "このパスキーはアカウントにサインインする最後の方法です。削除する前に、パスワードを設定するか、別のパスキーを追加するか、別のサインインサービスを連携してください。",
   "err.passkeyId": "パスキーの ID ではありません。",
 
   // Two-factor with an authenticator app (totp).
