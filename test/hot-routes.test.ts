@@ -270,24 +270,45 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     const form = "application/x-www-form-urlencoded";
     const cases: Array<{ headers: Record<string, string>; body?: string }> = [
       { headers: { authorization: good, "content-type": form }, body: "grant_type=client_credentials" },
-      { headers: { authorization: good, "content-type": `${form}; charset=UTF-8` }, body: "grant_type=client_credentials&scope=jobs%3Aread" },
+      {
+        headers: { authorization: good, "content-type": `${form}; charset=UTF-8` },
+        body: "grant_type=client_credentials&scope=jobs%3Aread",
+      },
       { headers: { authorization: good, "content-type": form }, body: "grant_type=client_credentials&scope=admin" },
       { headers: { authorization: good, "content-type": form }, body: "grant_type=client_credentials&scope=a&scope=b" },
-      { headers: { authorization: basic(app.clientId, "wrong"), "content-type": form }, body: "grant_type=client_credentials" },
+      {
+        headers: { authorization: basic(app.clientId, "wrong"), "content-type": form },
+        body: "grant_type=client_credentials",
+      },
       { headers: { authorization: good, "content-type": form }, body: "grant_type=password" },
       { headers: { authorization: good, "content-type": form }, body: "code=nope" },
       { headers: { authorization: "Basic !!", "content-type": form }, body: "grant_type=client_credentials" },
-      { headers: { "content-type": form }, body: `client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials` },
+      {
+        headers: { "content-type": form },
+        body: `client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials`,
+      },
       { headers: { "content-type": form }, body: "grant_type=client_credentials" },
-      { headers: { authorization: good, "content-type": form }, body: Array.from({ length: 60 }, (_, i) => `p${i}=1`).join("&") },
-      { headers: { authorization: good, "content-type": `${form}; charset=koi8-r` }, body: "grant_type=client_credentials" },
+      {
+        headers: { authorization: good, "content-type": form },
+        body: Array.from({ length: 60 }, (_, i) => `p${i}=1`).join("&"),
+      },
+      {
+        headers: { authorization: good, "content-type": `${form}; charset=koi8-r` },
+        body: "grant_type=client_credentials",
+      },
       { headers: { authorization: good, "content-type": form }, body: "grant_type=%E0%A4%A&x=%" },
-      { headers: { authorization: good, "content-type": "application/json" }, body: '{"grant_type":"client_credentials"}' },
+      {
+        headers: { authorization: good, "content-type": "application/json" },
+        body: '{"grant_type":"client_credentials"}',
+      },
       { headers: { authorization: good, "content-type": "application/json" }, body: "[1]" },
       { headers: { authorization: good, "content-type": "application/json" }, body: "{" },
       { headers: { authorization: good, "content-type": "text/plain" }, body: "grant_type=client_credentials" },
       { headers: { authorization: good } },
-      { headers: { authorization: good, "content-type": form, origin: "https://app.example" }, body: "grant_type=client_credentials" },
+      {
+        headers: { authorization: good, "content-type": form, origin: "https://app.example" },
+        body: "grant_type=client_credentials",
+      },
     ];
     // Each token is new: compare its shape, not its value.
     const same = (r: TestResponse) => {
@@ -301,7 +322,11 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     };
     for (const c of cases) {
       const send = (base: string, path: string) =>
-        http(base, path, { method: "POST", headers: c.headers, ...(c.body !== undefined ? { body: Buffer.from(c.body) } : {}) });
+        http(base, path, {
+          method: "POST",
+          headers: c.headers,
+          ...(c.body !== undefined ? { body: Buffer.from(c.body) } : {}),
+        });
       const hot = await send(node.url, "/token");
       const viaExpress = await send(node.url, "/token?");
       const off = await send(pair.off.url, "/token");

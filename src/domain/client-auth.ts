@@ -63,9 +63,7 @@ export class ClientAuth {
     // whether its secret was right.
     const [state, app] = await Promise.all([
       this.failures.check(id),
-      secret && creds.clientId.length <= 64 && secret.length <= 256
-        ? apps.authenticate(creds.clientId, secret)
-        : null,
+      secret && creds.clientId.length <= 64 && secret.length <= 256 ? apps.authenticate(creds.clientId, secret) : null,
     ]);
     if (!state.allowed) throw tooMany(state.retryAfterMs);
     if (app) {

@@ -14,7 +14,10 @@ function formDecode(s: string): string {
 }
 
 /** The credentials of the request; invalid_request when missing, malformed or given twice. */
-export function readCredentials(req: { headers: IncomingHttpHeaders }, body: Record<string, unknown>): ClientCredentials {
+export function readCredentials(
+  req: { headers: IncomingHttpHeaders },
+  body: Record<string, unknown>,
+): ClientCredentials {
   const auth = req.headers.authorization;
   const bodyId = typeof body.client_id === "string" ? body.client_id : undefined;
   const bodySecret = typeof body.client_secret === "string" ? body.client_secret : undefined;
