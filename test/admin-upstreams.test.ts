@@ -135,6 +135,7 @@ describeBackends(
       // Bob has a password, and links another identity there from /account: he has another way in.
       const { c: bob } = await person(node, "bob");
       up.who = { sub: "u-bob", preferred_username: "bob" };
+      await bob.confirm(); // a link adds a way in: it takes "Confirm it's you"
       const html = (await bob.get("/account")).text;
       const linking = await bob.post("/upstream/corp?link=1", { _csrf: csrfOf(html) });
       const back = await up.signInThere(String(linking.headers.location));
