@@ -5,7 +5,7 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { guarded } from "./guarded.js";
 import { ReplicaWait } from "./replica-wait.js";
-import { TRIM, TRIM_BY_TIME } from "./realtime.js";
+import { READ_STREAM, TRIM, TRIM_BY_TIME, fieldsOf } from "./realtime.js";
 import {
   compareEventIds,
   type ChannelLog,
@@ -80,14 +80,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   if last then return {last, {}, last} end
   return {'', {}, '0-0'}
 end
-trimByTime(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[3]))
-local cut = redis.call('GET', KEYS[2]) or '0-0'
-local last = '0-0'
-local info = redis.call('XINFO', 'STREAM', KEYS[1])
-for i = 1, #info, 2 do
-  if info[i] == 'last-generated-id' then last = info[i + 1] end
-end
-return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
+${READ_STREAM}`;
 
 type Scripted = RedisClient & {
   sigilChPublish(numKeys: number, ...args: Array<string | number>): Promise<string[]>;
@@ -110,13 +103,6 @@ function withScripts(redis: RedisClient): Scripted {
     redis.defineCommand("sigilChRead", { numberOfKeys: 4, lua: READ_CHANNEL });
   }
   return r;
-}
-
-/** Field pairs of a stream entry as an object. */
-function fieldsOf(fields: string[]): Record<string, string> {
-  const f: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
-  return f;
 }
 
 export class RedisChannelLog implements ChannelLog {

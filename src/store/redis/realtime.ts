@@ -50,6 +50,19 @@ end`;
 // exact, in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
 // Also used by the solve script (redis/challenges.ts), which appends the event of an owned
 // challenge in the same step.
+/**
+ * The end of a history read (KEYS: stream, cut, oldest; ARGV: since, count, ttlMs), once the stream
+ * is known to exist: trimmed by time, then {cut, the entries after since, the newest id issued}.
+ */
+export const READ_STREAM = `trimByTime(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[3]))
+local cut = redis.call('GET', KEYS[2]) or '0-0'
+local last = '0-0'
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then last = info[i + 1] end
+end
+return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
+
 export const TRIM = `${TRIM_BY_TIME}
 local function trimStream(stream, cut, oldest, maxEvents, ttlMs)
   local maxlen = tonumber(maxEvents)
@@ -78,14 +91,7 @@ return appendEvent(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 // event, the entries after since, and the newest id the stream ever issued}.
 const READ_AFTER = `${TRIM_BY_TIME}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'', {}, '0-0'} end
-trimByTime(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[3]))
-local cut = redis.call('GET', KEYS[2]) or '0-0'
-local last = '0-0'
-local info = redis.call('XINFO', 'STREAM', KEYS[1])
-for i = 1, #info, 2 do
-  if info[i] == 'last-generated-id' then last = info[i + 1] end
-end
-return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
+${READ_STREAM}`;
 
 const REVOKE = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -237,7 +243,7 @@ export class RedisEventLog implements EventLog {
 }
 
 /** Field pairs of a stream entry as an object. */
-function fieldsOf(fields: string[]): Record<string, string> {
+export function fieldsOf(fields: string[]): Record<string, string> {
   const f: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!; // both < fields.length
   return f;
