@@ -1,7 +1,7 @@
 // {auth_url}/admin/groups and /admin/groups/:name (docs/pages.md#administration, CONTRACT §14
 // "Groups"): the groups with their member counts and a form to create one, a group's page with its
 // members (add by username, remove), and the confirm step before deleting a group.
-import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, ConfirmRemoval, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
 type Signed = { username: string; displayName: string };
 
@@ -158,16 +158,7 @@ export function AdminGroupDeletePage(p: { ui: Ui; user: Signed; csrf: string; na
     <Page ui={p.ui} title={t("adminGroups.deleteTitle", { name: p.name })} user={p.user} csrf={p.csrf} narrow>
       <Card>
         <p>{t("adminGroups.deleteLead", { count: p.members })}</p>
-        <form method="post" action={`${base}/delete`}>
-          <Csrf token={p.csrf} />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class="danger">
-            {t("adminGroups.delete")}
-          </button>
-        </form>
-        <p>
-          <a href={base}>{t("adminUsers.cancel")}</a>
-        </p>
+        <ConfirmRemoval ui={p.ui} csrf={p.csrf} action={`${base}/delete`} label={t("adminGroups.delete")} back={base} />
       </Card>
     </Page>
   );

@@ -2,7 +2,7 @@
 // the other sign-in services ("Continue with …"): those the settings name (read-only), those added
 // here with their callback address, the form to add one, a provider's page to change it, and the
 // confirm step before removing one (how many accounts are linked through it).
-import { Card, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, ConfirmRemoval, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
 type Signed = { username: string; displayName: string };
 
@@ -270,16 +270,13 @@ export function AdminUpstreamRemovePage(p: {
             <p class="upstream-only-way">{t("adminUpstreams.onlyWay", { count: p.onlyWay })}</p>
           </div>
         ) : null}
-        <form method="post" action={`${base}/remove`}>
-          <Csrf token={p.csrf} />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class="danger">
-            {t("adminUpstreams.remove")}
-          </button>
-        </form>
-        <p>
-          <a href={base}>{t("adminUsers.cancel")}</a>
-        </p>
+        <ConfirmRemoval
+          ui={p.ui}
+          csrf={p.csrf}
+          action={`${base}/remove`}
+          label={t("adminUpstreams.remove")}
+          back={base}
+        />
       </Card>
     </Page>
   );

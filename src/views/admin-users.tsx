@@ -2,7 +2,7 @@
 // "Users"): the list of users with a search box and pages of 50, a user's page with what the
 // account holds and the admin's actions (each a form; the actions need "Confirm it's you"), and
 // the confirm step before deleting.
-import { Card, Csrf, ErrorNote, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, ConfirmRemoval, Csrf, ErrorNote, Notice, Page, type FormProblem, type Ui } from "./layout.js";
 
 type Signed = { username: string; displayName: string };
 
@@ -267,16 +267,7 @@ export function AdminUserDeletePage(p: { ui: Ui; user: Signed; csrf: string; tar
     <Page ui={p.ui} title={t("adminUsers.deleteTitle", { name: p.target.username })} user={p.user} csrf={p.csrf} narrow>
       <Card>
         <p>{t("adminUsers.deleteLead")}</p>
-        <form method="post" action={`${base}/delete`}>
-          <Csrf token={p.csrf} />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class="danger">
-            {t("adminUsers.delete")}
-          </button>
-        </form>
-        <p>
-          <a href={base}>{t("adminUsers.cancel")}</a>
-        </p>
+        <ConfirmRemoval ui={p.ui} csrf={p.csrf} action={`${base}/delete`} label={t("adminUsers.delete")} back={base} />
       </Card>
     </Page>
   );

@@ -138,6 +138,27 @@ export function Csrf(props: { token: string }) {
   return <input type="hidden" name="_csrf" value={props.token} />;
 }
 
+/**
+ * The end of an admin's confirm step before something is removed: the form that does it
+ * (confirm=yes, a danger button) and the way back (cancel).
+ */
+export function ConfirmRemoval(p: { ui: Ui; csrf: string; action: string; label: string; back: string }) {
+  return (
+    <>
+      <form method="post" action={p.action}>
+        <Csrf token={p.csrf} />
+        <input type="hidden" name="confirm" value="yes" />
+        <button type="submit" class="danger">
+          {p.label}
+        </button>
+      </form>
+      <p>
+        <a href={p.back}>{p.ui.t("adminUsers.cancel")}</a>
+      </p>
+    </>
+  );
+}
+
 /** The attributes that tie a control to its hint and error. */
 export interface ControlAttrs {
   id: string;
