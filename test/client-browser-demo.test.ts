@@ -138,9 +138,11 @@ describeBackends(
       await waitText(page, "#channel-status", /^Subscribed to room:1: /);
       await page.click("#publish button[type=submit]"); // the page's example, JSON
       await waitText(page, "#published", /^Published to room:1 as \d+-\d+\.$/);
+      const first = /as (\d+-\d+)\.$/.exec((await text(page, "#published")) ?? "")![1]!;
       await page.fill("#message", "<b>plain text</b>");
       await page.click("#publish button[type=submit]");
-      await waitText(page, "#published", /^Published to room:1 as /);
+      // Its own id, not the first one's still on the page: published before the HTTP ones below.
+      await waitText(page, "#published", new RegExp(`^Published to room:1 as (?!${first}\\.)\\d+-\\d+\\.$`));
       const api = (data: unknown) => publishWith(node.url, publisher, { channel: "room:1", data });
       expect((await api({ n: 3 })).status).to.equal(200);
       expect((await api("a string")).status).to.equal(200);

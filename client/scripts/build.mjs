@@ -1,4 +1,4 @@
-// Builds the client's JavaScript (the declarations come from `tsc -p tsconfig.json` after this):
+// Builds the client's JavaScript (the declarations come from `tsc -b tsconfig.json` after this):
 //   dist/index.js           ES module for bundlers and Node; socket.io-client stays an import
 //   dist/browser/client.js  IIFE for <script>, global `Sigil`, minified, socket.io-client inside;
 //                           the service serves it as /client.js, and its map as /client.js.map

@@ -30,6 +30,11 @@ export interface OpenOptions {
   realtime?: boolean;
   /** With realtime: false, on the embedded store: take DATA_DIR's lock all the same (sigil restore). */
   exclusive?: boolean;
+  /**
+   * false, on the embedded store in DATA_DIR: commits are not flushed to the disk one by one (see
+   * LmdbEngine). Not a setting: for stores nobody keeps (the tests' in-process nodes).
+   */
+  flush?: boolean;
 }
 
 /** The embedded store: the server takes DATA_DIR's lock; the CLI opens the data beside it. */
@@ -39,7 +44,7 @@ function openEmbeddedStore(config: Config, opts: OpenOptions): OpenedBackend {
   let engine: Engine;
   const release = server || opts.exclusive === true ? lockDataDir(ensureDir(config.dataDir)) : () => {};
   try {
-    engine = new LmdbEngine(config.dataDir);
+    engine = new LmdbEngine(config.dataDir, undefined, opts.flush === false ? { flush: false } : {});
   } catch (err) {
     release();
     throw err;

@@ -125,7 +125,10 @@ export async function startNode(
   });
   const logger = createLogger(config.logLevel, sink);
   const shared = opts.sameStoreAs?.opened;
-  const opened = shared ?? (await openStore(config, logger, { waitMs: 3000 }));
+  // On LMDB, commits are not flushed to the disk one by one (flush: false): nothing here outlives
+  // the test, a commit still outlasts a process (what test/data-lasts.test.ts checks, on nodes in
+  // processes as npm start runs them), and waiting on the disk took half of some suites' time.
+  const opened = shared ?? (await openStore(config, logger, { waitMs: 3000, flush: false }));
   // The embedded store's DATA_DIR, held while this node has it open (support/open-data-dirs.ts).
   const release =
     !shared && config.redisUrl === undefined && config.dataDir !== ":memory:" ? holdDataDir(config.dataDir) : () => {};

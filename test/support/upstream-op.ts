@@ -25,9 +25,26 @@ export interface UpstreamPerson {
 const CLIENT_ID = "sigil-test";
 const CLIENT_SECRET = "upstream-client-secret-0123456789";
 
-function rsa(): { privateKey: KeyObject; jwk: Record<string, unknown> } {
+interface UpstreamKey {
+  privateKey: KeyObject;
+  jwk: Record<string, unknown>;
+}
+
+function rsa(): UpstreamKey {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return { privateKey, jwk: { ...privateKey.export({ format: "jwk" }), kid: "up-1", use: "sig", alg: "RS256" } };
+}
+
+/**
+ * The upstreams' keys: one pair made once per process and shared by every TestUpstream (each has an
+ * issuer of its own, so no node mixes them up). An RSA 2048 pair costs ~150 ms of CPU, and a suite
+ * starting an upstream per test on both stores made two each: ~75 pairs, over 10 s of CPU.
+ * `published` signs the ID tokens and is in the JWKS; `unpublished` is the forger's (`tamper`).
+ */
+let keys: { published: UpstreamKey; unpublished: UpstreamKey } | undefined;
+function upstreamKeys(): { published: UpstreamKey; unpublished: UpstreamKey } {
+  keys ??= { published: rsa(), unpublished: rsa() };
+  return keys;
 }
 
 export class TestUpstream {
@@ -42,8 +59,8 @@ export class TestUpstream {
   tamper: "signature" | "nonce" | undefined;
   redirectUri = "";
   private provider: InstanceType<typeof Provider> | undefined;
-  private readonly key = rsa();
-  private readonly otherKey = rsa();
+  private readonly key = upstreamKeys().published;
+  private readonly otherKey = upstreamKeys().unpublished;
 
   private constructor(
     private readonly server: Server,

@@ -147,13 +147,24 @@ export class LmdbEngine implements Engine {
   private snap: { transaction: Transaction } | undefined;
   private readonly tasks: Array<() => Promise<void>> = [];
 
-  /** Opens (or makes) the store in dir. */
+  /**
+   * Opens (or makes) the store in dir. flush: false leaves writing each commit to the disk to the
+   * operating system (LMDB's noSync): a commit then outlasts the process (a kill -9) but not the
+   * machine (a power cut). For stores nobody keeps: the tests' in-process nodes, whose commits
+   * otherwise wait on the disk.
+   */
   constructor(
     readonly dir: string,
     sweepMs = 30_000,
+    opts: { flush?: boolean } = {},
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.root = open({ path: join(dir, "sigil.mdb"), maxDbs: 64, encoding: "msgpack" });
+    this.root = open({
+      path: join(dir, "sigil.mdb"),
+      maxDbs: 64,
+      encoding: "msgpack",
+      ...(opts.flush === false ? { noSync: true } : {}),
+    });
     this.expiry = this.root.openDB<1, KeyPart[]>({ name: EXPIRY });
     this.sweeper = setInterval(() => void this.sweep().catch(() => {}), sweepMs).unref();
   }
