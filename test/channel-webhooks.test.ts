@@ -15,7 +15,10 @@ import type { TestNode } from "./support/nodes.js";
 import { Receiver, type Received } from "./support/receiver.js";
 import { waitFor } from "./support/wait.js";
 
-const FAST = { DELIVERY_POLL: "20", DELIVERY_RETRY_BASE: "50", DELIVERY_TIMEOUT: "1000" };
+// Deliveries are at least once (docs/choices.md): one that outlasts DELIVERY_TIMEOUT is sent again.
+// These cases count each message once, which tests the queue's claims, not the receiver's speed: a
+// timeout a loaded machine cannot reach (at 1 s, a run at load 11 saw 68 POSTs of 50 messages).
+const FAST = { DELIVERY_POLL: "20", DELIVERY_RETRY_BASE: "50", DELIVERY_TIMEOUT: "15000" };
 
 interface Payload {
   type: string;
