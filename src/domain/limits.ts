@@ -36,6 +36,12 @@ export const LIMITS = {
   deviceCodeOverall: { name: "device-code-all", points: 1000, windowSeconds: 900 },
   /** Passkey ceremonies begun, per address (sign-in) or per user (confirming, deleting the account). */
   passkeyCeremonies: { name: "passkey-ceremonies", points: 300, windowSeconds: 300 },
+  /**
+   * Upstream sign-ins begun (POST /upstream/<id>: each keeps a flow record for 10 minutes), per
+   * address: an office behind one address signing in at 12 a minute passes; one address holds at
+   * most 120 flows at once, and its forged failed callbacks add at most 720 audit records an hour.
+   */
+  upstreamStarts: { name: "upstream-starts", points: 60, windowSeconds: 300 },
   /** Sign-up posts, and first sign-ins through an upstream that would make an account, per address. */
   signUpPerAddress: { name: "signup-addr", points: 30, windowSeconds: 3600 },
   /** Wrong two-factor codes, per user. */
