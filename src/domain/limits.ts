@@ -34,6 +34,12 @@ export const LIMITS = {
   deviceCodePerAddress: { name: "device-code-addr", points: 10, windowSeconds: 900 },
   /** The same, from every address together: what bounds guessing from many addresses. */
   deviceCodeOverall: { name: "device-code-all", points: 1000, windowSeconds: 900 },
+  /**
+   * Device authorizations made (POST /device_authorization: each keeps a record for
+   * DEVICE_CODE_TTL and 10 minutes more), per address, whatever the client: a CLI user starts one
+   * or two; one address keeps at most 60 records at once with the default TTL.
+   */
+  deviceAuthorizationsPerAddress: { name: "device-authz-addr", points: 30, windowSeconds: 900 },
   /** Passkey ceremonies begun, per address (sign-in) or per user (confirming, deleting the account). */
   passkeyCeremonies: { name: "passkey-ceremonies", points: 300, windowSeconds: 300 },
   /**
