@@ -138,7 +138,10 @@ export type PresenceMemberId = { sub: string; token?: never } | { token: string;
 export type PresenceMember = PresenceMemberId & { connections: number };
 
 export interface PresenceResponse {
+  /** At most 1,000: the first by member key (tokens' ids, then users' subs, in code point order). */
   members: PresenceMember[];
+  /** How many members the channel has, listed or not. */
+  total: number;
 }
 
 /** `join` (a member's first socket subscribed) and `leave` (its last one went), to `presence: true` subscriptions. */

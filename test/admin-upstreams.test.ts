@@ -219,6 +219,47 @@ describeBackends(
       expect(decodeHtml((await new PageClient(node.url).get("/signin")).text)).not.to.contain("Continue with Corp SSO");
     });
 
+    it("When the provider's secret cannot be opened with SECRET, then the node logs one warning naming it (not one per request, never the secret), and one more after each change", async () => {
+      await ada.submit("/admin/upstreams", "/admin/upstreams", form(up));
+      const store = node.opened.store;
+      const other = new UpstreamProviders({ store, fromSettings: [], secret: "another-secret-".repeat(3) });
+      const changeThere = (secret: string) =>
+        other.change("corp", { name: "Corp SSO", issuer: up.issuer, client_id: "sigil-test", client_secret: secret });
+      const warnings = () =>
+        node.logs.filter((l) => l.includes('"upstream":"corp"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      await changeThere("sealed-elsewhere-1");
+      for (let i = 0; i < 5; i++) {
+        const page = (await new PageClient(node.url).get("/signin")).text;
+        expect(decodeHtml(page)).not.to.contain("Continue with Corp SSO");
+      }
+      const begun = await ada.submit("/signin", "/upstream/corp", {});
+      expect(begun.status).to.equal(404);
+      expect(warnings()).to.have.length(1);
+      expect(warnings()[0]!.level).to.equal("warn");
+      expect(String(warnings()[0]!.msg)).to.contain('"corp"').and.contain("SECRET");
+      await changeThere("sealed-elsewhere-2");
+      for (let i = 0; i < 3; i++) await new PageClient(node.url).get("/signin");
+      expect(warnings()).to.have.length(2);
+      // Given again here, it is offered, and nothing more is logged of it.
+      const fixed = await ada.submit("/admin/upstreams/corp", "/admin/upstreams/corp", {
+        name: "Corp SSO",
+        issuer: up.issuer,
+        client_id: "sigil-test",
+        client_secret: "given-again",
+      });
+      expect(fixed.status, fixed.text.slice(0, 300)).to.equal(303);
+      expect(decodeHtml((await new PageClient(node.url).get("/signin")).text)).to.contain("Continue with Corp SSO");
+      expect(warnings()).to.have.length(2);
+      const logs = node.logs.join("\n");
+      for (const secret of [
+        "sealed-elsewhere-1",
+        "sealed-elsewhere-2",
+        "given-again",
+        up.env().UPSTREAM_CORP_CLIENT_SECRET ?? "-",
+      ])
+        expect(logs).not.to.contain(secret);
+    });
+
     it("When a field is bad or the id is taken, then the form says which field, keeps what was typed but the secret, and nothing is stored", async () => {
       const cases: Array<[Record<string, string>, string, number]> = [
         [{ id: "" }, "id", 400],

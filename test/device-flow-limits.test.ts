@@ -3,7 +3,7 @@
 // another (Redis).
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { decideDevice, enterCode, pollDevice, startDevice } from "./support/device.js";
+import { decideDevice, deviceAuthorization, enterCode, pollDevice, startDevice } from "./support/device.js";
 import { registerPublicApp } from "./support/grants.js";
 import { http } from "./support/http.js";
 import { PageClient } from "./support/pages.js";
@@ -27,6 +27,36 @@ describeBackends("Device authorization: limits and time", function (this: Mocha.
     const alice = new PageClient(node.url);
     await alice.signUp("alice", "password123");
     expect((await enterCode(alice, s.user_code)).status).to.equal(200);
+  });
+
+  it("When one address asks for 30 device authorizations in 15 minutes (50 at once), then the rest are 429 rate_limited with Retry-After and store nothing, while another address still gets one", async () => {
+    const node = await backend.startNode();
+    const dev = new PageClient(node.url);
+    await dev.signUp("devon");
+    const cli = await registerPublicApp(dev, ["http://127.0.0.1/cb"], "CLI");
+    const made: string[] = [];
+    const codes = node.opened.store.deviceCodes;
+    const create = codes.create.bind(codes);
+    codes.create = (...args) => {
+      made.push(args[0]);
+      return create(...args);
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => deviceAuthorization(node.url, { client_id: cli.clientId }, "127.0.0.5")),
+    );
+    expect(answers.filter((r) => r.status === 200)).to.have.length(30);
+    for (const r of answers.filter((a) => a.status !== 200)) {
+      expect(r.status, r.text).to.equal(429);
+      expect(r.json).to.deep.equal({
+        error: "rate_limited",
+        error_description: "Too many device authorizations from this address; try again later.",
+      });
+      expect(Number(r.headers["retry-after"])).to.be.within(1, 900);
+    }
+    expect(made).to.have.length(30);
+    const other = await deviceAuthorization(node.url, { client_id: cli.clientId }, "127.0.0.6");
+    expect(other.status, other.text).to.equal(200);
+    expect(made).to.have.length(31);
   });
 
   it("When AUTH_URL is apart from BASE_URL, then the device is sent to {auth_url}/device and polls {base_url}", async () => {

@@ -191,9 +191,11 @@ describeBackendsWholeSuite("Fuzzing the apps' channels with bad input", (backend
         const keys = reply !== null && typeof reply === "object" ? Object.keys(reply).sort() : [];
         if (keys.length === 1 && keys[0] === "recovered")
           expect((reply as { recovered: unknown }).recovered).to.be.a("boolean");
-        else if (keys.length === 1 && keys[0] === "members") {
+        else if (keys.join() === "members,total") {
           expect(event, what).to.equal("presence");
-          for (const m of (reply as { members: unknown[] }).members)
+          const { members, total } = reply as { members: unknown[]; total: unknown };
+          expect(total, what).to.be.a("number").and.at.least(members.length);
+          for (const m of members)
             expect(Object.keys(m as object).sort(), what).to.deep.equal(["connections", "token"]);
         } else if (keys.length === 0) expect(event, what).to.equal("unsubscribe");
         else {

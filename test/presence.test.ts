@@ -55,7 +55,8 @@ describeBackendsWholeSuite("Presence on one node", (backend) => {
       expect(await call(c, "subscribe", { channel: "room-1" })).to.deep.equal({ recovered: false });
     // The asker is not subscribed: being allowed to subscribe is enough.
     const ack = await presence(asker!, "room-1");
-    expect(Object.keys(ack)).to.deep.equal(["members"]);
+    expect(Object.keys(ack)).to.deep.equal(["members", "total"]);
+    expect(ack.total).to.equal(2);
     expect(byToken(ack)).to.deep.equal(
       [
         { token: t1.id, connections: 2 },
@@ -63,7 +64,7 @@ describeBackendsWholeSuite("Presence on one node", (backend) => {
       ].sort((x, y) => x.token.localeCompare(y.token)),
     );
     for (const t of [t1, t2]) expect(JSON.stringify(ack)).to.not.include(t.token);
-    expect(await presence(asker!, "nobody-here")).to.deep.equal({ members: [] });
+    expect(await presence(asker!, "nobody-here")).to.deep.equal({ members: [], total: 0 });
     // An unsubscribe counts at once for the node that acknowledged it; a disconnect once the node sees it.
     expect(await call(b1!, "unsubscribe", { channel: "room-1" })).to.deep.equal({});
     expect(byToken(await presence(asker!, "room-1"))).to.deep.include({ token: t1.id, connections: 1 });
@@ -160,6 +161,40 @@ describeBackendsWholeSuite("Presence on one node", (backend) => {
     ]);
   });
 
+  it("When a channel has 2,500 members (made through the store), then presence lists the first 1,000 by member key, tokens before users, and says the total", async function () {
+    this.timeout(30_000);
+    const ids = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, "0")}`);
+    const tokens = ids("tok-", 1200);
+    const subs = ids("user-", 1300);
+    const counts = [
+      ...subs.toReversed().map((s) => ({ channel: "crowd", member: `u:${s}` as const, count: 1 })),
+      ...tokens.toReversed().map((t) => ({ channel: "crowd", member: `t:${t}` as const, count: 2 })),
+    ];
+    // Another node's members, written as a node writes them: at most 1,000 a call, the first one full.
+    for (let i = 0; i < counts.length; i += 1000)
+      await node.opened.store.presence.sync("another-node", APP, counts.slice(i, i + 1000), {
+        full: i === 0,
+        leaseMs: 60_000,
+      });
+    const c = await connect((await newToken()).token);
+    const ack = await presence(c, "crowd");
+    expect(ack.total).to.equal(2500);
+    expect(ack.members).to.deep.equal(tokens.slice(0, 1000).map((token) => ({ token, connections: 2 })));
+    expect(JSON.stringify(ack).length).to.be.below(70_000);
+    // The users are counted, and listed once the tokens leave room for them.
+    await node.opened.store.presence.sync(
+      "another-node",
+      APP,
+      tokens.slice(0, 1100).map((t) => ({ channel: "crowd", member: `t:${t}` as const, count: 0 })),
+      { full: false, leaseMs: 60_000 },
+    );
+    const after = await presence(c, "crowd");
+    expect(after.total).to.equal(1400);
+    expect(after.members.map((m) => m.token ?? m.sub)).to.deep.equal([...tokens.slice(1100), ...subs.slice(0, 900)]);
+    await node.opened.store.presence.drop("another-node", APP);
+  });
+
   it("When a token may not use the channel, then presence acks forbidden; bad payloads ack invalid_request and the socket stays connected", async () => {
     const limited = await newToken({ channels: ["mine"] });
     const c = await connect(limited.token);
@@ -183,9 +218,9 @@ describeBackendsWholeSuite("Presence on one node", (backend) => {
       expect(reply.error, what).to.equal(code);
     }
     // None of those subscribed it.
-    expect(await presence(c, "mine")).to.deep.equal({ members: [] });
+    expect(await presence(c, "mine")).to.deep.equal({ members: [], total: 0 });
     expect(await call(c, "subscribe", { channel: "mine", presence: false })).to.deep.equal({ recovered: false });
-    expect(await presence(c, "mine")).to.deep.equal({ members: [{ token: limited.id, connections: 1 }] });
+    expect(await presence(c, "mine")).to.deep.equal({ members: [{ token: limited.id, connections: 1 }], total: 1 });
     expect(c.socket.connected).to.equal(true);
   });
 });

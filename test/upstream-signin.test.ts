@@ -175,6 +175,35 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(signups.map((r) => r.user_id)).to.deep.equal([id]);
   });
 
+  it("When one address begins 60 upstream sign-ins in 5 minutes, then the 61st is a 429 page with Retry-After that keeps no flow, while another address still begins one", async () => {
+    const proxied = await backend.startNode({ ...up.env(), TRUST_PROXY: "true" });
+    const flows: string[] = [];
+    const passkeys = proxied.opened.store.passkeys;
+    const save = passkeys.saveChallenge.bind(passkeys);
+    passkeys.saveChallenge = (key, state, ttl) => {
+      if (key.startsWith("upstream:")) flows.push(key);
+      return save(key, state, ttl);
+    };
+    const c = new PageClient(proxied.url);
+    const csrf = csrfOf((await c.get("/signin")).text);
+    const begin = (address: string) =>
+      c.post("/upstream/corp?return_to=%2Faccount", { _csrf: csrf }, { "x-forwarded-for": address });
+    const first = await Promise.all(Array.from({ length: 60 }, () => begin("203.0.113.7")));
+    expect(first.map((r) => r.status)).to.deep.equal(Array(60).fill(303));
+    expect(flows).to.have.length(60);
+    const refused = await begin("203.0.113.7");
+    expect(refused.status, refused.text.slice(0, 300)).to.equal(429);
+    expect(refused.headers["content-type"]).to.match(/^text\/html/);
+    expect(Number(refused.headers["retry-after"])).to.be.within(1, 300);
+    expect(decodeHtml(refused.text)).to.include("Too many sign-ins through another service begun from this address");
+    expect(refused.headers["set-cookie"] ?? []).to.deep.equal([]);
+    expect(flows).to.have.length(60);
+    const other = await begin("203.0.113.8");
+    expect(other.status).to.equal(303);
+    expect(String(other.headers.location)).to.match(new RegExp(`^${up.issuer}`));
+    expect(flows).to.have.length(61);
+  });
+
   it("When sign-up is closed, then a first sign-in through the upstream makes nothing and says to link it from an account", async () => {
     const closed = await backend.startNode({ ...up.env(), SIGNUP: "closed" });
     up.redirectUri = `${closed.url}/upstream/corp/callback`;

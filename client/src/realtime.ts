@@ -219,7 +219,8 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
   /**
    * Who is subscribed to one of the app's channels, on every node: `[{token, connections}]` for
    * CUSTOM TOKENs' sockets (the token's id), `[{sub, connections}]` for users'. Any channel the
-   * token may subscribe to, whether this connection is subscribed to it or not.
+   * token may subscribe to, whether this connection is subscribed to it or not. At most 1,000: the
+   * first by id, tokens before users (the server's ack says the total).
    */
   async presence(channel: string): Promise<PresenceMember[]> {
     const reply = await this.call(() => this.socket.timeout(this.ackTimeout).emitWithAck("presence", { channel }));

@@ -55,6 +55,7 @@ export interface CodeTrader<Issued> {
 export class DeviceFlow<Issued> {
   private readonly perAddress: AttemptLimiter;
   private readonly overall: AttemptLimiter;
+  private readonly made: AttemptLimiter;
 
   constructor(
     private readonly deps: DeviceFlowDeps,
@@ -62,14 +63,20 @@ export class DeviceFlow<Issued> {
   ) {
     this.perAddress = deps.store.limiter(LIMITS.deviceCodePerAddress);
     this.overall = deps.store.limiter(LIMITS.deviceCodeOverall);
+    this.made = deps.store.limiter(LIMITS.deviceAuthorizationsPerAddress);
   }
 
   private hash(kind: string, value: string): string {
     return keyedHash(this.deps.secret, kind, value);
   }
 
-  /** A new request of the app for these scopes (RFC 8628 §3.2's answer, but the URLs). */
-  async start(clientId: string, scopeParam: string | undefined) {
+  /**
+   * A new request of the app for these scopes from `address` (RFC 8628 §3.2's answer, but the
+   * URLs); 429 past LIMITS.deviceAuthorizationsPerAddress, nothing stored.
+   */
+  async start(clientId: string, scopeParam: string | undefined, address: string) {
+    const limit = await this.made.consume(address);
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.deviceAuthorizationThrottled");
     const asked = grantedScopes(scopeParam);
     const record: DeviceCodeRecord = {
       clientId,

@@ -34,8 +34,20 @@ export const LIMITS = {
   deviceCodePerAddress: { name: "device-code-addr", points: 10, windowSeconds: 900 },
   /** The same, from every address together: what bounds guessing from many addresses. */
   deviceCodeOverall: { name: "device-code-all", points: 1000, windowSeconds: 900 },
+  /**
+   * Device authorizations made (POST /device_authorization: each keeps a record for
+   * DEVICE_CODE_TTL and 10 minutes more), per address, whatever the client: a CLI user starts one
+   * or two; one address keeps at most 60 records at once with the default TTL.
+   */
+  deviceAuthorizationsPerAddress: { name: "device-authz-addr", points: 30, windowSeconds: 900 },
   /** Passkey ceremonies begun, per address (sign-in) or per user (confirming, deleting the account). */
   passkeyCeremonies: { name: "passkey-ceremonies", points: 300, windowSeconds: 300 },
+  /**
+   * Upstream sign-ins begun (POST /upstream/<id>: each keeps a flow record for 10 minutes), per
+   * address: an office behind one address signing in at 12 a minute passes; one address holds at
+   * most 120 flows at once, and its forged failed callbacks add at most 720 audit records an hour.
+   */
+  upstreamStarts: { name: "upstream-starts", points: 60, windowSeconds: 300 },
   /** Sign-up posts, and first sign-ins through an upstream that would make an account, per address. */
   signUpPerAddress: { name: "signup-addr", points: 30, windowSeconds: 3600 },
   /** Wrong two-factor codes, per user. */

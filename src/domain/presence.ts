@@ -26,6 +26,13 @@ export function memberOfKey(key: MemberKey): Member | undefined {
   return undefined;
 }
 
+/**
+ * Most members one `presence` answer lists (docs/realtime.md#presence): the first by member key
+ * (tokens' ids, then users' subs); `total` counts them all. 1,000 is about 60 KB of ack; a channel
+ * of 100,000 members would otherwise send 3 MB to every socket that asks.
+ */
+export const PRESENCE_LIST_MAX = 1000;
+
 /** Most entries one store call carries. */
 const CHUNK = 1000;
 
@@ -73,21 +80,23 @@ export class Presence {
   }
 
   /**
-   * The channel's members on every node, each with its connections. This node's own changes are
+   * The channel's members on every node, each with its connections: the first PRESENCE_LIST_MAX by
+   * member key, and how many there are in all. This node's own changes are
    * written first, so a socket is counted here as soon as its subscribe is acknowledged; another
    * node's, once that node has written them (right after the tick it acknowledged them in).
    */
-  async members(app: string, channel: string): Promise<PresenceMember[]> {
+  async members(app: string, channel: string): Promise<{ members: PresenceMember[]; total: number }> {
     const s = this.apps.get(app);
     if (s?.dirty.size) await this.sync(app);
     else if (s?.syncing) await s.syncing;
     const found = await this.deps.store.presence.members(app, channel, this.node);
-    return found
+    const all = found
       .sort((a, b) => (a.member < b.member ? -1 : a.member > b.member ? 1 : 0))
       .flatMap(({ member, connections }) => {
         const m = memberOfKey(member);
         return m ? [{ ...m, connections }] : [];
       });
+    return { members: all.slice(0, PRESENCE_LIST_MAX), total: all.length };
   }
 
   /** The node stops: its members leave now (on every node) rather than when its leases end. */

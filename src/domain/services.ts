@@ -157,7 +157,16 @@ export function createServices(config: Config, store: Store, log?: Logger, opts:
         ),
   });
   const clientAuth = new ClientAuth({ store, apps });
-  const upstreamProviders = new UpstreamProviders({ store, fromSettings: config.upstreams, secret: config.secret });
+  const upstreamProviders = new UpstreamProviders({
+    store,
+    fromSettings: config.upstreams,
+    secret: config.secret,
+    onUnreadable: (id) =>
+      log?.warn(
+        { upstream: id },
+        `upstream provider "${id}" is not offered: SECRET cannot open its client secret (changed since it was stored); give its secret again on /admin/upstreams`,
+      ),
+  });
   return {
     accounts,
     accountLife: new AccountLife({

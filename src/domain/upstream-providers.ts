@@ -52,12 +52,19 @@ export interface UpstreamProvidersDeps {
   fromSettings: readonly Upstream[];
   secret: string;
   now?: () => number;
+  /**
+   * Told once per provider (and again after it changes) that its secret cannot be opened with this
+   * SECRET, so it is not offered: the operator's log line (services.ts). Never given the secret.
+   */
+  onUnreadable?: (id: string) => void;
 }
 
 const trimmed = (v: string | undefined) => (v ?? "").trim();
 
 export class UpstreamProviders {
   private readonly key: Buffer;
+  /** By id: the sealed secret last told of as unreadable (told again only once it changes). */
+  private readonly toldUnreadable = new Map<string, string>();
 
   constructor(private readonly deps: UpstreamProvidersDeps) {
     this.key = sealingKey(deps.secret, "sigil upstream client secret v1");
@@ -95,7 +102,11 @@ export class UpstreamProviders {
     for (const r of await this.deps.store.upstreamProviders.list()) {
       if (this.isSetting(r.id)) continue;
       const clientSecret = this.secretOf(r);
-      if (clientSecret === null) continue;
+      if (clientSecret === null) {
+        this.tellUnreadable(r);
+        continue;
+      }
+      this.toldUnreadable.delete(r.id);
       out.push({
         id: r.id,
         kind: r.kind,
@@ -107,6 +118,12 @@ export class UpstreamProviders {
       });
     }
     return out;
+  }
+
+  private tellUnreadable(r: StoredUpstreamRecord): void {
+    if (this.toldUnreadable.get(r.id) === r.sealedSecret) return;
+    this.toldUnreadable.set(r.id, r.sealedSecret);
+    this.deps.onUnreadable?.(r.id);
   }
 
   /** The client secret, or null when this SECRET cannot open it (SECRET changed since). */

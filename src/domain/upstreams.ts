@@ -10,8 +10,10 @@ import { randomBytes } from "node:crypto";
 import * as oidc from "openid-client";
 import type { Config } from "../config.js";
 import type { Upstream } from "../config/upstreams.js";
-import { SigilError, type PlainErrorId } from "../errors.js";
+import { SigilError, rateLimited, type PlainErrorId } from "../errors.js";
 import type { Store } from "../store/port.js";
+import type { AttemptLimiter } from "../store/ports/limits.js";
+import { LIMITS } from "./limits.js";
 import { GitHubCallError, githubAuthorizeUrl, githubIdentity, type GitHubIdentity } from "./upstream-github.js";
 import type { UpstreamProviders } from "./upstream-providers.js";
 
@@ -77,7 +79,12 @@ export class Upstreams {
     private readonly config: Config,
     private readonly store: Store,
     private readonly providers: UpstreamProviders,
-  ) {}
+  ) {
+    this.starts = store.limiter(LIMITS.upstreamStarts);
+  }
+
+  /** Sign-ins begun, per address: each keeps a flow record in the store until it is used or expires. */
+  private readonly starts: AttemptLimiter;
 
   /**
    * Every upstream offered now: the settings', then those added on /admin, by id. The discovered
@@ -122,12 +129,18 @@ export class Upstreams {
     });
   }
 
-  /** Starts a sign-in (or, with linkTo, a link) through u: the URL to send the browser to, and the flow's id for its cookie. */
+  /**
+   * Starts a sign-in (or, with linkTo, a link) through u from `address`: the URL to send the
+   * browser to, and the flow's id for its cookie. 429 past LIMITS.upstreamStarts (nothing kept).
+   */
   async start(
     u: Upstream,
     returnTo: string,
+    address: string,
     by: { linkTo?: string | undefined; confirmFor?: string | undefined } = {},
   ): Promise<{ url: string; flowId: string }> {
+    const limit = await this.starts.consume(address);
+    if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.upstreamThrottled");
     const verifier = oidc.randomPKCECodeVerifier();
     const flow: FlowRecord = {
       upstream: u.id,

@@ -26,8 +26,8 @@ export interface Subscriptions {
     ack: (recovered: boolean) => void,
   ): Promise<void>;
   unsubscribe(socket: ChannelSocket, channel: string): void;
-  /** The channel's members on every node (the socket may use the channel). */
-  members(socket: ChannelSocket, channel: string): Promise<PresenceMember[]>;
+  /** The channel's members on every node, the first 1,000 and their total (the socket may use the channel). */
+  members(socket: ChannelSocket, channel: string): Promise<{ members: PresenceMember[]; total: number }>;
 }
 
 type Reply = (body: unknown) => void;
@@ -126,7 +126,7 @@ export function makeHandlers(
     onPresence: handle("presence", async (socket, p) => {
       const channel = channelName(p?.channel);
       if (!socket.data.mayUse(channel)) throw forbidden("err.channelForbidden");
-      return { members: await subscriptions.members(socket, channel) };
+      return await subscriptions.members(socket, channel);
     }),
   };
 }

@@ -18,11 +18,16 @@ export interface DeviceStart {
 const form = { "content-type": "application/x-www-form-urlencoded" };
 
 /** POST /device_authorization with these fields (the client's credentials among them). */
-export function deviceAuthorization(base: string, fields: Record<string, string>): Promise<TestResponse> {
+export function deviceAuthorization(
+  base: string,
+  fields: Record<string, string>,
+  localAddress?: string,
+): Promise<TestResponse> {
   return http(base, "/device_authorization", {
     method: "POST",
     headers: form,
     body: new URLSearchParams(fields).toString(),
+    ...(localAddress ? { localAddress } : {}),
   });
 }
 

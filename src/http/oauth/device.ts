@@ -36,7 +36,7 @@ export function deviceAuthorizationEndpoint(deps: { clientAuth: ClientAuth; oaut
     const app = await deps.clientAuth.authenticate(readCredentials(req, body), req.ip ?? "");
     const scope = str(body.scope, "scope");
     if (scope !== undefined && (scope.length > 1000 || !SCOPE.test(scope))) throw invalidRequest("err.scopeFormat");
-    const started = await deps.oauth.device.start(app.clientId, scope);
+    const started = await deps.oauth.device.start(app.clientId, scope, req.ip ?? "");
     const shown = showUserCode(started.userCode);
     const verification = `${deps.config.authUrl}/device`;
     res.status(200).json({
@@ -66,7 +66,7 @@ export const deviceAuthorizationSpec: ApiOperation = {
     200: { description: "the codes", schema: DeviceAuthorizationResponse },
     400: errorResponse("invalid_request"),
     401: errorResponse("invalid_client"),
-    429: errorResponse("too many failed client authentications"),
+    429: errorResponse("too many failed client authentications, or device authorizations from this address"),
     503: errorResponse("the store cannot be reached"),
   },
 };

@@ -102,14 +102,14 @@ export function startUpstream(deps: PagesDeps) {
     if ((linking || confirming) && !user) return res.redirect(303, signInUrl(req));
     const returnTo = linking ? "/account" : safeReturnTo(queryParam(req, "return_to"), deps.config.authUrl);
     try {
-      const { url, flowId } = await deps.upstreams.start(u, returnTo, {
+      const { url, flowId } = await deps.upstreams.start(u, returnTo, req.ip ?? "", {
         linkTo: linking ? user?.id : undefined,
         confirmFor: confirming ? user?.id : undefined,
       });
       res.cookie(cookieName(deps), flowId, { ...cookieOptions(deps), maxAge: UPSTREAM_FLOW_TTL * 1000 });
       res.redirect(303, url);
     } catch (err) {
-      if (!(err instanceof UpstreamError)) throw err;
+      if (!(err instanceof UpstreamError || isThrottled(err))) throw err;
       failed(req, res, deps, err);
     }
   });

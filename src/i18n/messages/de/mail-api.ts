@@ -232,6 +232,8 @@ export const mailApi: MailApiMessages = {
   "err.basicFormat": "Die Basic-Anmeldedaten müssen client_id:client_secret sein.",
   "err.credentialsTwice": "Senden Sie die Client-Anmeldedaten entweder als Basic oder im Body, nicht beides.",
   "err.clientIdDiffers": "client_id weicht von den Basic-Anmeldedaten ab.",
+  "err.deviceAuthorizationThrottled":
+    "Zu viele Geräteautorisierungen von dieser Adresse; versuchen Sie es später erneut.",
   "err.clientAuthThrottled": "Zu viele fehlgeschlagene Client-Authentifizierungen; versuchen Sie es später erneut.",
   "err.scopeFormat": "scope muss aus Scope-Namen bestehen, getrennt durch einzelne Leerzeichen.",
   "err.grantType":

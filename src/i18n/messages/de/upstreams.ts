@@ -10,6 +10,8 @@ export const upstreams: UpstreamsMessages = {
     "Der andere Anmeldedienst hat Sie nicht angemeldet. Versuchen Sie es erneut oder melden Sie sich anders an.",
   "err.upstreamInvalid":
     "Der Antwort des anderen Anmeldedienstes war nicht zu trauen, daher wurde nichts getan. Versuchen Sie es erneut oder melden Sie sich anders an.",
+  "err.upstreamThrottled":
+    "Zu viele Anmeldungen über einen anderen Dienst von dieser Adresse begonnen; versuchen Sie es später noch einmal.",
   "err.upstreamUnknown": "Dieser Anmeldedienst wird hier nicht angeboten.",
   "err.upstreamTaken": "Diese Identität ist bereits mit einem anderen Konto verknüpft.",
   "err.upstreamLastWay":

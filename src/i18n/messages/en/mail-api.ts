@@ -221,6 +221,7 @@ export const mailApi = {
   "err.basicFormat": "The Basic credentials must be client_id:client_secret.",
   "err.credentialsTwice": "Send the client credentials either as Basic or in the body, not both.",
   "err.clientIdDiffers": "client_id differs from the Basic credentials.",
+  "err.deviceAuthorizationThrottled": "Too many device authorizations from this address; try again later.",
   "err.clientAuthThrottled": "Too many failed client authentications; try again later.",
   "err.scopeFormat": "scope must be scope names separated by single spaces.",
   "err.grantType":

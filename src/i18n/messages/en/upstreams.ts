@@ -8,6 +8,7 @@ export const upstreams = {
   "err.upstreamRefused": "The other sign-in service did not sign you in. Try again, or sign in another way.",
   "err.upstreamInvalid":
     "The other sign-in service's answer could not be trusted, so nothing was done. Try again, or sign in another way.",
+  "err.upstreamThrottled": "Too many sign-ins through another service begun from this address; try again later.",
   "err.upstreamUnknown": "This sign-in service is not offered here.",
   "err.upstreamTaken": "This identity is linked to another account already.",
   "err.upstreamLastWay":

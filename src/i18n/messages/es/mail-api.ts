@@ -227,6 +227,8 @@ export const mailApi: MailApiMessages = {
   "err.basicFormat": "Las credenciales Basic deben ser client_id:client_secret.",
   "err.credentialsTwice": "Envía las credenciales del cliente como Basic o en el cuerpo, no de ambas formas.",
   "err.clientIdDiffers": "client_id no coincide con las credenciales Basic.",
+  "err.deviceAuthorizationThrottled":
+    "Demasiadas autorizaciones de dispositivo desde esta dirección; inténtalo más tarde.",
   "err.clientAuthThrottled": "Demasiadas autenticaciones de cliente fallidas; inténtalo más tarde.",
   "err.scopeFormat": "scope debe ser nombres de ámbito separados por un solo espacio.",
   "err.grantType":

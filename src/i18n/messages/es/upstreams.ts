@@ -10,6 +10,8 @@ export const upstreams: UpstreamsMessages = {
     "El otro servicio de inicio de sesión no te ha dejado entrar. Inténtalo de nuevo o inicia sesión de otra forma.",
   "err.upstreamInvalid":
     "La respuesta del otro servicio de inicio de sesión no era fiable, así que no se ha hecho nada. Inténtalo de nuevo o inicia sesión de otra forma.",
+  "err.upstreamThrottled":
+    "Demasiados inicios de sesión con otro servicio comenzados desde esta dirección; inténtalo más tarde.",
   "err.upstreamUnknown": "Este servicio de inicio de sesión no se ofrece aquí.",
   "err.upstreamTaken": "Esta identidad ya está vinculada a otra cuenta.",
   "err.upstreamLastWay":

@@ -234,6 +234,7 @@ export const mailApi: MailApiMessages = {
   "err.basicFormat": "Les identifiants Basic doivent être client_id:client_secret.",
   "err.credentialsTwice": "Envoyez les identifiants du client soit en Basic, soit dans le corps, pas les deux.",
   "err.clientIdDiffers": "client_id diffère des identifiants Basic.",
+  "err.deviceAuthorizationThrottled": "Trop d’autorisations d’appareil depuis cette adresse ; réessayez plus tard.",
   "err.clientAuthThrottled": "Trop d’authentifications de client échouées ; réessayez plus tard.",
   "err.scopeFormat": "scope doit être des noms de portée séparés par une seule espace.",
   "err.grantType":

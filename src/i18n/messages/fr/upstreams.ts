@@ -9,6 +9,8 @@ export const upstreams: UpstreamsMessages = {
   "err.upstreamRefused": "L’autre service de connexion ne vous a pas connecté. Réessayez, ou connectez-vous autrement.",
   "err.upstreamInvalid":
     "La réponse de l’autre service de connexion n’était pas fiable : rien n’a été fait. Réessayez, ou connectez-vous autrement.",
+  "err.upstreamThrottled":
+    "Trop de connexions par un autre service commencées depuis cette adresse ; réessayez plus tard.",
   "err.upstreamUnknown": "Ce service de connexion n’est pas proposé ici.",
   "err.upstreamTaken": "Cette identité est déjà liée à un autre compte.",
   "err.upstreamLastWay":

@@ -222,6 +222,8 @@ export const mailApi: MailApiMessages = {
   "err.basicFormat": "Basic 認証情報は client_id:client_secret の形でなければなりません。",
   "err.credentialsTwice": "クライアント認証情報は Basic か本文のどちらか一方で送ってください。",
   "err.clientIdDiffers": "client_id が Basic 認証情報と異なります。",
+  "err.deviceAuthorizationThrottled":
+    "このアドレスからのデバイス認可が多すぎます。しばらくしてからもう一度お試しください。",
   "err.clientAuthThrottled": "クライアント認証の失敗が多すぎます。しばらくしてからもう一度お試しください。",
   "err.scopeFormat": "scope はスコープ名を半角スペース 1 つで区切ったものでなければなりません。",
   "err.grantType":

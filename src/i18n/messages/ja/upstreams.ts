@@ -10,6 +10,8 @@ export const upstreams: UpstreamsMessages = {
     "他のサインインサービスでサインインできませんでした。もう一度試すか、別の方法でサインインしてください。",
   "err.upstreamInvalid":
     "他のサインインサービスの応答を信頼できなかったため、何も行いませんでした。もう一度試すか、別の方法でサインインしてください。",
+  "err.upstreamThrottled":
+    "このアドレスから開始された他のサービスによるサインインが多すぎます。しばらくしてからお試しください。",
   "err.upstreamUnknown": "このサインインサービスはここでは提供されていません。",
   "err.upstreamTaken": "このIDはすでに別のアカウントにリンクされています。",
   "err.upstreamLastWay":
