@@ -21,7 +21,8 @@ const common = {
 };
 
 // Each file is written beside its place and renamed over it, so that a server reading the bundle
-// while it is rebuilt (npm start during the test suite) reads the old file or the new, never half.
+// while it is rebuilt (npm start during the test suite) reads the old file or the new, never half;
+// the temporary file is this process's own, so two builds at once never write into one.
 const results = await Promise.all([
   build({
     ...common,
@@ -42,8 +43,8 @@ const results = await Promise.all([
 ]);
 for (const { path, contents } of results.flatMap((r) => r.outputFiles)) {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.tmp`, contents);
-  renameSync(`${path}.tmp`, path);
+  writeFileSync(`${path}.${process.pid}.tmp`, contents);
+  renameSync(`${path}.${process.pid}.tmp`, path);
 }
 
 const bundle = readFileSync(join(root, "dist/browser/client.js"));
