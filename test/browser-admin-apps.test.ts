@@ -3,22 +3,12 @@
 // passes axe in light and dark and fits 360 px; with the keyboard alone an admin marks an app
 // first-party (confirming it's them on the way) and adds a member to a group.
 import { expect } from "chai";
-import type { Page } from "playwright-core";
-import { axeViolations as violations } from "./support/axe.js";
+import { axeViolations as violations, tabTo } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { collectProblems, suiteBrowser } from "./support/browser.js";
 import { PageClient, registerApp } from "./support/pages.js";
 
 const PASSWORD = "correct horse battery";
-
-/** Tabs until `selector` has the focus (at most 60 presses); fails naming it otherwise. */
-async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press("Tab");
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
 
 describeBackends(
   "The admin's apps and groups in a browser",

@@ -4,34 +4,11 @@
 // light and dark and fits 360 px.
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import { axeViolations as violations } from "./support/axe.js";
+import { a11yProblems, tabTo } from "./support/axe.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { collectProblems, suiteBrowser } from "./support/browser.js";
 
 const PASSWORD = "correct horse battery";
-
-async function a11y(page: Page, what: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const v of await violations(page, scheme)) out.push(`${what} [${scheme}]: ${v}`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 360, height: 740 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  if (wide > 0) out.push(`${what}: scrolls ${wide} px sideways at 360 px`);
-  await page.setViewportSize({ width: 1024, height: 800 });
-  return out;
-}
-
-/** Tabs until the focused element matches selector (at most 60 presses). */
-async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press("Tab");
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
 
 /** Fills the add form by keyboard: each field reached with Tab, then typed. */
 async function typeForm(page: Page, fields: Array<[string, string]>): Promise<void> {
@@ -61,7 +38,7 @@ describeBackends(
       await page.fill("#username", "ada");
       await page.fill("#password", PASSWORD);
       await Promise.all([page.waitForURL(`${node.url}/admin/upstreams`), page.press("#password", "Enter")]);
-      found.push(...(await a11y(page, "upstreams, none")));
+      found.push(...(await a11yProblems(page, "upstreams, none")));
       // A browser takes this issuer (a URL); Sigil does not (not http or https).
       const fields: Array<[string, string]> = [
         ["id", "corp"],
@@ -84,7 +61,7 @@ describeBackends(
       expect(await page.getAttribute("#issuer", "aria-invalid")).to.equal("true");
       expect(await page.inputValue("#client_secret")).to.equal("");
       expect(await page.inputValue("#name")).to.equal("Corp SSO");
-      found.push(...(await a11y(page, "upstreams, a bad issuer")));
+      found.push(...(await a11yProblems(page, "upstreams, a bad issuer")));
 
       await page.fill("#issuer", "https://sso.corp.example");
       await page.fill("#client_secret", "s3cret-upstream-value");
@@ -92,15 +69,15 @@ describeBackends(
       await Promise.all([page.waitForURL(`${node.url}/admin/upstreams/corp?done=added`), page.keyboard.press("Enter")]);
       expect(await page.textContent(".upstream-callback")).to.equal(`${node.url}/upstream/corp/callback`);
       expect(await page.content()).not.to.contain("s3cret-upstream-value");
-      found.push(...(await a11y(page, "a provider's page")));
+      found.push(...(await a11yProblems(page, "a provider's page")));
       await page.goto(`${node.url}/admin/upstreams`);
-      found.push(...(await a11y(page, "upstreams, one")));
+      found.push(...(await a11yProblems(page, "upstreams, one")));
 
       await page.goto(`${node.url}/admin/upstreams/corp`);
       await tabTo(page, "button.danger");
       await Promise.all([page.waitForURL(/\/admin\/upstreams\/corp\/remove\??$/), page.keyboard.press("Enter")]);
       expect(await page.textContent(".upstream-linked")).to.contain("Accounts linked through it: 0");
-      found.push(...(await a11y(page, "the remove step")));
+      found.push(...(await a11yProblems(page, "the remove step")));
       await tabTo(page, "button.danger");
       await Promise.all([page.waitForLoadState(), page.keyboard.press("Enter")]);
       await page.waitForSelector("[role=status]");

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import type { AuditEntry } from "../src/store/port.js";
-import { axeViolations as violations } from "./support/axe.js";
+import { axeViolations as violations, tabTo } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { collectProblems, suiteBrowser } from "./support/browser.js";
 import { PageClient } from "./support/pages.js";
@@ -24,15 +24,6 @@ async function clean(page: Page, what: string) {
     `${what} at 360 px`,
   ).to.equal(0);
   await page.setViewportSize({ width: 1024, height: 800 });
-}
-
-/** Tabs until `selector` has the focus (at most 200 presses: a page of 50 records has 50 account links). */
-async function tabTo(page: Page, selector: string) {
-  for (let i = 0; i < 200; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`Tab never reached ${selector}`);
 }
 
 describeBackends(

@@ -2,35 +2,11 @@
 // makes an invitation on /admin/invitations (confirming it's them), copies the link shown once,
 // and the invited person signs up with it; every state passes axe in light and dark and fits 360 px.
 import { expect } from "chai";
-import type { Page } from "playwright-core";
-import { axeViolations as violations } from "./support/axe.js";
+import { a11yProblems, tabTo } from "./support/axe.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
 import { collectProblems, suiteBrowser } from "./support/browser.js";
 
 const PASSWORD = "correct horse battery";
-
-async function a11y(page: Page, what: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const v of await violations(page, scheme)) out.push(`${what} [${scheme}]: ${v}`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 360, height: 740 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  if (wide > 0) out.push(`${what}: scrolls ${wide} px sideways at 360 px`);
-  await page.setViewportSize({ width: 1024, height: 800 });
-  return out;
-}
-
-/** Tabs until the focused element matches selector (at most 40 presses), then presses Enter or types. */
-async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab");
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
 
 describeBackends(
   "Invitations in a browser",
@@ -51,7 +27,7 @@ describeBackends(
       await page.fill("#username", "ada");
       await page.fill("#password", PASSWORD);
       await Promise.all([page.waitForURL(`${node.url}/admin/invitations`), page.press("#password", "Enter")]);
-      found.push(...(await a11y(page, "invitations, none")));
+      found.push(...(await a11yProblems(page, "invitations, none")));
       await tabTo(page, "#email");
       await page.keyboard.type("ann@example.org");
       await Promise.all([page.waitForURL(/\/confirm\?/), page.keyboard.press("Enter")]);
@@ -68,17 +44,17 @@ describeBackends(
       const link = await page.inputValue("#invitation-link");
       expect(link).to.contain("/signup?invite=");
       expect(await page.locator("main tbody tr").count()).to.equal(1);
-      found.push(...(await a11y(page, "invitations, a link shown")));
+      found.push(...(await a11yProblems(page, "invitations, a link shown")));
       await page.goto(`${node.url}/admin/invitations`);
       expect(await page.content()).not.to.contain(new URL(link).searchParams.get("invite")!);
 
       const guest = await (await browser.newContext()).newPage();
       await guest.goto(`${node.url}/signup`);
       expect(await guest.textContent("h1")).to.equal("Sign-up is by invitation");
-      found.push(...(await a11y(guest, "sign-up by invitation")));
+      found.push(...(await a11yProblems(guest, "sign-up by invitation")));
       await guest.goto(link);
       expect(await guest.inputValue("#email")).to.equal("ann@example.org");
-      found.push(...(await a11y(guest, "invited sign-up")));
+      found.push(...(await a11yProblems(guest, "invited sign-up")));
       await tabTo(guest, "#username");
       await guest.keyboard.type("ann");
       await guest.fill("#password", PASSWORD);
@@ -87,7 +63,7 @@ describeBackends(
       expect(await accounts.byUsername("ann")).to.not.equal(null);
       await guest.goto(link);
       expect(await guest.textContent("main [role=alert]")).to.contain("no longer works");
-      found.push(...(await a11y(guest, "a used link")));
+      found.push(...(await a11yProblems(guest, "a used link")));
       expect(found).to.deep.equal([]);
       expect(problems).to.deep.equal([]);
     });

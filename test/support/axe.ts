@@ -39,3 +39,30 @@ export async function axeViolations(page: Page, scheme: "light" | "dark" = "ligh
   );
   return found.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
+
+/**
+ * What a page does wrong as it is now, for a person: axe's violations in the light and the dark
+ * scheme, and sideways scrolling at a phone's width (360 px); each line names `what`.
+ */
+export async function a11yProblems(page: Page, what: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const v of await axeViolations(page, scheme)) out.push(`${what} [${scheme}]: ${v}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 360, height: 740 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (wide > 0) out.push(`${what}: scrolls ${wide} px sideways at 360 px`);
+  await page.setViewportSize({ width: 1024, height: 800 });
+  return out;
+}
+
+/** Presses Tab until the focused element matches selector (the keyboard's way there), at most `presses` times. */
+export async function tabTo(page: Page, selector: string, presses = 200): Promise<void> {
+  for (let i = 0; i < presses; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
