@@ -95,6 +95,9 @@ describeBackends(
       expect(added[0]).to.deep.include({ upstream: "corp", actor: { kind: "admin", id: added[0]!.actor!.id } });
       const all = JSON.stringify((await node.server.services.audit.list({ limit: 100 })).records);
       expect(all).not.to.contain(secret);
+      // /admin/audit names the provider the record is about.
+      const auditPage = decodeHtml((await ada.get("/admin/audit?type=upstream.added")).text);
+      expect(auditPage).to.match(/<code>corp<\/code>/);
     });
 
     it("When an admin renames the provider and keeps its secret, then the button has the new name; a new issuer is used at once", async () => {

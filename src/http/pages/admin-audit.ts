@@ -110,7 +110,8 @@ async function rowsOf(deps: PagesDeps, ui: Ui, records: AuditRecord[]): Promise<
         app: r.client_id !== undefined ? (app ? `${app} (${r.client_id})` : r.client_id) : undefined,
         address: r.address,
         browser: r.browser,
-        how: [r.method, r.reason].filter(Boolean).join(" · ") || undefined,
+        // What it was about besides the account and the app: the group or upstream a record names.
+        how: [r.method, r.reason, r.group, r.upstream].filter(Boolean).join(" · ") || undefined,
         requestId: r.request_id,
       };
     }),
