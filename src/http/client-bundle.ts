@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../config.js";
 import { notFound } from "../errors.js";
 import { demoPage } from "./demo.js";
+import { logOf } from "./middleware/context.js";
 import { route } from "./route.js";
 
 /** client/dist/browser, from src/http (tsx) or dist/http (built): both are two levels down. */
@@ -27,7 +28,7 @@ function serveFile(dir: string, file: string, type: string) {
       info = await stat(path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      req.log?.warn({ file }, "client bundle not built");
+      logOf(req)?.warn({ file }, "client bundle not built");
       throw notFound("err.clientNotBuilt");
     }
     res.set({

@@ -11,12 +11,26 @@ declare global {
   namespace Express {
     interface Request {
       id: string;
-      log: Logger;
+      /** The node's logger; logOf(req) is the request's (named by its id), made when first needed. */
+      baseLog: Logger;
+      /** logOf's child logger, once made. */
+      reqLog?: Logger;
     }
   }
 }
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The request's logger, its lines named by the request id, made on the first line a request logs
+ * besides the access line: most log none, and a child logger (with the redaction set up) cost
+ * ~1.5 µs on every request. undefined before the request context ran.
+ */
+export function logOf(req: { id?: string; baseLog?: Logger; reqLog?: Logger | undefined }): Logger | undefined {
+  if (req.reqLog) return req.reqLog;
+  if (!req.baseLog) return undefined;
+  return (req.reqLog = req.baseLog.child({ reqId: req.id }));
+}
 
 export function requestContext(logger: Logger, metrics: Metrics) {
   const access = accessLog(logger);
@@ -24,7 +38,7 @@ export function requestContext(logger: Logger, metrics: Metrics) {
     const start = process.hrtime.bigint();
     const incoming = req.headers["x-request-id"];
     req.id = typeof incoming === "string" && SAFE_ID.test(incoming) ? incoming : randomUUID();
-    req.log = logger.child({ reqId: req.id });
+    req.baseLog = logger;
     res.setHeader("X-Request-Id", req.id);
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;

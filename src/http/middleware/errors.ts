@@ -2,8 +2,8 @@
 // routes and the pages alike (sendError): the mapping and the log line are logFailure (errors.ts),
 // which the socket channel uses too.
 import type { NextFunction, Request, Response } from "express";
-import { SigilError, causeForLog, logFailure, notFound } from "../../errors.js";
-import type { Logger } from "../../log.js";
+import { SigilError, causeForLog, logFailure, notFound, toSigilError } from "../../errors.js";
+import { logOf } from "./context.js";
 import { sendJson } from "../route.js";
 
 export function notFoundHandler(_req: Request, _res: Response, next: NextFunction) {
@@ -11,8 +11,9 @@ export function notFoundHandler(_req: Request, _res: Response, next: NextFunctio
 }
 
 /** Maps any thrown value to the error to send, logging a 5xx once with the request id (logFailure). */
-export function errorReply(err: unknown, log: Logger | undefined): SigilError {
-  return logFailure(err, log);
+export function errorReply(err: unknown, req: Parameters<typeof logOf>[0]): SigilError {
+  const mapped = toSigilError(err);
+  return mapped.status < 500 ? mapped : logFailure(err, logOf(req));
 }
 
 /**
@@ -23,11 +24,11 @@ export function errorReply(err: unknown, log: Logger | undefined): SigilError {
  */
 export function sendError(req: Request, res: Response, err: unknown): void {
   if (res.headersSent) {
-    req.log?.error({ cause: causeForLog(err) }, "error after the response started");
+    logOf(req)?.error({ cause: causeForLog(err) }, "error after the response started");
     res.destroy();
     return;
   }
-  const mapped = errorReply(err, req.log);
+  const mapped = errorReply(err, req);
   sendJson(res, mapped.status, mapped.toBody(), mapped.headers);
 }
 

@@ -5,7 +5,7 @@
 // compares every header of both ways).
 //
 // Each entry must work on node's own request and response: read req.headers, req.method, req.url
-// and the fields set here (req.id, req.log), write with res.setHeader / res.statusCode / res.end,
+// and the fields set here (req.id, req.baseLog), write with res.setHeader / res.statusCode / res.end,
 // and call next() or next(err) — no express helpers such as res.set or req.get.
 import type { RequestHandler } from "express";
 import express from "express";

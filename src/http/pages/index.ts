@@ -85,7 +85,7 @@ const pageErrors = (config: Config) =>
     }
     // The same mapping and the same one log line per 5xx as the JSON API; shown as a page, in the
     // page's language (the JSON API's error_description stays English).
-    const e = errorReply(err, req.log);
+    const e = errorReply(err, req);
     res.set(e.headers);
     const title = ui.t(e.status === 429 ? "error.slowDown" : e.status >= 500 ? "error.server" : "error.generic");
     sendPage(res, e.status, ErrorPage({ ui, title, message: ui.message(e).text }));
