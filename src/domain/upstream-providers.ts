@@ -65,6 +65,8 @@ export class UpstreamProviders {
   private readonly key: Buffer;
   /** By id: the sealed secret last told of as unreadable (told again only once it changes). */
   private readonly toldUnreadable = new Map<string, string>();
+  /** By provider id: its sealed secret as last read, and what it opened to (secretOf). */
+  private readonly opened = new Map<string, { sealed: string; secret: string | null }>();
 
   constructor(private readonly deps: UpstreamProvidersDeps) {
     this.key = sealingKey(deps.secret, "sigil upstream client secret v1");
@@ -126,9 +128,16 @@ export class UpstreamProviders {
     this.deps.onUnreadable?.(r.id);
   }
 
-  /** The client secret, or null when this SECRET cannot open it (SECRET changed since). */
+  /**
+   * The client secret, or null when this SECRET cannot open it (SECRET changed since). Opened once
+   * per sealed value: the providers are read on every sign-in page, which needs their names only.
+   */
   secretOf(r: StoredUpstreamRecord): string | null {
-    return unseal(this.key, r.sealedSecret, `upstream:${r.id}`);
+    const known = this.opened.get(r.id);
+    if (known?.sealed === r.sealedSecret) return known.secret;
+    const secret = unseal(this.key, r.sealedSecret, `upstream:${r.id}`);
+    this.opened.set(r.id, { sealed: r.sealedSecret, secret });
+    return secret;
   }
 
   /** Checks the fields as the settings are checked; the upstream they make. */
