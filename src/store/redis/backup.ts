@@ -26,14 +26,13 @@ import type {
   AppRecord,
 } from "../port.js";
 import { guarded } from "./guarded.js";
+import { globEscape, keysOn, masters } from "./scan.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { toCustomTokenRecord } from "./realtime.js";
 import { channelHistoriesOf, historyOf, restoreChannelHistory, restoreHistory } from "./backup-histories.js";
 import { decodeChallenge } from "./challenges.js";
 import { RedisAudit } from "./audit.js";
-
-const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 /** The keys of one scan, by kind (each the part inside its hash tag, or the whole key). */
 interface Found {
@@ -63,20 +62,9 @@ export class RedisBackup implements BackupPort {
   }
 
   /** Every master (one on a single Redis). */
-  private masters(): Redis[] {
-    return this.redis instanceof Cluster ? this.redis.nodes("master") : [this.redis];
-  }
-
   /** The store's keys on one node, a SCAN page at a time. */
-  private async *keysOn(node: Redis): AsyncGenerator<string[]> {
-    let cursor = "0";
-    do {
-      const [next, keys] = await guarded(() =>
-        node.scan(cursor, "MATCH", `${globEscape(this.prefix)}:*`, "COUNT", 1000),
-      );
-      cursor = next;
-      yield keys;
-    } while (cursor !== "0");
+  private keysOn(node: Redis): AsyncGenerator<string[]> {
+    return keysOn(node, `${globEscape(this.prefix)}:*`);
   }
 
   private async scan(): Promise<Found> {
@@ -90,7 +78,7 @@ export class RedisBackup implements BackupPort {
     } as const;
     const found: Found = { users: [], emails: [], apps: [], challenges: [], tokens: [], chains: [] };
     const tokenHead = `${p}:token:{`;
-    for (const node of this.masters()) {
+    for (const node of masters(this.redis)) {
       for await (const keys of this.keysOn(node)) {
         for (const key of keys) {
           if (key.startsWith(tokenHead)) {
@@ -307,7 +295,7 @@ export class RedisBackup implements BackupPort {
 
   async clear(): Promise<void> {
     const keep = new Set([this.keys.dataVersion, this.keys.migrationLock, this.keys.secretCheck]);
-    for (const node of this.masters()) {
+    for (const node of masters(this.redis)) {
       for await (const keys of this.keysOn(node)) {
         // One UNLINK a key: keys of many hash tags may sit on one Cluster node.
         const gone = keys.filter((key) => !keep.has(key));

@@ -2,8 +2,8 @@
 // identity to user, claimed with SET NX so that an identity is linked to one account only, even
 // when two sign-ins through it arrive at once. usersOf() (an admin's confirmation, rare) scans every
 // master for the users' hashes: no index by upstream is kept for it.
-import { Cluster } from "ioredis";
 import { guarded } from "./guarded.js";
+import { globEscape, keysOn, masters } from "./scan.js";
 import { luaScript, runScript } from "./scripts.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
@@ -51,21 +51,16 @@ export class RedisUpstreamLinks implements UpstreamLinkStore {
   }
   async usersOf(upstream: string) {
     const head = this.keys.upstreamLinks("").slice(0, -1); // "<prefix>:upstream-links:{"
-    const match = `${head.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*}`;
     const users = new Set<string>();
-    for (const node of this.redis instanceof Cluster ? this.redis.nodes("master") : [this.redis]) {
-      let cursor = "0";
-      do {
-        const [next, keys] = await guarded(() => node.scan(cursor, "MATCH", match, "COUNT", 1000));
-        cursor = next;
+    for (const node of masters(this.redis)) {
+      for await (const keys of keysOn(node, `${globEscape(head)}*}`)) {
         for (const key of keys) {
-          const all = await guarded(() => node.hvals(key));
-          for (const v of all) {
+          for (const v of await guarded(() => node.hvals(key))) {
             const l = JSON.parse(v) as UpstreamLinkRecord;
             if (l.upstream === upstream) users.add(l.userId);
           }
         }
-      } while (cursor !== "0");
+      }
     }
     return [...users];
   }
