@@ -1,19 +1,11 @@
 // {auth_url}/admin/groups and /admin/groups/:name (docs/pages.md#administration, CONTRACT §14
 // "Groups"): the groups with their member counts and a form to create one, a group's page with its
 // members (add by username, remove), and the confirm step before deleting a group.
-import { Card, ConfirmRemoval, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, ConfirmRemoval, Csrf, ErrorNote, Field, Page, Said, type FormProblem, type Ui } from "./layout.js";
 
 type Signed = { username: string; displayName: string };
 
 const groupUrl = (name: string) => `/admin/groups/${encodeURIComponent(name)}`;
-
-function Said(p: { notice?: string | undefined }) {
-  return p.notice ? (
-    <Notice>
-      <p>{p.notice}</p>
-    </Notice>
-  ) : null;
-}
 
 /** Every group, how many members each has, and the form to create one. */
 export function AdminGroupsPage(p: {

@@ -2,7 +2,7 @@
 // the other sign-in services ("Continue with …"): those the settings name (read-only), those added
 // here with their callback address, the form to add one, a provider's page to change it, and the
 // confirm step before removing one (how many accounts are linked through it).
-import { Card, ConfirmRemoval, Csrf, ErrorNote, Field, Notice, Page, type FormProblem, type Ui } from "./layout.js";
+import { Card, ConfirmRemoval, Csrf, ErrorNote, Field, Page, Said, type FormProblem, type Ui } from "./layout.js";
 
 type Signed = { username: string; displayName: string };
 
@@ -25,14 +25,6 @@ export type UpstreamTyped = Partial<Record<"id" | "kind" | "name" | "issuer" | "
 
 const FIELDS = ["id", "kind", "name", "issuer", "api_url", "client_id", "client_secret"] as const;
 const upstreamUrl = (id: string) => `/admin/upstreams/${encodeURIComponent(id)}`;
-
-function Said(p: { notice?: string | undefined }) {
-  return p.notice ? (
-    <Notice>
-      <p>{p.notice}</p>
-    </Notice>
-  ) : null;
-}
 
 function Details(p: { ui: Ui; u: UpstreamRow }) {
   const { t } = p.ui;

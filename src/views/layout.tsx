@@ -292,6 +292,15 @@ export function Notice(props: { children: ComponentChildren }) {
   );
 }
 
+/** A page's one-line notice of what was just done, when there is one. */
+export function Said(p: { notice?: string | undefined }) {
+  return p.notice ? (
+    <Notice>
+      <p>{p.notice}</p>
+    </Notice>
+  ) : null;
+}
+
 /** A page as a whole HTML document. */
 export function renderPage(page: VNode): string {
   return `<!doctype html>${renderToString(page)}`;
