@@ -7,6 +7,7 @@ import type { AppRecord } from "../store/port.js";
 import { FormError } from "./accounts.js";
 import type { Grants } from "./grants.js";
 import { keyedHash } from "./secrets.js";
+import { Remembered } from "../remembered.js";
 
 /**
  * A machine scope: a conservative subset of RFC 6749's scope-token (letters, digits, . _ : / -),
@@ -46,18 +47,12 @@ const GRANT_IDS_KEPT = 10_000;
 
 export class ClientCredentials {
   /** Each app's one grant id (a keyed hash of its client id, the same for ever). */
-  private readonly grantIds = new Map<string, string>();
+  private readonly grantIds = new Remembered<string, string>(GRANT_IDS_KEPT);
 
   constructor(private readonly deps: { grants: Grants; secret: string; accessTokenTtl: number }) {}
 
   private grantId(clientId: string): string {
-    let id = this.grantIds.get(clientId);
-    if (id === undefined) {
-      if (this.grantIds.size >= GRANT_IDS_KEPT) this.grantIds.clear();
-      id = keyedHash(this.deps.secret, "m2m", clientId);
-      this.grantIds.set(clientId, id);
-    }
-    return id;
+    return this.grantIds.get(clientId, () => keyedHash(this.deps.secret, "m2m", clientId));
   }
 
   /**

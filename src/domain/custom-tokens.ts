@@ -1,6 +1,7 @@
 // CUSTOM TOKENs (docs/realtime.md#custom-tokens, docs/cli.md#sigil-tokens-create): issued per app, signed JWTs whose id (jti) names a stored
 // record, so that a token can be listed (without its value), expire and be revoked.
 import { createHash, createSecretKey, type KeyObject } from "node:crypto";
+import { Remembered } from "../remembered.js";
 import jwt from "jsonwebtoken";
 import { invalidRequest, invalidToken, notFound } from "../errors.js";
 import type { CustomTokenRecord, Store } from "../store/port.js";
@@ -52,7 +53,7 @@ export class CustomTokens {
    */
   private readonly key: KeyObject;
   /** Digests of tokens whose signature was checked here, and what they name (claimsOf). */
-  private readonly checked = new Map<string, { sub: string; jti: string }>();
+  private readonly checked = new Remembered<string, { sub: string; jti: string }>(CHECKED_KEPT);
 
   constructor(private readonly deps: CustomTokenDeps) {
     this.key = createSecretKey(Buffer.from(keyedHash(deps.secret, "custom-token-signing"), "utf8"));
@@ -146,19 +147,16 @@ export class CustomTokens {
   private claimsOf(token: string): { sub: string; jti: string } {
     // Remembered by a digest: a node's memory keeps no token it was shown.
     const digest = createHash("sha256").update(token).digest("base64");
-    const known = this.checked.get(digest);
-    if (known) return known;
-    let c: string | jwt.JwtPayload;
-    try {
-      c = jwt.verify(token, this.key, { algorithms: ["HS256"], audience: AUDIENCE });
-    } catch {
-      throw invalid();
-    }
-    if (typeof c === "string" || typeof c.sub !== "string" || typeof c.jti !== "string") throw invalid();
-    const claims = { sub: c.sub, jti: c.jti };
-    if (this.checked.size >= CHECKED_KEPT) this.checked.clear();
-    this.checked.set(digest, claims);
-    return claims;
+    return this.checked.get(digest, () => {
+      let c: string | jwt.JwtPayload;
+      try {
+        c = jwt.verify(token, this.key, { algorithms: ["HS256"], audience: AUDIENCE });
+      } catch {
+        throw invalid();
+      }
+      if (typeof c === "string" || typeof c.sub !== "string" || typeof c.jti !== "string") throw invalid();
+      return { sub: c.sub, jti: c.jti };
+    });
   }
 }
 

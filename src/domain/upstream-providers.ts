@@ -7,6 +7,7 @@ import type { Upstream, UpstreamPart } from "../config/upstreams.js";
 import { checkUpstream, UpstreamSettingError } from "../config/upstreams.js";
 import type { Store, StoredUpstreamRecord } from "../store/port.js";
 import { seal, sealingKey, unseal } from "./seal.js";
+import { Remembered } from "../remembered.js";
 
 /** The form's fields (the settings' parts, in the form's names). */
 export type UpstreamField = "id" | "kind" | "name" | "issuer" | "api_url" | "client_id" | "client_secret";
@@ -65,8 +66,8 @@ export class UpstreamProviders {
   private readonly key: Buffer;
   /** By id: the sealed secret last told of as unreadable (told again only once it changes). */
   private readonly toldUnreadable = new Map<string, string>();
-  /** By provider id: its sealed secret as last read, and what it opened to (secretOf). */
-  private readonly opened = new Map<string, { sealed: string; secret: string | null }>();
+  /** By provider id and sealed secret: what it opened to (secretOf). */
+  private readonly opened = new Remembered<string, { secret: string | null }>(1000);
 
   constructor(private readonly deps: UpstreamProvidersDeps) {
     this.key = sealingKey(deps.secret, "sigil upstream client secret v1");
@@ -133,11 +134,9 @@ export class UpstreamProviders {
    * per sealed value: the providers are read on every sign-in page, which needs their names only.
    */
   secretOf(r: StoredUpstreamRecord): string | null {
-    const known = this.opened.get(r.id);
-    if (known?.sealed === r.sealedSecret) return known.secret;
-    const secret = unseal(this.key, r.sealedSecret, `upstream:${r.id}`);
-    this.opened.set(r.id, { sealed: r.sealedSecret, secret });
-    return secret;
+    return this.opened.get(`${r.id}\0${r.sealedSecret}`, () => ({
+      secret: unseal(this.key, r.sealedSecret, `upstream:${r.id}`),
+    })).secret;
   }
 
   /** Checks the fields as the settings are checked; the upstream they make. */

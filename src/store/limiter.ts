@@ -6,6 +6,7 @@
 import { createHmac, hkdfSync } from "node:crypto";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { StoreUnavailableError } from "../errors.js";
+import { Remembered } from "../remembered.js";
 import type { AttemptLimiter, LimitResult } from "./port.js";
 
 /** The key counters' ids are hashed under: derived from SECRET for this one purpose. */
@@ -36,16 +37,8 @@ export function adaptLimiter(
    */
   counterExists?: (key: string) => Promise<boolean>,
 ): AttemptLimiter {
-  const hashes = new Map<string, string>();
-  const hashed = (raw: string): string => {
-    let id = hashes.get(raw);
-    if (id === undefined) {
-      if (hashes.size >= HASHES_KEPT) hashes.clear();
-      id = stored(raw);
-      hashes.set(raw, id);
-    }
-    return id;
-  };
+  const hashes = new Remembered<string, string>(HASHES_KEPT);
+  const hashed = (raw: string): string => hashes.get(raw, () => stored(raw));
   return {
     async consume(raw: string): Promise<LimitResult> {
       const id = hashed(raw);
