@@ -4,7 +4,7 @@
 // (store/redis/channels.ts).
 import type { ChannelLog, ChannelMessage, ChannelRead, HistoryLimits } from "../port.js";
 import type { Engine } from "./engine.js";
-import { Histories, type EmbeddedBus, type Head } from "./realtime.js";
+import { Histories, forgettable, type EmbeddedBus, type Head } from "./realtime.js";
 
 /** A channel message as the embedded store keeps it (its id and channel are in the key). */
 interface StoredMessage {
@@ -34,7 +34,7 @@ export class EmbeddedChannelLog implements ChannelLog {
    * channel), and trims in batches of 500 channels a write.
    */
   private async trimIdle(): Promise<void> {
-    const due = this.history.dueHeads();
+    const { due, idle } = this.history.sweepLists();
     for (let i = 0; i < due.length; i += 500) {
       const batch = due.slice(i, i + 500);
       await this.engine.write(() => {
@@ -43,17 +43,16 @@ export class EmbeddedChannelLog implements ChannelLog {
     }
     // Channels idle for twice HISTORY_TTL and a second are forgotten (Redis: their keys expire),
     // each app keeping the newest last-message time of what it forgot (its horizon).
-    const idle = this.history.idleHeads();
     for (let i = 0; i < idle.length; i += 500) {
       const batch = idle.slice(i, i + 500);
       await this.engine.write(() => {
         const now = Date.now();
-        for (const { key, lastMs } of batch) {
+        for (const key of batch) {
           const h = this.heads.get(key);
-          if (!h?.ttl || h.last[0] >= now - (2 * h.ttl + 1000)) continue; // published to meanwhile
+          if (!h || !forgettable(h, now)) continue; // published to meanwhile
           const app = key[0]!;
           this.history.deleteIn(key, key);
-          if ((this.forgotten.get(app) ?? 0) < lastMs) this.forgotten.put(app, lastMs);
+          if ((this.forgotten.get(app) ?? 0) < h.last[0]) this.forgotten.put(app, h.last[0]);
         }
       });
     }

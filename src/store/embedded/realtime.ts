@@ -115,6 +115,10 @@ export class EmbeddedCustomTokens implements CustomTokenStore {
 }
 
 /** An app's history head: the last id issued, the newest id trimmed, how many events are held. */
+/** Idle for twice its age bound and a second: the history is forgotten (as Redis's keys expire). */
+export const forgettable = (h: Head, now: number): boolean =>
+  h.ttl !== undefined && h.last[0] < now - (2 * h.ttl + 1000);
+
 export interface Head {
   last: [number, number];
   maxDeleted: string;
@@ -195,24 +199,19 @@ export class Histories<V> {
   }
 
   /**
-   * The heads idle for twice their age bound and a second, when the history is forgotten (as
-   * Redis's keys expire), each with its last message's time (ms).
+   * The idle sweep's lists, from one walk of the heads: `due`, the histories that may hold
+   * messages past their age bound; `idle`, those to forget (forgettable).
    */
-  idleHeads(): Array<{ key: KeyPart[]; lastMs: number }> {
+  sweepLists(): { due: KeyPart[][]; idle: KeyPart[][] } {
     const now = Date.now();
-    return this.heads
-      .range([])
-      .filter(({ value: h }) => h.ttl !== undefined && h.last[0] < now - (2 * h.ttl + 1000))
-      .map(({ key, value: h }) => ({ key, lastMs: h.last[0] }));
-  }
-
-  /** The heads whose histories may hold messages past their age bound (the idle sweep's list). */
-  dueHeads(): KeyPart[][] {
-    const now = Date.now();
-    return this.heads
-      .range([])
-      .filter(({ value: h }) => h.ttl !== undefined && h.n > 0 && (h.oldest ?? 0) < now - h.ttl)
-      .map(({ key }) => key);
+    const due: KeyPart[][] = [];
+    const idle: KeyPart[][] = [];
+    for (const { key, value: h } of this.heads.range([])) {
+      if (h.ttl === undefined) continue;
+      if (h.n > 0 && (h.oldest ?? 0) < now - h.ttl) due.push(key);
+      if (forgettable(h, now)) idle.push(key);
+    }
+    return { due, idle };
   }
 
   /** Whether entries older than the time cut may be held (the head's bound says no without a read). */
