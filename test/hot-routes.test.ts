@@ -17,6 +17,7 @@ import { challengeApi, http, utf8Header, type TestResponse } from "./support/htt
 import type { TestNode } from "./support/nodes.js";
 import { signInWith } from "./support/oidc.js";
 import { PageClient, authorize, basic, registerApp, token } from "./support/pages.js";
+import { registerPublicApp } from "./support/grants.js";
 
 const SAME_HEADERS = [
   "content-type",
@@ -266,6 +267,7 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
     const app = await registerApp(dev);
     const stored = (await node.server.services.apps.byClientId(app.clientId))!;
     await node.server.services.apps.update(stored, { m2mScopes: ["jobs:run", "jobs:read"] });
+    const spa = await registerPublicApp(dev);
     const good = basic(app.clientId, app.clientSecret);
     const form = "application/x-www-form-urlencoded";
     const cases: Array<{ headers: Record<string, string>; body?: string }> = [
@@ -305,6 +307,15 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       { headers: { authorization: good, "content-type": "application/json" }, body: "{" },
       { headers: { authorization: good, "content-type": "text/plain" }, body: "grant_type=client_credentials" },
       { headers: { authorization: good } },
+      // A page's public client: the "public clients" CORS step answers its origin, on either way.
+      {
+        headers: { "content-type": form, origin: "https://spa.example" },
+        body: `grant_type=authorization_code&code=nope&client_id=${spa.clientId}`,
+      },
+      {
+        headers: { "content-type": form, origin: "https://else.example" },
+        body: `grant_type=authorization_code&code=nope&client_id=${spa.clientId}`,
+      },
       {
         headers: { authorization: good, "content-type": form, origin: "https://app.example" },
         body: "grant_type=client_credentials",
@@ -338,6 +349,12 @@ describeBackends("Hot routes and the express path answer alike", (backend) => {
       expect(hot.status, what).to.be.below(500);
     }
     const ok = await http(node.url, "/token", { method: "POST", headers: cases[0]!.headers, body: cases[0]!.body! });
+    const fromSpa = await http(node.url, "/token", {
+      method: "POST",
+      headers: cases.at(-3)!.headers,
+      body: cases.at(-3)!.body!,
+    });
+    expect(fromSpa.headers["access-control-allow-origin"]).to.equal("https://spa.example");
     expect(ok.json).to.include({ token_type: "Bearer", scope: "jobs:run jobs:read" });
     const metrics = (await http(node.url, "/metrics")).text;
     expect(metrics).to.match(/sigil_http_requests_total\{method="POST",route="\/token",status="200"\} \d+/);

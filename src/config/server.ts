@@ -174,6 +174,6 @@ export const serving = area("serving", "accepted values", {
   }),
   HOT_ROUTES: onOff("hotRoutes", "on", {
     meaning:
-      "whether the busiest JSON requests (`POST /challenge/solve`, `POST /challenge/new`, `GET /auth/user`, `GET /userinfo`, exactly that path, no query string, no body; `POST /token` with its form body, no `Origin` header) are served on the fast path, without express's router",
+      "whether the busiest JSON requests (`POST /challenge/solve`, `POST /challenge/new`, `GET /auth/user`, `GET /userinfo`, exactly that path, no query string, no body; `POST /token` with its form body) are served on the fast path, without express's router",
   }),
 });

@@ -13,7 +13,7 @@ import { fastPath } from "./hot-routes.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
 import { middlewareList } from "./middleware/index.js";
 import { publicClientCors } from "./oauth/public-cors.js";
-import { apiRouter } from "./route.js";
+import { apiRouter, type PublicClientCors } from "./route.js";
 import { routes } from "./routes.js";
 
 export interface HttpAppDeps {
@@ -48,13 +48,16 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (m.paths) app.use([...m.paths], m.handle);
     else app.use(m.handle);
   }
-  app.use(apiRouter(api, { clientAddress, publicClientCors: () => publicClientCors(deps.services), errorHandler }));
+  // The "public clients" CORS steps, one for both ways (express's router and the fast path).
+  let publicCors: PublicClientCors | undefined;
+  const publicClientCorsSteps = () => (publicCors ??= publicClientCors(deps.services));
+  app.use(apiRouter(api, { clientAddress, publicClientCors: publicClientCorsSteps, errorHandler }));
   for (const r of routers) app.use(r);
   app.use(notFoundHandler);
   app.use(errorHandler);
 
   if (!config.hotRoutes) return { handle: app, clientAddress };
-  const fast = fastPath({ routes: api, middleware, clientAddress });
+  const fast = fastPath({ routes: api, middleware, clientAddress, publicClientCors: publicClientCorsSteps });
   return {
     handle: (req, res) => {
       if (!fast(req, res)) app(req, res);

@@ -9,15 +9,15 @@
 // only when the URL is exactly a declared path (no query string, no trailing slash, same case),
 // the method is the declared one and there is no body (Content-Length: 0 counts as none) — or,
 // for a route with body readers of its own (the OAuth endpoints' form bodies), a body of a
-// declared length, read by the same readers as on express; a "public clients" route's request
-// from a page (an Origin header) goes to express, for its CORS step. Anything else goes to
-// express, which serves it from the same declaration. HOT_ROUTES=off sends everything to express.
+// declared length, read by the same readers as on express, then the same "public clients" CORS
+// step. Anything else goes to express, which serves it from the same declaration. HOT_ROUTES=off
+// sends everything to express.
 // test/hot-routes.test.ts compares every header, the status and the body of both ways.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
 import { sendError } from "./middleware/errors.js";
 import { appliesTo, type Middleware } from "./middleware/index.js";
-import { isHot, routeHeaders, serveJson, type HotRoute, type JsonRoute } from "./route.js";
+import { isHot, routeHeaders, serveJson, type HotRoute, type JsonRoute, type PublicClientCors } from "./route.js";
 
 /** Serves a request and returns true, or returns false to leave it to express. */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -32,21 +32,14 @@ interface Entry {
   bare: RequestHandler[];
   /** The route reads bodies of its own (HotRoute.bodyReaders): it takes requests with one. */
   bodies: boolean;
-  /** A "public clients" route: requests with an Origin header go to express. */
-  originToExpress: boolean;
 }
-
-const varyOrigin: RequestHandler = (_req, res, next) => {
-  const vary = res.getHeader("Vary");
-  if (vary === undefined) res.setHeader("Vary", "Origin");
-  else if (!/(^|,)\s*origin\s*(,|$)/i.test(String(vary))) res.setHeader("Vary", `${String(vary)}, Origin`);
-  next();
-};
 
 export function fastPath(deps: {
   routes: readonly JsonRoute[];
   middleware: readonly Middleware[];
   clientAddress: (req: IncomingMessage) => string;
+  /** The "public clients" CORS steps, the same as express's router runs (route.ts apiRouter). */
+  publicClientCors: () => PublicClientCors;
 }): FastPath {
   // path → method → the route and its middleware.
   const table = new Map<string, Map<string, Entry>>();
@@ -54,15 +47,13 @@ export function fastPath(deps: {
     const { method, path } = route.spec;
     const applying = deps.middleware.filter((m) => appliesTo(m, path));
     const own = route.bodyReaders ? [routeHeaders(route), ...route.bodyReaders] : [];
-    // Express's "public clients" CORS step says Vary: Origin on every request it sees; the
-    // fast path sees only those without an Origin, and says the same.
-    if (route.cors === "public clients") own.push(varyOrigin);
+    // As on express, the "public clients" CORS step comes after the body is read (it reads client_id).
+    if (route.cors === "public clients") own.push(deps.publicClientCors().request);
     const entry: Entry = {
       route,
       chain: [...applying.map((m) => m.handle), ...own],
       bare: [...applying.filter((m) => !m.bodyOnly).map((m) => m.handle), ...own],
-      bodies: own.length > 0,
-      originToExpress: route.cors === "public clients",
+      bodies: route.bodyReaders !== undefined,
     };
     if (!table.has(path)) table.set(path, new Map());
     table.get(path)!.set(method.toUpperCase(), entry);
@@ -77,7 +68,6 @@ export function fastPath(deps: {
     if (h["transfer-encoding"] !== undefined) return false;
     const length = h["content-length"];
     if (length !== undefined && length !== "0" && !entry.bodies) return false;
-    if (entry.originToExpress && h.origin !== undefined) return false;
     const { route } = entry;
     const chain = length === undefined ? entry.bare : entry.chain;
     const path = route.spec.path;

@@ -108,8 +108,8 @@ export type JsonRoute = RouteCommon &
          */
         bodyReaders?: readonly RequestHandler[];
         /**
-         * The fast path runs the middleware list, the body readers and this handler, nothing
-         * else; a "public clients" route's requests with an Origin header go to express.
+         * The fast path runs the middleware list, the body readers, the "public clients" CORS
+         * step (after the body, as express) and this handler, nothing else.
          */
         cors?: CorsPolicy;
         express?: undefined;

@@ -56,7 +56,7 @@ const NO_STORE: Readonly<Record<string, string>> = { "Cache-Control": "no-store"
 
 /**
  * POST /token in the route table: a form (or JSON) body read by tokenBodyParser, JSON out. Its
- * plainest requests (no query string, no Origin header) are served on the fast path
+ * plainest requests (no query string) are served on the fast path
  * (http/hot-routes.ts): services trading client credentials call it as often as /auth/user.
  */
 export function tokenRoute(deps: {
