@@ -6,6 +6,7 @@ import type { SolveRules, Store } from "../store/port.js";
 import { NewChallengeInput, QuestionInput, SolveInput, type Unchecked } from "./challenge-inputs.js";
 import { parseInput } from "./input.js";
 import { keyedHash } from "./secrets.js";
+import { isoTime } from "../iso-time.js";
 
 /** What happened on one counted solve attempt (an owned challenge's is in its app's history). */
 export interface SolveOutcome {
@@ -105,12 +106,12 @@ export class Challenges {
    * only when wrong, and, on an owned challenge, recorded in the app's history and fanned out.
    */
   async solve(key: string, answer: string, address: string): Promise<SolveOutcome> {
-    const at = new Date();
-    const attempt = { key, address, answerHash: this.hashAnswer(key, answer), at: at.toISOString() };
+    const ms = Date.now();
+    const attempt = { key, address, answerHash: this.hashAnswer(key, answer), at: isoTime(ms) };
     const r = await this.deps.store.challenges.solve(attempt, this.rules);
     if (r.status === "unknown") throw unknownChallenge();
     if (r.status === "limited") throw rateLimited(r.retryAfterMs / 1000, "err.challengeThrottled");
-    return { key, correct: r.correct, at, ...(r.event ? { owner: r.event.app } : {}) };
+    return { key, correct: r.correct, at: new Date(ms), ...(r.event ? { owner: r.event.app } : {}) };
   }
 }
 
