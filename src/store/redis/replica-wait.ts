@@ -57,9 +57,13 @@ export class ReplicaWait {
     if (policy && writers.length === 0) throw new Error("a replica wait needs its writer connections");
   }
 
-  async write<C, T>(client: C, issue: (c: C) => Promise<T>): Promise<T> {
+  write<C, T>(client: C, issue: (c: C) => Promise<T>): Promise<T> {
     const policy = this.policy;
     if (!policy) return guarded(() => issue(client));
+    return this.waited(policy, issue);
+  }
+
+  private async waited<C, T>(policy: ReplicaWaitPolicy, issue: (c: C) => Promise<T>): Promise<T> {
     const writer = this.writers[this.next++ % this.writers.length]!; // writers is not empty
     const p = writer.pipeline();
     // The pipeline has every command of its client (ioredis copies defineCommand scripts onto
