@@ -137,6 +137,34 @@ describeBackendsWholeSuite(
       expect(refused).to.have.property("code", "forbidden");
     });
 
+    it("When a channel has more members than presence lists, then presence(channel) lists the first 1,000 and says the total", async function () {
+      this.timeout(30_000);
+      const me = await node.server.customTokens.create({ app: APP, channels: ["crowd", "empty"] });
+      const conn = sigil.connect({ token: me.token });
+      open.push(conn);
+      // Another node's members, written as a node writes them: at most 1,000 a call, the first one full.
+      const members = Array.from({ length: 1500 }, (_, i) => ({
+        channel: "crowd",
+        member: `t:tok-${String(i).padStart(4, "0")}` as const,
+        count: 1,
+      }));
+      for (let i = 0; i < members.length; i += 1000)
+        await node.opened.store.presence.sync("another-node", APP, members.slice(i, i + 1000), {
+          full: i === 0,
+          leaseMs: 60_000,
+        });
+      try {
+        const crowd = await conn.presence("crowd");
+        expect(crowd.total).to.equal(1500);
+        expect(crowd).to.have.length(1000);
+        expect(crowd[0]).to.deep.equal({ token: "tok-0000", connections: 1 });
+        const few = await conn.presence("empty");
+        expect([few.length, few.total]).to.deep.equal([0, 0]);
+      } finally {
+        await node.opened.store.presence.drop("another-node", APP);
+      }
+    });
+
     it("When a channel is refused, then subscribe:error says why and the channel is dropped", async () => {
       const conn = connect();
       const errors: Array<{ channel: string; code: string }> = [];

@@ -19,6 +19,7 @@ export {
   connectRealtime,
   RealtimeConnection,
   type MessageHandler,
+  type PresenceList,
   type RealtimeEvents,
   type RealtimeOptions,
   type SubscribeOptions,

@@ -117,6 +117,9 @@ const RECONNECT_MAX_MS = 5000;
 const isKey = (v: unknown): v is NewChallengeResponse => isObject(v) && typeof v.key === "string";
 const isSolved = (v: unknown): v is SolveResponse => isObject(v) && typeof v.correct === "boolean";
 const isSubscribed = (v: unknown): v is SubscribeResponse => isObject(v) && typeof v.recovered === "boolean";
+/** What presence() gives: the members listed (at most 1,000), and how many the channel has in all. */
+export type PresenceList = PresenceMember[] & { total: number };
+
 const isPresence = (v: unknown): v is PresenceResponse => isObject(v) && Array.isArray(v.members);
 
 export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
@@ -220,11 +223,13 @@ export class RealtimeConnection extends TypedEmitter<RealtimeEvents> {
    * Who is subscribed to one of the app's channels, on every node: `[{token, connections}]` for
    * CUSTOM TOKENs' sockets (the token's id), `[{sub, connections}]` for users'. Any channel the
    * token may subscribe to, whether this connection is subscribed to it or not. At most 1,000: the
-   * first by id, tokens before users (the server's ack says the total).
+   * first by id, tokens before users; the list's `total` says how many members the channel has.
    */
-  async presence(channel: string): Promise<PresenceMember[]> {
+  async presence(channel: string): Promise<PresenceList> {
     const reply = await this.call(() => this.socket.timeout(this.ackTimeout).emitWithAck("presence", { channel }));
-    return this.check(reply, isPresence, "presence").members;
+    const { members, total } = this.check(reply, isPresence, "presence");
+    // A server from before `total` lists every member.
+    return Object.assign([...members], { total: typeof total === "number" ? total : members.length });
   }
 
   /** The id of the last message of a channel delivered (persist it to resume in a later run). */
