@@ -1,9 +1,10 @@
 // docs/cli.md: client ids and CUSTOM TOKEN ids never begin with "-", since people paste them into
 // command lines. With plain base64url one id in 64 did: 5,000 draws would show about 78.
 import { expect } from "chai";
+import { createHmac } from "node:crypto";
 import { Apps } from "../src/domain/apps.js";
 import { CustomTokens } from "../src/domain/custom-tokens.js";
-import { randomId, randomToken } from "../src/domain/secrets.js";
+import { keyedHash, randomId, randomToken } from "../src/domain/secrets.js";
 import { EmbeddedStore } from "../src/store/embedded/index.js";
 import { MapEngine } from "../src/store/embedded/map-engine.js";
 import { TEST_SECRET } from "./support/nodes.js";
@@ -69,5 +70,21 @@ describe("Tokens drawn from the random pool", () => {
     const big = [randomToken(300), randomToken(300)];
     expect(Buffer.from(big[0]!, "base64url").length).to.equal(300);
     expect(big[0]).to.not.equal(big[1]);
+  });
+});
+
+describe("Keyed hashes", () => {
+  it("When a secret's key is kept between hashes, then every hash is still HMAC-SHA256 under the secret as text (hashes stored by earlier versions still match)", () => {
+    const secrets = ["", "0123456789abcdef0123456789abcdef", "pässwörd ☃ 😀", "x".repeat(200)];
+    for (let round = 0; round < 2; round++)
+      for (const secret of secrets)
+        for (const parts of [["challenge-answer", "k", "a"], [], ["", ""], ["é\u0301", "\0"]])
+          expect(keyedHash(secret, ...parts), `${JSON.stringify(secret)} ${JSON.stringify(parts)}`).to.equal(
+            createHmac("sha256", secret).update(parts.join("\0")).digest("hex"),
+          );
+    // Two secrets never share a key (more secrets than the keys kept, asked in turn).
+    const many = Array.from({ length: 40 }, (_, i) => `secret-${i}`);
+    for (const secret of [...many, ...many])
+      expect(keyedHash(secret, "p")).to.equal(createHmac("sha256", secret).update("p").digest("hex"));
   });
 });

@@ -1,10 +1,23 @@
 // Keyed hashes and constant-time comparison, for answers and other secrets Sigil must verify
 // without storing them in clear.
-import { createHmac, randomBytes, randomFillSync, randomInt, timingSafeEqual } from "node:crypto";
+import {
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  randomFillSync,
+  randomInt,
+  timingSafeEqual,
+  type KeyObject,
+} from "node:crypto";
+import { Remembered } from "../remembered.js";
+
+/** The secrets' keys, imported once: a string key is converted again on every createHmac. */
+const hmacKeys = new Remembered<string, KeyObject>(16);
 
 /** HMAC-SHA256 of the parts (joined with NUL, so no two different part lists collide), hex. */
 export function keyedHash(secret: string, ...parts: string[]): string {
-  return createHmac("sha256", secret).update(parts.join("\0")).digest("hex");
+  const key = hmacKeys.get(secret, () => createSecretKey(Buffer.from(secret, "utf8")));
+  return createHmac("sha256", key).update(parts.join("\0")).digest("hex");
 }
 
 /** Compares two hex digests in constant time (different lengths are simply unequal). */
