@@ -60,6 +60,31 @@ for (const [name, make] of engines) {
       expect(String(err)).to.include("boom");
     });
 
+    it("When a record is added (create-if-absent), then it is written only where no live one is: an expired one is replaced and swept by its new time", async () => {
+      const t = engine.table<string>("add");
+      const first = await engine.write(() => [
+        t.add("live", "a", Date.now() + 60_000),
+        t.add("live", "b", Date.now() + 60_000),
+        t.add("old", "c", Date.now() + 200),
+        t.add(["x", 1], "d"),
+        t.add(["x", 1], "e"),
+      ]);
+      expect(first).to.deep.equal([true, false, true, true, false]);
+      expect(t.get("live")).to.equal("a");
+      expect(t.get(["x", 1])).to.equal("d");
+      await sleep(300);
+      const until = Date.now() + 60_000;
+      expect(await engine.write(() => [t.add("old", "g", until), t.add("old", "h", until)])).to.deep.equal([
+        true,
+        false,
+      ]);
+      expect(t.get("old")).to.equal("g");
+      expect(t.expiresAt("old")).to.equal(until);
+      await engine.sweep(); // the old record's index entry is due: it no longer deletes the new record
+      expect(t.get("old")).to.equal("g");
+      expect(() => t.add("outside", "i")).to.throw(/outside Engine.write/);
+    });
+
     it("When a record's time passes, then no read returns it, and the sweep deletes it with its index entry", async () => {
       const t = engine.table<string>("exp");
       await engine.write(() => {

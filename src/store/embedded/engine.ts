@@ -34,6 +34,11 @@ export interface Table<V> {
   expiresAt(key: Key): number | undefined;
   /** Writes a record (only inside Engine.write); expiresAt in ms since the epoch, 0 or absent: never. */
   put(key: Key, value: V, expiresAt?: number): void;
+  /**
+   * Writes a record unless a live one is there (only inside Engine.write), as Redis's SET NX; whether
+   * it wrote. One lookup on LMDB (a put that refuses an existing key) where has() then put() is two.
+   */
+  add(key: Key, value: V, expiresAt?: number): boolean;
   /** Deletes a record (only inside Engine.write); whether a live one was there. */
   remove(key: Key): boolean;
   /** The live records whose key begins with prefix ([]: the whole table), in key order (or reverse). */

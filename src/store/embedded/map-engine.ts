@@ -57,6 +57,12 @@ class MapTable<V> implements Table<V> {
     if (!group) this.groups.set(g, (group = new Map()));
     group.set(JSON.stringify(parts), { key: [...parts], value: structuredClone(value), exp: expiresAt });
   }
+  add(key: Key, value: V, expiresAt = 0): boolean {
+    this.scope.assert(`add in ${this.name}`);
+    if (this.has(key)) return false;
+    this.put(key, value, expiresAt);
+    return true;
+  }
   remove(key: Key): boolean {
     this.scope.assert(`remove in ${this.name}`);
     const parts = asParts(key);
