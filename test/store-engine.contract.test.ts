@@ -60,6 +60,30 @@ for (const [name, make] of engines) {
       expect(String(err)).to.include("boom");
     });
 
+    it("When a step throws after writing, then none of its writes remain, and the other steps of its batch are kept", async () => {
+      const t = engine.table<string>("steps");
+      await engine.write(() => {
+        t.put("kept", "before");
+        t.put("gone", "before");
+      });
+      const [a, b, c] = await Promise.allSettled([
+        engine.write(() => t.put("first", "1")),
+        engine.write(() => {
+          t.put("kept", "changed");
+          t.remove("gone");
+          t.put(["new", 1], "added");
+          throw new Error("boom");
+        }),
+        engine.write(() => t.put("third", "3")),
+      ]);
+      expect([a.status, b.status, c.status]).to.deep.equal(["fulfilled", "rejected", "fulfilled"]);
+      expect(t.get("kept")).to.equal("before");
+      expect(t.get("gone")).to.equal("before");
+      expect(t.has(["new", 1])).to.equal(false);
+      expect(t.range(["new"])).to.deep.equal([]);
+      expect([t.get("first"), t.get("third")]).to.deep.equal(["1", "3"]);
+    });
+
     it("When a record is added (create-if-absent), then it is written only where no live one is: an expired one is replaced and swept by its new time", async () => {
       const t = engine.table<string>("add");
       const first = await engine.write(() => [
