@@ -60,6 +60,55 @@ for (const [name, make] of engines) {
       expect(String(err)).to.include("boom");
     });
 
+    it("When a step throws after writing, then none of its writes remain, and the other steps of its batch are kept", async () => {
+      const t = engine.table<string>("steps");
+      await engine.write(() => {
+        t.put("kept", "before");
+        t.put("gone", "before");
+      });
+      const [a, b, c] = await Promise.allSettled([
+        engine.write(() => t.put("first", "1")),
+        engine.write(() => {
+          t.put("kept", "changed");
+          t.remove("gone");
+          t.put(["new", 1], "added");
+          throw new Error("boom");
+        }),
+        engine.write(() => t.put("third", "3")),
+      ]);
+      expect([a.status, b.status, c.status]).to.deep.equal(["fulfilled", "rejected", "fulfilled"]);
+      expect(t.get("kept")).to.equal("before");
+      expect(t.get("gone")).to.equal("before");
+      expect(t.has(["new", 1])).to.equal(false);
+      expect(t.range(["new"])).to.deep.equal([]);
+      expect([t.get("first"), t.get("third")]).to.deep.equal(["1", "3"]);
+    });
+
+    it("When a record is added (create-if-absent), then it is written only where no live one is: an expired one is replaced and swept by its new time", async () => {
+      const t = engine.table<string>("add");
+      const first = await engine.write(() => [
+        t.add("live", "a", Date.now() + 60_000),
+        t.add("live", "b", Date.now() + 60_000),
+        t.add("old", "c", Date.now() + 200),
+        t.add(["x", 1], "d"),
+        t.add(["x", 1], "e"),
+      ]);
+      expect(first).to.deep.equal([true, false, true, true, false]);
+      expect(t.get("live")).to.equal("a");
+      expect(t.get(["x", 1])).to.equal("d");
+      await sleep(300);
+      const until = Date.now() + 60_000;
+      expect(await engine.write(() => [t.add("old", "g", until), t.add("old", "h", until)])).to.deep.equal([
+        true,
+        false,
+      ]);
+      expect(t.get("old")).to.equal("g");
+      expect(t.expiresAt("old")).to.equal(until);
+      await engine.sweep(); // the old record's index entry is due: it no longer deletes the new record
+      expect(t.get("old")).to.equal("g");
+      expect(() => t.add("outside", "i")).to.throw(/outside Engine.write/);
+    });
+
     it("When a record's time passes, then no read returns it, and the sweep deletes it with its index entry", async () => {
       const t = engine.table<string>("exp");
       await engine.write(() => {

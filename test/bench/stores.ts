@@ -22,7 +22,15 @@ import { http } from "../support/http.js";
 import { PageClient, authorize, basic, pkce, registerApp } from "../support/pages.js";
 import type { ServerProcess } from "../support/processes.js";
 import { TestRedis } from "../support/redis.js";
-import { measure, selected, sideBySide, type LoadOptions, type LoadRequest, type Measurement } from "./lib/load.js";
+import {
+  cpuSeconds,
+  measure,
+  selected,
+  sideBySide,
+  type LoadOptions,
+  type LoadRequest,
+  type Measurement,
+} from "./lib/load.js";
 import type { BenchContext, BenchModule } from "./lib/module.js";
 import { profileArgs, stopAll } from "./lib/processes.js";
 import type { Row } from "./lib/report.js";
@@ -179,6 +187,32 @@ async function lastingRows(ctx: BenchContext): Promise<Row[]> {
   }
 }
 
+/**
+ * A redis-server's own CPU time so far (µs, user + system, from /proc): its commands and, with an
+ * append-only file, its writes and fsyncs — the work LMDB does in the node's own threads.
+ */
+function serverUsec(redis: TestRedis): () => number {
+  const pid = Number(/process_id:(\d+)/.exec(redis.cli("INFO", "server"))?.[1]);
+  return () => (cpuSeconds(pid) ?? NaN) * 1e6;
+}
+
+/** The CPU per request of the node and its store together: LMDB's is in the node, Redis's beside it. */
+function withStoreRow(name: string, subject: Measurement, baseline: Measurement, peer: string): Row {
+  const node = (m: Measurement) => m.cpuUsPerRequest ?? NaN;
+  return {
+    name: `  ${name}: CPU per request, node + its store`,
+    subject,
+    baseline,
+    labels: ["LMDB (in the node)", `node + ${peer}`],
+    figure: {
+      unit: "µs",
+      subject: node(subject),
+      baseline: node(baseline) + (baseline.redisUsPerRequest ?? NaN),
+      digits: 0,
+    },
+  };
+}
+
 function emptyMeasurement(): Measurement {
   return { rps: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, timeouts: 0, total: 0, unexpected: 0 };
 }
@@ -224,12 +258,17 @@ export const storesBench: BenchModule = {
         warmupSeconds: settings.warmupSeconds,
         connections: settings.connections,
       };
+      const redisCpu = new Map<Side, () => number>([
+        [A, serverUsec(aof)],
+        [R, serverUsec(ctx.redis)],
+      ]);
       const load = (s: Side, next: () => LoadRequest, expect?: (st: number, b: string) => boolean): LoadOptions => ({
         ...common,
         url: s.proc.url,
         pid: s.proc.pid,
         next,
         ...(expect ? { expect } : {}),
+        ...(redisCpu.has(s) ? { redisUsec: redisCpu.get(s)! } : {}),
       });
       const label = (s: Side) => (s === M ? "in-process" : s === A ? "Redis AOF always" : "Redis, nothing kept");
       const pair = async (name: string, peer: Side, goal: number | undefined, make: (s: Side) => LoadOptions) => {
@@ -237,9 +276,15 @@ export const storesBench: BenchModule = {
         const sides = await sideBySide(ctx, name, make(L), make(peer));
         rows.push({ name, ...sides, ...(goal !== undefined ? { goal } : {}), labels: ["LMDB", label(peer)] });
       };
-      /** A write row beside Redis answering once on disk (the goal), then beside Redis keeping nothing. */
+      /**
+       * A write row beside Redis answering once on disk (the goal), with the CPU per request of each
+       * node and its store together (shown, not judged); then beside Redis keeping nothing.
+       */
       const write = async (name: string, make: (s: Side) => LoadOptions) => {
         await pair(`${name} vs Redis AOF always`, A, 1, make);
+        const row = rows.at(-1);
+        if (row?.name === `${name} vs Redis AOF always`)
+          rows.push(withStoreRow(name, row.subject, row.baseline, "Redis AOF always"));
         await pair(`${name} vs Redis, nothing kept`, R, undefined, make);
       };
       const ok200 = (st: number) => st === 200;
@@ -304,6 +349,7 @@ export const storesBench: BenchModule = {
           goal: 1,
           labels: ["LMDB", label(A)],
         });
+        rows.push(withStoreRow(tname, best.lmdb!, best["redis-aof"]!, "Redis AOF always"));
         rows.push({
           name: `${tname} vs Redis, nothing kept`,
           subject: best.lmdb!,

@@ -24,11 +24,7 @@ export class EmbeddedChallenges implements ChallengeStore {
   }
 
   create(key: string, record: ChallengeRecord, ttlSeconds: number): Promise<boolean> {
-    return this.engine.write(() => {
-      if (this.records.has(key)) return false;
-      this.records.put(key, record, Date.now() + ttlSeconds * 1000);
-      return true;
-    });
+    return this.engine.write(() => this.records.add(key, record, Date.now() + ttlSeconds * 1000));
   }
 
   async get(key: string): Promise<ChallengeRecord | null> {

@@ -34,6 +34,11 @@ export interface Table<V> {
   expiresAt(key: Key): number | undefined;
   /** Writes a record (only inside Engine.write); expiresAt in ms since the epoch, 0 or absent: never. */
   put(key: Key, value: V, expiresAt?: number): void;
+  /**
+   * Writes a record unless a live one is there (only inside Engine.write), as Redis's SET NX; whether
+   * it wrote. One lookup on LMDB (a put that refuses an existing key) where has() then put() is two.
+   */
+  add(key: Key, value: V, expiresAt?: number): boolean;
   /** Deletes a record (only inside Engine.write); whether a live one was there. */
   remove(key: Key): boolean;
   /** The live records whose key begins with prefix ([]: the whole table), in key order (or reverse). */
@@ -67,16 +72,29 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** How an engine checks that writes happen inside write(). */
+/**
+ * How an engine checks that writes happen inside write(), and takes back the writes of a step that
+ * throws where it has no transaction to abort (the in-process engine registers an undo per write).
+ */
 export class WriteScope {
   private depth = 0;
+  private readonly undos: Array<() => void> = [];
   run<T>(fn: () => T): T {
+    const mark = this.undos.length;
     this.depth++;
     try {
       return fn();
+    } catch (err) {
+      for (const undo of this.undos.splice(mark).reverse()) undo();
+      throw err;
     } finally {
       this.depth--;
+      if (this.depth === 0) this.undos.length = 0;
     }
+  }
+  /** Inside run(): how to take back a write, should the step throw. */
+  onUndo(undo: () => void): void {
+    this.undos.push(undo);
   }
   assert(what: string): void {
     if (this.depth === 0) throw new Error(`${what} outside Engine.write()`);

@@ -74,6 +74,22 @@ class LmdbTable<V> implements Table<V> {
     void this.db.put(dbKey(parts), record);
     if (expiresAt > 0) void this.expiry.put([expiresAt, this.name, ...parts], 1);
   }
+  add(key: Key, value: V, expiresAt = 0): boolean {
+    this.scope.assert(`add in ${this.name}`);
+    const parts = asParts(key);
+    const k = dbKey(parts);
+    const record: Stored<V> = expiresAt > 0 ? { v: value, x: expiresAt } : { v: value };
+    // MDB_NOOVERWRITE: the put looks the key up itself; a record it finds may be an expired one
+    // the sweep has not deleted yet, which is overwritten (the rare second lookup).
+    // lmdb's typings say void; inside a write transaction putSync returns whether it wrote.
+    const wrote = this.db.putSync(k, record, { noOverwrite: true }) as unknown as boolean;
+    if (!wrote) {
+      if (live(this.db.get(k))) return false;
+      void this.db.put(k, record);
+    }
+    if (expiresAt > 0) void this.expiry.put([expiresAt, this.name, ...parts], 1);
+    return true;
+  }
   remove(key: Key): boolean {
     this.scope.assert(`remove in ${this.name}`);
     const k = dbKey(asParts(key));

@@ -1,5 +1,5 @@
 // The in-process engine (DATA_DIR=:memory:): tables in JS Maps, lost on exit. A write is atomic
-// because it runs synchronously; records enter and leave as copies (structuredClone), as they
+// because it runs synchronously, and a step that throws has its writes taken back (WriteScope); records enter and leave as copies (structuredClone), as they
 // would through a wire, so no caller can change stored data by holding a reference.
 import {
   asParts,
@@ -55,7 +55,15 @@ class MapTable<V> implements Table<V> {
     const g = groupOf(parts);
     let group = this.groups.get(g);
     if (!group) this.groups.set(g, (group = new Map()));
-    group.set(JSON.stringify(parts), { key: [...parts], value: structuredClone(value), exp: expiresAt });
+    const k = JSON.stringify(parts);
+    this.keepUndo(g, k, group.get(k));
+    group.set(k, { key: [...parts], value: structuredClone(value), exp: expiresAt });
+  }
+  add(key: Key, value: V, expiresAt = 0): boolean {
+    this.scope.assert(`add in ${this.name}`);
+    if (this.has(key)) return false;
+    this.put(key, value, expiresAt);
+    return true;
   }
   remove(key: Key): boolean {
     this.scope.assert(`remove in ${this.name}`);
@@ -63,10 +71,24 @@ class MapTable<V> implements Table<V> {
     const g = groupOf(parts);
     const group = this.groups.get(g);
     const k = JSON.stringify(parts);
-    const had = live(group?.get(k));
+    const slot = group?.get(k);
+    this.keepUndo(g, k, slot);
     group?.delete(k);
     if (group?.size === 0) this.groups.delete(g);
-    return had;
+    return live(slot);
+  }
+  /** A step that throws is taken back whole: each write puts back the slot it replaced (or none). */
+  private keepUndo(g: string, k: string, before: Slot<V> | undefined): void {
+    this.scope.onUndo(() => {
+      let group = this.groups.get(g);
+      if (before) {
+        if (!group) this.groups.set(g, (group = new Map()));
+        group.set(k, before);
+      } else if (group) {
+        group.delete(k);
+        if (group.size === 0) this.groups.delete(g);
+      }
+    });
   }
   range(prefix: KeyPart[], opts: RangeOptions = {}): Entry<V>[] {
     const now = Date.now();
