@@ -12,11 +12,17 @@ import { freePort } from "./ports.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The newest modification time of a file under `dir` (0 when empty). */
+/**
+ * The newest modification time of a file under `dir` (0 when empty), src/pages-js aside: it is
+ * bundled into dist/browser/, which a node serves whichever way it runs.
+ */
 function newestIn(dir: string): number {
   let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && path === join(ROOT, "src/pages-js")) continue;
+    if (e.isDirectory()) newest = Math.max(newest, newestIn(path));
+    else if (e.isFile()) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
@@ -25,7 +31,7 @@ let builtFresh: boolean | undefined;
 
 /**
  * Whether dist/ was built from src/ as it is: the build's record (dist/.tsbuildinfo, written by
- * `tsc -b` whenever it emits) is newer than every file under src/. `npm test` builds first
+ * `tsc -b` whenever it emits) is newer than every file under src/ it compiles. `npm test` builds first
  * (pretest), so there it is; after an edit without a build it is not. Decided once per process.
  */
 export function builtIsFresh(): boolean {
