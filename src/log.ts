@@ -101,6 +101,12 @@ export interface StdoutLog {
  * log off, quietly; a stdout that nobody reads holds at most MAX_PENDING_BYTES.
  */
 export function stdoutLog(fd = 1): StdoutLog {
+  // A pipe as stdout is made non-blocking by libuv once process.stdout is first touched; left
+  // blocking (nothing else touches it when `npm start` runs dist/main.js), sonic-boom's write to a
+  // pipe nobody reads waits in a thread of libuv's pool, and process.exit() waits for that thread:
+  // the process outlived SHUTDOWN_TIMEOUT (test/process.test.ts, on the build). Non-blocking, the
+  // write fails with EAGAIN, sonic-boom retries later, and the exit is not held.
+  if (fd === 1) void process.stdout;
   const boom = new sonicBoom.SonicBoom({
     fd,
     sync: false,

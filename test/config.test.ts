@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { areas, settings } from "../src/config/settings.js";
 import { http } from "./support/http.js";
+import { mainArgs } from "./support/processes.js";
 
 const bad = (env: Record<string, string>) => {
   try {
@@ -204,7 +205,7 @@ describe("Configuration", () => {
   });
 
   it("When PORT=0 and BASE_URL is unset, then the node listens on a free port and its URLs name that port", async () => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const proc = spawn(process.execPath, mainArgs(), {
       env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", DATA_DIR: ":memory:" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -275,7 +276,7 @@ describe("Configuration", () => {
   });
 
   it("When the process starts with a bad setting, then it exits non-zero with one line naming it", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const r = spawnSync(process.execPath, mainArgs(), {
       env: { PATH: process.env.PATH, PORT: "not-a-port" },
       encoding: "utf8",
       timeout: 15_000,

@@ -11,7 +11,7 @@ import { TEST_SECRET, startNode } from "./support/nodes.js";
 import { PageClient, registerApp, userInfo } from "./support/pages.js";
 import { offlinePair, refresh } from "./support/grants.js";
 import { challengeApi, http } from "./support/http.js";
-import { ROOT } from "./support/processes.js";
+import { mainArgs, ROOT } from "./support/processes.js";
 import { freePort } from "./support/ports.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 import { waitFor } from "./support/wait.js";
@@ -174,7 +174,7 @@ describe("Upgrades: the data version at start", function () {
   it("When a node process starts on a Redis stamped with a newer version, then it exits non-zero with one line naming both versions, and listens on nothing", async () => {
     redis.cli("SET", "sigil:data-version", "7");
     const port = await freePort();
-    const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const r = spawnSync(process.execPath, mainArgs(), {
       cwd: ROOT,
       env: nodeEnv(redis.url, port),
       encoding: "utf8",
@@ -196,7 +196,7 @@ describe("Upgrades: the data version at start", function () {
       kept.cli("SET", "sigil:data-version", "9");
       await kept.stop();
       const port = await freePort();
-      const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      const proc = spawn(process.execPath, mainArgs(), {
         cwd: ROOT,
         env: nodeEnv(kept.url, port),
         stdio: ["ignore", "pipe", "pipe"],

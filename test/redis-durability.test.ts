@@ -8,7 +8,7 @@ import { StoreRefusedError } from "../src/store/refused.js";
 import { TestCluster } from "./support/cluster.js";
 import { TEST_SECRET, startNode, type TestNode } from "./support/nodes.js";
 import { freePort } from "./support/ports.js";
-import { ROOT } from "./support/processes.js";
+import { mainArgs, ROOT } from "./support/processes.js";
 import { requireRedis, TestRedis } from "./support/redis.js";
 
 const warnings = (node: TestNode) =>
@@ -75,7 +75,7 @@ describe("Redis as a system of record", function () {
 
   it("When a node process starts on a Redis that may evict, then it exits non-zero with one line naming the setting, and listens on nothing", async () => {
     redis.cli("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
-    const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const r = spawnSync(process.execPath, mainArgs(), {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",

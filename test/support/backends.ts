@@ -90,8 +90,8 @@ export class Backend {
    * process, so a path reused while the last test's environment is still being released would give
    * the next test that environment (its data, in a file already deleted).
    */
-  clean(): void {
-    this.redis?.cli("FLUSHALL");
+  async clean(): Promise<void> {
+    await this.redis?.flushAll();
     if (this.dataDir) {
       rmSync(this.dataDir, { recursive: true, force: true });
       this.dataDir = mkdtempSync(join(tmpdir(), "sigil-test-"));
