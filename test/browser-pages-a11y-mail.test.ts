@@ -2,8 +2,7 @@
 // reset) and of passkeys: axe-core finds no WCAG 2.1 A/AA (or best-practice) violation in light or
 // dark, and nothing scrolls sideways at 360 px. The rest of the walk: browser-pages-a11y.test.ts.
 import { expect } from "chai";
-import type { Page } from "playwright-core";
-import { axeViolations as violations } from "./support/axe.js";
+import { a11yProblems } from "./support/axe.js";
 import { describeWalk } from "./support/a11y-walk.js";
 import { TestSmtp, linkOf } from "./support/smtp.js";
 import {
@@ -16,10 +15,6 @@ import {
 } from "./support/passkeys.js";
 
 const PASSWORD = "correct horse battery";
-
-/** How far the page scrolls sideways (0: it fits). */
-const overflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describeWalk("Pages people trust, in a browser: mail and passkeys", (walk) => {
   it("When mail is set up, then the email and recovery pages pass axe in light and dark and fit 360 px", async function () {
@@ -88,15 +83,7 @@ describeWalk("Pages people trust, in a browser: mail and passkeys", (walk) => {
       const problems: string[] = [];
       for (const [what, reach] of states) {
         await reach();
-        for (const scheme of ["light", "dark"] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          for (const v of await violations(page, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
-        }
-        await page.emulateMedia({ colorScheme: "light" });
-        await page.setViewportSize({ width: 360, height: 740 });
-        const wide = await overflow(page);
-        if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
-        await page.setViewportSize({ width: 1024, height: 800 });
+        problems.push(...(await a11yProblems(page, what)));
       }
       await context.close();
       expect(problems).to.deep.equal([]);
@@ -116,17 +103,7 @@ describeWalk("Pages people trust, in a browser: mail and passkeys", (walk) => {
     await withoutAutofill(page);
     await addVirtualAuthenticator(context, page);
     const problems: string[] = [];
-    const check = async (what: string) => {
-      for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const v of await violations(page, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
-      }
-      await page.emulateMedia({ colorScheme: "light" });
-      await page.setViewportSize({ width: 360, height: 740 });
-      const wide = await overflow(page);
-      if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
-      await page.setViewportSize({ width: 1024, height: 800 });
-    };
+    const check = async (what: string) => problems.push(...(await a11yProblems(page, what)));
     await page.goto(`${base}/signin`);
     await page.waitForSelector("#passkey-signin:not([hidden])");
     await check("sign-in with the passkey button");
