@@ -5,7 +5,7 @@
 // light and dark and fits 360 px. One node (the look does not depend on the store).
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import { axeViolations as violations } from "./support/axe.js";
+import { a11yProblems } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { suiteBrowser } from "./support/browser.js";
 import { TestSmtp } from "./support/smtp.js";
@@ -13,15 +13,7 @@ import { TestSmtp } from "./support/smtp.js";
 const PASSWORD = "correct horse battery";
 
 async function checkLook(page: Page, what: string, problems: string[]) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const v of await violations(page, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 360, height: 740 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
-  await page.setViewportSize({ width: 1024, height: 800 });
+  problems.push(...(await a11yProblems(page, what)));
 }
 
 describeBackends(

@@ -4,7 +4,7 @@
 // a replayed callback pass axe (WCAG 2.1 A/AA) in light and dark and fit 360 px.
 import { expect } from "chai";
 import type { Browser, Page } from "playwright-core";
-import { axeViolations } from "./support/axe.js";
+import { a11yProblems } from "./support/axe.js";
 import { describeBackends } from "./support/backends.js";
 import { launchChromium } from "./support/browser.js";
 import { TestUpstream } from "./support/upstream-op.js";
@@ -28,19 +28,7 @@ describeBackends(
         const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
         const page = await context.newPage();
         const problems: string[] = [];
-        const check = async (what: string, p: Page) => {
-          for (const scheme of ["light", "dark"] as const) {
-            await p.emulateMedia({ colorScheme: scheme });
-            for (const v of await axeViolations(p, scheme)) problems.push(`${what} [${scheme}]: ${v}`);
-          }
-          await p.emulateMedia({ colorScheme: "light" });
-          await p.setViewportSize({ width: 360, height: 740 });
-          const wide = await p.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
-          if (wide > 0) problems.push(`${what}: scrolls ${wide} px sideways at 360 px`);
-          await p.setViewportSize({ width: 1024, height: 800 });
-        };
+        const check = async (what: string, p: Page) => problems.push(...(await a11yProblems(p, what)));
         await page.goto(`${node.url}/signup`);
         await check("sign-up with the button", page);
         await page.goto(`${node.url}/signin?return_to=%2Faccount`);
