@@ -165,9 +165,15 @@ export function causeForLog(err: unknown, depth = 0): Record<string, unknown> {
  * The store being away is a warning (the 503 says so), a deliberate 5xx a warning, anything
  * else an error. Both adapters call it once per failure (docs/errors.md#logs).
  */
-export function logFailure(err: unknown, log: Logger | undefined, where: Record<string, string> = {}): SigilError {
+export function logFailure(
+  err: unknown,
+  /** The logger, or how to get it: asked only when there is a line to write (a 5xx). */
+  logger: Logger | undefined | (() => Logger | undefined),
+  where: Record<string, string> = {},
+): SigilError {
   const mapped = toSigilError(err);
   if (mapped.status < 500) return mapped;
+  const log = typeof logger === "function" ? logger() : logger;
   const cause = err instanceof StoreUnavailableError ? (err.cause ?? err) : err;
   // Under `cause`, not `err`: pino's err serializer would copy every field of the error.
   const line = { ...where, status: mapped.status, error: mapped.code, cause: causeForLog(cause) };

@@ -55,10 +55,7 @@ export interface AccessLine {
  * test/log-line.test.ts compares this line with pino's for the same fields.
  */
 export function accessLog(logger: Logger): (line: AccessLine) => void {
-  // pino keeps its sink here (a logger always has one; stdout as pino's default would be otherwise).
-  const stream = (logger as unknown as Record<symbol, DestinationStream | undefined>)[symbols.streamSym] ?? {
-    write: (s: string) => void process.stdout.write(s),
-  };
+  const stream = (logger as unknown as { [symbols.streamSym]: DestinationStream })[symbols.streamSym];
   if (!logger.isLevelEnabled("info")) return () => {};
   const head = `{"level":"info","time":"`;
   const base = `",${JSON.stringify(BASE).slice(1, -1)},"reqId":`;

@@ -8,13 +8,9 @@ import { parseInput } from "./input.js";
 import { keyedHash } from "./secrets.js";
 import { isoTime } from "../iso-time.js";
 
-/** What happened on one counted solve attempt (an owned challenge's is in its app's history). */
+/** What a solve attempt decided (an owned challenge's attempt is also in its app's history). */
 export interface SolveOutcome {
-  key: string;
   correct: boolean;
-  /** client_id of the owning app, when the challenge has one. */
-  owner?: string;
-  at: Date;
 }
 
 export interface ChallengeDeps {
@@ -106,12 +102,11 @@ export class Challenges {
    * only when wrong, and, on an owned challenge, recorded in the app's history and fanned out.
    */
   async solve(key: string, answer: string, address: string): Promise<SolveOutcome> {
-    const ms = Date.now();
-    const attempt = { key, address, answerHash: this.hashAnswer(key, answer), at: isoTime(ms) };
+    const attempt = { key, address, answerHash: this.hashAnswer(key, answer), at: isoTime() };
     const r = await this.deps.store.challenges.solve(attempt, this.rules);
     if (r.status === "unknown") throw unknownChallenge();
     if (r.status === "limited") throw rateLimited(r.retryAfterMs / 1000, "err.challengeThrottled");
-    return { key, correct: r.correct, at: new Date(ms), ...(r.event ? { owner: r.event.app } : {}) };
+    return { correct: r.correct };
   }
 }
 

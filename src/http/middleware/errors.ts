@@ -2,7 +2,7 @@
 // routes and the pages alike (sendError): the mapping and the log line are logFailure (errors.ts),
 // which the socket channel uses too.
 import type { NextFunction, Request, Response } from "express";
-import { SigilError, causeForLog, logFailure, notFound, toSigilError } from "../../errors.js";
+import { SigilError, causeForLog, logFailure, notFound } from "../../errors.js";
 import { logOf } from "./context.js";
 import { sendJson } from "../route.js";
 
@@ -12,8 +12,7 @@ export function notFoundHandler(_req: Request, _res: Response, next: NextFunctio
 
 /** Maps any thrown value to the error to send, logging a 5xx once with the request id (logFailure). */
 export function errorReply(err: unknown, req: Parameters<typeof logOf>[0]): SigilError {
-  const mapped = toSigilError(err);
-  return mapped.status < 500 ? mapped : logFailure(err, logOf(req));
+  return logFailure(err, () => logOf(req));
 }
 
 /**
