@@ -1,6 +1,7 @@
 // The in-process engine (DATA_DIR=:memory:): tables in JS Maps, lost on exit. A write is atomic
-// because it runs synchronously, and a step that throws has its writes taken back (WriteScope); records enter and leave as copies (structuredClone), as they
-// would through a wire, so no caller can change stored data by holding a reference.
+// because it runs synchronously, and a step that throws has its writes taken back (WriteScope);
+// records enter and leave as copies (structuredClone), as they would through a wire, so no caller
+// can change stored data by holding a reference.
 import {
   asParts,
   compareKeys,

@@ -114,11 +114,11 @@ export class EmbeddedCustomTokens implements CustomTokenStore {
   }
 }
 
-/** An app's history head: the last id issued, the newest id trimmed, how many events are held. */
 /** Idle for twice its age bound and a second: the history is forgotten (as Redis's keys expire). */
 export const forgettable = (h: Head, now: number): boolean =>
   h.ttl !== undefined && h.last[0] < now - (2 * h.ttl + 1000);
 
+/** An app's history head: the last id issued, the newest id trimmed, how many events are held. */
 export interface Head {
   last: [number, number];
   maxDeleted: string;

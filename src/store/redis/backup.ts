@@ -61,7 +61,6 @@ export class RedisBackup implements BackupPort {
     this.auditLog = new RedisAudit(redis, keys);
   }
 
-  /** Every master (one on a single Redis). */
   /** The store's keys on one node, a SCAN page at a time. */
   private keysOn(node: Redis): AsyncGenerator<string[]> {
     return keysOn(node, `${globEscape(this.prefix)}:*`);

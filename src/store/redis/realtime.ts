@@ -45,11 +45,6 @@ local function trimByTime(stream, cutKey, oldestKey, ttlms)
   end
 end`;
 
-// stream, cut, oldest: the app's history, the newest id ever trimmed away from it (neither key
-// expires, so the cut is never forgotten), and the time bound of trimByTime. Count trimming is
-// exact, in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
-// Also used by the solve script (redis/challenges.ts), which appends the event of an owned
-// challenge in the same step.
 /**
  * The end of a history read (KEYS: stream, cut, oldest; ARGV: since, count, ttlMs), once the stream
  * is known to exist: trimmed by time, then {cut, the entries after since, the newest id issued}.
@@ -63,6 +58,11 @@ for i = 1, #info, 2 do
 end
 return {cut, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2]), last}`;
 
+// stream, cut, oldest: the app's history, the newest id ever trimmed away from it (neither key
+// expires, so the cut is never forgotten), and the time bound of trimByTime. Count trimming is
+// exact, in batches of 100, so the history keeps at least maxEvents and the cut is known exactly.
+// Also used by the solve script (redis/challenges.ts), which appends the event of an owned
+// challenge in the same step.
 export const TRIM = `${TRIM_BY_TIME}
 local function trimStream(stream, cut, oldest, maxEvents, ttlMs)
   local maxlen = tonumber(maxEvents)
