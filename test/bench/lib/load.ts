@@ -174,24 +174,36 @@ export async function sideBySide(
   subject: LoadOptions,
   baseline: LoadOptions,
 ): Promise<{ subject: Measurement; baseline: Measurement }> {
-  let s: Measurement | undefined;
-  let b: Measurement | undefined;
-  // Unexpected responses of any round, not only the best one's: one is enough to fail the row.
-  let su = 0;
-  let bu = 0;
+  const [s, b] = await inTurn(ctx, name, [
+    ["Sigil", subject],
+    ["baseline", baseline],
+  ]);
+  return { subject: s!, baseline: b! };
+}
+
+/**
+ * sideBySide for any number of sides, measured in turn (A B C A B C …): each side's best round, its
+ * unexpected responses counted over every round (one is enough to fail a row).
+ */
+export async function inTurn(
+  ctx: { settings: BenchSettings; log(line: string): void },
+  name: string,
+  sides: ReadonlyArray<readonly [string, LoadOptions]>,
+): Promise<Measurement[]> {
+  const best: Array<Measurement | undefined> = sides.map(() => undefined);
+  const unexpected = sides.map(() => 0);
+  const cpu = (m: Measurement) =>
+    m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`;
+  const bad = (m: Measurement) => (m.unexpected ? `, ${m.unexpected} UNEXPECTED responses` : "");
   for (let round = 1; round <= Math.max(1, ctx.settings.rounds); round++) {
-    const ms = await measure(subject);
-    const mb = await measure(baseline);
-    su += ms.unexpected ?? 0;
-    bu += mb.unexpected ?? 0;
-    const cpu = (m: Measurement) =>
-      m.cpuUsPerRequest === undefined ? "" : ` (${m.cpuUsPerRequest.toFixed(0)} µs CPU/req)`;
-    const bad = (m: Measurement) => (m.unexpected ? `, ${m.unexpected} UNEXPECTED responses` : "");
-    ctx.log(
-      `  ${name} round ${round}: Sigil ${ms.rps.toFixed(0)} req/s${cpu(ms)}${bad(ms)}, baseline ${mb.rps.toFixed(0)} req/s${cpu(mb)}${bad(mb)}`,
-    );
-    if (!s || ms.rps > s.rps) s = ms;
-    if (!b || mb.rps > b.rps) b = mb;
+    const parts: string[] = [];
+    for (const [i, [label, opts]] of sides.entries()) {
+      const m = await measure(opts);
+      unexpected[i]! += m.unexpected ?? 0;
+      parts.push(`${label} ${m.rps.toFixed(0)} req/s${cpu(m)}${bad(m)}`);
+      if (!best[i] || m.rps > best[i]!.rps) best[i] = m;
+    }
+    ctx.log(`  ${name} round ${round}: ${parts.join(", ")}`);
   }
-  return { subject: { ...s!, unexpected: su }, baseline: { ...b!, unexpected: bu } };
+  return best.map((m, i) => ({ ...m!, unexpected: unexpected[i]! }));
 }
