@@ -28,7 +28,8 @@ export class PageClient {
     return r;
   }
 
-  private cookieHeader(): Record<string, string> {
+  /** The Cookie header this client sends (for a request made some other way). */
+  cookieHeader(): Record<string, string> {
     return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {};
   }
 
