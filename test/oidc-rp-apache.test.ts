@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { describeBackends } from "./support/backends.js";
 import { freePort } from "./support/ports.js";
 import { http } from "./support/http.js";
-import { PageClient, registerApp, type TestApp } from "./support/pages.js";
+import { PageClient, capture, type TestApp } from "./support/pages.js";
 import { locationOf, visitSigil } from "./support/rp.js";
 import { IN_CI } from "./support/redis.js";
 
@@ -43,9 +43,11 @@ async function startApache(sigil: string, app: TestApp, port: number, dir: strin
   const docs = join(dir, "htdocs");
   mkdirSync(join(docs, "private"), { recursive: true });
   writeFileSync(join(docs, "private", "index.html"), "<p>behind Sigil</p>\n");
+  writeFileSync(join(docs, "signed-out.html"), "<p>signed out</p>\n");
   // The workers run as an unprivileged user (Apache refuses to serve as root): they read the files.
   for (const d of [dir, docs, join(docs, "private")]) chmodSync(d, 0o755);
   chmodSync(join(docs, "private", "index.html"), 0o644);
+  chmodSync(join(docs, "signed-out.html"), 0o644);
   const conf = `
 ServerRoot ${dir}
 Listen 127.0.0.1:${port}
@@ -140,7 +142,18 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
     const dev = new PageClient(base);
     await dev.signUp("devon");
     const port = await freePort();
-    app = await registerApp(dev, [`http://127.0.0.1:${port}/private/redirect_uri`], "Apache Site");
+    // Registered with the page people land on after signing out (the module's logout sends them there).
+    const made = await dev.submit("/developers", "/developers", {
+      name: "Apache Site",
+      redirect_uri: `http://127.0.0.1:${port}/private/redirect_uri`,
+      post_logout_redirect_uri: `http://127.0.0.1:${port}/signed-out.html`,
+    });
+    expect(made.status).to.equal(201);
+    app = {
+      clientId: capture(/class="client-id">([^<]+)</, made.text, "client id"),
+      clientSecret: capture(/class="secret client-secret">([^<]+)</, made.text, "client secret"),
+      redirectUri: `http://127.0.0.1:${port}/private/redirect_uri`,
+    };
     dir = mkdtempSync(join(tmpdir(), "sigil-apache-"));
     apache = await startApache(base, app, port, dir);
     person = new PageClient(base);
@@ -212,5 +225,30 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
     const again = await browser.get("/private/", NAVIGATE);
     expect(again.status).to.equal(302); // still sent to sign in
     expect(locationOf(again, apache!.url).origin).to.equal(base);
+  });
+
+  it("When the site's logout is used, then the module ends its session, Sigil ends the person's, and the browser lands on the site's page", async () => {
+    const toSigil = locationOf(await browser.get("/private/", NAVIGATE), apache!.url);
+    const back = await visitSigil(person, toSigil);
+    expect((await browser.get(back.pathname + back.search, NAVIGATE)).status).to.equal(302);
+    expect((await browser.get("/private/", NAVIGATE)).status).to.equal(200);
+    expect((await person.get("/account")).status).to.equal(200);
+
+    // The module's own logout: it forgets its session and sends the browser to Sigil's
+    // end_session_endpoint with the ID token as hint and the page to come back to.
+    const after = `${apache!.url}/signed-out.html`;
+    const out = locationOf(
+      await browser.get(`/private/redirect_uri?logout=${encodeURIComponent(after)}`, NAVIGATE),
+      apache!.url,
+    );
+    expect(out.origin + out.pathname).to.equal(`${base}/logout`);
+    expect(out.searchParams.get("post_logout_redirect_uri")).to.equal(after);
+    expect(out.searchParams.get("id_token_hint")).to.have.length.greaterThan(20);
+    const ended = await person.get(out.pathname + out.search);
+    expect(ended.status, ended.text.slice(0, 300)).to.equal(303);
+    expect(new URL(ended.headers.location as string).href.split("?")[0]).to.equal(after);
+    expect((await person.get("/account")).status).to.not.equal(200); // signed out of Sigil
+    expect((await browser.get("/private/", NAVIGATE)).status).to.equal(302); // and of the site
+    expect(errors()).to.equal("");
   });
 });
