@@ -130,6 +130,7 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
   let base: string;
   let apache: Apache | undefined;
   let app: TestApp;
+  let dev: PageClient;
   let person: PageClient;
   let browser: PageClient;
   let dir: string;
@@ -138,8 +139,8 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
   });
   beforeEach(async function () {
     this.timeout(30_000);
-    base = (await backend.startNode()).url;
-    const dev = new PageClient(base);
+    base = (await backend.startNode({ DELIVERY_POLL: "20" })).url;
+    dev = new PageClient(base);
     await dev.signUp("devon");
     const port = await freePort();
     // Registered with the page people land on after signing out (the module's logout sends them there).
@@ -249,6 +250,31 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
     expect(new URL(ended.headers.location as string).href.split("?")[0]).to.equal(after);
     expect((await person.get("/account")).status).to.not.equal(200); // signed out of Sigil
     expect((await browser.get("/private/", NAVIGATE)).status).to.equal(302); // and of the site
+    expect(errors()).to.equal("");
+  });
+
+  it("When the person signs out of Sigil, then its back-channel logout token ends the module's session (Back-Channel Logout 1.0)", async () => {
+    // The module's back-channel endpoint, registered as the app's back-channel logout URL.
+    const set = await dev.submit("/developers", `/developers/${app.clientId}/events`, {
+      webhook_url: "",
+      backchannel_logout_uri: `${apache!.url}/private/redirect_uri?logout=backchannel`,
+    });
+    expect(set.status).to.equal(200);
+    const toSigil = locationOf(await browser.get("/private/", NAVIGATE), apache!.url);
+    const back = await visitSigil(person, toSigil);
+    expect((await browser.get(back.pathname + back.search, NAVIGATE)).status).to.equal(302);
+    expect((await browser.get("/private/", NAVIGATE)).status).to.equal(200);
+
+    expect((await person.submit("/account", "/signout", {})).status).to.equal(303);
+    // Sigil POSTs the logout token; the module validates it (signature, iss, aud, iat, events, sid)
+    // and removes the session of that sid.
+    const deadline = Date.now() + 10_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await browser.get("/private/", NAVIGATE)).status;
+    }
+    expect(status, errors()).to.equal(302);
     expect(errors()).to.equal("");
   });
 });
