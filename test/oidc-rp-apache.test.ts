@@ -139,7 +139,9 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
   });
   beforeEach(async function () {
     this.timeout(30_000);
-    base = (await backend.startNode({ DELIVERY_POLL: "20" })).url;
+    // A test whose title names ES256 runs on a node that signs ID tokens so.
+    const alg = /ES256/.test(this.currentTest?.title ?? "") ? "ES256" : "RS256";
+    base = (await backend.startNode({ DELIVERY_POLL: "20", ID_TOKEN_SIGNING_ALG: alg })).url;
     dev = new PageClient(base);
     await dev.signUp("devon");
     const port = await freePort();
@@ -167,11 +169,22 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The person signs in through the site; what the module holds then (its info hook). */
+  async function signIn() {
+    const toSigil = locationOf(await browser.get("/private/", NAVIGATE), apache!.url);
+    const back = await visitSigil(person, toSigil);
+    const done = await browser.get(back.pathname + back.search, NAVIGATE);
+    expect(done.status, `${done.text}\n${errors()}`).to.equal(302);
+    const info = await browser.get("/private/redirect_uri?info=json");
+    expect(info.status, info.text).to.equal(200);
+    return info.json as { id_token: Record<string, unknown>; userinfo: Record<string, unknown> };
+  }
+
   /** The errors the module logged (its own words when it refuses what the provider sent). */
   const errors = () =>
     readFileSync(join(dir, "error.log"), "utf8")
       .split("\n")
-      .filter((l) => /:error\]|:crit\]/.test(l))
+      .filter((l) => /\[auth_openidc:(error|crit|alert|emerg)\]/.test(l))
       .join("\n");
 
   it("When the person allows, then the folder opens, and the module holds a verified ID token and the userinfo", async () => {
@@ -206,6 +219,14 @@ describeBackends("Apache mod_auth_openidc signs a person in", (backend) => {
     const ui = await http(base, "/userinfo", { headers: { authorization: `Bearer ${held.access_token}` } });
     expect(ui.status).to.equal(200);
     expect(ui.json.sub).to.equal(held.id_token.sub);
+    expect(errors()).to.equal("");
+  });
+
+  it("When the provider signs ID tokens with ES256, then the module verifies them too", async () => {
+    const held = await signIn();
+    expect(held.id_token).to.include({ iss: base, aud: app.clientId });
+    expect((await http(base, "/jwks")).json.keys[0]).to.include({ kty: "EC", alg: "ES256" });
+    expect((await browser.get("/private/", NAVIGATE)).status).to.equal(200);
     expect(errors()).to.equal("");
   });
 
