@@ -3,6 +3,7 @@
 // party configured for the algorithm verifies the signature, and a switch from RS256 goes through
 // a rotation without breaking the tokens signed before it.
 import { expect } from "chai";
+import { createHash } from "node:crypto";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import * as client from "openid-client";
 import { SigningKeys } from "../src/domain/keys.js";
@@ -17,11 +18,13 @@ const REDIRECT = "http://127.0.0.1:8765/callback";
 describeBackends(
   "ID token signing algorithms",
   (backend) => {
-    for (const [alg, kty, crv] of [
-      ["ES256", "EC", "P-256"],
-      ["EdDSA", "OKP", "Ed25519"],
+    // The hash of at_hash is the one of the ID token's alg (OpenID Connect Core §3.1.3.6): SHA-512
+    // for Ed25519, as node-oidc-provider makes it and oauth4webapi checks c_hash and s_hash.
+    for (const [alg, kty, crv, hash] of [
+      ["ES256", "EC", "P-256", "sha256"],
+      ["EdDSA", "OKP", "Ed25519", "sha512"],
     ] as const) {
-      it(`When ID_TOKEN_SIGNING_ALG=${alg}, then discovery and the JWKS say so, and openid-client verifies the ID token's signature (one pinned to RS256 refuses it)`, async () => {
+      it(`When ID_TOKEN_SIGNING_ALG=${alg}, then discovery and the JWKS say so, openid-client verifies the ID token's signature (one pinned to RS256 refuses it), and at_hash is of ${hash}`, async () => {
         const base = (await backend.startNode({ ID_TOKEN_SIGNING_ALG: alg })).url;
         const dev = new PageClient(base);
         await dev.signUp("devon");
@@ -57,6 +60,8 @@ describeBackends(
         });
         expect(decodeProtectedHeader(tokens.id_token!)).to.include({ alg, kid: set.keys[0]!.kid });
         expect(tokens.claims()).to.include({ iss: base, aud: app.clientId, nonce, preferred_username: "devon" });
+        const digest = createHash(hash).update(tokens.access_token).digest();
+        expect(tokens.claims()!.at_hash).to.equal(digest.subarray(0, digest.length / 2).toString("base64url"));
         // A relying party pinned to RS256 refuses it: why a switch needs such relying parties told.
         const pinned = await client.discovery(
           new URL(base),

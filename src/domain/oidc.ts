@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { SignJWT, compactVerify, createLocalJWKSet } from "jose";
 import { SigilError } from "../errors.js";
-import { isDisabled, type Store, type UserRecord } from "../store/port.js";
+import { isDisabled, type SigningAlg, type Store, type UserRecord } from "../store/port.js";
 import { SIGNING_ALGS, type SigningKeys } from "./keys.js";
 import { pictureUrl } from "./pictures-url.js";
 
@@ -81,9 +81,15 @@ export async function groupsClaim(
   return scopes.includes("groups") ? store.groups.groupsOf(userId) : undefined;
 }
 
-/** OpenID Connect Core §3.1.3.6: the left half of SHA-256 of the access token, base64url. */
-export function atHash(accessToken: string): string {
-  const d = createHash("sha256").update(accessToken, "ascii").digest();
+/**
+ * OpenID Connect Core §3.1.3.6: the left half of the hash of the access token, base64url, by the
+ * hash of the ID token's alg: SHA-256 for RS256 and ES256, SHA-512 for EdDSA (Ed25519), as
+ * node-oidc-provider makes it and oauth4webapi checks its sibling claims c_hash and s_hash.
+ */
+export function atHash(accessToken: string, alg: SigningAlg): string {
+  const d = createHash(alg === "EdDSA" ? "sha512" : "sha256")
+    .update(accessToken, "ascii")
+    .digest();
   return d.subarray(0, d.length / 2).toString("base64url");
 }
 
@@ -143,7 +149,7 @@ export class IdTokens {
       auth_time: g.authTime,
       ...(g.nonce !== undefined ? { nonce: g.nonce } : {}),
       amr: [...g.amr],
-      ...(g.accessToken !== undefined ? { at_hash: atHash(g.accessToken) } : {}),
+      ...(g.accessToken !== undefined ? { at_hash: atHash(g.accessToken, signer.alg) } : {}),
       ...(g.sid !== undefined ? { sid: g.sid } : {}),
       ...scopeClaims(user, g.scope, this.deps.issuer, groups),
     };
