@@ -53,32 +53,35 @@ describeBackends("Authlib signs a person in", (backend) => {
     app = undefined;
   });
 
-  it("When the person allows, then the app holds an ID token it verified itself, the userinfo, and a refresh", async function () {
-    this.timeout(30_000);
-    const base = (await backend.startNode()).url;
-    const dev = new PageClient(base);
-    await dev.signUp("devon");
-    const callback = "http://127.0.0.1:9/authlib/callback"; // never opened: the test hands the URL over
-    const registered = await registerApp(dev, [callback], "Authlib App");
-    const person = new PageClient(base);
-    await person.signUp("authlib.user", "password123", "Authlib User");
+  for (const alg of ["RS256", "ES256"]) {
+    it(`When the person allows (ID tokens signed with ${alg}), then the app holds an ID token it verified itself, the userinfo, and a refresh`, async function () {
+      this.timeout(30_000);
+      const base = (await backend.startNode({ ID_TOKEN_SIGNING_ALG: alg })).url;
+      const dev = new PageClient(base);
+      await dev.signUp("devon");
+      const callback = "http://127.0.0.1:9/authlib/callback"; // never opened: the test hands the URL over
+      const registered = await registerApp(dev, [callback], "Authlib App");
+      const person = new PageClient(base);
+      await person.signUp("authlib.user", "password123", "Authlib User");
 
-    app = startApp([base, registered.clientId, registered.clientSecret, callback]);
-    const { url } = await app.next();
-    const toSigil = new URL(url as string);
-    expect(toSigil.searchParams.get("code_challenge_method")).to.equal("S256");
-    const back = await visitSigil(person, toSigil);
-    expect(back.origin + back.pathname).to.equal(callback);
-    app.answer(back.href);
-    const done = await app.next();
-    expect(done.error, done.error).to.equal(undefined);
-    expect(done.claims).to.include({ iss: base, aud: registered.clientId });
-    expect(done.token).to.include.members(["access_token", "id_token", "refresh_token", "expires_in"]);
-    expect(done.userinfo).to.include({
-      sub: done.claims.sub,
-      name: "Authlib User",
-      preferred_username: "authlib.user",
+      app = startApp([base, registered.clientId, registered.clientSecret, callback]);
+      const { url } = await app.next();
+      const toSigil = new URL(url as string);
+      expect(toSigil.searchParams.get("code_challenge_method")).to.equal("S256");
+      const back = await visitSigil(person, toSigil);
+      expect(back.origin + back.pathname).to.equal(callback);
+      app.answer(back.href);
+      const done = await app.next();
+      expect(done.error, done.error).to.equal(undefined);
+      expect(done.alg).to.equal(alg);
+      expect(done.claims).to.include({ iss: base, aud: registered.clientId });
+      expect(done.token).to.include.members(["access_token", "id_token", "refresh_token", "expires_in"]);
+      expect(done.userinfo).to.include({
+        sub: done.claims.sub,
+        name: "Authlib User",
+        preferred_username: "authlib.user",
+      });
+      expect(done.refreshed).to.deep.equal({ sub: done.claims.sub, new_refresh_token: true });
     });
-    expect(done.refreshed).to.deep.equal({ sub: done.claims.sub, new_refresh_token: true });
-  });
+  }
 });

@@ -59,6 +59,7 @@ try:
     again.validate()
     out(
         {
+            "alg": claims.header["alg"],
             "claims": dict(claims),
             "userinfo": userinfo,
             "token": sorted(token.keys()),
