@@ -10,7 +10,8 @@
 // the same 429 (rate_limited, Retry-After), so both sides meet the limits alike under load.
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { floorRedis } from "./lib/floor-redis.js";
 
 // KEYS: challenge, wrong per key, wrong per (key, address). ARGV: answer hash, perAddress,
 // perAddressWindowMs, perKey, perKeyWindowMs. -1 unknown, 1 right, 0 wrong, else limited: minus
@@ -35,15 +36,7 @@ const limits = [
   Number(env.SOLVE_LIMIT_PER_KEY_WINDOW ?? 3600) * 1000,
 ];
 
-// The same client options as Sigil's request-path client (src/store/redis/redis-client.ts).
-const redis = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", {
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
-  commandTimeout: 1000,
-  connectTimeout: 2000,
-  enableAutoPipelining: true,
-});
-redis.on("error", () => {});
+const redis = floorRedis();
 redis.defineCommand("solve", { numberOfKeys: 3, lua: SOLVE });
 const r = redis as Redis & { solve(...args: Array<string | number>): Promise<number> };
 

@@ -10,7 +10,8 @@
 // REDIS_URL, SECRET (Sigil's), KEY_PREFIX.
 import { createHmac, randomFillSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { floorRedis } from "./lib/floor-redis.js";
 
 // KEYS: the app, the token. ARGV: the secret's hash, the scope asked (a space-separated list, ""
 // for all), the token's JSON without its scope (ends with `,"scope":`), TTL in seconds.
@@ -40,15 +41,7 @@ const prefix = env.KEY_PREFIX ?? "sigil";
 const secret = env.SECRET ?? "";
 const ttl = Number(env.ACCESS_TOKEN_TTL ?? 3600);
 
-// The same client options as Sigil's request-path client (src/store/redis/redis-client.ts).
-const redis = new Redis(env.REDIS_URL ?? "redis://127.0.0.1:6379", {
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
-  commandTimeout: 1000,
-  connectTimeout: 2000,
-  enableAutoPipelining: true,
-});
-redis.on("error", () => {});
+const redis = floorRedis();
 redis.defineCommand("issue", { numberOfKeys: 2, lua: ISSUE });
 const r = redis as Redis & { issue(...args: string[]): Promise<string> };
 
