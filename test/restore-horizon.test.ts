@@ -40,7 +40,13 @@ function writer(store: Store) {
     event: async (key = "k") =>
       (await store.events.append(APP, { key, correct: true, at: new Date().toISOString() }, limits)).id,
     message: async (channel: string, data: unknown = channel) =>
-      (await store.channels.publish(APP, [{ channel, data: JSON.stringify(data), at: new Date().toISOString() }], limits))[0]!,
+      (
+        await store.channels.publish(
+          APP,
+          [{ channel, data: JSON.stringify(data), at: new Date().toISOString() }],
+          limits,
+        )
+      )[0]!,
   };
 }
 
