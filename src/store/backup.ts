@@ -137,6 +137,9 @@ export async function restoreItems(
   historyTtlSeconds: number,
 ): Promise<RestoreCounts> {
   const counts: RestoreCounts = { restored: {}, dropped: 0 };
+  // The restore horizon, before the first item (a restore cut short is honoured too) and again
+  // after the last: a resume from an id issued before it is never complete (ports/backup.ts).
+  await store.backup.markRestored();
   let batch: BackupItem[] = [];
   const flush = async () => {
     const now = Date.now();
@@ -161,5 +164,6 @@ export async function restoreItems(
     batch.push(item);
   }
   await flush();
+  await store.backup.markRestored();
   return counts;
 }

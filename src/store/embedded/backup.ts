@@ -25,6 +25,7 @@ import type {
   UserRecord,
 } from "../port.js";
 import type { Engine, Key, KeyPart, Table } from "./engine.js";
+import { RESTORED_AT, restoreHorizon } from "./meta.js";
 
 interface Head {
   last: [number, number];
@@ -281,6 +282,14 @@ export class EmbeddedBackup implements BackupPort {
         ...(first ? { oldest: Number(first.id.split("-")[0]) } : {}),
         ...(ttl !== undefined ? { ttl } : {}),
       });
+    });
+  }
+
+  markRestored(): Promise<number> {
+    return this.engine.write(() => {
+      const horizon = Math.max(restoreHorizon(this.engine), Date.now());
+      this.t<unknown>("meta").put(RESTORED_AT, horizon);
+      return horizon;
     });
   }
 

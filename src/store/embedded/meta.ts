@@ -4,6 +4,15 @@
 import type { MetaStore } from "../port.js";
 import type { Engine } from "./engine.js";
 
+/** The meta table's key of the restore horizon (BackupPort markRestored): a time (ms); absent: never restored. */
+export const RESTORED_AT = "restored-at";
+
+/** The store's restore horizon as it stands now (0: never restored), read afresh on every call. */
+export function restoreHorizon(engine: Engine): number {
+  const v = engine.table<unknown>("meta").get(RESTORED_AT);
+  return typeof v === "number" ? v : 0;
+}
+
 interface Lock {
   token: string;
   until: number;

@@ -7,6 +7,7 @@ import { EventEmitter } from "node:events";
 import { randomUUID } from "node:crypto";
 import {
   compareEventIds,
+  issuedBefore,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -17,6 +18,7 @@ import {
   type StoredEvent,
 } from "../port.js";
 import type { Engine, Key, KeyPart, Table } from "./engine.js";
+import { restoreHorizon } from "./meta.js";
 
 /** How long a notice to the server stays in the table (the server reads it within 200 ms). */
 const NOTICE_TTL_MS = 60_000;
@@ -261,7 +263,10 @@ export class Histories<V> {
     const entries = this.entries
       .range(prefix, { after: [...prefix, ...partsOf(since)], limit: count })
       .map((e) => ({ id: this.idOf(prefix, e.key), value: e.value }));
-    return { entries, complete: compareEventIds(since, h.maxDeleted) >= 0 };
+    // A `since` from before the store's last restore: what followed it may be lost (read afresh,
+    // so a restore is honoured by a server that ran meanwhile).
+    const complete = compareEventIds(since, h.maxDeleted) >= 0 && !issuedBefore(since, restoreHorizon(this.engine));
+    return { entries, complete };
   }
 }
 

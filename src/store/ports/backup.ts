@@ -141,6 +141,13 @@ export interface BackupPort {
    * its last one and the channel is forgotten at twice that (docs/realtime.md#channel-history).
    */
   restoreChannelHistory(history: ChannelHistoryItem, ttlSeconds: number): Promise<void>;
+  /**
+   * Records the restore horizon (docs/operations.md#backup-and-restore): the store's clock now
+   * (ms; Redis: its TIME, the clock its ids come from), kept at the newest of any recorded before.
+   * A resume whose `since` was issued before it is never complete (EventLog/ChannelLog readAfter):
+   * what the old store had after the backup is not here. Returns the horizon as recorded.
+   */
+  markRestored(): Promise<number>;
   /** How many nodes serve this store now (Redis: the feed's subscribers); restore refuses while any do. */
   servingNodes(): Promise<number>;
 }

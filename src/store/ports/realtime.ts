@@ -50,7 +50,10 @@ export interface HistoryLimits {
 
 export interface HistoryRead {
   events: StoredEvent[];
-  /** True when nothing after `since` was trimmed from the history (and `since` is not ahead). */
+  /**
+   * True when nothing after `since` was trimmed from the history (and `since` is not ahead), and
+   * `since` was issued after the store's last restore (issuedBefore its horizon: not complete).
+   */
   complete: boolean;
   /**
    * Present (true) when `since` is after the newest event the app ever had: an id this history
@@ -123,6 +126,15 @@ export interface Feed {
 }
 
 export { isEventId } from "../../event-ids.js";
+
+/**
+ * Whether an event id was issued before `horizonMs` (the store's restore horizon, BackupPort
+ * markRestored; 0: never restored): its time part is older. A resume from such an id is never
+ * complete: the history may have lost what came after it (the old store's events after the backup).
+ */
+export function issuedBefore(id: string, horizonMs: number): boolean {
+  return Number(id.slice(0, id.indexOf("-"))) < horizonMs;
+}
 
 /**
  * Orders two event ids (<ms>-<seq>) numerically: negative, zero or positive (src/event-ids.ts,

@@ -33,6 +33,19 @@ import { toCustomTokenRecord } from "./realtime.js";
 import { channelHistoriesOf, historyOf, restoreChannelHistory, restoreHistory } from "./backup-histories.js";
 import { decodeChallenge } from "./challenges.js";
 import { RedisAudit } from "./audit.js";
+import { luaScript, runScript } from "./scripts.js";
+
+// KEYS[1] the restore horizon. Raises it to Redis's clock now (the clock ids come from); answers it.
+const MARK_RESTORED = luaScript(
+  1,
+  `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local was = tonumber(redis.call('GET', KEYS[1]) or '0')
+if was > now then return was end
+redis.call('SET', KEYS[1], string.format('%d', now))
+return now`,
+);
 
 /** The keys of one scan, by kind (each the part inside its hash tag, or the whole key). */
 interface Found {
@@ -293,7 +306,8 @@ export class RedisBackup implements BackupPort {
   }
 
   async clear(): Promise<void> {
-    const keep = new Set([this.keys.dataVersion, this.keys.migrationLock, this.keys.secretCheck]);
+    // The restore horizon stays too: it is never lowered (a restore raises it right after).
+    const keep = new Set([this.keys.dataVersion, this.keys.migrationLock, this.keys.secretCheck, this.keys.restoredAt]);
     for (const node of masters(this.redis)) {
       for await (const keys of this.keysOn(node)) {
         // One UNLINK a key: keys of many hash tags may sit on one Cluster node.
@@ -309,6 +323,10 @@ export class RedisBackup implements BackupPort {
 
   restoreChannelHistory(h: ChannelHistoryItem, ttlSeconds: number): Promise<void> {
     return restoreChannelHistory(this.redis, this.keys, h, ttlSeconds);
+  }
+
+  async markRestored(): Promise<number> {
+    return Number(await guarded(() => runScript(this.redis, MARK_RESTORED, this.keys.restoredAt)));
   }
 
   async servingNodes(): Promise<number> {

@@ -5,7 +5,7 @@ import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import { guarded } from "./guarded.js";
 import { ReplicaWait } from "./replica-wait.js";
-import { READ_STREAM, TRIM, TRIM_BY_TIME, fieldsOf } from "./realtime.js";
+import { READ_STREAM, TRIM, TRIM_BY_TIME, completeAfter, fieldsOf, restoreHorizon } from "./realtime.js";
 import {
   compareEventIds,
   type ChannelLog,
@@ -146,15 +146,19 @@ export class RedisChannelLog implements ChannelLog {
     limits: HistoryLimits,
   ): Promise<ChannelRead> {
     const [stream, cutKey, oldestKey, lastKey] = this.streamKeys(app, channel);
-    const [cut, entries, last] = await guarded(() =>
-      this.redis.sigilChRead(stream, cutKey, oldestKey, lastKey, since, count, Math.round(limits.ttlSeconds * 1000)),
+    const ttlMs = Math.round(limits.ttlSeconds * 1000);
+    const [[cut, entries, last], horizon] = await guarded(() =>
+      Promise.all([
+        this.redis.sigilChRead(stream, cutKey, oldestKey, lastKey, since, count, ttlMs),
+        restoreHorizon(this.redis, this.keys),
+      ]),
     );
     const messages = entries.map(([id, fields]) => {
       const f = fieldsOf(fields);
       return { id, channel, data: f.d ?? "null", at: f.t ?? "" };
     });
     if (compareEventIds(since, last) > 0) return { messages, complete: false, ahead: true };
-    return { messages, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
+    return { messages, complete: completeAfter(since, cut, horizon) };
   }
 
   async deleteAll(app: string): Promise<void> {

@@ -10,6 +10,12 @@ export function keyspace(prefix: string) {
     migrationLock: `${prefix}:migration-lock`,
     /** String: the check of the SECRET the store was made with (an HMAC under it; store/start.ts). */
     secretCheck: `${prefix}:secret-check`,
+    /**
+     * String: the restore horizon, a time (ms, Redis's clock) — the newest `sigil restore`
+     * (BackupPort markRestored); a resume from an id issued before it is never complete. Absent:
+     * never restored. Its own hash slot: history reads GET it beside their script.
+     */
+    restoredAt: `${prefix}:restored-at`,
     /** String (JSON ChallengeRecord) with the challenge's TTL. */
     challenge: (key: string) => `${prefix}:ch:{${key}}`,
     /**

@@ -8,6 +8,7 @@ import { guarded } from "./guarded.js";
 import { ReplicaWait } from "./replica-wait.js";
 import {
   compareEventIds,
+  issuedBefore,
   type CustomTokenRecord,
   type CustomTokenStore,
   type EventLog,
@@ -223,23 +224,43 @@ export class RedisEventLog implements EventLog {
   }
 
   async readAfter(app: string, since: string, count: number, limits: HistoryLimits): Promise<HistoryRead> {
-    const [cut, entries, last] = await guarded(() =>
-      this.redis.sigilEvRead(
-        this.keys.events(app),
-        this.keys.eventsCut(app),
-        this.keys.eventsOldest(app),
-        since,
-        count,
-        Math.round(limits.ttlSeconds * 1000),
-      ),
+    const [[cut, entries, last], horizon] = await guarded(() =>
+      Promise.all([
+        this.redis.sigilEvRead(
+          this.keys.events(app),
+          this.keys.eventsCut(app),
+          this.keys.eventsOldest(app),
+          since,
+          count,
+          Math.round(limits.ttlSeconds * 1000),
+        ),
+        restoreHorizon(this.redis, this.keys),
+      ]),
     );
     const events = entries.map(([id, fields]) => {
       const f = fieldsOf(fields);
       return { id, key: f.k ?? "", correct: f.c === "1", at: f.t ?? "" };
     });
     if (compareEventIds(since, last) > 0) return { events, complete: false, ahead: true };
-    return { events, complete: cut !== "" && compareEventIds(since, cut) >= 0 };
+    return { events, complete: completeAfter(since, cut, horizon) };
   }
+}
+
+/**
+ * The store's restore horizon (ms; 0: never restored), read with each history read rather than
+ * kept: a restore is honoured at once by the nodes that run. Its key is of no app's hash tag, so
+ * it is a GET beside the read's script (Redis Cluster), sent at the same time.
+ */
+export async function restoreHorizon(redis: RedisClient, keys: Keyspace): Promise<number> {
+  return Number((await redis.get(keys.restoredAt)) ?? "0");
+}
+
+/**
+ * Whether a read after `since` is complete: the history exists (`cut` not ""), nothing after
+ * `since` was trimmed, and `since` was not issued before the restore horizon.
+ */
+export function completeAfter(since: string, cut: string, horizon: number): boolean {
+  return cut !== "" && compareEventIds(since, cut) >= 0 && !issuedBefore(since, horizon);
 }
 
 /** Field pairs of a stream entry as an object. */
