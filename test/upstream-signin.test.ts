@@ -13,6 +13,13 @@ import { PageClient, authorize, basic, csrfOf, decodeHtml, person, pkce, registe
 import { TestUpstream, confirmThroughUpstream, continueWith, pressContinue, usersOf } from "./support/upstream-op.js";
 import { englishLeft } from "./support/page-text.js";
 import { LOCALES } from "../src/i18n/locales.js";
+
+/** The audit log's failed sign-ins: [reason, method, user id]. */
+async function failures(node: TestNode): Promise<Array<[unknown, unknown, unknown]>> {
+  await node.server.services.audit.settled();
+  const { records } = await node.server.services.audit.list({ limit: 50, order: "oldest" });
+  return records.filter((r) => r.type === "signin.failed").map((r) => [r.reason, r.method, r.user_id]);
+}
 import { CATALOGS } from "../src/i18n/index.js";
 
 describeBackends("Upstream providers: Continue with an OpenID provider", function (backend) {
@@ -212,6 +219,8 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
     expect(r.status).to.equal(403);
     expect(decodeHtml(r.text)).to.include("new accounts cannot be made here now");
     expect(await usersOf(closed)).to.deep.equal([]);
+    // A failed sign-in, and why, as an unknown user's password is (no account: none named).
+    expect(await failures(closed)).to.deep.equal([["signup_closed", "upstream:corp", undefined]]);
   });
 
   it("When sign-up is limited to some email domains, then only an address the upstream says is verified, in one of them, makes an account", async () => {
@@ -233,6 +242,9 @@ describeBackends("Upstream providers: Continue with an OpenID provider", functio
       expect(decodeHtml(r.text)).to.include("corp.example");
     }
     expect(await usersOf(limited)).to.deep.equal([]);
+    expect(await failures(limited)).to.deep.equal(
+      Array.from({ length: 3 }, () => ["signup_domain", "upstream:corp", undefined]),
+    );
     up.who = { ...up.who, sub: "u-alice", email: "alice@corp.example", email_verified: true };
     expect((await continueWith(new PageClient(limited.url), up)).status).to.equal(303);
     expect(await usersOf(limited)).to.deep.equal(["alice"]);

@@ -42,13 +42,17 @@ const methodOf = (u: Upstream) => `upstream:${u.id}`;
 
 /**
  * A failed sign-in through the upstream in the audit log (signin.failed): the upstream said no, its
- * answer could not be trusted or it could not be reached once a flow was taken, or the account
- * is disabled. A callback that finds no flow (replayed, forged, another browser's) is not
+ * answer could not be trusted or it could not be reached once a flow was taken, the account
+ * is disabled, or the identity has no account and the sign-up policy refused to make one. A callback that finds no flow (replayed, forged, another browser's) is not
  * recorded: anyone can send those, and a flood must not fill the log.
  */
 function recordFailure(req: Request, deps: PagesDeps, u: Upstream, err: SigilError): void {
   const user = err instanceof UpstreamAccountDisabled ? err.user : undefined;
-  const reason = user ? "disabled" : err instanceof UpstreamError ? UPSTREAM_FAILURES[err.reason] : undefined;
+  const reason = user
+    ? "disabled"
+    : err instanceof UpstreamError
+      ? UPSTREAM_FAILURES[err.reason]
+      : SIGNUP_REFUSALS[err.id as string];
   if (!reason) return;
   deps.audit.record({
     type: "signin.failed",
@@ -58,6 +62,14 @@ function recordFailure(req: Request, deps: PagesDeps, u: Upstream, err: SigilErr
     origin: changeOrigin(req),
   });
 }
+/**
+ * An identity with no account here, whose sign-up the policy refused (SIGNUP not open, or its
+ * address outside SIGNUP_EMAIL_DOMAINS): a sign-in that failed, as an unknown user's password is.
+ */
+const SIGNUP_REFUSALS: Readonly<Record<string, string>> = {
+  "err.upstreamSignupClosed": "signup_closed",
+  "err.emailDomain": "signup_domain",
+};
 const UPSTREAM_FAILURES: Record<UpstreamError["reason"], string | undefined> = {
   expired: undefined,
   refused: "upstream_refused",
