@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { CATALOGS, type Locale } from "../src/i18n/index.js";
 import { describeBackends, oneBackend } from "./support/backends.js";
-import { sigilProcess } from "./support/cli.js";
+import { sigil } from "./support/cli.js";
 import { TEST_SECRET, type TestNode } from "./support/nodes.js";
 import { englishLeft } from "./support/page-text.js";
 import { PageClient, person as signedUp } from "./support/pages.js";
@@ -110,7 +110,8 @@ describeBackends(
       const ada = await person("ada", true);
       await enroll(ada);
       expect((await ada.get("/admin")).status).to.equal(200);
-      const off = await sigilProcess(
+      // The CLI worker (support/cli.ts): a process of its own on the DATA_DIR the node holds.
+      const off = await sigil(
         {
           SECRET: TEST_SECRET,
           NODE_ENV: "test",

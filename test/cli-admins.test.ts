@@ -54,7 +54,7 @@ describeBackends("CLI: admins and the list of users", function (this: Mocha.Suit
 
   it("When set-admin turns it on and off, then it prints the user and whether they are an admin, and the list follows", async () => {
     await create("ann");
-    const on = await sigilProcess(env(), "users", "set-admin", "--username", "Ann", "--on");
+    const on = await sigil("users", "set-admin", "--username", "Ann", "--on");
     expect(on.code, on.err).to.equal(0);
     expect(on.json).to.deep.equal({ username: "ann", admin: true });
     expect((await sigil("users", "set-admin", "--username", "ann", "--on")).json).to.deep.equal({

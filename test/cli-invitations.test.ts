@@ -1,9 +1,13 @@
 // docs/cli.md#sigil-invitations-create: `sigil invitations create [--email E]` prints a sign-up
 // link once (SIGNUP=invite), beside a running node on the same store (its own process on the
-// embedded store); the link makes one account on that node; a bad address changes nothing.
+// embedded store); the link makes one account on that node; a bad address changes nothing. The
+// invitation is made by the real program (bin/sigil.js); the audit query and the refused address
+// run in this process (support/cli.ts: the CLI worker, a process of its own, on the embedded store),
+// as the real program's start costs ~3 s here and its exit status and streams are tested once per
+// family elsewhere (`sigil audit` in test/audit.test.ts, a failure in test/cli-tokens.test.ts).
 import { expect } from "chai";
 import { describeBackends } from "./support/backends.js";
-import { sigilProcess } from "./support/cli.js";
+import { sigil, sigilProcess } from "./support/cli.js";
 import { TEST_SECRET } from "./support/nodes.js";
 import { PageClient, csrfOf } from "./support/pages.js";
 
@@ -32,11 +36,11 @@ describeBackends("CLI: invitations", function (this: Mocha.Suite, backend) {
       username: "ann2",
     });
     expect(again.status).to.equal(410);
-    const audit = await sigilProcess(env, "audit", "--type", "invitation.created");
+    const audit = await sigil(env, "audit", "--type", "invitation.created");
     expect(audit.code, audit.err).to.equal(0);
     expect(audit.lines).to.have.length(1);
     expect(audit.out).not.to.contain(token);
-    const bad = await sigilProcess(env, "invitations", "create", "--email", "x".repeat(10_000));
+    const bad = await sigil(env, "invitations", "create", "--email", "x".repeat(10_000));
     expect(bad.code).to.equal(1);
     expect(bad.err).to.match(/email/i);
     expect(bad.out).to.equal("");

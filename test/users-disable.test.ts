@@ -155,7 +155,7 @@ describeBackends("Disabling and enabling a user (sigil users disable|enable)", f
     const on = await sigilProcess(env, "users", "enable", "--username", "olaf");
     expect(on.json).to.deep.equal({ username: "olaf", disabled: false });
     expect((await signIn(new PageClient(node.url), "olaf")).status).to.equal(303);
-    const nobody = await sigilProcess(env, "users", "disable", "--username", "nobody");
+    const nobody = await runSigil(env, "users", "disable", "--username", "nobody");
     expect(nobody.code).to.equal(1);
     expect(nobody.out).to.equal("");
   });

@@ -90,6 +90,11 @@ export async function startNode(
     sameStoreAs?: TestNode;
     /** The code's data version and migrations, instead of the real ones (src/store/migrations.ts). */
     migrate?: MigrateOptions;
+    /**
+     * How long the start waits for Redis before serving 503 until it answers (default 3000 ms; a
+     * test that starts a node with Redis stopped on purpose need not wait it out).
+     */
+    storeWaitMs?: number;
   } = {},
 ): Promise<TestNode> {
   const { config } = loadConfig({
@@ -128,7 +133,7 @@ export async function startNode(
   // On LMDB, commits are not flushed to the disk one by one (flush: false): nothing here outlives
   // the test, a commit still outlasts a process (what test/data-lasts.test.ts checks, on nodes in
   // processes as npm start runs them), and waiting on the disk took half of some suites' time.
-  const opened = shared ?? (await openStore(config, logger, { waitMs: 3000, flush: false }));
+  const opened = shared ?? (await openStore(config, logger, { waitMs: opts.storeWaitMs ?? 3000, flush: false }));
   // The embedded store's DATA_DIR, held while this node has it open (support/open-data-dirs.ts).
   const release =
     !shared && config.redisUrl === undefined && config.dataDir !== ":memory:" ? holdDataDir(config.dataDir) : () => {};
