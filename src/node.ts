@@ -10,6 +10,8 @@ import type { KeyPairMaker } from "./domain/keys.js";
 import { createServices, type Services } from "./domain/services.js";
 import { createHttpApp } from "./http/app.js";
 import { createHttpServer, drain, listen, type Listening } from "./http/listener.js";
+import { webauthnLibrary } from "./domain/passkeys.js";
+import { sharpLibrary } from "./domain/pictures.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import { attachRealtime } from "./realtime/index.js";
@@ -133,6 +135,9 @@ export async function startNode(given: Config, opts: NodeOptions): Promise<Sigil
       .ensure()
       .catch((err: unknown) => logger.warn({ cause: causeForLog(err) }, "signing key: not checked at start"));
   }
+  // What the `sigil` command loads only when it needs it (passkeys, pictures), loaded now, while
+  // the feed and the key are awaited, so that no request pays for it.
+  await Promise.all([webauthnLibrary(), sharpLibrary()]);
   listening ??= await listen(server, config.port, config.host);
   sender.start();
 

@@ -3,16 +3,12 @@
 // the expected origin; passkeys are offered only when that host is a name (localhost, or any name
 // over https), never an IP address. Each ceremony's challenge is kept in the store for 5 minutes
 // and taken once (atomically), so any node finishes what another began and a response is good once.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { SigilError, invalidRequest, notFound, rateLimited } from "../errors.js";
 import { isDisabled, type AttemptLimiter, type PasskeyRecord, type Store, type UserRecord } from "../store/port.js";
@@ -34,6 +30,14 @@ import {
 import type { SignInLimits } from "./signin-limits.js";
 import { LIMITS } from "./limits.js";
 import type { ChangeOrigin, SecurityMails } from "./security-mails.js";
+
+/**
+ * @simplewebauthn/server, loaded at its first use (a node loads it once it serves: http/server.ts):
+ * its import is about a third of a second, which every `sigil` command paid without a passkey in
+ * sight.
+ */
+let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
+export const webauthnLibrary = () => (library ??= import("@simplewebauthn/server"));
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
 export const CHALLENGE_TTL = 300;
@@ -109,7 +113,9 @@ export class Passkeys {
     const rp = this.requireRp();
     const existing = await this.deps.store.passkeys.listForUser(user.id);
     if (existing.length >= MAX_PASSKEYS) throw invalidRequest("err.passkeyLimit", { max: MAX_PASSKEYS });
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthnLibrary()
+    ).generateRegistrationOptions({
       rpName: this.deps.serviceName,
       rpID: rp.id,
       userName: user.username,
@@ -140,7 +146,9 @@ export class Passkeys {
     if (ceremony.kind !== "register" || ceremony.user !== this.userTag(user.id)) throw cannotVerify();
     let info;
     try {
-      const v = await verifyRegistrationResponse({
+      const v = await (
+        await webauthnLibrary()
+      ).verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -179,7 +187,9 @@ export class Passkeys {
     const limit = await this.ceremonies.consume(address);
     if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.passkeySigninThrottled");
     // No allowCredentials: discoverable credentials, the authenticator says who the user is.
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthnLibrary()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: "required",
       timeout: TIMEOUT_MS,
@@ -292,7 +302,9 @@ export class Passkeys {
     if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.passkeyConfirmThrottled");
     const mine = await this.deps.store.passkeys.listForUser(user.id);
     if (mine.length === 0) throw invalidRequest("err.noPasskey");
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthnLibrary()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: "required",
       timeout: TIMEOUT_MS,
@@ -316,7 +328,9 @@ export class Passkeys {
       throw cannotVerify();
     let info;
     try {
-      const v = await verifyAuthenticationResponse({
+      const v = await (
+        await webauthnLibrary()
+      ).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,

@@ -2,7 +2,7 @@
 // decoded, and what is stored is re-encoded — at most 512×512, no metadata (EXIF, GPS, XMP) —
 // so every app that shows the picture gets a small, plain image. sharp (libvips) does the work.
 import { fileTypeFromBuffer } from "file-type";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
 import { message, type MessageRef } from "../errors.js";
 
 /** Most pixels on a side, and in all, of a picture that is decoded at all. */
@@ -19,8 +19,19 @@ const FORMATS: Readonly<Record<string, string>> = {
   "image/webp": "webp",
 };
 
-// One-off uploads gain nothing from libvips' operation cache, which would hold decoded images.
-sharp.cache(false);
+/**
+ * sharp (and libvips), loaded at its first use (a node loads it once it serves: http/server.ts):
+ * its import is about a quarter of a second, which every `sigil` command paid. One-off uploads gain
+ * nothing from libvips' operation cache, which would hold decoded images: off.
+ */
+let library: Promise<typeof import("sharp")> | undefined;
+export const sharpLibrary = () =>
+  (library ??= import("sharp").then((m) => {
+    m.default.cache(false);
+    return m;
+  }));
+const sharp = async (bytes: Buffer, options: SharpOptions): Promise<Sharp> =>
+  (await sharpLibrary()).default(bytes, options);
 
 export type PreparedPicture =
   { ok: true; type: "image/png" | "image/jpeg"; data: Buffer } | { ok: false; problem: MessageRef };
@@ -37,7 +48,7 @@ export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
   let meta: Metadata;
   try {
     // Reads the header only (libvips decodes lazily), so no pixel limit is needed for this step.
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await (await sharp(bytes, { limitInputPixels: false })).metadata();
   } catch {
     return { ok: false, problem: message("err.pictureUnreadable") };
   }
@@ -55,7 +66,7 @@ export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
   try {
     // limitInputPixels again, in case the decoder sees more than the header said; the first frame
     // only (animations become still); upright per EXIF before that is dropped with the rest.
-    const pipeline = sharp(bytes, { limitInputPixels: MAX_PIXELS })
+    const pipeline = (await sharp(bytes, { limitInputPixels: MAX_PIXELS }))
       .autoOrient()
       .resize(STORED_SIDE, STORED_SIDE, { fit: "inside", withoutEnlargement: true })
       .timeout({ seconds: 20 });
