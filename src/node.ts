@@ -10,7 +10,7 @@ import type { KeyPairMaker } from "./domain/keys.js";
 import { createServices, type Services } from "./domain/services.js";
 import { createHttpApp } from "./http/app.js";
 import { createHttpServer, drain, listen, type Listening } from "./http/listener.js";
-import { webauthnLibrary } from "./domain/passkeys.js";
+import { webauthnLibrary } from "./domain/webauthn.js";
 import { sharpLibrary } from "./domain/pictures.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";

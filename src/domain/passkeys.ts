@@ -24,20 +24,13 @@ import {
   relyingParty,
   unknownPasskey,
   viewOf,
+  webauthnLibrary,
   type PasskeyView,
   type RelyingParty,
 } from "./webauthn.js";
 import type { SignInLimits } from "./signin-limits.js";
 import { LIMITS } from "./limits.js";
 import type { ChangeOrigin, SecurityMails } from "./security-mails.js";
-
-/**
- * @simplewebauthn/server, loaded at its first use (a node loads it once it serves: http/server.ts):
- * its import is about a third of a second, which every `sigil` command paid without a passkey in
- * sight.
- */
-let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
-export const webauthnLibrary = () => (library ??= import("@simplewebauthn/server"));
 
 /** How long a ceremony may take (seconds): the challenge's life in the store. */
 export const CHALLENGE_TTL = 300;

@@ -20,7 +20,7 @@ const FORMATS: Readonly<Record<string, string>> = {
 };
 
 /**
- * sharp (and libvips), loaded at its first use (a node loads it once it serves: http/server.ts):
+ * sharp (and libvips), loaded at its first use; a node loads it before it listens (node.ts):
  * its import is about a quarter of a second, which every `sigil` command paid. One-off uploads gain
  * nothing from libvips' operation cache, which would hold decoded images: off.
  */

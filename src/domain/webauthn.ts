@@ -6,6 +6,13 @@ import { isIP } from "node:net";
 import { invalidRequest } from "../errors.js";
 import type { PasskeyRecord, Store } from "../store/port.js";
 
+/**
+ * @simplewebauthn/server (domain/passkeys.ts), loaded at its first use; a node loads it before it
+ * listens (node.ts). Its import is about a third of a second, which every `sigil` command paid.
+ */
+let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
+export const webauthnLibrary = () => (library ??= import("@simplewebauthn/server"));
+
 const MAX_NAME = 64;
 
 export interface RelyingParty {
