@@ -118,8 +118,9 @@ describeStoreContract("Store contract: upstream links", (backend) => {
   });
 
   it("When another user, or an identity not linked, is unlinked unless last, then nothing changes", async () => {
-    await store.upstreamLinks.link(link("a", "u1"));
-    await store.upstreamLinks.link(link("b", "u1"));
+    // Times of their own: Date.now() twice can go back when the machine's clock is stepped.
+    await store.upstreamLinks.link(link("a", "u1", 1_000));
+    await store.upstreamLinks.link(link("b", "u1", 2_000));
     await store.upstreamLinks.link(link("c", "u2"));
     expect(await store.upstreamLinks.unlinkUnlessLast("u2", ISSUER, "a")).to.equal("unknown");
     expect(await store.upstreamLinks.unlinkUnlessLast("u1", ISSUER, "nope")).to.equal("unknown");
@@ -129,6 +130,24 @@ describeStoreContract("Store contract: upstream links", (backend) => {
     // Another user's passkey is not this user's way in.
     await store.passkeys.add(passkey("pk2", "u1"));
     expect(await store.upstreamLinks.unlinkUnlessLast("u2", ISSUER, "c")).to.equal("last");
+  });
+
+  it("When a user's links are listed, then the oldest come first, and links of the same millisecond by issuer and subject, on every store", async () => {
+    for (const [subject, at, issuer] of [
+      ["z", 5_000, ISSUER],
+      ["m", 3_000, ISSUER],
+      ["b", 3_000, ISSUER],
+      ["a", 3_000, "https://other.example"],
+      ["c", 1_000, ISSUER],
+    ] as const)
+      await store.upstreamLinks.link(link(subject, "u1", at, issuer));
+    expect((await store.upstreamLinks.listForUser("u1")).map((l) => l.subject)).to.deep.equal([
+      "c",
+      "a", // https://other.example comes before https://sso.corp.example
+      "b",
+      "m",
+      "z",
+    ]);
   });
 
   it("When a user's links are all removed (account deletion), then none is left, by user or by identity, and others keep theirs", async () => {

@@ -1,5 +1,5 @@
 // The embedded store's upstream links: by identity, with an index by user, in tables.
-import { identityKey, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+import { identityKey, oldestFirst, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
 import type { Engine } from "./engine.js";
 
 export class EmbeddedUpstreamLinks implements UpstreamLinkStore {
@@ -33,7 +33,7 @@ export class EmbeddedUpstreamLinks implements UpstreamLinkStore {
       .range([userId])
       .map((e) => this.byIdentityKey.get(e.key[1]!))
       .filter((l): l is UpstreamLinkRecord => l?.userId === userId)
-      .sort((a, b) => a.linkedAt - b.linkedAt);
+      .sort(oldestFirst);
   }
   async usersOf(upstream: string) {
     const ids = this.byIdentityKey

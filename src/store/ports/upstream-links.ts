@@ -45,3 +45,15 @@ export type UnlessLast = "removed" | "unknown" | "last";
 
 /** One key for an identity: the issuer is a URL (no space), the sub any string. */
 export const identityKey = (issuer: string, subject: string): string => `${issuer} ${subject}`;
+
+/**
+ * listForUser's order on every store: oldest first, and links made in the same millisecond by
+ * issuer, then subject (Redis's hash would give them in the order written, LMDB's index by key).
+ */
+export function oldestFirst(a: UpstreamLinkRecord, b: UpstreamLinkRecord): number {
+  return (
+    a.linkedAt - b.linkedAt ||
+    (a.issuer < b.issuer ? -1 : a.issuer > b.issuer ? 1 : 0) ||
+    (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0)
+  );
+}

@@ -7,7 +7,7 @@ import { globEscape, keysOn, masters } from "./scan.js";
 import { luaScript, runScript } from "./scripts.js";
 import type { Keyspace } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
-import { identityKey, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
+import { identityKey, oldestFirst, type UnlessLast, type UpstreamLinkRecord, type UpstreamLinkStore } from "../port.js";
 
 /**
  * HDEL a field of KEYS[1] only while KEYS[1] and KEYS[2] together keep another one, in one step:
@@ -47,7 +47,7 @@ export class RedisUpstreamLinks implements UpstreamLinkStore {
     const all = await guarded(() => this.redis.hgetall(this.keys.upstreamLinks(userId)));
     return Object.values(all)
       .map((v) => JSON.parse(v) as UpstreamLinkRecord)
-      .sort((a, b) => a.linkedAt - b.linkedAt);
+      .sort(oldestFirst);
   }
   async usersOf(upstream: string) {
     const head = this.keys.upstreamLinks("").slice(0, -1); // "<prefix>:upstream-links:{"
