@@ -11,7 +11,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
-import { floorRedis } from "./lib/floor-redis.js";
+import { floorRedis, serveUntilTerm } from "./lib/floor-redis.js";
 
 // KEYS: challenge, wrong per key, wrong per (key, address). ARGV: answer hash, perAddress,
 // perAddressWindowMs, perKey, perKeyWindowMs. -1 unknown, 1 right, 0 wrong, else limited: minus
@@ -96,11 +96,4 @@ const server = createServer((req, res) => {
     handle(req, res).catch(() => send(res, 503, { error: "unavailable" }));
   });
 });
-server.listen(Number(env.PORT ?? 3001), "127.0.0.1");
-process.on("SIGTERM", () => {
-  server.close(() => {
-    redis.disconnect();
-    process.exit(0);
-  });
-  server.closeAllConnections();
-});
+serveUntilTerm(server, redis);

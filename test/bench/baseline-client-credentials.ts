@@ -11,7 +11,7 @@
 import { createHmac, randomFillSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
-import { floorRedis } from "./lib/floor-redis.js";
+import { floorRedis, serveUntilTerm } from "./lib/floor-redis.js";
 
 // KEYS: the app, the token. ARGV: the secret's hash, the scope asked (a space-separated list, ""
 // for all), the token's JSON without its scope (ends with `,"scope":`), TTL in seconds.
@@ -126,11 +126,4 @@ const server = createServer((req, res) => {
     token(req, res, Buffer.concat(chunks).toString("utf8")).catch(() => send(res, 503, { error: "unavailable" }));
   });
 });
-server.listen(Number(env.PORT ?? 3001), "127.0.0.1");
-process.on("SIGTERM", () => {
-  server.close(() => {
-    redis.disconnect();
-    process.exit(0);
-  });
-  server.closeAllConnections();
-});
+serveUntilTerm(server, redis);
