@@ -106,9 +106,8 @@ export class Passkeys {
     const rp = this.requireRp();
     const existing = await this.deps.store.passkeys.listForUser(user.id);
     if (existing.length >= MAX_PASSKEYS) throw invalidRequest("err.passkeyLimit", { max: MAX_PASSKEYS });
-    const options = await (
-      await webauthnLibrary()
-    ).generateRegistrationOptions({
+    const { generateRegistrationOptions } = await webauthnLibrary();
+    const options = await generateRegistrationOptions({
       rpName: this.deps.serviceName,
       rpID: rp.id,
       userName: user.username,
@@ -139,9 +138,8 @@ export class Passkeys {
     if (ceremony.kind !== "register" || ceremony.user !== this.userTag(user.id)) throw cannotVerify();
     let info;
     try {
-      const v = await (
-        await webauthnLibrary()
-      ).verifyRegistrationResponse({
+      const { verifyRegistrationResponse } = await webauthnLibrary();
+      const v = await verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -180,9 +178,8 @@ export class Passkeys {
     const limit = await this.ceremonies.consume(address);
     if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.passkeySigninThrottled");
     // No allowCredentials: discoverable credentials, the authenticator says who the user is.
-    const options = await (
-      await webauthnLibrary()
-    ).generateAuthenticationOptions({
+    const { generateAuthenticationOptions } = await webauthnLibrary();
+    const options = await generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: "required",
       timeout: TIMEOUT_MS,
@@ -295,9 +292,8 @@ export class Passkeys {
     if (!limit.allowed) throw rateLimited(limit.retryAfterMs / 1000, "err.passkeyConfirmThrottled");
     const mine = await this.deps.store.passkeys.listForUser(user.id);
     if (mine.length === 0) throw invalidRequest("err.noPasskey");
-    const options = await (
-      await webauthnLibrary()
-    ).generateAuthenticationOptions({
+    const { generateAuthenticationOptions } = await webauthnLibrary();
+    const options = await generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: "required",
       timeout: TIMEOUT_MS,
@@ -321,9 +317,8 @@ export class Passkeys {
       throw cannotVerify();
     let info;
     try {
-      const v = await (
-        await webauthnLibrary()
-      ).verifyAuthenticationResponse({
+      const { verifyAuthenticationResponse } = await webauthnLibrary();
+      const v = await verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,

@@ -2,7 +2,7 @@
 // decoded, and what is stored is re-encoded — at most 512×512, no metadata (EXIF, GPS, XMP) —
 // so every app that shows the picture gets a small, plain image. sharp (libvips) does the work.
 import { fileTypeFromBuffer } from "file-type";
-import type { Metadata, Sharp, SharpOptions } from "sharp";
+import type { Metadata } from "sharp";
 import { message, type MessageRef } from "../errors.js";
 
 /** Most pixels on a side, and in all, of a picture that is decoded at all. */
@@ -30,8 +30,6 @@ export const sharpLibrary = () =>
     m.default.cache(false);
     return m;
   }));
-const sharp = async (bytes: Buffer, options: SharpOptions): Promise<Sharp> =>
-  (await sharpLibrary()).default(bytes, options);
 
 export type PreparedPicture =
   { ok: true; type: "image/png" | "image/jpeg"; data: Buffer } | { ok: false; problem: MessageRef };
@@ -45,10 +43,11 @@ export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
   const kind = await fileTypeFromBuffer(bytes);
   const format = kind ? FORMATS[kind.mime] : undefined;
   if (!format) return { ok: false, problem: message("err.pictureType") };
+  const { default: sharp } = await sharpLibrary();
   let meta: Metadata;
   try {
     // Reads the header only (libvips decodes lazily), so no pixel limit is needed for this step.
-    meta = await (await sharp(bytes, { limitInputPixels: false })).metadata();
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     return { ok: false, problem: message("err.pictureUnreadable") };
   }
@@ -66,7 +65,7 @@ export async function preparePicture(bytes: Buffer): Promise<PreparedPicture> {
   try {
     // limitInputPixels again, in case the decoder sees more than the header said; the first frame
     // only (animations become still); upright per EXIF before that is dropped with the rest.
-    const pipeline = (await sharp(bytes, { limitInputPixels: MAX_PIXELS }))
+    const pipeline = sharp(bytes, { limitInputPixels: MAX_PIXELS })
       .autoOrient()
       .resize(STORED_SIDE, STORED_SIDE, { fit: "inside", withoutEnlargement: true })
       .timeout({ seconds: 20 });

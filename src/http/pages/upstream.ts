@@ -42,9 +42,10 @@ const methodOf = (u: Upstream) => `upstream:${u.id}`;
 
 /**
  * A failed sign-in through the upstream in the audit log (signin.failed): the upstream said no, its
- * answer could not be trusted or it could not be reached once a flow was taken, the account
- * is disabled, or the identity has no account and the sign-up policy refused to make one. A callback that finds no flow (replayed, forged, another browser's) is not
- * recorded: anyone can send those, and a flood must not fill the log.
+ * answer could not be trusted or it could not be reached once a flow was taken, the account is
+ * disabled, or the identity has no account and the sign-up policy refused to make one. A callback
+ * that finds no flow (replayed, forged, another browser's) is not recorded: anyone can send those,
+ * and a flood must not fill the log.
  */
 function recordFailure(req: Request, deps: PagesDeps, u: Upstream, err: SigilError): void {
   const user = err instanceof UpstreamAccountDisabled ? err.user : undefined;
